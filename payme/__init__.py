@@ -1,0 +1,97 @@
+"""payme: learn and analyse the rummy game Pay Me (and its cousin Rummy 3-Pack).
+
+The engine (cards, rule sets, melds, the exact hand solver, lay-offs) is pure Python and
+imports nothing heavy.  Names are loaded on first use, so ``import payme`` stays fast and
+never pulls in pandas, ipywidgets or IPython.
+
+>>> import payme
+>>> payme.rules("family").lay_off
+True
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+__version__ = "0.1.0"
+
+# public name -> module that defines it
+_EXPORTS: dict[str, str] = {
+    # cards and rule sets
+    "Card": "payme.cards",
+    "CardError": "payme.cards",
+    "parse_card": "payme.cards",
+    "parse_hand": "payme.cards",
+    "format_hand": "payme.cards",
+    "Ruleset": "payme.rulesets",
+    "Money": "payme.rulesets",
+    "rules": "payme.rulesets",
+    "PRESETS": "payme.rulesets",
+    "Pack": "payme.pack",
+    "check_hand": "payme.pack",
+    # melds and hand evaluation
+    "Meld": "payme.melds",
+    "MeldCheck": "payme.melds",
+    "check_meld": "payme.melds",
+    "Evaluation": "payme.solver",
+    "GoOut": "payme.solver",
+    "evaluate": "payme.solver",
+    "can_go_out": "payme.solver",
+    "best_discard": "payme.solver",
+    "LayOff": "payme.layoff",
+    "lay_off": "payme.layoff",
+    # games and analysis (pandas is imported only when simulate runs)
+    "new_game": "payme.game",
+    "simulate": "payme.analysis.simulate",
+}
+
+if TYPE_CHECKING:  # pragma: no cover
+    from payme.analysis.simulate import simulate
+    from payme.cards import Card, CardError, format_hand, parse_card, parse_hand
+    from payme.game import new_game
+    from payme.layoff import LayOff, lay_off
+    from payme.melds import Meld, MeldCheck, check_meld
+    from payme.pack import Pack, check_hand
+    from payme.rulesets import PRESETS, Money, Ruleset, rules
+    from payme.solver import Evaluation, GoOut, best_discard, can_go_out, evaluate
+
+__all__ = [
+    "PRESETS",
+    "Card",
+    "CardError",
+    "Evaluation",
+    "GoOut",
+    "LayOff",
+    "Meld",
+    "MeldCheck",
+    "Money",
+    "Pack",
+    "Ruleset",
+    "best_discard",
+    "can_go_out",
+    "check_hand",
+    "check_meld",
+    "evaluate",
+    "format_hand",
+    "lay_off",
+    "new_game",
+    "parse_card",
+    "parse_hand",
+    "rules",
+    "simulate",
+]
+
+
+
+def __getattr__(name: str) -> Any:
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module 'payme' has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted([*globals(), *_EXPORTS])

@@ -1,0 +1,234 @@
+"""Cards and their notation.
+
+A card is one of 59 kinds: the 52 regular cards, the joker, and Rummy 3-Pack's six special
+cards.  Each kind is a single shared :class:`Card` object, so cards compare and hash by
+identity-cheap integer index, and a hand is a plain tuple of cards (copies repeat).
+
+>>> parse_hand("7H 8h,9H jk 10d")
+(Card('7H'), Card('8H'), Card('9H'), Card('JK'), Card('TD'))
+>>> str(parse_card("♠q"))
+'QS'
+>>> format_hand(sorted(parse_hand("KC 2s jk AS")))
+'AS 2S KC JK'
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Final
+
+RANKS: Final = "A23456789TJQK"
+"""Rank letters in rank-number order: A = 1 … K = 13."""
+SUITS: Final = "SHDC"
+"""Suit letters in canonical order (spades, hearts, diamonds, clubs)."""
+SUIT_NAMES: Final = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
+SUIT_SYMBOLS: Final = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
+RANK_NAMES: Final = {
+    1: "ace", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven",
+    8: "eight", 9: "nine", 10: "ten", 11: "jack", 12: "queen", 13: "king",
+}  # fmt: skip
+
+JOKER: Final = "JK"
+SPECIAL_NAMES: Final = ("RUMMY", "WILD", "GROUP", "SEQ", "NOMELD", "NOGO")
+"""Rummy 3-Pack's special cards, by token."""
+SPECIAL_TITLES: Final = {
+    "JK": "joker",
+    "RUMMY": "RUMMY CAN'T LOSE",
+    "WILD": "WILDCARD",
+    "GROUP": "GROUP",
+    "SEQ": "SEQUENCE",
+    "NOMELD": "NO MELD",
+    "NOGO": "CAN'T GO OUT",
+}
+
+N_REGULAR: Final = 52
+JOKER_INDEX: Final = 52
+N_CARDS: Final = 53 + len(SPECIAL_NAMES)  # 59 kinds of card
+
+_TOKEN_HELP = (
+    "a card is a rank (A 2-9 T or 10 J Q K) followed by a suit (S H D C or ♠ ♥ ♦ ♣), "
+    "or JK for a joker, or one of " + " ".join(SPECIAL_NAMES)
+)
+
+
+class CardError(ValueError):
+    """Bad card notation, or a card the rule set's pack does not hold (enough copies of).
+
+    ``token`` is the offending token when there is one.
+    """
+
+    def __init__(self, message: str, token: str | None = None) -> None:
+        super().__init__(message)
+        self.token = token
+
+
+@dataclass(frozen=True, slots=True, order=True)
+class Card:
+    """One kind of card.  Order is canonical: suits S H D C, ace to king, then JK, specials.
+
+    Use :func:`parse_card` or :meth:`Card.of` to get one; ``Card.of("7H") is Card.of("7h")``.
+    """
+
+    index: int
+
+    @staticmethod
+    def of(token: str) -> Card:
+        """The card a token names (same as :func:`parse_card`)."""
+        return parse_card(token)
+
+    @staticmethod
+    def from_index(index: int) -> Card:
+        return CARDS[index]
+
+    @staticmethod
+    def regular(rank: int, suit: str) -> Card:
+        """The regular card of ``rank`` (1–13) and ``suit`` (one of ``SHDC``)."""
+        return CARDS[SUITS.index(suit) * 13 + rank - 1]
+
+    @property
+    def is_regular(self) -> bool:
+        return self.index < N_REGULAR
+
+    @property
+    def is_joker(self) -> bool:
+        return self.index == JOKER_INDEX
+
+    @property
+    def rank(self) -> int | None:
+        """Rank number 1–13 of a regular card; ``None`` for jokers and special cards."""
+        return self.index % 13 + 1 if self.index < N_REGULAR else None
+
+    @property
+    def suit(self) -> str | None:
+        """Suit letter of a regular card; ``None`` otherwise."""
+        return SUITS[self.index // 13] if self.index < N_REGULAR else None
+
+    @property
+    def special(self) -> str | None:
+        """The token of a joker or special card (``"JK"``, ``"RUMMY"`` …); ``None`` otherwise."""
+        if self.index < N_REGULAR:
+            return None
+        return JOKER if self.index == JOKER_INDEX else SPECIAL_NAMES[self.index - 53]
+
+    @property
+    def token(self) -> str:
+        """Canonical token, e.g. ``"TD"``, ``"JK"``, ``"NOGO"``."""
+        return _TOKENS[self.index]
+
+    @property
+    def name(self) -> str:
+        """Plain-English name, e.g. ``"ten of diamonds"``, ``"joker"``, ``"CAN'T GO OUT"``."""
+        rank, suit = self.rank, self.suit
+        if rank is None or suit is None:
+            return SPECIAL_TITLES[self.token]
+        return f"{RANK_NAMES[rank]} of {SUIT_NAMES[suit]}"
+
+    def __str__(self) -> str:
+        return _TOKENS[self.index]
+
+    def __repr__(self) -> str:
+        return f"Card({_TOKENS[self.index]!r})"
+
+    def _repr_html_(self) -> str:  # pragma: no cover - exercised in notebooks
+        from payme.display import card_svg
+
+        return card_svg(self)
+
+
+def _make_tokens() -> tuple[str, ...]:
+    regular = [rank + suit for suit in SUITS for rank in RANKS]
+    return (*regular, JOKER, *SPECIAL_NAMES)
+
+
+_TOKENS: Final = _make_tokens()
+CARDS: Final = tuple(Card(i) for i in range(N_CARDS))
+"""Every kind of card, indexed by :attr:`Card.index`."""
+
+_BY_TOKEN: dict[str, Card] = {tok: CARDS[i] for i, tok in enumerate(_TOKENS)}
+for _suit_symbol, _suit in {"♠": "S", "♥": "H", "♦": "D", "♣": "C"}.items():
+    for _rank in RANKS:
+        _BY_TOKEN[_rank + _suit_symbol] = _BY_TOKEN[_rank + _suit]
+        _BY_TOKEN[_suit_symbol + _rank] = _BY_TOKEN[_rank + _suit]
+for _suit in SUITS + "♠♥♦♣":
+    _BY_TOKEN["10" + _suit] = _BY_TOKEN["T" + _suit]
+    _BY_TOKEN[_suit + "10"] = _BY_TOKEN["T" + _suit]
+_BY_TOKEN.update({"♠T": CARDS[9], "♥T": CARDS[22], "♦T": CARDS[35], "♣T": CARDS[48]})
+
+# Emoji/text variation selectors may follow a suit symbol; they carry no meaning here.
+_VARIATION = re.compile("[\ufe0e\ufe0f]")
+_SEPARATORS = re.compile(r"[\s,]+")
+
+
+def parse_card(token: str) -> Card:
+    """The card a token names; case-insensitive, ``10`` for ``T``, suit symbols accepted.
+
+    >>> parse_card("10d"), parse_card("jk"), parse_card("nogo")
+    (Card('TD'), Card('JK'), Card('NOGO'))
+    >>> parse_card("1X")
+    Traceback (most recent call last):
+    ...
+    payme.cards.CardError: unknown card '1X': a card is a rank (A 2-9 T or 10 J Q K) followed by a suit (S H D C or ♠ ♥ ♦ ♣), or JK for a joker, or one of RUMMY WILD GROUP SEQ NOMELD NOGO
+    """  # noqa: E501
+    if not isinstance(token, str):
+        raise CardError(f"a card must be given as text, not {type(token).__name__}")
+    key = _VARIATION.sub("", token.strip()).upper()
+    card = _BY_TOKEN.get(key)
+    if card is None:
+        shown = token.strip() or token
+        raise CardError(f"unknown card {shown!r}: {_TOKEN_HELP}", token=shown)
+    return card
+
+
+CardsLike = str | Iterable["Card | str"]
+"""What the public functions accept as a hand: notation text, or cards and/or tokens."""
+
+
+def parse_hand(cards: CardsLike) -> tuple[Card, ...]:
+    """The cards of a hand, in the order given.
+
+    Accepts text (cards separated by spaces and/or commas) or an iterable of cards and
+    tokens.  Every bad token is an error naming it; nothing is dropped.
+
+    >>> parse_hand(["7h", Card.of("8H")])
+    (Card('7H'), Card('8H'))
+    >>> parse_hand("")
+    ()
+    """
+    if isinstance(cards, Card):
+        return (cards,)
+    if isinstance(cards, str):
+        items: Iterable[Card | str] = [t for t in _SEPARATORS.split(cards) if t]
+    else:
+        try:
+            items = list(cards)
+        except TypeError:
+            raise CardError(
+                f"a hand must be text or a sequence of cards, not {type(cards).__name__}"
+            ) from None
+    result: list[Card] = []
+    for item in items:
+        if isinstance(item, Card):
+            result.append(item)
+        elif isinstance(item, str):
+            # A single string item may itself hold several tokens ("7H 8H").
+            parts = [t for t in _SEPARATORS.split(item) if t]
+            if not parts:
+                raise CardError("empty card token: every card needs a name", token=item)
+            result.extend(parse_card(p) for p in parts)
+        else:
+            raise CardError(
+                f"a card must be a Card or a token, not {type(item).__name__} {item!r}"
+            )
+    return tuple(result)
+
+
+def format_hand(cards: Iterable[Card]) -> str:
+    """Cards as canonical tokens separated by spaces (the order is kept)."""
+    return " ".join(_TOKENS[c.index] for c in cards)
+
+
+def sort_cards(cards: Iterable[Card]) -> tuple[Card, ...]:
+    """Cards in canonical order."""
+    return tuple(sorted(cards))
