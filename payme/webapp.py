@@ -1,0 +1,139 @@
+"""The web app shell: what every page of the Voilà app shares.
+
+Each notebook in ``notebooks/`` starts with :func:`page_header`, reads its URL with
+:func:`query_params` and ends with :func:`page_ready`.  Outside Voilà (JupyterLab, nbval) the
+three behave harmlessly: the header is still shown, the query is empty and the kernel is left
+alone.
+
+>>> query_params()          # not running under Voilà
+{}
+>>> under_voila()
+False
+"""
+
+from __future__ import annotations
+
+import html
+import os
+from collections.abc import Callable
+from typing import Any
+from urllib.parse import parse_qsl
+
+__all__ = ["LANDING_PAGE", "page_header", "page_ready", "query_params", "under_voila"]
+
+# Pages link to each other by relative URLs, so the same links work under `voila notebooks/`
+# (pages at /voila/render/NAME.ipynb) and under Jupyter Server on Binder
+# (/user/.../voila/render/notebooks/NAME.ipynb).
+LANDING_PAGE = "index.ipynb"
+
+# Shell messages a Voilà page needs from the browser: the widget comms and the handshake.
+# Everything else (execute, complete, inspect, history, debug ...) could run or probe code.
+_ALLOWED_SHELL = frozenset(
+    {"comm_open", "comm_msg", "comm_close", "comm_info_request", "kernel_info_request"}
+)
+# The control channel also accepts every shell message type; the server needs these two.
+_ALLOWED_CONTROL = frozenset({"kernel_info_request", "shutdown_request", "interrupt_request"})
+
+
+def under_voila() -> bool:
+    """True when this kernel was started by Voilà (it sets ``VOILA_*`` variables).
+
+    >>> under_voila()
+    False
+    """
+    return "VOILA_BASE_URL" in os.environ or "VOILA_PREHEAT" in os.environ
+
+
+def query_params() -> dict[str, str]:
+    """The page URL's query string as a dict under Voilà; ``{}`` anywhere else.
+
+    A repeated key keeps its last value.  With preheated kernels the notebook runs before
+    any visitor arrives; Voilà's ``get_query_string`` then waits for the request.
+
+    >>> query_params()
+    {}
+    """
+    if not under_voila():
+        return {}
+    query = os.environ.get("QUERY_STRING", "")
+    if os.environ.get("VOILA_PREHEAT") == "True":
+        from voila.utils import get_query_string
+
+        query = get_query_string() or ""
+    return dict(parse_qsl(query, keep_blank_values=True))
+
+
+def header_html(title: str, intro: str) -> str:
+    """The HTML of a page header: the title, one intro paragraph and a link home.
+
+    >>> header = header_html("Play", "A game <vs> bots.")
+    >>> header[header.index("<h1>"):]
+    '<h1>Play</h1><p>A game &lt;vs&gt; bots.</p></div>'
+    """
+    return (
+        '<div class="payme-page-header">'
+        f'<nav><a class="payme-home" href="{LANDING_PAGE}">← payme home</a></nav>'
+        f"<h1>{html.escape(title)}</h1><p>{html.escape(intro)}</p></div>"
+    )
+
+
+def page_header(title: str, intro: str) -> Any:
+    """A widget with the page's title, a one-paragraph intro and a link to the landing page.
+
+    >>> page_header("Puzzles", "Find the best discard.").value.startswith('<div class="payme')
+    True
+    """
+    import ipywidgets as widgets
+
+    header = widgets.HTML(header_html(title, intro))
+    header.add_class("payme-header")
+    return header
+
+
+def page_ready() -> None:
+    """Last cell of every page: under Voilà, lock the kernel against code sent by the page.
+
+    Voilà runs the notebook itself and then only relays the widgets' comm messages; but its
+    kernel websocket would pass an ``execute_request`` from any script in the page straight
+    to the kernel.  After this call the kernel answers such requests with an error and runs
+    nothing.  Outside Voilà it does nothing, so notebooks still work in JupyterLab.
+
+    >>> page_ready()   # not under Voilà: a no-op
+    """
+    if not under_voila():
+        return
+    from IPython import get_ipython
+
+    shell = get_ipython()
+    kernel = getattr(shell, "kernel", None)
+    if kernel is None:
+        return
+    lock_kernel(kernel)
+
+
+def lock_kernel(kernel: Any) -> None:
+    """Replace every kernel message handler outside the allow-lists with a refusal."""
+    for handlers, allowed in (
+        (kernel.shell_handlers, _ALLOWED_SHELL),
+        (kernel.control_handlers, _ALLOWED_CONTROL),
+    ):
+        for msg_type in list(handlers):
+            if msg_type not in allowed:
+                handlers[msg_type] = _refuser(kernel, msg_type)
+
+
+def _refuser(kernel: Any, msg_type: str) -> Callable[[Any, Any, dict[str, Any]], None]:
+    reply_type = msg_type.replace("_request", "_reply")
+
+    def refuse(stream: Any, ident: Any, parent: dict[str, Any]) -> None:
+        # Reply with an error so a client gets an answer instead of hanging.
+        content = {
+            "status": "error",
+            "ename": "PermissionError",
+            "evalue": f"{msg_type} is disabled in the payme web app",
+            "traceback": [],
+            "execution_count": kernel.execution_count,
+        }
+        kernel.session.send(stream, reply_type, content, parent, ident=ident)
+
+    return refuse
