@@ -1,0 +1,1030 @@
+"""Rummy 3-Pack: one deal is one game, with up to three winners; matches to 2 game points.
+
+A :class:`ThreePackGame` holds one game from the choice of the first dealer to its winners.
+Every rule is read from the :class:`~payme.rulesets.Ruleset` fields (the special cards, what
+may never be discarded or left over, what happens when the stock runs out, the instant-win
+pair, the holder's win, the variations), so a custom rule set plays by its own data.
+
+>>> g = new_three_pack_game(players=3, seed=4, dealt=7)
+>>> g.phase, g.to_move == g.first, len(g.view(g.first)["hand"])
+('draw', True, 7)
+>>> g.can(Discard(g.first, g.view(g.first)["hand"][0])).rule
+'a turn: draw, then go out or discard'
+>>> g.apply(Draw(g.first, "stock")).event.startswith(f"Seat {g.first} draws from the stock")
+True
+
+Readings where the source leaves a choice (RULES.md gives the rules; these are the engine's):
+
+* **Going out needs no discard.**  A player goes out by melding every card but at most one.
+  ``GoOut(seat, discard=card)`` names that one card: it goes face up onto the discard pile,
+  except a card that may never be discarded (NOMELD), which stays in the hand, face up.
+  ``GoOut(seat, discard=None)`` melds every card.  NOGO may never be the card left over.
+* **The last stock card.**  When the player who drew it does not go out, the game ends after
+  their discard, unless the next player still in the game holds no RUMMY card and some
+  draw from the discard pile (the stock is empty: the top discard, or with the Spread-Out
+  variation any discard with the cards above it) lets them go out.  Then that player gets a
+  turn that may only be such a draw followed by going out (or dropping out).
+* **Dropping out** is allowed at any time, for any player still in (``DropOut``); the cards
+  leave play face down.  A player who drops during their own turn ends that turn without
+  going out.  When fewer than two players remain, the game ends at once; the one left wins
+  only as any player would (holding a RUMMY card) — being left alone is no win.
+* **The first dealer**: seat 0 deals the face-up cards, starting with seat 1.  Only ties that
+  decide something get more cards (the highest card; with Seating, every place in the order).
+* **Seating** (variation): seats are numbered after the players have chosen them; the player
+  with the lowest card sits in seat 0 (left of the dealer, who sits in the last seat), and each
+  next-lowest player picks a free seat at random (the rng stands in for their choice).
+  :attr:`ThreePackGame.seating` says which player (by their place at the face-up deal) sits
+  in each seat.
+* **Three-Card Draw** and **Spread-Out Discard Pile** both give ``Draw(..., take=2)`` a meaning,
+  so a game may use one of them, not both.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from functools import lru_cache
+from typing import Any
+
+from payme.cards import Card, format_hand, parse_card
+from payme.game.actions import (
+    Action,
+    Discard,
+    Draw,
+    DropOut,
+    GoOut,
+    IllegalAction,
+    LayDownRummy,
+    LayOff,
+    Record,
+    Verdict,
+)
+from payme.pack import Pack
+from payme.rulesets import Ruleset, RulesLike
+from payme.rulesets import rules as get_rules
+
+RULE_TURN = "a turn: draw, then go out or discard"
+RULE_DRAW = "draw the top of the stock or the top discard"
+RULE_NEVER_DISCARD = "NOMELD and NOGO are never discarded"
+RULE_GO_OUT = "go out: meld every card but at most one, never NOGO"
+RULE_RUMMY = "lay down both RUMMY cards during your turn to win"
+RULE_STOCK_OUT = "stock exhausted: only the next player may try to go out"
+RULE_DROP = "a player may drop out at any time"
+RULE_OVER = "the game is over"
+
+# Face-up deal for the first dealer: K high ... A low, ties by suit spades > clubs >
+# diamonds > hearts.
+_SUIT_ORDER = {"S": 4, "C": 3, "D": 2, "H": 1}
+
+
+def deal_order_key(card: Card) -> tuple[int, int]:
+    """How a regular card ranks in the face-up deal for the first dealer (higher deals).
+
+    >>> deal_order_key(parse_card("KH")) > deal_order_key(parse_card("QS"))
+    True
+    >>> deal_order_key(parse_card("7S")) > deal_order_key(parse_card("7C"))
+    True
+    >>> deal_order_key(parse_card("2H")) > deal_order_key(parse_card("AS"))
+    True
+    """
+    rank, suit = card.rank, card.suit
+    if rank is None or suit is None:
+        raise ValueError(f"{card} is not a regular card")
+    return rank, _SUIT_ORDER[suit]
+
+
+def seven_pile_shuffle(cards: Sequence[Card]) -> list[Card]:
+    """The 7-pile shuffle: deal the cards one at a time into seven piles, then stack them.
+
+    Cards are listed bottom to top (the top card is last).  The card dealt first goes to
+    pile 1, the next to pile 2, …; pile 1 is stacked on top, pile 7 at the bottom.
+
+    >>> from payme.cards import parse_hand
+    >>> format_hand(seven_pile_shuffle(parse_hand("AS 2S 3S 4S 5S 6S 7S 8S 9S")))
+    '7S 6S 5S 4S 3S 2S AS 9S 8S'
+    """
+    piles: list[list[Card]] = [[] for _ in range(7)]
+    for i, card in enumerate(reversed(cards)):  # from the top down
+        piles[i % 7].append(card)
+    stacked: list[Card] = []
+    for pile in reversed(piles):  # pile 7 first, so pile 1 ends on top
+        stacked.extend(pile)
+    return stacked
+
+
+@lru_cache(maxsize=65536)
+def _go_out_options(rules: Ruleset, hand: tuple[Card, ...]) -> tuple[Card | None, ...]:
+    """The solver's go-out leftovers for a sorted hand, minus any card never left over."""
+    from payme.solver import can_go_out
+
+    result = can_go_out(list(hand), rules)
+    if not result.ok:
+        return ()
+    never = set(rules.never_left_over)
+    return tuple(d for d in result.discards if d is None or d.token not in never)
+
+
+@lru_cache(maxsize=65536)
+def _melds_of(rules: Ruleset, hand: tuple[Card, ...]) -> tuple[tuple[Card, ...], ...]:
+    from payme.solver import evaluate
+
+    ev = evaluate(list(hand), rules)
+    return tuple(tuple(m.cards) for m in ev.melds)
+
+
+@lru_cache(maxsize=65536)
+def _unmelded(rules: Ruleset, hand: tuple[Card, ...]) -> int:
+    from payme.solver import evaluate
+
+    return int(evaluate(list(hand), rules).deadwood_points)
+
+
+def go_out_options(rules: Ruleset, hand: Iterable[Card]) -> tuple[Card | None, ...]:
+    """Each card that may be left over when ``hand`` goes out (``None``: no card left)."""
+    return _go_out_options(rules, tuple(sorted(hand)))
+
+
+def unmelded_count(rules: Ruleset, hand: Iterable[Card]) -> int:
+    """The fewest cards of ``hand`` left out of melds (RUMMY melds alone; NOMELD/NOGO never)."""
+    return _unmelded(rules, tuple(sorted(hand)))
+
+
+def _stock_estimate(n: int) -> int:
+    """What a player sees of the stock's size: the source forbids counting it.
+
+    A thin stock (3 cards or fewer) can be told at a glance; otherwise a look gives the size
+    to the nearest 5 (never 0 while a card is left).
+    """
+    if n <= 3:
+        return n
+    return max(5, 5 * round(n / 5))
+
+
+class ThreePackGame:
+    """One game of Rummy 3-Pack (see the module docstring for the readings).
+
+    Create with :func:`new_three_pack_game`.  Seats are 0-based and play goes clockwise
+    (seat ``s`` is followed by ``s + 1``).
+    """
+
+    def __init__(
+        self,
+        rules: RulesLike = "three_pack",
+        players: int = 4,
+        seed: int | None = None,
+        *,
+        dealt: int = 7,
+        optional: dict[str, int] | None = None,
+        first: int | None = None,
+    ) -> None:
+        r = get_rules(rules)
+        if r.game != "rummy_3_pack":
+            raise ValueError(f"{r.name} is a {r.game} rule set, not Rummy 3-Pack")
+        r.check_players(players)
+        self.rules: Ruleset = r
+        self.players: int = players
+        self.dealt: int = r.check_dealt(dealt)
+        chosen = dict(optional or {})
+        r.pack_counts(players, chosen)  # raises naming a bad optional card or count
+        if r.variation_go_out and chosen.get("NOGO", 0):
+            raise ValueError(
+                "the Go Out variation is played without NOGO (CAN'T GO OUT) cards, "
+                f"not {chosen['NOGO']}"
+            )
+        if r.variation_three_card_draw and r.variation_spread_discard_pile:
+            raise ValueError(
+                "choose Three-Card Draw or Spread-Out Discard Pile, not both: each gives "
+                "drawing 2 discards a different meaning"
+            )
+        self.optional: dict[str, int] = {k: v for k, v in sorted(chosen.items()) if v}
+        self.pack: Pack = Pack.of(r, players, self.optional)
+        if seed is None:
+            seed = random.SystemRandom().randrange(2**63)
+        self.seed: int = seed
+        self._rng = random.Random(seed)
+        self._stock_rebuilds = r.variation_go_out or r.stock_out == "rebuild"
+        self._pair = parse_card(r.instant_win_pair) if r.instant_win_pair else None
+        self._pair_copies = self.pack.count(self._pair) if self._pair else 0
+        self._holder = parse_card(r.holder_wins) if r.holder_wins else None
+
+        self._history: list[Record] = []
+        self._actions: list[Action] = []
+        self.hands: list[list[Card]] = [[] for _ in range(players)]
+        self.shown: list[list[tuple[Card, ...]]] = [[] for _ in range(players)]
+        self.out_of_play: list[list[Card]] = [[] for _ in range(players)]
+        self.active: list[bool] = [True] * players
+        self.stock: list[Card] = []  # top card last
+        self.pile: list[Card] = []  # top card last
+        self.turns: list[int] = [0] * players
+        self.how: list[str] = [""] * players
+        self.went_out: int | None = None
+        self.public_log: list[tuple[int, str, tuple[Card, ...]]] = []
+        self.phase: str = "draw"
+        self.to_move: int | None = None
+        self._winners: tuple[int, ...] = ()
+
+        self.preliminary: tuple[tuple[Card, ...], ...] = ()
+        """The face-up cards each player got when choosing the first dealer (by player)."""
+        self.seating: tuple[int, ...] = tuple(range(players))
+        """``seating[seat]``: the player (by place at the face-up deal) sitting in ``seat``."""
+        if first is None:
+            self.dealer, self.first = self._choose_dealer()
+        else:
+            if not isinstance(first, int) or not 0 <= first < players:
+                raise ValueError(f"first must be a seat from 0 to {players - 1}, not {first!r}")
+            self.first = first
+            self.dealer = (first - 1) % players
+        self._deal()
+
+    # ------------------------------------------------------------------ setup
+
+    def _event(self, text: str, **details: str) -> Record:
+        rec = Record(len(self._history) + 1, None, text, 1, tuple(details.items()))
+        self._history.append(rec)
+        return rec
+
+    def _choose_dealer(self) -> tuple[int, int]:
+        n = self.players
+        deck = self.pack.shuffled(self._rng)
+        got: list[list[Card]] = [[] for _ in range(n)]
+        keys: list[list[tuple[int, int]]] = [[] for _ in range(n)]
+
+        def deal_regular(player: int) -> None:
+            while True:
+                card = deck.pop()
+                got[player].append(card)
+                if card.is_regular:
+                    keys[player].append(deal_order_key(card))
+                    return
+
+        for player in [*range(1, n), 0]:  # seat 0 deals, starting on its left
+            deal_regular(player)
+        # Ties of identical cards are broken by more cards, only where the order matters.
+        while True:
+            groups: dict[tuple[tuple[int, int], ...], list[int]] = {}
+            for p in range(n):
+                groups.setdefault(tuple(keys[p]), []).append(p)
+            best = max(groups)
+            tied = [
+                ps
+                for key, ps in groups.items()
+                if len(ps) > 1 and (key == best or self.rules.variation_seating)
+            ]
+            if not tied:
+                break
+            for p in sorted(p for ps in tied for p in ps):
+                deal_regular(p)
+        self.preliminary = tuple(tuple(c) for c in got)
+        shown = "; ".join(f"player {p}: {format_hand(got[p])}" for p in range(n))
+        order = sorted(range(n), key=lambda p: keys[p])  # lowest first
+        dealer_player = order[-1]
+        self._event(
+            f"Cards dealt face up to choose the first dealer: {shown}. "
+            f"Player {dealer_player} has the highest card and deals.",
+            preliminary=shown,
+        )
+        if not self.rules.variation_seating:
+            return dealer_player, (dealer_player + 1) % n
+        # Seating: the lowest card sits in seat 0 with the dealer on its right (the last
+        # seat); the others, lowest first, take free seats (a seeded choice stands in for
+        # theirs).
+        lowest = order[0]
+        seats: list[int | None] = [None] * n
+        seats[0], seats[n - 1] = lowest, dealer_player
+        for p in order[1:]:
+            if p == dealer_player:
+                continue
+            free = [s for s in range(n) if seats[s] is None]
+            seats[self._rng.choice(free)] = p
+        self.seating = tuple(s for s in seats if s is not None)
+        self._event(
+            "Seating: "
+            + ", ".join(f"seat {s}: player {p}" for s, p in enumerate(self.seating))
+            + f". Player {lowest} had the lowest card and plays first.",
+            seating=" ".join(map(str, self.seating)),
+        )
+        return n - 1, 0
+
+    def _shuffle(self, cards: list[Card]) -> list[Card]:
+        self._rng.shuffle(cards)
+        if self.rules.variation_seven_pile_shuffle:
+            cards = seven_pile_shuffle(cards)
+        return cards
+
+    def _deal(self) -> None:
+        deck = self._shuffle(self.pack.cards())
+        n = self.players
+        for _ in range(self.dealt):
+            for i in range(1, n + 1):
+                self.hands[(self.dealer + i) % n].append(deck.pop())
+        self.stock = deck
+        shuffled = "shuffled (with the 7-pile shuffle)" if (
+            self.rules.variation_seven_pile_shuffle
+        ) else "shuffled"
+        opts = ", ".join(f"{v} {k}" for k, v in self.optional.items()) or "none"
+        self._event(
+            f"Seat {self.dealer} deals: {len(self.pack)} cards {shuffled}, {self.dealt} "
+            f"to each of {n} players (optional cards: {opts}); no upcard. "
+            f"Seat {self.first} draws first.",
+            dealer=str(self.dealer),
+            first=str(self.first),
+            dealt=str(self.dealt),
+        )
+        self.phase = "draw"
+        self.to_move = self.first
+
+    # ------------------------------------------------------------------ queries
+
+    @property
+    def over(self) -> bool:
+        return self.phase == "game_over"
+
+    @property
+    def history(self) -> tuple[Record, ...]:
+        return tuple(self._history)
+
+    @property
+    def actions(self) -> tuple[Action, ...]:
+        return tuple(self._actions)
+
+    def _next_active(self, seat: int) -> int:
+        n = self.players
+        for i in range(1, n + 1):
+            s = (seat + i) % n
+            if self.active[s]:
+                return s
+        return seat
+
+    def _holds(self, seat: int, card: Card | None) -> int:
+        if card is None:
+            return 0
+        return self.hands[seat].count(card) + sum(m.count(card) for m in self.shown[seat])
+
+    def _draw_options(self, seat: int) -> list[Draw]:
+        """Every draw the pile and stock allow now (before the final-chance filter)."""
+        opts: list[Draw] = []
+        if self.stock:
+            opts.append(Draw(seat, "stock"))
+        if self.pile:
+            opts.append(Draw(seat, "discard", 1))
+            if self.rules.variation_three_card_draw and len(self.pile) >= 2 and self.stock:
+                opts.append(Draw(seat, "discard", 2))
+            if self.rules.variation_spread_discard_pile:
+                opts.extend(Draw(seat, "discard", k) for k in range(2, len(self.pile) + 1))
+        return opts
+
+    def _drawn_cards(self, draw: Draw) -> list[Card]:
+        if draw.source == "stock":
+            return [self.stock[-1]]
+        taken = self.pile[len(self.pile) - draw.take :]
+        if self.rules.variation_three_card_draw and draw.take == 2:
+            taken = [*taken, self.stock[-1]]
+        return taken
+
+    def _final_draws(self, seat: int) -> list[Draw]:
+        hand = self.hands[seat]
+        return [
+            d for d in self._draw_options(seat)
+            if go_out_options(self.rules, [*hand, *self._drawn_cards(d)])
+        ]
+
+    def _can_lay_down_pair(self, seat: int) -> bool:
+        return self._pair is not None and self._pair_copies > 0 and (
+            self.hands[seat].count(self._pair) >= self._pair_copies
+        )
+
+    def legal_actions(self) -> list[Action]:
+        """Every legal action of the player to move, in a fixed order."""
+        s = self.to_move
+        if s is None:
+            return []
+        acts: list[Action] = []
+        if self.phase == "draw":
+            acts.extend(self._draw_options(s))
+        elif self.phase == "final_draw":
+            acts.extend(self._final_draws(s))
+        elif self.phase in ("discard", "final_go_out"):
+            acts.extend(GoOut(s, d) for d in go_out_options(self.rules, self.hands[s]))
+            if self.phase == "discard":
+                never = set(self.rules.never_discarded)
+                acts.extend(
+                    Discard(s, c) for c in sorted(set(self.hands[s])) if c.token not in never
+                )
+        if self._can_lay_down_pair(s):
+            acts.append(LayDownRummy(s))
+        acts.append(DropOut(s))
+        return acts
+
+    def can(self, action: Action) -> Verdict:
+        """Whether ``action`` is legal now; when not, the reason and the rule it breaks."""
+        if self.over:
+            return Verdict(False, "the game is over", RULE_OVER)
+        seat = getattr(action, "seat", None)
+        if not isinstance(seat, int) or not 0 <= seat < self.players:
+            return Verdict(False, f"there is no seat {seat!r} in a {self.players}-player game")
+        if not self.active[seat]:
+            return Verdict(False, f"seat {seat} has dropped out of the game", RULE_DROP)
+        if isinstance(action, DropOut):
+            return Verdict(True)
+        if isinstance(action, LayOff):
+            return Verdict(False, "Rummy 3-Pack has no lay-offs", "no lay-offs in Rummy 3-Pack")
+        if seat != self.to_move:
+            return Verdict(False, f"it is seat {self.to_move}'s turn, not seat {seat}'s", RULE_TURN)
+        if isinstance(action, LayDownRummy):
+            return self._can_lay_down(seat)
+        if isinstance(action, Draw):
+            return self._can_draw(action)
+        if isinstance(action, Discard):
+            return self._can_discard(action)
+        if isinstance(action, GoOut):
+            return self._can_go_out(action)
+        return Verdict(False, f"{action!r} is not a Rummy 3-Pack action")
+
+    def _can_lay_down(self, seat: int) -> Verdict:
+        if self._pair is None or self._pair_copies == 0:
+            return Verdict(False, "this rule set has no instant-win cards", RULE_RUMMY)
+        held = self.hands[seat].count(self._pair)
+        if held < self._pair_copies:
+            return Verdict(
+                False,
+                f"seat {seat} holds {held} of the {self._pair_copies} {self._pair} cards",
+                RULE_RUMMY,
+            )
+        return Verdict(True)
+
+    def _can_draw(self, d: Draw) -> Verdict:
+        if self.phase in ("discard", "final_go_out"):
+            return Verdict(
+                False, f"seat {d.seat} has drawn already this turn: go out or discard", RULE_TURN
+            )
+        if d.source not in ("stock", "discard"):
+            return Verdict(False, f"draw from 'stock' or 'discard', not {d.source!r}", RULE_DRAW)
+        if not isinstance(d.take, int) or isinstance(d.take, bool) or d.take < 1:
+            return Verdict(False, f"take must be 1 or more cards, not {d.take!r}", RULE_DRAW)
+        r = self.rules
+        if d.source == "stock":
+            if d.take != 1:
+                return Verdict(False, "the stock gives one card per draw", RULE_DRAW)
+            if not self.stock:
+                return Verdict(False, "the stock is empty", RULE_STOCK_OUT)
+        else:
+            if not self.pile:
+                return Verdict(False, "the discard pile is empty", RULE_DRAW)
+            if d.take > 1:
+                if r.variation_three_card_draw:
+                    if d.take != 2:
+                        return Verdict(
+                            False,
+                            "Three-Card Draw takes the top two discards (take=2) and the top "
+                            "stock card",
+                            "variation: Three-Card Draw",
+                        )
+                    if len(self.pile) < 2:
+                        return Verdict(
+                            False,
+                            "Three-Card Draw needs at least two cards in the discard pile",
+                            "variation: Three-Card Draw",
+                        )
+                    if not self.stock:
+                        return Verdict(
+                            False,
+                            "Three-Card Draw takes the top stock card too, and the stock is empty",
+                            "variation: Three-Card Draw",
+                        )
+                elif r.variation_spread_discard_pile:
+                    if d.take > len(self.pile):
+                        return Verdict(
+                            False,
+                            f"the discard pile holds {len(self.pile)} cards, not {d.take}",
+                            "variation: Spread-Out Discard Pile",
+                        )
+                else:
+                    return Verdict(False, "only the top discard may be drawn", RULE_DRAW)
+        if self.phase == "final_draw":
+            hand = [*self.hands[d.seat], *self._drawn_cards(d)]
+            if not go_out_options(r, hand):
+                return Verdict(
+                    False,
+                    f"the stock is exhausted: seat {d.seat} may draw only to go out, and "
+                    "this draw does not let them",
+                    RULE_STOCK_OUT,
+                )
+        return Verdict(True)
+
+    def _can_discard(self, d: Discard) -> Verdict:
+        if self.phase == "draw":
+            return Verdict(False, f"seat {d.seat} must draw first", RULE_TURN)
+        if self.phase == "final_draw":
+            return Verdict(False, "the stock is exhausted: draw only to go out", RULE_STOCK_OUT)
+        if self.phase == "final_go_out":
+            return Verdict(
+                False, "after the final chance's draw, the only way on is going out",
+                RULE_STOCK_OUT,
+            )
+        if not isinstance(d.card, Card) or d.card not in self.hands[d.seat]:
+            return Verdict(False, f"seat {d.seat} holds no {d.card}", RULE_TURN)
+        if d.card.token in self.rules.never_discarded:
+            return Verdict(False, f"{d.card} can never be discarded", RULE_NEVER_DISCARD)
+        return Verdict(True)
+
+    def _can_go_out(self, g: GoOut) -> Verdict:
+        if self.phase in ("draw", "final_draw"):
+            return Verdict(False, f"seat {g.seat} must draw before going out", RULE_TURN)
+        hand = self.hands[g.seat]
+        if g.discard is not None and (not isinstance(g.discard, Card) or g.discard not in hand):
+            return Verdict(False, f"seat {g.seat} holds no {g.discard}", RULE_GO_OUT)
+        options = go_out_options(self.rules, hand)
+        if g.discard in options:
+            return Verdict(True)
+        if g.discard is not None and g.discard.token in self.rules.never_left_over:
+            return Verdict(False, f"{g.discard} may not be the card left over", RULE_GO_OUT)
+        rest = list(hand)
+        if g.discard is not None:
+            rest.remove(g.discard)
+        left = unmelded_count(self.rules, rest)
+        if left == 0:  # the rest melds, yet the solver refused: a card that must stay over
+            return Verdict(False, "that card may not be left over", RULE_GO_OUT)
+        leftover = "without a card left over" if g.discard is None else f"leaving {g.discard}"
+        return Verdict(
+            False,
+            f"going out {leftover}, {left} card{'s' if left > 1 else ''} would stay unmelded",
+            RULE_GO_OUT,
+        )
+
+    def verify(self, action: Action) -> None:
+        """Raise :class:`IllegalAction` (naming the rule) unless ``action`` is legal now."""
+        v = self.can(action)
+        if not v.ok:
+            raise IllegalAction(v.reason, v.rule)
+
+    # ------------------------------------------------------------------ acting
+
+    def apply(self, action: Action) -> Record:
+        """Do ``action`` (refused with :class:`IllegalAction`, state unchanged, if illegal)."""
+        self.verify(action)
+        self._actions.append(action)
+        if isinstance(action, DropOut):
+            return self._drop_out(action)
+        if isinstance(action, LayDownRummy):
+            return self._lay_down(action)
+        if isinstance(action, Draw):
+            return self._draw(action)
+        if isinstance(action, Discard):
+            return self._discard(action)
+        assert isinstance(action, GoOut)
+        return self._go_out(action)
+
+    def _record(self, action: Action, text: str, **details: str) -> Record:
+        rec = Record(len(self._history) + 1, action, text, 1, tuple(details.items()))
+        self._history.append(rec)
+        return rec
+
+    def _draw(self, d: Draw) -> Record:
+        s = d.seat
+        self.turns[s] += 1
+        hand = self.hands[s]
+        if d.source == "stock":
+            hand.append(self.stock.pop())
+            self.public_log.append((s, "stock", ()))
+            text = f"Seat {s} draws from the stock."
+            shown = ""
+        else:
+            taken = self.pile[len(self.pile) - d.take :]
+            del self.pile[len(self.pile) - d.take :]
+            hand.extend(taken)
+            self.public_log.append((s, "take", tuple(taken)))
+            shown = format_hand(reversed(taken))
+            if self.rules.variation_three_card_draw and d.take == 2:
+                hand.append(self.stock.pop())
+                self.public_log.append((s, "stock", ()))
+                text = f"Seat {s} takes {shown} from the discard pile and the top stock card."
+            elif d.take == 1:
+                text = f"Seat {s} takes {shown} from the discard pile."
+            else:
+                text = f"Seat {s} takes {shown} from the spread-out discard pile."
+        if not self.stock:
+            text += " That was the last stock card."
+        rec = self._record(d, text, source=d.source, take=str(d.take), cards=shown)
+        self.phase = "final_go_out" if self.phase == "final_draw" else "discard"
+        return rec
+
+    def _discard(self, d: Discard) -> Record:
+        s = d.seat
+        self.hands[s].remove(d.card)
+        self.pile.append(d.card)
+        self.public_log.append((s, "discard", (d.card,)))
+        rec = self._record(d, f"Seat {s} discards {d.card}.", card=str(d.card))
+        self._end_turn(s)
+        return rec
+
+    def _go_out(self, g: GoOut) -> Record:
+        s = g.seat
+        hand = self.hands[s]
+        rest = list(hand)
+        if g.discard is not None:
+            rest.remove(g.discard)
+        melds = _melds_of(self.rules, tuple(sorted(rest)))
+        self.shown[s].extend(melds)
+        for m in melds:
+            for c in m:
+                hand.remove(c)
+        left = ""
+        if g.discard is not None:
+            if g.discard.token in self.rules.never_discarded:
+                left = f"; {g.discard} stays in the hand, face up"
+            else:
+                hand.remove(g.discard)
+                self.pile.append(g.discard)
+                self.public_log.append((s, "discard", (g.discard,)))
+                left = f" and discards {g.discard}"
+        laid = ", ".join(format_hand(m) for m in melds)
+        rec = self._record(
+            g, f"Seat {s} goes out, melding {laid}{left}.",
+            melds=laid, leftover=str(g.discard or ""),
+        )
+        self.went_out = s
+        self.how[s] = "went out"
+        self._finish("someone went out")
+        return rec
+
+    def _lay_down(self, a: LayDownRummy) -> Record:
+        s = a.seat
+        pair = self._pair
+        assert pair is not None
+        if self.phase in ("draw", "final_draw"):
+            self.turns[s] += 1  # laying down at the start of a turn is that turn
+        for _ in range(self._pair_copies):
+            self.hands[s].remove(pair)
+        self.shown[s].append((pair,) * self._pair_copies)
+        rec = self._record(a, f"Seat {s} lays down both {pair} cards and wins.")
+        self.how[s] = "both rummy"
+        self._finish(f"both {pair} cards laid down")
+        return rec
+
+    def _drop_out(self, a: DropOut) -> Record:
+        s = a.seat
+        self.out_of_play[s].extend(self.hands[s])
+        self.hands[s].clear()
+        self.active[s] = False
+        rec = self._record(a, f"Seat {s} drops out; their cards leave play unseen.")
+        if sum(self.active) < 2:
+            self._finish("fewer than two players are left")
+        elif s == self.to_move:
+            if self.phase in ("final_draw", "final_go_out"):
+                self._finish("the player with the last chance dropped out")
+            elif self.phase == "discard":
+                self._end_turn(s)
+            else:
+                self._start_turn(self._next_active(s))
+        return rec
+
+    def _start_turn(self, seat: int) -> None:
+        self.to_move = seat
+        self.phase = "draw"
+        if not self._draw_options(seat):
+            self._finish("no card can be drawn")
+
+    def _end_turn(self, seat: int) -> None:
+        nxt = self._next_active(seat)
+        if self.stock:
+            self._start_turn(nxt)
+            return
+        if self._stock_rebuilds:
+            if len(self.pile) > 1:
+                top = self.pile.pop()
+                self.stock = self._shuffle(self.pile)
+                self.pile = [top]
+                self._event(
+                    f"The stock is exhausted: the discard pile but its top card ({top}) is "
+                    f"shuffled into a new stock of {len(self.stock)} cards.",
+                    rebuilt=str(len(self.stock)),
+                )
+            self._start_turn(nxt)
+            return
+        if self._holds(nxt, self._holder):
+            self._finish(f"the stock is exhausted and seat {nxt} holds a {self._holder} card")
+            return
+        if not self._final_draws(nxt):
+            self._finish(f"the stock is exhausted and seat {nxt} cannot go out by drawing")
+            return
+        self._event(
+            f"The stock is exhausted: seat {nxt} may draw only to go out.", chance=str(nxt)
+        )
+        self.to_move = nxt
+        self.phase = "final_draw"
+
+    def _finish(self, why: str) -> None:
+        holder = self._holder
+        for s in range(self.players):
+            if self.active[s] and not self.how[s] and self._holds(s, holder):
+                self.how[s] = "rummy card"
+        winners = tuple(s for s in range(self.players) if self.how[s])
+        if self.rules.max_winners is not None:
+            assert len(winners) <= self.rules.max_winners, winners
+        self._winners = winners
+        self.phase = "game_over"
+        self.to_move = None
+        named = (
+            ", ".join(f"seat {s} ({self.how[s]})" for s in winners) if winners else "nobody"
+        )
+        self._event(f"Game over ({why}). Winners: {named}.", winners=" ".join(map(str, winners)))
+
+    # ------------------------------------------------------------------ results
+
+    def winners(self) -> tuple[int, ...]:
+        """The seats that won (empty until the game is over)."""
+        return self._winners
+
+    def results(self) -> list[dict[str, Any]]:
+        """One row per seat: seat, winner, how ("went out", "rummy card", "both rummy", ""),
+        turns, and whether the seat dropped out."""
+        return [
+            {
+                "seat": s,
+                "winner": s in self._winners,
+                "how": self.how[s] if s in self._winners else "",
+                "turns": self.turns[s],
+                "dropped": not self.active[s],
+            }
+            for s in range(self.players)
+        ]
+
+    def view(self, seat: int) -> dict[str, Any]:
+        """What the player in ``seat`` may know: their own hand, never another's."""
+        if not isinstance(seat, int) or not 0 <= seat < self.players:
+            raise ValueError(f"there is no seat {seat!r} in a {self.players}-player game")
+        spread = self.rules.variation_spread_discard_pile
+        return {
+            "game": "rummy_3_pack",
+            "rules": self.rules,
+            "seat": seat,
+            "players": self.players,
+            "dealt": self.dealt,
+            "optional": dict(self.optional),
+            "pack_counts": self.pack.counts,
+            "dealer": self.dealer,
+            "first": self.first,
+            "seating": self.seating,
+            "to_move": self.to_move,
+            "phase": self.phase,
+            "over": self.over,
+            "hand": tuple(sorted(self.hands[seat])),
+            "hand_sizes": tuple(len(h) for h in self.hands),
+            "active": tuple(self.active),
+            "shown": tuple(tuple(m) for m in self.shown),
+            "top_discard": self.pile[-1] if self.pile else None,
+            "discard_pile": tuple(self.pile) if spread else tuple(self.pile[-1:]),
+            "stock_count": len(self.stock),
+            "stock_estimate": _stock_estimate(len(self.stock)),
+            "turns": tuple(self.turns),
+            "public_log": tuple(self.public_log),
+            "winners": self._winners,
+            "how": tuple(self.how) if self.over else ("",) * self.players,
+        }
+
+    def cards_in_play(self) -> Counter[Card]:
+        """Every card in the game, wherever it is (for checking nothing is created or lost)."""
+        total: Counter[Card] = Counter(self.stock)
+        total.update(self.pile)
+        for s in range(self.players):
+            total.update(self.hands[s])
+            total.update(self.out_of_play[s])
+            for m in self.shown[s]:
+                total.update(m)
+        return total
+
+    def __repr__(self) -> str:
+        return (
+            f"ThreePackGame(players={self.players}, seed={self.seed}, dealt={self.dealt}, "
+            f"phase={self.phase!r}, to_move={self.to_move})"
+        )
+
+
+def new_three_pack_game(
+    rules: RulesLike = "three_pack",
+    players: int = 4,
+    seed: int | None = None,
+    *,
+    dealt: int = 7,
+    optional: dict[str, int] | None = None,
+    first: int | None = None,
+) -> ThreePackGame:
+    """A new game, dealt and ready for the first draw.
+
+    ``optional`` chooses the optional cards, e.g. ``{"NOGO": 1, "WILD": 2}``; ``first`` (used
+    by matches) skips the face-up deal and names the seat that draws first.
+
+    >>> g = new_three_pack_game(players=2, seed=1, dealt=5, optional={"NOMELD": 1})
+    >>> len(g.pack), len(g.stock)
+    (162, 152)
+    >>> new_three_pack_game(players=11)
+    Traceback (most recent call last):
+    ...
+    ValueError: three_pack is for 2-10 players, not 11
+    """
+    return ThreePackGame(rules, players, seed, dealt=dealt, optional=optional, first=first)
+
+
+def replay_three_pack(
+    rules: RulesLike,
+    players: int,
+    seed: int,
+    actions: Iterable[Action],
+    **options: Any,
+) -> ThreePackGame:
+    """Rebuild a game from its seed, options and actions (each one checked as it is applied).
+
+    >>> g = new_three_pack_game(players=3, seed=9)
+    >>> _ = g.apply(g.legal_actions()[0])
+    >>> again = replay_three_pack("three_pack", 3, 9, g.actions)
+    >>> again.history == g.history
+    True
+    """
+    game = ThreePackGame(rules, players, seed, **options)
+    for action in actions:
+        game.apply(action)
+    return game
+
+
+def play_three_pack(
+    rules: RulesLike = "three_pack",
+    players: int = 3,
+    bots: Sequence[str] = ("greedy",),
+    seed: int | None = None,
+    *,
+    max_actions: int = 100_000,
+    **options: Any,
+) -> ThreePackGame:
+    """A game played to its end by bots (``bots[i % len(bots)]`` plays seat ``i``).
+
+    Each bot gets its own seeded random source, derived from the game's seed.
+
+    >>> g = play_three_pack(players=3, bots=("random", "greedy", "strong"), seed=5)
+    >>> g.over, len(g.winners()) <= 3
+    (True, True)
+    """
+    from payme.game.three_pack_bots import make_three_pack_bot
+
+    game = ThreePackGame(rules, players, seed, **options)
+    seats = [
+        make_three_pack_bot(bots[i % len(bots)], game.rules, game.seed * 31 + i)
+        for i in range(players)
+    ]
+    for _ in range(max_actions):
+        if game.to_move is None:
+            return game
+        s = game.to_move
+        game.apply(seats[s].choose(game.view(s), game.legal_actions()))
+    raise RuntimeError(f"the game did not end within {max_actions} actions")
+
+
+# ---------------------------------------------------------------------- matches
+
+
+class ThreePackMatch:
+    """A match: each game's winners score 1 game point; the first to 2 points wins.
+
+    Players are numbered by their place at the first game's face-up deal; ``table`` is the
+    clockwise seating (fixed after the first game).  Players tied at 2 points or more play
+    tie-break games among themselves.  The first player moves one seat left after each
+    game, except after a *tie game* — a game nobody won (the source's example is a game the
+    players agree to call off; here it is any game that ends without a winner).
+
+    >>> m = ThreePackMatch(players=3, seed=2)
+    >>> m.play(("greedy", "greedy", "strong")).over
+    True
+    >>> max(m.points) >= 2 and m.winner is not None
+    True
+    """
+
+    def __init__(
+        self,
+        rules: RulesLike = "three_pack",
+        players: int = 3,
+        seed: int | None = None,
+        *,
+        dealt: int = 7,
+        optional: dict[str, int] | None = None,
+    ) -> None:
+        self.rules: Ruleset = get_rules(rules)
+        self.players = players
+        if seed is None:
+            seed = random.SystemRandom().randrange(2**63)
+        self.seed: int = seed
+        self._seeds = random.Random(seed)
+        self.points: list[int] = [0] * players
+        self.games: list[ThreePackGame] = []
+        self.game_players: list[tuple[int, ...]] = []
+        """For each game, the player sitting in each of its seats."""
+        self.tie_break: list[bool] = []
+        self.winner: int | None = None
+        self._scored = 0  # games whose points are counted
+        game = ThreePackGame(
+            self.rules, players, self._seeds.randrange(2**63), dealt=dealt, optional=optional
+        )
+        self.table: tuple[int, ...] = game.seating
+        self._first_player = game.seating[game.first]
+        self._add(game, tuple(game.seating), tie_break=False)
+
+    def _add(self, game: ThreePackGame, seat_players: tuple[int, ...], tie_break: bool) -> None:
+        self.games.append(game)
+        self.game_players.append(seat_players)
+        self.tie_break.append(tie_break)
+
+    @property
+    def game(self) -> ThreePackGame:
+        """The current (last started) game."""
+        return self.games[-1]
+
+    @property
+    def over(self) -> bool:
+        return self.winner is not None
+
+    def contenders(self) -> tuple[int, ...]:
+        """Players tied at the top with enough points (they play a tie-break game)."""
+        goal = self.rules.game_points_to_win or 2
+        top = max(self.points)
+        if top < goal:
+            return ()
+        return tuple(p for p in range(self.players) if self.points[p] == top)
+
+    def next_game(
+        self,
+        *,
+        dealt: int | None = None,
+        optional: dict[str, int] | None = None,
+        rules: RulesLike | None = None,
+    ) -> ThreePackGame | None:
+        """Score the finished current game and start the next; ``None`` when the match is won.
+
+        The cards dealt, optional cards and variations may change between games.
+        """
+        game = self.game
+        if not game.over:
+            raise ValueError("the current game is not over yet")
+        if self._scored < len(self.games):
+            self._score(game)
+        if self.winner is not None:
+            return None
+        r = get_rules(rules) if rules is not None else game.rules
+        contenders = self.contenders()
+        if game.winners():  # after a tie game (no winner) the same player starts again
+            i = self.table.index(self._first_player)
+            self._first_player = self.table[(i + 1) % len(self.table)]
+        seated = tuple(p for p in self.table if p in contenders) if contenders else self.table
+        # The first player of a game among some players: the first of them at or after the
+        # player whose turn it is to play first.
+        i = self.table.index(self._first_player)
+        order = [self.table[(i + k) % len(self.table)] for k in range(len(self.table))]
+        first_player = next(p for p in order if p in seated)
+        new = ThreePackGame(
+            r,
+            len(seated),
+            self._seeds.randrange(2**63),
+            dealt=dealt if dealt is not None else game.dealt,
+            optional=optional if optional is not None else game.optional,
+            first=seated.index(first_player),
+        )
+        self._add(new, seated, tie_break=bool(contenders))
+        return new
+
+    def _score(self, game: ThreePackGame) -> None:
+        seat_players = self.game_players[self.games.index(game)]
+        for s in game.winners():
+            self.points[seat_players[s]] += 1
+        self._scored += 1
+        contenders = self.contenders()
+        if len(contenders) == 1:
+            self.winner = contenders[0]
+
+    def play(self, bots: Sequence[str], *, max_games: int = 1000) -> ThreePackMatch:
+        """Play the match to its end; ``bots[p]`` plays player ``p`` in every game."""
+        from payme.game.three_pack_bots import make_three_pack_bot
+
+        for _ in range(max_games):
+            game = self.game
+            seat_players = self.game_players[-1]
+            seats = [
+                make_three_pack_bot(bots[p % len(bots)], game.rules, game.seed * 31 + p)
+                for p in seat_players
+            ]
+            while game.to_move is not None:
+                s = game.to_move
+                game.apply(seats[s].choose(game.view(s), game.legal_actions()))
+            if self.next_game() is None:
+                return self
+        raise RuntimeError(f"the match did not end within {max_games} games")
+
+
+__all__ = [
+    "ThreePackGame",
+    "ThreePackMatch",
+    "deal_order_key",
+    "go_out_options",
+    "new_three_pack_game",
+    "play_three_pack",
+    "replay_three_pack",
+    "seven_pile_shuffle",
+    "unmelded_count",
+]
