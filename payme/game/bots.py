@@ -1,0 +1,458 @@
+"""Bots that play Pay Me from a seat's view: ``random``, ``greedy`` and ``strong``.
+
+A bot sees only ``game.view(seat)`` and the legal actions; it owns a ``random.Random`` seeded
+by :func:`make_bot`, so a game of bots depends on nothing but its seeds.
+
+* ``random`` picks any legal action, uniformly.
+* ``greedy`` takes the top discard when that lowers its best deadwood (after its discard),
+  discards whatever leaves the fewest deadwood points, goes out whenever it can, and lays off
+  as much as it can.
+* ``strong`` goes out whenever it can and otherwise weighs its choices: a draw from the stock
+  by the unseen cards (the pack minus its hand, the discard pile, the table and the cards it
+  saw others take), keeps wild cards, keeps pairs and near-runs with live cards, avoids
+  feeding the next player cards that match what it picked up, and in a final turn discards
+  so as to score the fewest points after lay-offs onto the declarer's melds.
+
+>>> from payme.game import play_game
+>>> g = play_game("classic", players=2, bots=("strong", "random"), seed=4)
+>>> g.over
+True
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from functools import lru_cache
+from typing import Any, Protocol
+
+from payme.cards import Card
+from payme.game.actions import Action, Discard, Draw, GoOut, LayOff
+from payme.game.view import SeatView
+from payme.rulesets import Ruleset, RulesLike
+from payme.rulesets import rules as get_rules
+
+BOT_NAMES: tuple[str, ...] = ("random", "greedy", "strong")
+
+SAFETY_TURN_LIMIT = 400
+"""Turns in one hand after which a bot game ends the hand with no declarer (a safety net:
+bots that discard at random may never go out with big hands)."""
+
+
+class Bot(Protocol):
+    """Anything that picks an action from a view and the legal actions."""
+
+    name: str
+
+    def choose(self, view: Any, legal: Sequence[Action]) -> Action: ...
+
+
+# ---------------------------------------------------------------------------- evaluation
+
+Hand = tuple[Card, ...]
+
+
+@lru_cache(maxsize=1 << 18)
+def _points(hand: Hand, rules: Ruleset, dealt: int) -> int:
+    """Fewest deadwood points of a sorted hand (memoised: bots ask the same things often)."""
+    from payme.solver import evaluate
+
+    return evaluate(hand, rules, dealt).deadwood_points
+
+
+@lru_cache(maxsize=1 << 16)
+def _deadwood(hand: Hand, rules: Ruleset, dealt: int) -> Hand:
+    from payme.solver import evaluate
+
+    return tuple(evaluate(hand, rules, dealt).deadwood)
+
+
+def _without(hand: Hand, card: Card) -> Hand:
+    i = hand.index(card)
+    return hand[:i] + hand[i + 1 :]
+
+
+def _with(hand: Hand, card: Card) -> Hand:
+    return tuple(sorted((*hand, card)))
+
+
+@lru_cache(maxsize=1 << 17)
+def _discard_points(hand: Hand, rules: Ruleset, dealt: int) -> tuple[tuple[Card, int], ...]:
+    """Each distinct discard of a sorted hand and the deadwood points of what is left."""
+    return tuple((c, _points(_without(hand, c), rules, dealt)) for c in sorted(set(hand)))
+
+
+def _best_after_discard(hand: Hand, rules: Ruleset, dealt: int) -> int:
+    return min(p for _, p in _discard_points(hand, rules, dealt))
+
+
+def _lay_off_points(hand: Hand, melds: tuple[Any, ...], rules: Ruleset, dealt: int) -> int:
+    if not melds or not rules.lay_off:
+        return _points(hand, rules, dealt)
+    from payme.layoff import lay_off
+
+    return lay_off(hand, list(melds), rules, dealt).deadwood_points
+
+
+def _placed(action: LayOff) -> list[Card]:
+    return [c for _, cards in action.placements for c in cards]
+
+
+def _best_lay_off(view: SeatView, legal: Sequence[Action]) -> Action:
+    hand = tuple(sorted(view.hand))
+    best: tuple[int, int] | None = None
+    choice = legal[0]
+    for k, action in enumerate(legal):
+        assert isinstance(action, LayOff)
+        left = Counter(hand)
+        left.subtract(_placed(action))
+        pts = _points(tuple(sorted(left.elements())), view.rules, view.dealt)
+        if best is None or (pts, k) < best:
+            best, choice = (pts, k), action
+    return choice
+
+
+# ---------------------------------------------------------------------------- the bots
+
+
+class RandomBot:
+    """Any legal action, uniformly at random."""
+
+    name = "random"
+
+    def __init__(self, rules: Ruleset, seed: int = 0) -> None:
+        self.rules = rules
+        self.rng = random.Random(seed)
+
+    def choose(self, view: Any, legal: Sequence[Action]) -> Action:
+        if not legal:
+            raise ValueError("no legal action to choose from")
+        return legal[self.rng.randrange(len(legal))]
+
+
+class GreedyBot:
+    """Lowest deadwood now: takes the discard when it helps, discards to the fewest points."""
+
+    name = "greedy"
+
+    def __init__(self, rules: Ruleset, seed: int = 0) -> None:
+        self.rules = rules
+        self.rng = random.Random(seed)
+
+    def choose(self, view: SeatView, legal: Sequence[Action]) -> Action:
+        first = legal[0]
+        if isinstance(first, Draw):
+            return self._draw(view, legal)
+        if isinstance(first, LayOff):
+            return _best_lay_off(view, legal)
+        for action in legal:
+            if isinstance(action, GoOut):
+                return action
+        return self._discard(view, legal)
+
+    def _draw(self, view: SeatView, legal: Sequence[Action]) -> Action:
+        sources = {a.source: a for a in legal if isinstance(a, Draw)}
+        top = view.top_discard
+        if "discard" in sources and top is not None:
+            if "stock" not in sources:
+                return sources["discard"]
+            hand = tuple(sorted(view.hand))
+            now = _points(hand, view.rules, view.dealt)
+            if _best_after_discard(_with(hand, top), view.rules, view.dealt) < now:
+                return sources["discard"]
+        return sources.get("stock") or next(iter(sources.values()))
+
+    def _discard(self, view: SeatView, legal: Sequence[Action]) -> Action:
+        hand = tuple(sorted(view.hand))
+        scored = _discard_points(hand, view.rules, view.dealt)
+        # Fewest points left; among ties, throw the card worth most.
+        card = min(scored, key=lambda cp: (cp[1], -view.rules.card_points(cp[0], view.dealt)))[0]
+        return Discard(view.seat, card)
+
+
+class StrongBot(GreedyBot):
+    """Weighs draws by the unseen cards, keeps wild cards and live partial melds, reads the
+    table (what others pick up, how late the hand is), and in a final turn plays for the
+    fewest points after lay-offs."""
+
+    name = "strong"
+
+    # weight of one expected "out" (an unseen card that would complete a partial meld)
+    LIVE_WEIGHT = 2.0
+    # extra points a discard costs when the next player has shown interest in it
+    FEED_PENALTY = 4.0
+
+    def choose(self, view: SeatView, legal: Sequence[Action]) -> Action:
+        first = legal[0]
+        if isinstance(first, LayOff):
+            return _best_lay_off(view, legal)
+        if isinstance(first, Draw):
+            if view.final_turn:
+                return self._final_draw(view, legal)
+            return self._draw(view, legal)
+        for action in legal:
+            if isinstance(action, GoOut):
+                return action
+        if view.final_turn:
+            return self._final_discard(view)
+        return self._discard(view, legal)
+
+    # --- what is still out there
+
+    def _unseen(self, view: SeatView) -> Counter[Card]:
+        """Cards not in this seat's hand, the discard pile, the table or known hands."""
+        pack = view.rules.pack_counts(view.players)
+        from payme.cards import CARDS
+
+        unseen: Counter[Card] = Counter(
+            {CARDS[i]: n for i, n in enumerate(pack) if n}
+        )
+        unseen.subtract(view.hand)
+        unseen.subtract(view.discard_pile)
+        for meld in view.table:
+            unseen.subtract(meld)
+        for s in range(view.players):
+            if s != view.seat:
+                unseen.subtract(self._known_in_hand(view, s))
+        return +unseen
+
+    @staticmethod
+    def _known_in_hand(view: SeatView, seat: int) -> Counter[Card]:
+        """Cards ``seat`` took from the discard pile this hand and has not thrown back."""
+        held = Counter(view.picked_up[seat])
+        held.subtract(view.discarded[seat])
+        return +held
+
+    # --- draws
+
+    def _draw(self, view: SeatView, legal: Sequence[Action]) -> Action:
+        sources = {a.source: a for a in legal if isinstance(a, Draw)}
+        top = view.top_discard
+        if "discard" not in sources or top is None:
+            return sources["stock"]
+        if "stock" not in sources:
+            return sources["discard"]
+        rules, dealt = view.rules, view.dealt
+        hand = tuple(sorted(view.hand))
+        now = _points(hand, rules, dealt)
+        with_top = _best_after_discard(_with(hand, top), rules, dealt)
+        if rules.is_wild(top, dealt):
+            return sources["discard"]  # a wild card is worth more than its points
+        if with_top >= now:
+            return sources["stock"]
+        if with_top == 0:
+            return sources["discard"]
+        expected = self._expected_stock(view, hand, now)
+        # Taking the discard shows the table what we collect: ask it to beat the stock.
+        return sources["discard"] if with_top <= expected - 1 else sources["stock"]
+
+    def _expected_stock(self, view: SeatView, hand: Hand, now: int) -> float:
+        """Expected deadwood after drawing from the stock and discarding well."""
+        rules, dealt = view.rules, view.dealt
+        unseen = self._unseen(view)
+        total = sum(unseen.values())
+        if not total:
+            return float(now)
+        ranks = {c.rank for c in hand if c.rank is not None}
+        near = {(c.suit, c.rank + d) for c in hand if c.rank is not None for d in (-2, -1, 1, 2)}
+        drop_best = _best_after_discard(hand, rules, dealt)  # fewest points with one card gone
+        expect = 0.0
+        for card, n in unseen.items():
+            relevant = (
+                rules.is_wild(card, dealt)
+                or card.rank in ranks
+                or (card.suit, card.rank) in near
+            )
+            if relevant:
+                value = _best_after_discard(_with(hand, card), rules, dealt)
+            else:
+                # A card that melds with nothing: keep it in place of the worst deadwood
+                # card, or throw it back.
+                value = min(now, drop_best + rules.card_points(card, dealt))
+            expect += n * value
+        return expect / total
+
+    def _final_draw(self, view: SeatView, legal: Sequence[Action]) -> Action:
+        sources = {a.source: a for a in legal if isinstance(a, Draw)}
+        top = view.top_discard
+        if "discard" in sources and top is not None:
+            if "stock" not in sources:
+                return sources["discard"]
+            hand = tuple(sorted(view.hand))
+            now = self._final_points(view, hand)
+            if self._final_points(view, _with(hand, top), discard=True) < now:
+                return sources["discard"]
+        return sources.get("stock") or next(iter(sources.values()))
+
+    # --- discards
+
+    def _final_points(self, view: SeatView, hand: Hand, discard: bool = False) -> int:
+        """Points after lay-offs onto the declarer's melds (after the best discard)."""
+        rules, dealt = view.rules, view.dealt
+        melds = view.table_melds
+        if not discard:
+            return _lay_off_points(hand, melds, rules, dealt)
+        return min(
+            _lay_off_points(_without(hand, c), melds, rules, dealt) for c in sorted(set(hand))
+        )
+
+    def _final_discard(self, view: SeatView) -> Action:
+        hand = tuple(sorted(view.hand))
+        rules, dealt = view.rules, view.dealt
+        best = min(
+            sorted(set(hand)),
+            key=lambda c: (
+                _lay_off_points(_without(hand, c), view.table_melds, rules, dealt),
+                -rules.card_points(c, dealt),
+            ),
+        )
+        return Discard(view.seat, best)
+
+    def _discard(self, view: SeatView, legal: Sequence[Action]) -> Action:
+        rules, dealt = view.rules, view.dealt
+        hand = tuple(sorted(view.hand))
+        scored = _discard_points(hand, rules, dealt)
+        unseen = self._unseen(view)
+        wanted = self._wanted_by_next(view)
+        late = min(1.0, sum(view.turns) / max(1, view.players * view.dealt))
+        lowest = min(p for _, p in scored)
+        best_key: tuple[float, int] | None = None
+        choice = scored[0][0]
+        for card, pts in scored:
+            if pts > lowest + 10:
+                continue  # never throw away a whole meld's worth for potential
+            score = float(pts)
+            if rules.is_wild(card, dealt):
+                score += 15.0  # keep wild cards: they fit anywhere later
+            left = _without(hand, card)
+            score -= self.LIVE_WEIGHT * (1.0 - 0.5 * late) * _live_outs(left, rules, dealt, unseen)
+            if _matches(card, wanted):
+                score += self.FEED_PENALTY * (0.5 + late)
+            key = (score, -rules.card_points(card, dealt))
+            if best_key is None or key < best_key:
+                best_key, choice = key, card
+        return Discard(view.seat, choice)
+
+    def _wanted_by_next(self, view: SeatView) -> list[Card]:
+        nxt = (view.seat + 1) % view.players
+        return list(view.picked_up[nxt])
+
+
+def _matches(card: Card, wanted: Iterable[Card]) -> bool:
+    """Whether ``card`` could join a meld with one of the ``wanted`` cards."""
+    for w in wanted:
+        if w.rank is None or card.rank is None:
+            continue
+        if w.rank == card.rank or (w.suit == card.suit and abs(w.rank - card.rank) <= 2):
+            return True
+    return False
+
+
+def _live_outs(hand: Hand, rules: Ruleset, dealt: int, unseen: Counter[Card]) -> float:
+    """The chance-weighted points that one draw could save by completing a pair or a near-run
+    of the hand's deadwood (the share of unseen cards that fit, times the pair's points)."""
+    dead = [c for c in _deadwood(hand, rules, dealt) if c.rank is not None]
+    if len(dead) < 2:
+        return 0.0
+    total = sum(unseen.values()) or 1
+    wild_outs = sum(n for c, n in unseen.items() if rules.is_wild(c, dealt))
+    outs = 0.0
+    seen_pairs: set[tuple[Card, Card]] = set()
+    for i, a in enumerate(dead):
+        for b in dead[i + 1 :]:
+            if (a, b) in seen_pairs:
+                continue
+            seen_pairs.add((a, b))
+            assert a.rank is not None and b.rank is not None
+            need: list[Card] = []
+            if a.rank == b.rank:
+                need = [Card.regular(a.rank, s) for s in "SHDC"]
+                if rules.set_distinct_suits:
+                    need = [c for c in need if c.suit not in (a.suit, b.suit)]
+            elif a.suit == b.suit and abs(a.rank - b.rank) <= 2:
+                assert a.suit is not None
+                lo, hi = sorted((a.rank, b.rank))
+                ranks = [lo + 1] if hi - lo == 2 else [lo - 1, hi + 1]
+                need = [Card.regular(r, a.suit) for r in ranks if 1 <= r <= 13]
+            else:
+                continue
+            n = sum(unseen[c] for c in need) + wild_outs
+            saved = rules.card_points(a, dealt) + rules.card_points(b, dealt)
+            outs += n / total * saved
+    return outs
+
+
+# ---------------------------------------------------------------------------- factory
+
+
+_BOTS: dict[str, type[RandomBot] | type[GreedyBot]] = {
+    "random": RandomBot,
+    "greedy": GreedyBot,
+    "strong": StrongBot,
+}
+
+
+def make_bot(name: str, rules: RulesLike, seed: int = 0) -> Bot:
+    """A bot by name for the rule set's game.
+
+    >>> make_bot("greedy", "denexa").name
+    'greedy'
+    >>> make_bot("clever", "denexa")
+    Traceback (most recent call last):
+    ...
+    ValueError: unknown bot 'clever': the bots are random, greedy, strong
+    """
+    ruleset = get_rules(rules)
+    if name not in BOT_NAMES:
+        raise ValueError(f"unknown bot {name!r}: the bots are {', '.join(BOT_NAMES)}")
+    if ruleset.game == "rummy_3_pack":
+        from payme.game.three_pack_bots import make_three_pack_bot
+
+        return make_three_pack_bot(name, ruleset, seed)  # type: ignore[no-any-return,unused-ignore]
+    return _BOTS[name](ruleset, seed)
+
+
+def bot_seed(seed: int, seat: int) -> int:
+    """The seed of seat ``seat``'s bot in a game seeded ``seed`` (independent streams)."""
+    return (seed * 1_000_003 + seat * 7_919 + 1) % (1 << 62)
+
+
+def play(
+    rules: RulesLike,
+    players: int,
+    bots: tuple[str, ...],
+    seed: int,
+    **options: Any,
+) -> Any:
+    """Play one whole game with bots; ``bots`` has one name per seat (or one for all)."""
+    from payme.game import new_game
+
+    ruleset = get_rules(rules)
+    names = bots * players if len(bots) == 1 else bots
+    if len(names) != players:
+        raise ValueError(f"bots needs one name per seat ({players}) or a single name, not {bots!r}")
+    if ruleset.game == "pay_me":
+        options.setdefault("turn_limit", SAFETY_TURN_LIMIT)
+    game = new_game(ruleset, players, seed, **options)
+    seated = [make_bot(name, ruleset, bot_seed(seed, s)) for s, name in enumerate(names)]
+    while not game.over:
+        if game.phase == "hand_over":
+            game.advance()
+            continue
+        seat = game.to_move
+        game.apply(seated[seat].choose(game.view(seat), game.legal_actions()))
+    return game
+
+
+__all__ = [
+    "BOT_NAMES",
+    "SAFETY_TURN_LIMIT",
+    "Bot",
+    "GreedyBot",
+    "RandomBot",
+    "StrongBot",
+    "bot_seed",
+    "make_bot",
+    "play",
+]

@@ -1,0 +1,877 @@
+"""A full game of Pay Me: eleven hands, turns, going out, final turns, lay-offs and scores.
+
+The game owns a ``random.Random(seed)``; the same rules, players, seed and actions give the
+same game (see :func:`replay`).  Every rule comes from the :class:`~payme.rulesets.Ruleset`'s
+fields; the game never asks which preset it was given.
+
+>>> from payme.game.actions import Draw
+>>> g = PayMeGame("denexa", players=2, seed=3)
+>>> g.phase, g.to_move, len(g.view(0).hand)
+('draw', 0, 3)
+>>> g.can(Draw(1, "stock"))
+Verdict(ok=False, reason="It is seat 0's turn, not seat 1's.", rule='turn order')
+>>> g.draw("stock").event
+'Seat 0 draws from the stock.'
+>>> g.phase
+'discard'
+
+Seats are numbered 0 … players-1 clockwise; "left" is the next seat.  The last seat deals
+the first hand, so seat 0 plays first; the deal then passes left.  Engine readings (where
+RULES.md is silent) are listed in the docstring of :mod:`payme.game`.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from payme.cards import Card, format_hand, parse_card, parse_hand
+from payme.game.actions import (
+    Action,
+    Discard,
+    Draw,
+    DrawFrom,
+    GoOut,
+    IllegalAction,
+    LayOff,
+    Record,
+    Verdict,
+)
+from payme.game.view import HandSummary, SeatView
+from payme.pack import Pack
+from payme.rulesets import Ruleset, RulesLike
+from payme.rulesets import rules as get_rules
+
+PHASES = ("draw", "discard", "final_draw", "final_discard", "lay_off", "hand_over", "game_over")
+"""Every value of :attr:`PayMeGame.phase`."""
+
+_YES = Verdict(True)
+
+
+def _no(reason: str, rule: str) -> Verdict:
+    return Verdict(False, reason, rule)
+
+
+def _card(value: Card | str) -> Card:
+    return value if isinstance(value, Card) else parse_card(value)
+
+
+class PayMeGame:
+    """One game of Pay Me for ``players`` players under ``rules``.
+
+    ``turn_limit`` (an engine option, not a rule): a hand in which that many turns pass
+    without anyone going out ends like the no-card end (no declarer, everyone scores their
+    deadwood).  ``None`` (the default) plays on until someone goes out or no card can be
+    drawn; simulations of bots that may never go out (``random``) set it.
+
+    ``auto_advance`` (default ``True``): after a hand is scored the next one is dealt at
+    once; with ``False`` the game waits in phase ``"hand_over"`` until :meth:`advance`.
+    """
+
+    def __init__(
+        self,
+        rules: RulesLike = "denexa",
+        players: int = 4,
+        seed: int = 0,
+        *,
+        turn_limit: int | None = None,
+        auto_advance: bool = True,
+    ) -> None:
+        self.rules: Ruleset = get_rules(rules)
+        if self.rules.game != "pay_me":
+            raise ValueError(
+                f"{self.rules.name} is a {self.rules.game} rule set, not a Pay Me one"
+            )
+        self.rules.check_players(players)
+        if not isinstance(seed, int) or isinstance(seed, bool):
+            raise ValueError(f"seed must be a whole number, not {seed!r}")
+        if turn_limit is not None and (not isinstance(turn_limit, int) or turn_limit < 1):
+            raise ValueError(
+                f"turn_limit must be a positive whole number or None, not {turn_limit!r}"
+            )
+        self.players = players
+        self.seed = seed
+        self.turn_limit = turn_limit
+        self.auto_advance = auto_advance
+        self.pack = Pack.of(self.rules, players)
+        most = self.rules.first_dealt + self.rules.hands - 1
+        if players * most > len(self.pack):
+            raise ValueError(
+                f"{self.rules.name}'s pack for {players} players has {len(self.pack)} cards, "
+                f"too few to deal {most} cards to each of {players} players"
+            )
+        self._rng = random.Random(seed)
+        self._history: list[Record] = []
+        self._actions: list[Action] = []
+        self._summaries: list[HandSummary] = []
+        self._totals = [0] * players
+        self._money: list[int] | None = [0] * players if self.rules.money else None
+        self._rows: list[dict[str, Any]] = []
+        self.hand_number = 0
+        self.phase = "hand_over"
+        self.to_move: int | None = None
+        self._go_out_cache: tuple[tuple[Card, ...], tuple[Card | None, ...]] | None = None
+        self._deal(1)
+
+    # ------------------------------------------------------------------ public state
+
+    @property
+    def over(self) -> bool:
+        return self.phase == "game_over"
+
+    @property
+    def history(self) -> tuple[Record, ...]:
+        """Every action and event so far, in order (public information only)."""
+        return tuple(self._history)
+
+    @property
+    def actions(self) -> tuple[Action, ...]:
+        """The actions players chose, in order: with the seed they replay the game."""
+        return tuple(self._actions)
+
+    @property
+    def dealt(self) -> int:
+        """Cards dealt to each player in the current hand."""
+        return self._dealt
+
+    @property
+    def dealer(self) -> int:
+        return self._dealer
+
+    @property
+    def declarer(self) -> int | None:
+        """Who went out in the current hand (``None`` until someone does)."""
+        return self._declarer
+
+    @property
+    def totals(self) -> tuple[int, ...]:
+        return tuple(self._totals)
+
+    @property
+    def money(self) -> tuple[int, ...] | None:
+        return None if self._money is None else tuple(self._money)
+
+    @property
+    def summaries(self) -> tuple[HandSummary, ...]:
+        """Every finished hand, with all hands shown."""
+        return tuple(self._summaries)
+
+    def hand_of(self, seat: int) -> tuple[Card, ...]:
+        """A seat's cards (the whole truth: for tests and the host, not for players)."""
+        return tuple(self._hands[seat])
+
+    @property
+    def stock(self) -> tuple[Card, ...]:
+        """The stock, bottom to top (hidden from players; for tests and the host)."""
+        return tuple(self._stock)
+
+    @property
+    def discard_pile(self) -> tuple[Card, ...]:
+        return tuple(self._pile)
+
+    @property
+    def table(self) -> tuple[tuple[Card, ...], ...]:
+        """The declarer's melds as laid, with lay-offs so far."""
+        return tuple(tuple(m) for m in self._table)
+
+    def cards_in_play(self) -> Counter[Card]:
+        """Every card's count over stock, discard pile, hands and table (always the pack)."""
+        count: Counter[Card] = Counter(self._stock)
+        count.update(self._pile)
+        for hand in self._hands:
+            count.update(hand)
+        for meld in self._table:
+            count.update(meld)
+        return count
+
+    def snapshot(self) -> tuple[object, ...]:
+        """The whole state as plain values: equal snapshots mean identical games."""
+        return (
+            self.rules, self.players, self.seed, self.hand_number, self.phase, self.to_move,
+            tuple(map(tuple, self._hands)), tuple(self._stock), tuple(self._pile),
+            self.table, self._declarer, tuple(self._totals), self.money, tuple(self._history),
+            tuple(self._actions), self._rng.getstate(),
+        )  # fmt: skip
+
+    # ------------------------------------------------------------------ the deal
+
+    def _record(
+        self, event: str, action: Action | None = None, **details: object
+    ) -> Record:
+        rec = Record(
+            number=len(self._history) + 1,
+            action=action,
+            event=event,
+            hand=self.hand_number,
+            details=tuple((k, str(v)) for k, v in details.items()),
+        )
+        self._history.append(rec)
+        return rec
+
+    def _deal(self, number: int) -> None:
+        rules = self.rules
+        self.hand_number = number
+        self._dealt = rules.dealt_in_hand(number)
+        # The last seat deals hand 1 so that seat 0 plays first; the deal passes left.
+        self._dealer = (self.players - 1 + number - 1) % self.players
+        cards = self.pack.shuffled(self._rng)
+        self._hands: list[list[Card]] = [[] for _ in range(self.players)]
+        for _ in range(self._dealt):
+            for k in range(1, self.players + 1):
+                self._hands[(self._dealer + k) % self.players].append(cards.pop())
+        self._stock: list[Card] = cards
+        self._pile: list[Card] = []
+        self._table: list[list[Card]] = []
+        self._declarer: int | None = None
+        self._declarer_melds: list[Any] = []
+        self._turns = [0] * self.players
+        self._turns_this_hand = 0
+        self._picked_up: list[list[Card]] = [[] for _ in range(self.players)]
+        self._discarded: list[list[Card]] = [[] for _ in range(self.players)]
+        self._drawn: Card | None = None
+        self._final_queue: list[int] = []
+        self._layoff_queue: list[int] = []
+        self._shown: list[list[Card]] | None = None
+        self._lay_offs: list[tuple[tuple[int, tuple[Card, ...]], ...]] = [
+            () for _ in range(self.players)
+        ]
+        self._go_out_cache = None
+        wild = rules.round_wild_rank(self._dealt)
+        self._record(
+            f"Hand {number}: seat {self._dealer} deals {self._dealt} cards to each player"
+            + (f"; {_rank_name(wild)} are wild." if wild else "."),
+            dealer=self._dealer,
+            dealt=self._dealt,
+        )
+        if rules.upcard and self._stock:
+            up = self._stock.pop()
+            self._pile.append(up)
+            self._record(f"The upcard is {up}.", card=up)
+        self._start_turn((self._dealer + 1) % self.players)
+
+    def _start_turn(self, seat: int) -> None:
+        if self.turn_limit is not None and self._turns_this_hand >= self.turn_limit:
+            self._end_hand(f"the turn limit of {self.turn_limit} was reached")
+            return
+        self._refill_stock()
+        if not self._stock and not self._pile:
+            self._end_hand("no card could be drawn")
+            return
+        self.phase = "draw"
+        self.to_move = seat
+
+    def _refill_stock(self) -> None:
+        """When the stock is empty, the discard pile but its top card becomes the stock."""
+        if self._stock or len(self._pile) < 2:
+            return
+        top = self._pile.pop()
+        self._stock = self._pile
+        self._rng.shuffle(self._stock)
+        self._pile = [top]
+        self._record(
+            f"The stock ran out: the discard pile but its top card ({top}) is shuffled "
+            f"into a new stock of {len(self._stock)} cards.",
+            stock=len(self._stock),
+        )
+
+    # ------------------------------------------------------------------ legality
+
+    def legal_actions(self) -> list[Action]:
+        """Every legal action of :attr:`to_move`, in a fixed order.
+
+        In the lay-off phase the placements are too many to list: the list holds laying
+        off nothing, the best lay-off (fewest points), and each single card that fits a meld.
+        """
+        seat = self.to_move
+        if seat is None:
+            return []
+        phase = self.phase
+        if phase in ("draw", "final_draw"):
+            return [Draw(seat, src) for src in self._draw_sources() if self._can_draw_from(src)]
+        if phase == "discard":
+            outs: list[Action] = [GoOut(seat, d) for d in self._go_out_discards()]
+            return outs + [Discard(seat, c) for c in sorted(set(self._hands[seat]))]
+        if phase == "final_discard":
+            return [Discard(seat, c) for c in sorted(set(self._hands[seat]))]
+        if phase == "lay_off":
+            return self._layoff_options(seat)
+        return []
+
+    def _draw_sources(self) -> tuple[DrawFrom, ...]:
+        if self.phase == "final_draw":
+            return tuple(self.rules.final_turn_draw)
+        return ("stock", "discard")
+
+    def _can_draw_from(self, source: DrawFrom) -> bool:
+        return bool(self._stock) if source == "stock" else bool(self._pile)
+
+    def _go_out_discards(self) -> tuple[Card | None, ...]:
+        seat = self.to_move
+        assert seat is not None
+        key = tuple(sorted(self._hands[seat]))
+        if self._go_out_cache is None or self._go_out_cache[0] != key:
+            from payme.solver import can_go_out
+
+            out = can_go_out(key, self.rules, self._dealt)
+            discards = tuple(out.discards) if out.ok else ()
+            if self.rules.going_out == "discard_required":
+                discards = tuple(d for d in discards if d is not None)
+            self._go_out_cache = (key, discards)
+        return self._go_out_cache[1]
+
+    def can(self, action: Action) -> Verdict:
+        """Whether ``action`` is legal now; when not, the reason and the rule it breaks."""
+        if self.over:
+            return _no("The game is over.", "end of the game")
+        if self.phase == "hand_over":
+            return _no("The hand is over: deal the next one first (advance).", "the deal")
+        if not isinstance(action, (Draw, Discard, GoOut, LayOff)):
+            return _no(
+                f"{type(action).__name__} is not an action in Pay Me.", "Pay Me actions"
+            )
+        if action.seat != self.to_move:
+            if not isinstance(action.seat, int) or not 0 <= action.seat < self.players:
+                return _no(f"There is no seat {action.seat!r} at this table.", "seats")
+            return _no(
+                f"It is seat {self.to_move}'s turn, not seat {action.seat}'s.", "turn order"
+            )
+        if isinstance(action, Draw):
+            return self._can_draw(action)
+        if isinstance(action, Discard):
+            return self._can_discard(action)
+        if isinstance(action, GoOut):
+            return self._can_go_out(action)
+        return self._can_lay_off(action)
+
+    def _can_draw(self, action: Draw) -> Verdict:
+        if self.phase not in ("draw", "final_draw"):
+            return _no(self._phase_hint(), "a turn: draw, then discard")
+        if action.take != 1:
+            return _no("In Pay Me a draw takes exactly one card.", "a turn: draw one card")
+        if action.source not in ("stock", "discard"):
+            return _no(
+                f"Draw from 'stock' or 'discard', not {action.source!r}.", "a turn: draw"
+            )
+        if action.source not in self._draw_sources():
+            return _no(
+                "In this rule set the final turn draws from the "
+                + " or the ".join(self.rules.final_turn_draw)
+                + " only.",
+                "final turn draw",
+            )
+        if not self._can_draw_from(action.source):
+            what = "stock" if action.source == "stock" else "discard pile"
+            return _no(f"The {what} is empty.", "a turn: draw")
+        return _YES
+
+    def _can_discard(self, action: Discard) -> Verdict:
+        if self.phase not in ("discard", "final_discard"):
+            return _no(self._phase_hint(), "a turn: draw, then discard")
+        if action.card not in self._hands[action.seat]:
+            return _no(f"Seat {action.seat} holds no {action.card}.", "discard a card you hold")
+        return _YES
+
+    def _can_go_out(self, action: GoOut) -> Verdict:
+        if self.phase == "final_discard":
+            return _no(
+                "A final turn after someone went out ends with a discard, not by going out.",
+                "final turns",
+            )
+        if self.phase != "discard":
+            return _no(self._phase_hint(), "a turn: draw, then go out or discard")
+        hand = self._hands[action.seat]
+        if action.discard is not None and action.discard not in hand:
+            return _no(f"Seat {action.seat} holds no {action.discard}.", "discard a card you hold")
+        if action.discard is None and self.rules.going_out == "discard_required":
+            return _no(
+                "In this rule set going out needs a discard: the cards left after it must "
+                "all be in melds.",
+                "going out: must discard",
+            )
+        if action.discard in self._go_out_discards():
+            return _YES
+        if action.discard is None:
+            reason = "Not every card of the hand fits in melds."
+        else:
+            reason = f"After discarding {action.discard} the cards left do not all fit in melds."
+        return _no(reason + " Going out needs every card melded.", "going out")
+
+    def _can_lay_off(self, action: LayOff) -> Verdict:
+        if self.phase != "lay_off":
+            return _no(self._phase_hint(), "lay-offs come after the hands are shown")
+        try:
+            self._grow_table(action.seat, action.placements)
+        except IllegalAction as err:
+            return _no(err.reason, err.rule)
+        return _YES
+
+    def _phase_hint(self) -> str:
+        return {
+            "draw": "Draw a card first (from the stock or the discard pile).",
+            "final_draw": "Draw a card first: this is your final turn.",
+            "discard": "You have drawn: now discard a card or go out.",
+            "final_discard": "You have drawn your final card: now discard.",
+            "lay_off": "The hands are shown: now lay off onto the declarer's melds, or pass.",
+        }.get(self.phase, f"Not now (phase {self.phase}).")
+
+    def verify(self, action: Action) -> None:
+        """Raise :class:`IllegalAction` (naming the rule) if ``action`` is not legal now."""
+        verdict = self.can(action)
+        if not verdict.ok:
+            raise IllegalAction(verdict.reason, verdict.rule)
+
+    # ------------------------------------------------------------------ acting
+
+    def apply(self, action: Action) -> Record:
+        """Do ``action`` and return its record; an illegal one raises and changes nothing."""
+        self.verify(action)
+        self._actions.append(action)
+        if isinstance(action, Draw):
+            return self._do_draw(action)
+        if isinstance(action, Discard):
+            return self._do_discard(action)
+        if isinstance(action, GoOut):
+            return self._do_go_out(action)
+        assert isinstance(action, LayOff)
+        return self._do_lay_off(action)
+
+    def _do_draw(self, action: Draw) -> Record:
+        seat = action.seat
+        if action.source == "stock":
+            card = self._stock.pop()
+            rec = self._record(f"Seat {seat} draws from the stock.", action)
+        else:
+            card = self._pile.pop()
+            self._picked_up[seat].append(card)
+            rec = self._record(
+                f"Seat {seat} takes {card} from the discard pile.", action, card=card
+            )
+        self._hands[seat].append(card)
+        self._drawn = card
+        self._turns[seat] += 1
+        self.phase = "discard" if self.phase == "draw" else "final_discard"
+        return rec
+
+    def _do_discard(self, action: Discard) -> Record:
+        seat = action.seat
+        self._hands[seat].remove(action.card)
+        self._pile.append(action.card)
+        self._discarded[seat].append(action.card)
+        self._drawn = None
+        rec = self._record(f"Seat {seat} discards {action.card}.", action, card=action.card)
+        if self.phase == "final_discard":
+            self._next_final_turn()
+        else:
+            self._turns_this_hand += 1
+            self._start_turn((seat + 1) % self.players)
+        return rec
+
+    def _do_go_out(self, action: GoOut) -> Record:
+        from payme.solver import evaluate
+
+        seat = action.seat
+        hand = self._hands[seat]
+        if action.discard is not None:
+            hand.remove(action.discard)
+            self._pile.append(action.discard)
+            self._discarded[seat].append(action.discard)
+        self._drawn = None
+        layout = evaluate(tuple(hand), self.rules, self._dealt)
+        self._declarer = seat
+        self._declarer_melds = list(layout.melds)
+        self._table = [list(m.cards) for m in layout.melds]
+        self._hands[seat] = []
+        melds = "; ".join(format_hand(m) for m in self._table)
+        how = "without discarding" if action.discard is None else f"discarding {action.discard}"
+        rec = self._record(
+            f"Seat {seat} goes out {how}: Pay me! Melds: {melds}.",
+            action,
+            discard=action.discard or "",
+            melds=melds,
+        )
+        self._final_queue = [(seat + k) % self.players for k in range(1, self.players)]
+        if not self.rules.final_turn_draw:
+            self._final_queue = []
+        self._next_final_turn()
+        return rec
+
+    def _next_final_turn(self) -> None:
+        while self._final_queue:
+            seat = self._final_queue.pop(0)
+            self._refill_stock()
+            if any(self._can_draw_from(s) for s in self.rules.final_turn_draw):
+                self.phase = "final_draw"
+                self.to_move = seat
+                return
+            self._record(f"Seat {seat} cannot draw a card and skips the final turn.")
+        self._show_hands()
+
+    def _show_hands(self) -> None:
+        from payme.solver import evaluate
+
+        declarer = self._declarer
+        assert declarer is not None
+        self._shown = [list(h) for h in self._hands]
+        self._deadwood = [
+            0 if s == declarer else evaluate(tuple(h), self.rules, self._dealt).deadwood_points
+            for s, h in enumerate(self._hands)
+        ]
+        self._record(
+            "The hands are shown: "
+            + "; ".join(
+                f"seat {s} {format_hand(sorted(h))}"
+                for s, h in enumerate(self._hands)
+                if s != declarer
+            )
+            + "."
+        )
+        if self.rules.lay_off and self._table:
+            self._layoff_queue = [(declarer + k) % self.players for k in range(1, self.players)]
+            self.phase = "lay_off"
+            self.to_move = self._layoff_queue.pop(0)
+        else:
+            self._score_hand("went out")
+
+    # ------------------------------------------------------------------ lay-offs
+
+    def _grow_table(
+        self, seat: int, placements: object
+    ) -> tuple[list[Any], list[Card]]:
+        """The declarer's melds after ``placements`` and the seat's hand left, or raise."""
+        from payme.layoff import grow_meld
+
+        if not isinstance(placements, tuple | list):
+            raise IllegalAction(
+                "Placements must be a sequence of (meld index, cards) pairs.", "lay-offs"
+            )
+        melds = list(self._declarer_melds)
+        hand = list(self._hands[seat])
+        for item in placements:
+            if not (isinstance(item, tuple | list) and len(item) == 2):
+                raise IllegalAction(
+                    f"A placement is a (meld index, cards) pair, not {item!r}.", "lay-offs"
+                )
+            index, cards = item
+            if not isinstance(index, int) or not 0 <= index < len(melds):
+                raise IllegalAction(
+                    f"There is no declarer's meld number {index!r}: the melds are numbered "
+                    f"0 to {len(melds) - 1}.",
+                    "lay off onto the declarer's melds",
+                )
+            try:
+                added = parse_hand(cards)
+            except ValueError as err:
+                raise IllegalAction(str(err), "lay-offs") from None
+            for card in added:
+                if card not in hand:
+                    raise IllegalAction(
+                        f"Seat {seat} has no {card} left to lay off.", "lay off cards you hold"
+                    )
+                hand.remove(card)
+            grown = grow_meld(melds[index], added, self.rules, self._dealt)
+            if grown is None:
+                raise IllegalAction(
+                    f"{format_hand(added)} does not fit on the meld "
+                    f"{format_hand(melds[index].cards)}: the grown meld would not be valid.",
+                    "lay-offs: the grown meld must be valid",
+                )
+            melds[index] = grown
+        return melds, hand
+
+    def _layoff_options(self, seat: int) -> list[Action]:
+        from payme.layoff import lay_off
+
+        options: list[Action] = [LayOff(seat, ())]
+        best = lay_off(tuple(self._hands[seat]), self._declarer_melds, self.rules, self._dealt)
+        placements = tuple((i, tuple(cs)) for i, cs in best.lay_offs if cs)
+        if placements:
+            options.append(LayOff(seat, placements))
+        for card in sorted(set(self._hands[seat])):
+            for index in range(len(self._declarer_melds)):
+                single = LayOff(seat, ((index, (card,)),))
+                if single not in options and self._can_lay_off(single).ok:
+                    options.append(single)
+        return options
+
+    def best_lay_off(self, seat: int | None = None) -> LayOff:
+        """The lay-off that leaves ``seat`` (default: the one to move) the fewest points."""
+        from payme.layoff import lay_off
+
+        seat = self.to_move if seat is None else seat
+        if self.phase != "lay_off" or seat is None:
+            raise IllegalAction("There is nothing to lay off now.", "lay-offs")
+        best = lay_off(tuple(self._hands[seat]), self._declarer_melds, self.rules, self._dealt)
+        return LayOff(seat, tuple((i, tuple(cs)) for i, cs in best.lay_offs if cs))
+
+    def _do_lay_off(self, action: LayOff) -> Record:
+        seat = action.seat
+        melds, hand = self._grow_table(seat, action.placements)
+        self._declarer_melds = melds
+        self._table = [list(m.cards) for m in melds]
+        self._hands[seat] = hand
+        placed = tuple((i, parse_hand(cs)) for i, cs in action.placements)
+        self._lay_offs[seat] = placed
+        if placed:
+            text = ", ".join(f"{format_hand(cs)} on meld {i}" for i, cs in placed)
+            rec = self._record(f"Seat {seat} lays off {text}.", action)
+        else:
+            rec = self._record(f"Seat {seat} lays off nothing.", action)
+        if self._layoff_queue:
+            self.to_move = self._layoff_queue.pop(0)
+        else:
+            self._score_hand("went out")
+        return rec
+
+    # ------------------------------------------------------------------ scoring
+
+    def _end_hand(self, why: str) -> None:
+        """The hand ends with no declarer: everyone scores their deadwood."""
+        from payme.solver import evaluate
+
+        self._record(f"The hand ends with no declarer: {why}.")
+        self._shown = [list(h) for h in self._hands]
+        self._deadwood = [
+            evaluate(tuple(h), self.rules, self._dealt).deadwood_points for h in self._hands
+        ]
+        self._score_hand(why)
+
+    def _score_hand(self, how: str) -> None:
+        from payme.solver import evaluate
+
+        declarer = self._declarer
+        points = [
+            0 if s == declarer else evaluate(tuple(h), self.rules, self._dealt).deadwood_points
+            for s, h in enumerate(self._hands)
+        ]
+        if declarer is None:
+            points = list(self._deadwood)
+        money: list[int] | None = None
+        stakes = self.rules.money
+        if stakes is not None:
+            money = [0] * self.players
+            if declarer is not None:
+                for s in range(self.players):
+                    if s != declarer:
+                        money[s] -= stakes.per_hand
+                        money[declarer] += stakes.per_hand
+        for s in range(self.players):
+            self._totals[s] += points[s]
+        last = self.hand_number == self.rules.hands
+        if last and stakes is not None and money is not None:
+            for s, share in enumerate(self._pot_shares()):
+                money[s] += share - stakes.ante
+        if money is not None and self._money is not None:
+            for s in range(self.players):
+                self._money[s] += money[s]
+        wild = self.rules.round_wild_rank(self._dealt)
+        for s in range(self.players):
+            self._rows.append(
+                {
+                    "hand": self.hand_number,
+                    "dealt": self._dealt,
+                    "wild_rank": wild,
+                    "seat": s,
+                    "went_out": s == declarer,
+                    "turns": self._turns[s],
+                    "deadwood": self._deadwood[s],
+                    "points": points[s],
+                    "total": self._totals[s],
+                    "money": None if money is None else money[s],
+                }
+            )
+        assert self._shown is not None
+        self._summaries.append(
+            HandSummary(
+                number=self.hand_number,
+                dealt=self._dealt,
+                dealer=self._dealer,
+                declarer=declarer,
+                hands=tuple(tuple(h) for h in self._shown),
+                table=self.table,
+                lay_offs=tuple(self._lay_offs),
+                deadwood=tuple(self._deadwood),
+                points=tuple(points),
+                turns=tuple(self._turns),
+                money=None if money is None else tuple(money),
+                how=how,
+            )
+        )
+        self._record(
+            f"Hand {self.hand_number} scores: "
+            + ", ".join(f"seat {s} {p}" for s, p in enumerate(points))
+            + "; totals: "
+            + ", ".join(str(t) for t in self._totals)
+            + "."
+        )
+        self.to_move = None
+        if last:
+            self.phase = "game_over"
+            won = self.winners()
+            self._record(
+                "The game is over: "
+                + (f"seat {won[0]} wins" if len(won) == 1 else
+                   "seats " + ", ".join(map(str, won)) + " share the win")
+                + f" with {self._totals[won[0]]} points."
+            )  # fmt: skip
+        else:
+            self.phase = "hand_over"
+            if self.auto_advance:
+                self.advance()
+
+    def _pot_shares(self) -> list[int]:
+        """Each seat's share of the pot: split evenly among the winners.
+
+        Cents that do not split evenly go one each to the winners in seat order from the
+        first dealer's left (seat 0 first), so no cent is lost.
+        """
+        stakes = self.rules.money
+        assert stakes is not None
+        pot = stakes.ante * self.players
+        won = self._leaders()
+        share, odd = divmod(pot, len(won))
+        shares = [0] * self.players
+        for k, s in enumerate(won):
+            shares[s] = share + (1 if k < odd else 0)
+        return shares
+
+    def _leaders(self) -> tuple[int, ...]:
+        best = min(self._totals)
+        return tuple(s for s, t in enumerate(self._totals) if t == best)
+
+    def winners(self) -> tuple[int, ...]:
+        """The seats with the lowest total once the game is over (ties share); else ``()``."""
+        return self._leaders() if self.over else ()
+
+    def advance(self) -> None:
+        """Deal the next hand after a finished one (only needed with ``auto_advance=False``)."""
+        if self.phase != "hand_over":
+            raise IllegalAction("There is no finished hand to move past.", "the deal")
+        self._deal(self.hand_number + 1)
+
+    def results(self) -> list[dict[str, Any]]:
+        """One row per finished hand and seat.
+
+        Keys: ``hand, dealt, wild_rank, seat, went_out, turns, deadwood, points, total,
+        money`` (``money``: cents won or lost in that hand for rule sets with stakes, the
+        antes and the pot settled in the last hand's row; ``None`` otherwise).
+        """
+        return [dict(row) for row in self._rows]
+
+    # ------------------------------------------------------------------ views
+
+    def view(self, seat: int) -> SeatView:
+        """What ``seat`` may see now (no other player's hidden cards)."""
+        if not isinstance(seat, int) or not 0 <= seat < self.players:
+            raise ValueError(f"seat must be 0 to {self.players - 1}, not {seat!r}")
+        shown: tuple[tuple[Card, ...] | None, ...]
+        if self.phase == "lay_off" and self._shown is not None:
+            shown = tuple(tuple(h) for h in self._hands)
+        else:
+            shown = tuple(None for _ in range(self.players))
+        return SeatView(
+            seat=seat,
+            players=self.players,
+            rules=self.rules,
+            hand_number=self.hand_number,
+            dealt=self._dealt,
+            wild_rank=self.rules.round_wild_rank(self._dealt),
+            dealer=self._dealer,
+            phase=self.phase,
+            to_move=self.to_move,
+            hand=tuple(self._hands[seat]),
+            drawn=self._drawn if seat == self.to_move else None,
+            stock_count=len(self._stock),
+            discard_pile=tuple(self._pile),
+            hand_counts=tuple(len(h) for h in self._hands),
+            declarer=self._declarer,
+            table=self.table,
+            table_melds=tuple(self._declarer_melds),
+            shown=shown,
+            picked_up=tuple(tuple(p) for p in self._picked_up),
+            discarded=tuple(tuple(d) for d in self._discarded),
+            turns=tuple(self._turns),
+            totals=tuple(self._totals),
+            money=self.money,
+            last_hand=self._summaries[-1] if self._summaries else None,
+        )
+
+    # ------------------------------------------------------------------ the UI trio
+
+    def _me(self) -> int:
+        if self.to_move is None:
+            raise IllegalAction("Nobody is to move: the game is over.", "end of the game")
+        return self.to_move
+
+    def can_draw(self, source: DrawFrom = "stock") -> Verdict:
+        return self.can(Draw(self.to_move if self.to_move is not None else -1, source))
+
+    def draw(self, source: DrawFrom = "stock") -> Record:
+        return self.apply(Draw(self._me(), source))
+
+    def can_discard(self, card: Card | str) -> Verdict:
+        return self.can(Discard(self.to_move if self.to_move is not None else -1, _card(card)))
+
+    def discard(self, card: Card | str) -> Record:
+        return self.apply(Discard(self._me(), _card(card)))
+
+    def can_go_out(self, discard: Card | str | None = None) -> Verdict:
+        d = None if discard is None else _card(discard)
+        return self.can(GoOut(self.to_move if self.to_move is not None else -1, d))
+
+    def go_out(self, discard: Card | str | None = None) -> Record:
+        return self.apply(GoOut(self._me(), None if discard is None else _card(discard)))
+
+    def can_lay_off(
+        self, placements: Iterable[tuple[int, Sequence[Card | str] | str]] = ()
+    ) -> Verdict:
+        seat = self.to_move if self.to_move is not None else -1
+        return self.can(LayOff(seat, _placements(placements)))
+
+    def lay_off(
+        self, placements: Iterable[tuple[int, Sequence[Card | str] | str]] = ()
+    ) -> Record:
+        return self.apply(LayOff(self._me(), _placements(placements)))
+
+    def __repr__(self) -> str:
+        return (
+            f"PayMeGame(rules={self.rules.name!r}, players={self.players}, seed={self.seed}, "
+            f"hand={self.hand_number}, phase={self.phase!r}, to_move={self.to_move})"
+        )
+
+
+def _placements(
+    placements: Iterable[tuple[int, Sequence[Card | str] | str]],
+) -> tuple[tuple[int, tuple[Card, ...]], ...]:
+    return tuple((i, parse_hand(cs)) for i, cs in placements)
+
+
+def _rank_name(rank: int) -> str:
+    names = {1: "aces", 11: "jacks", 12: "queens", 13: "kings"}
+    return names.get(rank, f"{rank}s")
+
+
+def replay(
+    rules: RulesLike,
+    players: int,
+    seed: int,
+    actions: Iterable[Action],
+    **options: Any,
+) -> PayMeGame:
+    """Rebuild a game from its seed and actions (each one checked as it is applied).
+
+    >>> g = PayMeGame("classic", players=3, seed=5)
+    >>> _ = g.draw("stock"); _ = g.discard(g.hand_of(0)[0])
+    >>> replay("classic", 3, 5, g.actions).snapshot() == g.snapshot()
+    True
+    """
+    game = PayMeGame(rules, players, seed, **options)
+    for action in actions:
+        if game.phase == "hand_over":
+            game.advance()
+        game.apply(action)
+    return game
+
+
+__all__ = ["PHASES", "PayMeGame", "replay"]
