@@ -11,6 +11,7 @@ True
 from __future__ import annotations
 
 from payme.display.html import (
+    chance_html,
     deadwood_html,
     go_out_html,
     hand_html,
@@ -27,6 +28,7 @@ __all__ = [
     "MARKS",
     "card_svg",
     "card_title",
+    "chance_html",
     "deadwood_html",
     "go_out_html",
     "hand_html",

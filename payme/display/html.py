@@ -146,11 +146,14 @@ def _is_wild_here(card: Card, stand: Card | None) -> bool:
     return card.token in _ALWAYS_WILD
 
 
-def meld_label(meld: Any) -> str:
-    """The meld in words: ``"Set of 7s"``, ``"Run 5♥–7♥"``, ``"Group of kings"``, ``"RUMMY"``."""
+def meld_label(meld: Any, rules: Any = None) -> str:
+    """The meld in words: ``"Set of 7s"``, ``"Run 5♥–7♥"``; Rummy 3-Pack's words
+    (``"Group of kings"``, ``"Sequence …"``) when ``rules`` is that game's."""
     cards = _cards(meld.cards)
     stands = stand_ins(meld)
     kind_word = str(getattr(meld, "kind", "")).lower()
+    if _counts_cards(rules):
+        kind_word = {"set": "group", "run": "sequence"}.get(kind_word, kind_word)
     kind = meld_kind(meld)
     shown = [s if s is not None else c for c, s in zip(cards, stands, strict=True)]
     regular = [c for c in shown if c.rank is not None]
@@ -161,11 +164,11 @@ def meld_label(meld: Any) -> str:
             (rank,) = set_ranks
             assert rank is not None
             return f"{word} of {_RANK_PLURALS.get(rank, f'{rank}s')}"
-        return word
+        return f"{word} of wild cards" if not regular else word
     if kind == "run":
         word = "Sequence" if "seq" in kind_word else "Run"
         if not regular:
-            return word
+            return f"{word} of wild cards"
         ranks = [c.rank or 0 for c in regular]
         # An ace above a king is a high ace (Q-K-A in Rummy 3-Pack).
         if 1 in ranks and 13 in ranks and 2 not in ranks:
@@ -183,7 +186,9 @@ def meld_label(meld: Any) -> str:
     return kind.capitalize()
 
 
-def meld_html(meld: Any, *, width: int = 60, caption: str | None = None) -> str:
+def meld_html(
+    meld: Any, *, width: int = 60, caption: str | None = None, rules: Any = None
+) -> str:
     """A meld in a labelled box; each wild card is tagged with what it stands for.
 
     >>> from types import SimpleNamespace
@@ -197,8 +202,10 @@ def meld_html(meld: Any, *, width: int = 60, caption: str | None = None) -> str:
     cards = _cards(meld.cards)
     stands = stand_ins(meld)
     marks = ["wild" if _is_wild_here(c, s) else "meld" for c, s in zip(cards, stands, strict=True)]
-    label = caption if caption is not None else meld_label(meld)
-    row = hand_html(cards, marks=marks, stands_for=stands, width=width)
+    # Natural cards need no "stands for itself" in their title.
+    shown = [s if s is not None and s != c else None for c, s in zip(cards, stands, strict=True)]
+    label = caption if caption is not None else meld_label(meld, rules)
+    row = hand_html(cards, marks=marks, stands_for=shown, width=width)
     return (
         f'<figure class="payme-meld" role="group" aria-label="{escape(label)}" '
         f'style="margin:0;padding:4px 6px 6px;border:2px solid #2e7d32;border-radius:8px;'
@@ -244,8 +251,8 @@ def deadwood_html(
     )
 
 
-def _melds_row(melds: Iterable[Any], width: int) -> str:
-    boxes = "".join(meld_html(m, width=width) for m in melds)
+def _melds_row(melds: Iterable[Any], width: int, rules: Any = None) -> str:
+    boxes = "".join(meld_html(m, width=width, rules=rules) for m in melds)
     if not boxes:
         return '<p class="payme-no-melds" style="margin:2px 0">No melds.</p>'
     return f'<div class="payme-melds" style="{_ROW};gap:8px">{boxes}</div>'
@@ -265,7 +272,7 @@ def layout_html(evaluation: Any, *, width: int = 60) -> str:
         f'max-width:100%">'
         f'<p class="payme-summary" style="margin:0;font-weight:600">Best layout: '
         f"{escape(summary)}</p>"
-        f"{_melds_row(melds, width)}"
+        f"{_melds_row(melds, width, rules)}"
         f"{deadwood_html(evaluation.deadwood, points, rules, width=width)}</div>"
     )
 
@@ -280,14 +287,14 @@ def layoff_html(layoff: Any, *, width: int = 60) -> str:
         'max-width:100%">',
         f'<p class="payme-summary" style="margin:0;font-weight:600">After lay-offs: '
         f"deadwood {escape(points_phrase(points, rules))}</p>",
-        _melds_row(tuple(layoff.melds), width),
+        _melds_row(tuple(layoff.melds), width, rules),
     ]
     declarer = tuple(getattr(layoff, "declarer_melds", ()) or ())
     for index, added in layoff.lay_offs:
         cards = _cards(added)
         target = f"declarer's meld {index + 1}"
         if 0 <= index < len(declarer):
-            target += f" ({meld_label(declarer[index])})"
+            target += f" ({meld_label(declarer[index], rules)})"
         marks = ["wild" if c.token in _ALWAYS_WILD else "meld" for c in cards]
         parts.append(
             hand_html(cards, marks=marks, caption=f"Laid off onto {target}", width=width)
@@ -322,5 +329,41 @@ def go_out_html(go_out: Any, *, width: int = 48) -> str:
         parts.append(
             hand_html(cards, marks=["selected"] * len(cards), width=width)
         )
+    parts.append("</div>")
+    return "".join(parts)
+
+
+def chance_html(chance: Any, *, width: int = 40) -> str:
+    """The chance of going out on the next draw, and the cards that would do it (with how
+    many copies of each are unseen).  Reads ``probability``, ``winning``, ``unseen``."""
+    unseen = int(chance.unseen)
+    winning = [(c, int(n)) for c, n in chance.winning]
+    outs = sum(n for _, n in winning)
+    if unseen == 0:
+        head = "No unseen cards are left to draw."
+    else:
+        p = chance.probability
+        head = (
+            f"Chance of going out on the next draw: {outs} of {unseen} unseen cards "
+            f"= {p.numerator}/{p.denominator} ≈ {float(p) * 100:.1f}%"
+        )
+    parts = [
+        f'<div class="payme-chance"><p class="payme-chance-text" style="margin:0 0 4px 0;'
+        f'font-weight:600">{escape(head)}</p>'
+    ]
+    if winning:
+        cells = "".join(
+            '<div class="payme-out" style="display:flex;flex-direction:column;'
+            'align-items:center;font:12px system-ui,sans-serif">'
+            f"{card_svg(card, width=width)}<span>×{n}</span></div>"
+            for card, n in winning
+        )
+        parts.append(
+            f'<figure style="margin:0"><figcaption style="{_CAPTION}">Cards that would let '
+            f'the hand go out (unseen copies)</figcaption><div style="{_ROW}">{cells}</div>'
+            f"</figure>"
+        )
+    elif unseen:
+        parts.append('<p style="margin:0">No card drawn would let this hand go out.</p>')
     parts.append("</div>")
     return "".join(parts)
