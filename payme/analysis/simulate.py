@@ -1,0 +1,434 @@
+"""Simulate many bot games into a pandas DataFrame, on every core or on a Dask cluster.
+
+Game *i* of a simulation is played with the seed :func:`game_seed` ``(seed, i)``, so a game's
+rows depend only on the arguments and its number: the frame is the same whether the games
+run in this process, in a pool of processes, or on a Dask cluster, and any one game can be
+replayed on its own:
+
+>>> game_seed(7, 0) == game_seed(7, 0) != game_seed(7, 1)
+True
+
+>>> import payme
+>>> df = payme.simulate(games=2, rules="denexa", players=2, bots="greedy", seed=1,
+...                     workers=1)                                    # doctest: +SKIP
+>>> list(df.columns)                                                  # doctest: +SKIP
+['game', 'hand', 'dealt', 'wild_rank', 'seat', 'bot', 'went_out', 'turns', 'deadwood',
+ 'points', 'total']
+
+Pandas is imported only when :func:`simulate` runs, so ``import payme`` stays light.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib
+import math
+import os
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from payme.analysis.progress import ProgressLike, check_progress, reporter
+from payme.rulesets import Ruleset, RulesLike
+from payme.rulesets import rules as get_rules
+
+if TYPE_CHECKING:  # pragma: no cover
+    import pandas as pd
+
+Row = tuple[Any, ...]
+PlayFn = Callable[..., Any]
+"""Plays one game: ``play(rules, players, bots=..., seed=..., **options)`` -> an object whose
+``results()`` gives the rows of GAME_INTERFACE (``payme.game.play_game`` by default)."""
+
+# Columns of the frame and their dtypes.  Small integer types keep a million-game frame in
+# memory; pandas widens them in sums and means, so statistics do not overflow.
+PAY_ME_COLUMNS: tuple[tuple[str, str], ...] = (
+    ("game", "int64"),
+    ("hand", "int8"),
+    ("dealt", "int8"),
+    ("wild_rank", "Int8"),  # nullable: a custom rule set may have no round wild rank
+    ("seat", "int8"),
+    ("bot", "category"),
+    ("went_out", "bool"),
+    ("turns", "int32"),
+    ("deadwood", "int32"),
+    ("points", "int32"),
+    ("total", "int32"),
+)
+MONEY_COLUMN: tuple[str, str] = ("money", "int32")
+THREE_PACK_COLUMNS: tuple[tuple[str, str], ...] = (
+    ("game", "int64"),
+    ("seat", "int8"),
+    ("bot", "category"),
+    ("winner", "bool"),
+    ("how", "category"),
+    ("turns", "int32"),
+)
+STANDARD_MIX: tuple[str, ...] = ("strong", "greedy", "random", "greedy")
+"""The default seating: one strong bot, one random bot and two greedy ones."""
+HOW_WON: tuple[str, ...] = ("went out", "both rummy", "rummy card", "")
+"""Rummy 3-Pack's ways to win, in the order of the ``how`` categories ("" = did not win)."""
+
+# Workers take games in batches: big enough that sending the work costs little, small
+# enough that the progress bar moves and the last batches balance the load.
+MAX_BATCH = 20
+BATCHES_PER_WORKER = 8
+
+
+class SimulationError(RuntimeError):
+    """A game of a simulation failed; the message names the game and its seed."""
+
+
+def game_seed(seed: int | str, game: int) -> int:
+    """The seed of game number ``game`` (0-based) in a simulation seeded with ``seed``.
+
+    A 63-bit hash of ``"{seed}:{game}"``: independent of the platform, the Python version
+    and how the games are split between workers.
+
+    >>> game_seed(7, 0)
+    7985665222500292864
+    >>> game_seed("7", 0) == game_seed(7, 0)
+    True
+    """
+    digest = hashlib.blake2b(f"{seed}:{game}".encode(), digest_size=8).digest()
+    return int.from_bytes(digest, "big") >> 1
+
+
+@dataclass(frozen=True)
+class Plan:
+    """A checked simulation: everything a worker needs to play a batch of games."""
+
+    rules: Ruleset
+    players: int
+    bots: tuple[str, ...]
+    seed: int | str
+    options: Mapping[str, Any] = field(default_factory=dict)
+    play: PlayFn | None = None
+
+    @property
+    def columns(self) -> tuple[tuple[str, str], ...]:
+        if self.rules.game == "rummy_3_pack":
+            return THREE_PACK_COLUMNS
+        if self.rules.money is not None:
+            return (*PAY_ME_COLUMNS, MONEY_COLUMN)
+        return PAY_ME_COLUMNS
+
+
+def bot_names() -> tuple[str, ...]:
+    """The bots a simulation can seat (``payme.game.BOT_NAMES``)."""
+    from payme.game import BOT_NAMES
+
+    return tuple(BOT_NAMES)
+
+
+def _check_int(name: str, value: object, least: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise TypeError(f"{name} must be a whole number, not {value!r}")
+    if value < least:
+        raise ValueError(f"{name} must be at least {least}, not {value}")
+    return value
+
+
+def check_bots(bots: str | Iterable[str] | None, players: int) -> tuple[str, ...]:
+    """``bots`` as one name per seat: a single name (or a one-name list) seats it everywhere;
+    ``None`` seats the standard mix (:data:`STANDARD_MIX`) around the table.
+
+    >>> check_bots(None, 6)
+    ('strong', 'greedy', 'random', 'greedy', 'strong', 'greedy')
+    >>> check_bots("greedy", 3)
+    ('greedy', 'greedy', 'greedy')
+    >>> check_bots(["Strong", " random"], 2)
+    ('strong', 'random')
+    >>> check_bots(["greedy", "clever"], 2)
+    Traceback (most recent call last):
+    ...
+    ValueError: unknown bot 'clever': the bots are random, greedy, strong
+    >>> check_bots(["greedy", "random"], 3)
+    Traceback (most recent call last):
+    ...
+    ValueError: 3 players need 3 bots (one per seat, or one for all), got 2: greedy, random
+    """
+    if bots is None:
+        return tuple(STANDARD_MIX[seat % len(STANDARD_MIX)] for seat in range(players))
+    names = [bots] if isinstance(bots, str) else list(bots)
+    known = bot_names()
+    checked = []
+    for name in names:
+        if not isinstance(name, str):
+            raise TypeError(f"a bot is named by a string, not {name!r}")
+        key = name.strip().lower()
+        if key not in known:
+            raise ValueError(f"unknown bot {name!r}: the bots are {', '.join(known)}")
+        checked.append(key)
+    if len(checked) == 1:
+        return tuple(checked) * players
+    if len(checked) != players:
+        raise ValueError(
+            f"{players} players need {players} bots (one per seat, or one for all), "
+            f"got {len(checked)}: {', '.join(checked) or 'none'}"
+        )
+    return tuple(checked)
+
+
+def plan(
+    games: int,
+    rules: RulesLike,
+    players: int,
+    bots: str | Iterable[str] | None,
+    seed: int | str,
+    options: Mapping[str, Any] | None = None,
+    play: PlayFn | None = None,
+) -> Plan:
+    """Check a simulation's arguments up front, with errors that say what is allowed."""
+    _check_int("games", games, 1)
+    ruleset = get_rules(rules)
+    if isinstance(players, bool) or not isinstance(players, int):
+        raise TypeError(f"players must be a whole number, not {players!r}")
+    ruleset.check_players(players)
+    if isinstance(seed, bool) or not isinstance(seed, int | str):
+        raise TypeError(f"seed must be a whole number or a string, not {seed!r}")
+    if play is not None and not callable(play):
+        raise TypeError(f"play must be a function that plays one game, not {play!r}")
+    return Plan(ruleset, players, check_bots(bots, players), seed, dict(options or {}), play)
+
+
+def _rows_of_game(plan: Plan, game: int, results: Sequence[Mapping[str, Any]]) -> list[Row]:
+    names = [name for name, _ in plan.columns]
+    rows = []
+    for result in results:
+        row = {**result, "game": game, "bot": plan.bots[result["seat"]]}
+        missing = [name for name in names if name not in row]
+        if missing:
+            raise SimulationError(f"game {game}: results() rows lack {', '.join(missing)}")
+        rows.append(tuple(row[name] for name in names))
+    return rows
+
+
+def play_batch(plan: Plan, start: int, stop: int) -> list[Row]:
+    """Play games ``start`` to ``stop - 1`` of ``plan`` and return their rows as tuples.
+
+    Runs in a worker process or on a Dask worker, so it takes and returns only picklable
+    data.
+    """
+    play = plan.play
+    if play is None:
+        from payme.game import play_game
+
+        play = play_game
+    rows = []
+    for game in range(start, stop):
+        seed = game_seed(plan.seed, game)
+        try:
+            finished = play(plan.rules, plan.players, bots=plan.bots, seed=seed, **plan.options)
+            results = finished.results()
+        except Exception as exc:
+            raise SimulationError(
+                f"game {game} ({plan.rules.name}, {plan.players} players, bots "
+                f"{', '.join(plan.bots)}, seed {seed}) failed: {exc!r}"
+            ) from exc
+        rows.extend(_rows_of_game(plan, game, results))
+    return rows
+
+
+def batches(games: int, workers: int) -> list[tuple[int, int]]:
+    """Split ``range(games)`` into ``(start, stop)`` batches for ``workers`` workers.
+
+    >>> batches(10, 1)
+    [(0, 2), (2, 4), (4, 6), (6, 8), (8, 10)]
+    >>> batches(1000, 2)[:2], len(batches(1000, 2))
+    ([(0, 20), (20, 40)], 50)
+    """
+    size = max(1, min(MAX_BATCH, math.ceil(games / (workers * BATCHES_PER_WORKER))))
+    if workers == 1:
+        size = max(1, min(size, math.ceil(games / 5)))  # still report progress in steps
+    return [(start, min(start + size, games)) for start in range(0, games, size)]
+
+
+def default_workers() -> int:
+    """Every core this process may use."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        return os.cpu_count() or 1
+
+
+def _run_here(plan: Plan, games: int, report: Callable[[int], None]) -> list[Row]:
+    rows = []
+    for start, stop in batches(games, 1):
+        rows.extend(play_batch(plan, start, stop))
+        report(stop - start)
+    return rows
+
+
+def _run_pool(
+    plan: Plan, games: int, workers: int, report: Callable[[int], None]
+) -> list[Row]:
+    from concurrent.futures import ProcessPoolExecutor, as_completed
+
+    work = batches(games, workers)
+    done: dict[int, list[Row]] = {}
+    pool = ProcessPoolExecutor(max_workers=min(workers, len(work)))
+    try:
+        futures = {
+            pool.submit(play_batch, plan, start, stop): (start, stop) for start, stop in work
+        }
+        for future in as_completed(futures):
+            start, stop = futures[future]
+            done[start] = future.result()
+            report(stop - start)
+    finally:
+        # on an error or Ctrl-C, drop the batches not started yet
+        pool.shutdown(wait=True, cancel_futures=True)
+    return [row for start, _ in work for row in done[start]]
+
+
+def _run_dask(
+    plan: Plan, games: int, scheduler: Any, report: Callable[[int], None]
+) -> list[Row]:
+    # distributed is untyped; it is only ever loaded here
+    dist: Any = importlib.import_module("distributed")
+    own_client = isinstance(scheduler, str)
+    client: Any
+    if own_client:
+        try:
+            client = dist.Client(scheduler, set_as_default=False)
+        except (OSError, TimeoutError) as exc:
+            raise ConnectionError(
+                f"could not reach the Dask scheduler at {scheduler!r}: {exc}"
+            ) from exc
+    else:
+        client = scheduler
+    try:
+        threads = sum(client.nthreads().values()) or 1
+        work = batches(games, threads)
+        # scatter the plan once rather than pickling it into every task
+        [shared] = client.scatter([plan], broadcast=True)
+        futures = [
+            client.submit(play_batch, shared, start, stop, pure=False) for start, stop in work
+        ]
+        where = {f.key: batch for f, batch in zip(futures, work, strict=True)}
+        done: dict[int, list[Row]] = {}
+        try:
+            for future in dist.as_completed(futures, loop=client.loop):
+                start, stop = where[future.key]
+                done[start] = future.result()
+                report(stop - start)
+        finally:
+            client.cancel(futures)
+        return [row for start, _ in work for row in done[start]]
+    finally:
+        if own_client:
+            client.close()
+
+
+def to_frame(plan: Plan, rows: list[Row]) -> pd.DataFrame:
+    """The rows as a DataFrame with the plan's columns and dtypes, sorted."""
+    import pandas as pd
+
+    names = [name for name, _ in plan.columns]
+    frame = pd.DataFrame.from_records(rows, columns=names)
+    for name, dtype in plan.columns:
+        if name == "bot":
+            frame[name] = pd.Categorical(frame[name], categories=_bot_categories(plan))
+        elif name == "how":
+            extra = sorted(set(frame[name]) - set(HOW_WON))
+            frame[name] = pd.Categorical(frame[name], categories=[*HOW_WON, *extra])
+        else:
+            frame[name] = frame[name].astype(dtype)
+    keys = ["game", "hand", "seat"] if "hand" in frame else ["game", "seat"]
+    frame = frame.sort_values(keys, kind="stable", ignore_index=True)
+    frame.attrs["simulation"] = {
+        "rules": plan.rules.name,
+        "players": plan.players,
+        "bots": plan.bots,
+        "seed": plan.seed,
+        "games": int(frame["game"].nunique()),
+        "options": dict(plan.options),
+    }
+    return frame
+
+
+def _bot_categories(plan: Plan) -> list[str]:
+    known = list(bot_names())
+    return known + sorted(set(plan.bots) - set(known))
+
+
+def simulate(
+    games: int = 100,
+    rules: RulesLike = "denexa",
+    players: int = 4,
+    bots: str | Sequence[str] | None = None,
+    seed: int | str = 7,
+    *,
+    workers: int | None = None,
+    scheduler: Any = None,
+    progress: ProgressLike = None,
+    play: PlayFn | None = None,
+    **options: Any,
+) -> pd.DataFrame:
+    """Play ``games`` seeded bot games and return one row per game × hand × seat.
+
+    Pay Me rule sets: columns ``game, hand, dealt, wild_rank, seat, bot, went_out, turns,
+    deadwood, points, total`` (and ``money`` in cents where the rule set plays for money;
+    antes and the pot are settled in the last hand's row).  ``three_pack``: one row per
+    game × seat with ``game, seat, bot, winner, how, turns``.  Rows are sorted by game, hand
+    and seat; ``df.attrs["simulation"]`` records the arguments.
+
+    ``bots``: one name per seat, or a single name for every seat (default: the standard
+    mix ``strong, greedy, random, greedy``, repeated around the table).  ``workers``: processes
+    to use (default: every core; ``1`` plays in this process).  ``scheduler``: a Dask
+    scheduler address such as ``"tcp://10.0.0.5:8786"`` (or a ``distributed.Client``) to
+    play on a cluster instead; its workers need payme installed.  ``progress``: ``True``
+    for a bar, ``False`` for none, ``None`` for a bar on long watched runs, or a callable
+    ``(done, total)``.  ``options`` go to the game (e.g. ``dealt=7`` for ``three_pack``).
+    ``play`` replaces the game engine (a picklable ``play(rules, players, bots, seed,
+    **options)`` returning an object with ``results()``), for tests and experiments.
+
+    The same arguments give the same frame on one core, on many or on a cluster: game
+    ``i`` is seeded with ``game_seed(seed, i)``.
+    """
+    checked = plan(games, rules, players, bots, seed, options, play)
+    progress = check_progress(progress)
+    if workers is not None:
+        _check_int("workers", workers, 1)
+        if scheduler is not None:
+            raise ValueError("give workers (local processes) or scheduler (Dask), not both")
+    if scheduler is not None and not isinstance(scheduler, str) and not hasattr(
+        scheduler, "submit"
+    ):
+        raise TypeError(
+            f"scheduler must be an address like 'tcp://host:8786' or a distributed.Client, "
+            f"not {scheduler!r}"
+        )
+    if play is None and checked.options:
+        _check_options(checked)
+
+    with reporter(progress, games) as report:
+        if scheduler is not None:
+            rows = _run_dask(checked, games, scheduler, report)
+        else:
+            cores = default_workers() if workers is None else workers
+            if cores == 1 or len(batches(games, cores)) == 1:
+                rows = _run_here(checked, games, report)
+            else:
+                rows = _run_pool(checked, games, cores, report)
+    return to_frame(checked, rows)
+
+
+def _check_options(plan: Plan) -> None:
+    """Refuse bad game options here, before any worker starts, by setting up one game."""
+    from payme.game import new_game
+
+    new_game(rules=plan.rules, players=plan.players, seed=game_seed(plan.seed, 0), **plan.options)
+
+
+__all__ = [
+    "HOW_WON",
+    "Plan",
+    "SimulationError",
+    "batches",
+    "check_bots",
+    "game_seed",
+    "play_batch",
+    "simulate",
+]
