@@ -271,3 +271,71 @@ def _payme(*args: str) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     return subprocess.run([sys.executable, "-m", "payme", *args], cwd=ROOT, env=env,
                           capture_output=True, text=True, timeout=600)  # fmt: skip
+
+
+def test_cli_writes_csv_and_parquet_with_the_simulated_rows(tmp_path: Path) -> None:
+    args = ["simulate", "--games", "2", "--players", "2", "--bots", "greedy", "random",
+            "--seed", "4", "--workers", "1"]  # fmt: skip
+    expected = simulate(games=2, players=2, bots=("greedy", "random"), seed=4, workers=1)
+    csv = tmp_path / "games.csv"
+    done = _payme(*args, "--out", str(csv))
+    assert done.returncode == 0, done.stderr
+    assert "2 denexa games, 2 players (greedy, random), seed 4: 44 rows" in done.stdout
+    assert f"wrote {csv}" in done.stdout and "mean final total" in done.stdout
+    back = pd.read_csv(csv)
+    assert list(back.columns) == list(expected.columns)
+    assert back["total"].tolist() == expected["total"].tolist()
+    assert back["bot"].tolist() == expected["bot"].astype(str).tolist()
+
+    parquet = tmp_path / "games.parquet"
+    assert _payme(*args, "--out", str(parquet)).returncode == 0
+    assert_frame_equal(pd.read_parquet(parquet), expected)  # dtypes survive Parquet
+
+
+@pytest.mark.parametrize(
+    ("extra", "message"),
+    [
+        (["--out", "games.xlsx"], "write .csv, .csv.gz, .parquet or .pq, not .xlsx"),
+        (["--out", "no/such/folder/games.csv"], "does not exist"),
+        (["--bots", "greedy", "clever"], "unknown bot 'clever'"),
+        (["--players", "12"], "denexa is for 2-8 players, not 12"),
+        (["--games", "0"], "expected 1 or more"),
+    ],
+)
+def test_cli_bad_arguments_exit_2_with_one_line(extra: list[str], message: str) -> None:
+    done = _payme("simulate", "--games", "1", "--players", "2", *extra)
+    assert done.returncode == 2
+    assert message in done.stderr and len(done.stderr.strip().splitlines()) == 1
+    assert "Traceback" not in done.stderr
+
+
+# --- real games ----------------------------------------------------------------------------
+
+
+def test_real_pay_me_rows_add_up() -> None:
+    df = simulate(games=2, rules="family", players=3, bots=("greedy", "random", "greedy"),
+                  seed=11, workers=1)  # fmt: skip
+    assert len(df) == 2 * 11 * 3
+    assert (df["dealt"] == df["hand"] + 2).all() and (df["wild_rank"] == df["dealt"]).all()
+    running = df.groupby(["game", "seat"])["points"].cumsum()
+    assert (running == df["total"]).all()
+    assert df.groupby(["game", "hand"])["went_out"].sum().le(1).all()
+    assert (df.loc[df["went_out"], "points"] == 0).all()
+    assert (df["points"] <= df["deadwood"]).all()
+    assert df.groupby("game")["money"].sum().eq(0).all()
+
+
+def test_real_games_are_the_same_on_two_processes_and_on_dask(dask_address: str) -> None:
+    args: dict[str, Any] = dict(games=4, rules="denexa", players=2, bots="greedy", seed=9)
+    one = simulate(workers=1, **args)
+    assert_frame_equal(simulate(workers=2, **args), one)
+    assert_frame_equal(simulate(scheduler=dask_address, **args), one)
+
+
+def test_real_rummy_three_pack_rows() -> None:
+    df = simulate(games=6, rules="three_pack", players=3, bots=("strong", "greedy", "random"),
+                  seed=2, workers=2)  # fmt: skip
+    assert len(df) == 6 * 3
+    assert df.groupby("game")["winner"].sum().le(3).all()
+    assert ((df["how"] != "") == df["winner"]).all()
+    assert df.groupby("game")["how"].apply(lambda h: (h == "went out").sum()).le(1).all()

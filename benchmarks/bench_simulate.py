@@ -1,0 +1,98 @@
+"""Simulation throughput: 1,000 four-player ``denexa`` games on 2 worker processes.
+
+Two seatings: four greedy bots, and the standard mix (strong, greedy, random, greedy).
+For each: wall time, games per second, and seconds of one core per game; for the mix also
+each bot's mean final total with its 95% interval, from the same games::
+
+    .venv/bin/python -m benchmarks simulate     # or: .venv/bin/python -m benchmarks.bench_simulate
+
+``BENCH_SIMULATE_GAMES`` sets the games per seating (default 1000) and
+``BENCH_SIMULATE_WORKERS`` the processes (default 2).
+"""
+
+from __future__ import annotations
+
+import os
+import platform
+import time
+from datetime import UTC, datetime
+
+from payme.analysis.simulate import STANDARD_MIX, simulate
+from payme.analysis.stats import bot_strength
+
+GAMES = int(os.environ.get("BENCH_SIMULATE_GAMES", "1000"))
+WORKERS = int(os.environ.get("BENCH_SIMULATE_WORKERS", "2"))
+SEED = 2026
+SEATINGS: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("greedy ×4", ("greedy",) * 4),
+    ("standard mix", STANDARD_MIX),
+)
+
+
+def _machine() -> str:
+    try:
+        load = "{:.2f} {:.2f} {:.2f}".format(*os.getloadavg())
+    except OSError:  # not on Unix
+        load = "n/a"
+    return (
+        f"{platform.node()} · {platform.processor() or platform.machine()} · "
+        f"{os.cpu_count()} cores · Python {platform.python_version()} · "
+        f"load average at start {load}"
+    )
+
+
+def run() -> str:
+    """Run the benchmark and return its Markdown section."""
+    started = datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
+    lines = [
+        "## Simulation: 1,000 four-player denexa games on 2 cores",
+        "",
+        f"Measured {started} on {_machine()}.",
+        f"Command: `BENCH_SIMULATE_GAMES={GAMES} BENCH_SIMULATE_WORKERS={WORKERS} "
+        f".venv/bin/python -m benchmarks simulate` (seed {SEED}).",
+        "The machine is shared with other work, so times are noisy upper bounds.",
+        "",
+        "| bots | games | workers | wall time | games/s | core-seconds per game |",
+        "| --- | ---: | ---: | ---: | ---: | ---: |",
+    ]
+    mix_frame = None
+    for label, bots in SEATINGS:
+        t0 = time.perf_counter()
+        cpu0 = _children_cpu()
+        df = simulate(games=GAMES, rules="denexa", players=4, bots=bots, seed=SEED,
+                      workers=WORKERS, progress=False)  # fmt: skip
+        wall = time.perf_counter() - t0
+        cpu = _children_cpu() - cpu0
+        per_game = f"{cpu / GAMES:.3f}" if cpu > 0 else "n/a"
+        lines.append(
+            f"| {label} ({', '.join(bots)}) | {GAMES} | {WORKERS} | {wall:.1f} s | "
+            f"{GAMES / wall:.2f} | {per_game} |"
+        )
+        if bots == STANDARD_MIX:
+            mix_frame = df
+    if mix_frame is not None:
+        lines += [
+            "",
+            "Bot strength in the standard-mix games (final total, lower is better; 95% "
+            "intervals over games, a bot seated twice averaged per game):",
+            "",
+            "| bot | games | mean final total | 95% interval | win rate | 95% interval |",
+            "| --- | ---: | ---: | --- | ---: | --- |",
+        ]
+        for bot, row in bot_strength(mix_frame).iterrows():
+            lines.append(
+                f"| {bot} | {row['games']} | {row['mean_total']:.1f} | "
+                f"{row['total_low']:.1f}–{row['total_high']:.1f} | {row['win_rate']:.1%} | "
+                f"{row['win_low']:.1%}–{row['win_high']:.1%} |"
+            )
+    return "\n".join(lines) + "\n"
+
+
+def _children_cpu() -> float:
+    """CPU seconds used so far by this process and its finished worker processes."""
+    times = os.times()
+    return times.user + times.system + times.children_user + times.children_system
+
+
+if __name__ == "__main__":
+    print(run())
