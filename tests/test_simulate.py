@@ -14,6 +14,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import pandas as pd
 import pytest
 from pandas.testing import assert_frame_equal
 
