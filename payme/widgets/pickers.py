@@ -190,8 +190,10 @@ class RulesPicker(widgets.HBox):  # type: ignore[misc]
 class CardPicker(widgets.VBox):  # type: ignore[misc]
     """Build a hand by clicking the cards of the rule set's pack; copies are respected.
 
-    One row of buttons per suit (and one for jokers or special cards); each button shows
-    how many copies are left.  ``.value`` is the hand (``tuple[Card, ...]``, in click
+    ``.rows``: one ToggleButtons row per suit (spades, hearts, diamonds, clubs) and one for
+    jokers or special cards; each button's value is a ``Card.index`` and its label shows how
+    many copies are left.  A click sets the row's value; the picker adds the card and resets
+    the row, so the same card can be clicked again.  ``.value`` is the hand (``tuple[Card, ...]``, in click
     order); setting it checks it against the pack.  ``.on_change(cb)`` after each change.
     """
 
@@ -211,7 +213,7 @@ class CardPicker(widgets.VBox):  # type: ignore[misc]
         self._counts: tuple[int, ...] = ()
         self._callbacks: list[Callback] = []
         self.message = message if message is not None else MessageBox()
-        self._rows: list[widgets.ToggleButtons] = []
+        self.rows: list[widgets.ToggleButtons] = []
         guard = guarded(self.message)
         for _ in range(len(SUITS) + 1):
             row = widgets.ToggleButtons(
@@ -220,7 +222,7 @@ class CardPicker(widgets.VBox):  # type: ignore[misc]
             )  # fmt: skip
             row.add_class("payme-pick-row")
             row.observe(guard(self._clicked), names="value")
-            self._rows.append(row)
+            self.rows.append(row)
         self._undo = widgets.Button(
             description="Remove last", icon="undo", tooltip="Take the last card added out",
             layout=widgets.Layout(width="auto"),
@@ -244,7 +246,7 @@ class CardPicker(widgets.VBox):  # type: ignore[misc]
             [self._undo, self._sort, self._clear, self._status],
             layout=widgets.Layout(flex_flow="row wrap", align_items="center"),
         )
-        super().__init__(children=[*self._rows, buttons])
+        super().__init__(children=[*self.rows, buttons])
         self.add_class("payme-card-picker")
         self.set_rules(self._rules, players, value=value)
 
@@ -271,7 +273,7 @@ class CardPicker(widgets.VBox):  # type: ignore[misc]
             ruleset.check_players(players)
         self._rules, self._players = ruleset, players
         self._counts = ruleset.pack_counts(players)
-        self._rows[-1].options = []  # rebuilt by _refresh
+        self.rows[-1].options = []  # rebuilt by _refresh
         keep = self._value if value is None else parse_hand(value)
         self._value = ()
         try:
@@ -333,12 +335,12 @@ class CardPicker(widgets.VBox):  # type: ignore[misc]
 
     def _refresh(self) -> None:
         held = Counter(self._value)
-        for row, suit in zip(self._rows, SUITS, strict=False):
+        for row, suit in zip(self.rows, SUITS, strict=False):
             cards = [CARDS[SUITS.index(suit) * 13 + r] for r in range(13)]
             self._fill_row(row, cards, held)
         specials = [c for c in CARDS[52:] if self._counts[c.index] > 0]
-        self._fill_row(self._rows[-1], specials, held)
-        self._rows[-1].layout.display = None if specials else "none"
+        self._fill_row(self.rows[-1], specials, held)
+        self.rows[-1].layout.display = None if specials else "none"
         n = len(self._value)
         size = sum(self._counts)
         self._status.value = (
@@ -367,11 +369,11 @@ class CardPicker(widgets.VBox):  # type: ignore[misc]
         if index is None:
             return
         # Reset first, so clicking the same card again is a new click.
-        self._rows_reset()
+        self._reset_rows()
         self.add(CARDS[index])
 
-    def _rows_reset(self) -> None:
-        for row in self._rows:
+    def _reset_rows(self) -> None:
+        for row in self.rows:
             if row.value is not None:
                 row.value = None
 
@@ -465,8 +467,8 @@ class HandInput(widgets.VBox):  # type: ignore[misc]
         try:
             self.picker.set_rules(rules, players)
         except CardError as error:
-            self._fail(f"{error} (the hand was emptied)")
-            self._text.value, self._syncing = "", False
+            # Keep the typed text, so the visitor can fix it; the hand is empty meanwhile.
+            self._fail(f"{error}; fix the hand for this rule set")
             self._notify()
             return
         self._sync_text()

@@ -1,0 +1,249 @@
+"""The Hand builder page: build a hand, see everything the engine knows about it.
+
+Choose a rule set and the cards dealt, type or click a hand, and the page shows the best
+layout (with what each wild card stands for) and its deadwood; for a hand just after drawing
+(dealt + 1 cards) whether it can go out, with which discards, and the best discard; for a
+hand before drawing (dealt cards) the exact chance that the next draw lets it go out.
+
+The state lives in the URL's query (``?rules=family&dealt=9&hand=7H+8H+9H``) so a Voilà
+reload, which starts a new kernel, shows the same hand; the page offers that link.
+
+>>> hb = HandBuilder.from_query({"rules": "classic", "dealt": "3", "hand": "7H 8H 9H"})
+>>> hb.rules.name, hb.dealt, hb.hand
+('classic', 3, (Card('7H'), Card('8H'), Card('9H')))
+>>> hb.share_query()
+'rules=classic&dealt=3&hand=7H+8H+9H'
+>>> HandBuilder.from_query({"hand": "7H 1X"}).input.error.startswith("unknown card '1X'")
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from html import escape
+from typing import Any
+from urllib.parse import urlencode
+
+import ipywidgets as widgets
+
+from payme.cards import CardsLike, format_hand
+from payme.display import chance_html, go_out_html, points_phrase, short_label
+from payme.rulesets import Ruleset, RulesLike
+from payme.rulesets import rules as get_rules
+from payme.widgets.messages import MessageBox, guarded
+from payme.widgets.pickers import HandInput, RulesPicker
+from payme.widgets.views import HandView, LayoutView
+
+__all__ = ["HandBuilder"]
+
+
+def _section(title: str, body: widgets.Widget, css: str) -> widgets.VBox:
+    head = widgets.HTML(f'<h3 style="margin:10px 0 4px 0">{escape(title)}</h3>')
+    box = widgets.VBox([head, body], layout=widgets.Layout(max_width="100%"))
+    box.add_class(css)
+    return box
+
+
+class HandBuilder(widgets.VBox):  # type: ignore[misc]
+    """The whole Hand builder as one widget (the notebook displays it).
+
+    ``.picker`` (RulesPicker), ``.input`` (HandInput), ``.hand_view``, ``.layout_view``,
+    ``.verdict`` (going out / chance), ``.share`` (the link), ``.message`` (engine errors).
+    """
+
+    def __init__(
+        self,
+        rules: RulesLike = "denexa",
+        dealt: int = 7,
+        hand: CardsLike = (),
+        players: int | None = None,
+    ) -> None:
+        ruleset = get_rules(rules)
+        self.message = MessageBox()
+        self.picker = RulesPicker(ruleset, dealt=dealt, players=players, show_players=True)
+        self.input = HandInput(ruleset, players, value=hand, max_cards=ruleset.max_dealt + 1)
+        self.hand_view = HandView()
+        self.layout_view = LayoutView()
+        self.verdict = widgets.HTML(layout=widgets.Layout(max_width="100%"))
+        self.verdict.add_class("payme-verdict")
+        self.share = widgets.HTML()
+        self.share.add_class("payme-share")
+        self.guard = guarded(self.message)
+        self.picker.on_change(self.guard(self._rules_changed))
+        self.input.on_change(self.guard(self.refresh))
+        super().__init__(
+            children=[
+                _section("1. Rule set and round", self.picker, "payme-hb-rules"),
+                _section("2. Your hand", self._hand_box(), "payme-hb-hand"),
+                self.message,
+                _section("3. Best layout", self.layout_view, "payme-hb-layout"),
+                _section("4. Going out", self.verdict, "payme-hb-verdict"),
+                self.share,
+            ],
+            layout=widgets.Layout(max_width="100%", overflow="hidden"),
+        )
+        self.add_class("payme-hand-builder")
+        self.guard(self.refresh)()
+
+    def _hand_box(self) -> widgets.VBox:
+        return widgets.VBox([self.input, self.hand_view], layout=widgets.Layout(max_width="100%"))
+
+    # --- state --------------------------------------------------------------------------
+
+    @property
+    def rules(self) -> Ruleset:
+        return self.picker.rules
+
+    @property
+    def dealt(self) -> int:
+        return self.picker.dealt
+
+    @property
+    def hand(self) -> tuple[Any, ...]:
+        return self.input.value
+
+    def share_query(self) -> str:
+        """The URL query that reopens this page with this rule set, round and hand."""
+        params: dict[str, str] = {"rules": self.rules.name, "dealt": str(self.dealt)}
+        if self.picker.players is not None:
+            params["players"] = str(self.picker.players)
+        if self.hand:
+            params["hand"] = format_hand(self.hand)
+        return urlencode(params)
+
+    @classmethod
+    def from_query(cls, params: Mapping[str, str]) -> HandBuilder:
+        """A builder filled from a URL query; a bad value becomes a message, never an error.
+
+        >>> hb = HandBuilder.from_query({"rules": "nope", "dealt": "x"})
+        >>> hb.rules.name, hb.message.text.startswith("Link: unknown rule set 'nope'")
+        ('denexa', True)
+        """
+        builder = cls()
+        builder.apply_query(params)
+        return builder
+
+    def apply_query(self, params: Mapping[str, str]) -> None:
+        """Set rule set, players, dealt and hand from query values (each checked)."""
+        problems = []
+        for key, setter in (
+            ("rules", self._set_rules_text),
+            ("players", self._set_players_text),
+            ("dealt", self._set_dealt_text),
+        ):
+            if params.get(key):
+                try:
+                    setter(params[key])
+                except ValueError as error:
+                    problems.append(str(error))
+        if params.get("hand"):
+            self.input.text = params["hand"]
+        if problems:
+            self.message.error("Link: " + "; ".join(problems))
+
+    def _set_rules_text(self, text: str) -> None:
+        self.picker.rules = text
+
+    def _set_players_text(self, text: str) -> None:
+        try:
+            players = int(text)
+        except ValueError:
+            raise ValueError(f"players must be a whole number, not {text!r}") from None
+        self.picker.players = players
+
+    def _set_dealt_text(self, text: str) -> None:
+        try:
+            dealt = int(text)
+        except ValueError:
+            raise ValueError(f"dealt must be a whole number, not {text!r}") from None
+        self.picker.dealt = dealt
+
+    # --- updates ------------------------------------------------------------------------
+
+    def _rules_changed(self) -> None:
+        ruleset = self.picker.rules
+        self.input.picker.max_cards = ruleset.max_dealt + 1
+        self.input.set_rules(ruleset, self.picker.players)  # notifies: refresh runs
+
+    def refresh(self) -> None:
+        """Recompute everything shown from the rule set, the round and the hand."""
+        from payme.odds import go_out_chance
+        from payme.solver import best_discard, can_go_out, evaluate
+
+        self.message.clear()
+        ruleset, dealt, cards = self.rules, self.dealt, self.hand
+        self.share.value = self._share_html()
+        wild = ["wild" if ruleset.is_wild(c, dealt) else None for c in cards]
+        n = len(cards)
+        self.hand_view.update(
+            cards,
+            marks=wild,
+            caption=f"{n} card{'s' if n != 1 else ''} (cards marked WILD are wild this round)"
+            if n
+            else None,
+        )
+        if not cards:
+            self.layout_view.show_text("Type a hand above, or click cards, to see its layout.")
+            self.verdict.value = ""
+            return
+        self.layout_view.show(evaluate(cards, rules=ruleset, dealt=dealt))
+        if n == dealt + 1:
+            out = can_go_out(cards, rules=ruleset, dealt=dealt)
+            parts = [
+                f"<p style='margin:0 0 4px 0'>{n} cards = {dealt} dealt + 1 drawn: "
+                "the hand just after drawing.</p>",
+                go_out_html(out),
+                self._best_discard_html(best_discard(cards, rules=ruleset, dealt=dealt)),
+            ]
+            self.verdict.value = "".join(parts)
+        elif n == dealt:
+            chance = go_out_chance(cards, ruleset, dealt, players=self.picker.players)
+            self.verdict.value = (
+                f"<p style='margin:0 0 4px 0'>{n} cards = the {dealt} dealt: the hand before "
+                "drawing. The next card comes from the cards you have not seen (the pack "
+                "minus this hand).</p>" + chance_html(chance)
+            )
+        else:
+            self.verdict.value = (
+                f"<p style='margin:0'>With {dealt} cards dealt a hand holds {dealt} cards "
+                f"before drawing and {dealt + 1} after. This hand has {n}, so only its "
+                "layout is shown.</p>"
+            )
+
+    def _best_discard_html(self, result: Any) -> str:
+        """The best discard, read by duck typing (a Card, or an object with ``card``/
+        ``discard`` and maybe ``deadwood_points``/``evaluation``)."""
+        card = result
+        points = None
+        for name in ("card", "discard"):
+            if hasattr(result, name):
+                card = getattr(result, name)
+                break
+        if isinstance(result, tuple) and result:
+            card = result[0]
+            if len(result) > 1:
+                rest = result[1]
+                points = getattr(rest, "deadwood_points", rest if isinstance(rest, int) else None)
+        for holder in (result, getattr(result, "evaluation", None)):
+            value = getattr(holder, "deadwood_points", None)
+            if isinstance(value, int):
+                points = value
+        if card is None:
+            return "<p style='margin:4px 0 0 0'><b>Best discard:</b> none needed.</p>"
+        tail = ""
+        if points is not None:
+            tail = f" (leaves deadwood of {points_phrase(points, self.rules)})"
+        return (
+            f"<p class='payme-best-discard' style='margin:4px 0 0 0'><b>Best discard:</b> "
+            f"{escape(short_label(card))}{escape(tail)}</p>"
+        )
+
+    def _share_html(self) -> str:
+        query = self.share_query()
+        href = "?" + query
+        return (
+            '<p style="margin:10px 0 0 0;overflow-wrap:anywhere">🔗 '
+            f'<a class="payme-share-link" href="{escape(href)}">Link to this hand</a> '
+            f'<span style="color:#555">(bookmark or share it: <code>{escape(href)}</code>)'
+            "</span></p>"
+        )
