@@ -16,15 +16,67 @@ from __future__ import annotations
 import html
 import os
 from collections.abc import Callable
-from typing import Any
+from typing import Any, NamedTuple
 from urllib.parse import parse_qsl
 
-__all__ = ["LANDING_PAGE", "page_header", "page_ready", "query_params", "under_voila"]
+__all__ = [
+    "LANDING_PAGE",
+    "PAGES",
+    "Page",
+    "landing_html",
+    "page_header",
+    "page_ready",
+    "query_params",
+    "under_voila",
+]
 
 # Pages link to each other by relative URLs, so the same links work under `voila notebooks/`
 # (pages at /voila/render/NAME.ipynb) and under Jupyter Server on Binder
 # (/user/.../voila/render/notebooks/NAME.ipynb).
 LANDING_PAGE = "index.ipynb"
+
+
+class Page(NamedTuple):
+    """One page of the app: its notebook in ``notebooks/``, a title and one line about it."""
+
+    notebook: str
+    title: str
+    blurb: str
+
+
+# Every page the landing page links, in the order a newcomer would visit them.
+PAGES: tuple[Page, ...] = (
+    Page(
+        "learn_pay_me.ipynb",
+        "Learn Pay Me",
+        "The rules step by step: the deal, wild cards, melds, going out and paying up.",
+    ),
+    Page(
+        "learn_three_pack.ipynb",
+        "Learn Rummy 3-Pack",
+        "The cousin game with three packs and its special cards.",
+    ),
+    Page(
+        "hand_builder.ipynb",
+        "Hand builder",
+        "Pick or type a hand and see its best layout, its deadwood and its penalty points.",
+    ),
+    Page(
+        "puzzles.ipynb",
+        "Puzzles",
+        "Which card would you discard? Check your answer against the exact solver.",
+    ),
+    Page(
+        "play.ipynb",
+        "Play",
+        "A whole game of Pay Me or Rummy 3-Pack against bots, with hints on request.",
+    ),
+    Page(
+        "analysis.ipynb",
+        "Analysis",
+        "Simulate many games between bots and compare rule sets and strategies.",
+    ),
+)
 
 # Shell messages a Voilà page needs from the browser: the widget comms and the handshake.
 # Everything else (execute, complete, inspect, history, debug ...) could run or probe code.
@@ -74,6 +126,29 @@ def header_html(title: str, intro: str) -> str:
         '<div class="payme-page-header">'
         f'<nav><a class="payme-home" href="{LANDING_PAGE}">← payme home</a></nav>'
         f"<h1>{html.escape(title)}</h1><p>{html.escape(intro)}</p></div>"
+    )
+
+
+def landing_html() -> str:
+    """The landing page: what payme is, in two sentences, and a link to every page.
+
+    >>> text = landing_html()
+    >>> all(f'href="{page.notebook}"' in text for page in PAGES)
+    True
+    """
+    items = "".join(
+        f'<li><a href="{page.notebook}">{html.escape(page.title)}</a> — '
+        f"{html.escape(page.blurb)}</li>"
+        for page in PAGES
+    )
+    return (
+        '<div class="payme-landing">'
+        "<h1>payme: Pay Me and Rummy 3-Pack</h1>"
+        "<p>Pay Me is a rummy game played over eleven hands, dealt 3 cards in the first and one "
+        "more in each after, where the wild rank changes every hand. This app teaches its rules "
+        "and those of its cousin Rummy 3-Pack, finds the best layout of any hand exactly, and "
+        "lets you solve puzzles, play against bots and compare strategies by simulation.</p>"
+        f'<ul class="payme-pages">{items}</ul></div>'
     )
 
 

@@ -1,0 +1,63 @@
+"""The app as a visitor meets it: the landing page, its links, every page loading cleanly."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from payme.webapp import PAGES
+
+pytestmark = pytest.mark.e2e
+
+# Pages whose notebooks exist, each opened and checked for errors.  A page joins this list
+# when its notebook lands in notebooks/; a listed page that fails to load fails the test.
+LIVE_PAGES: list[str] = []
+
+
+def test_root_redirects_to_landing_page(
+    page: Any, voila_app: Any, page_errors: list[str], outside_requests: list[str]
+) -> None:
+    page.goto(voila_app.url("/"), wait_until="domcontentloaded")
+    landing = page.locator(".payme-landing")
+    landing.wait_for(state="visible", timeout=120_000)
+    assert page.url.endswith("/voila/render/index.ipynb")
+    text = landing.inner_text()
+    assert "Pay Me" in text and "Rummy 3-Pack" in text
+    assert page_errors == []
+    assert outside_requests == []
+
+
+def test_landing_page_links_every_page(
+    open_page: Any, page_errors: list[str], outside_requests: list[str]
+) -> None:
+    page = open_page("index", ready=".payme-landing")
+    links = page.locator(".payme-landing a")
+    hrefs = [links.nth(i).get_attribute("href") for i in range(links.count())]
+    assert hrefs == [p.notebook for p in PAGES]
+    # Each link resolves to a page of the app, next to the landing page.
+    resolved = page.evaluate("[...document.querySelectorAll('.payme-landing a')].map(a => a.href)")
+    assert all("/voila/render/" in url for url in resolved)
+    # No code is shown to the visitor.
+    assert page.locator(".jp-InputArea").count() == 0
+    assert page_errors == []
+    assert outside_requests == []
+
+
+@pytest.mark.parametrize("name", LIVE_PAGES)
+def test_page_loads_without_error(
+    name: str, open_page: Any, page_errors: list[str], outside_requests: list[str]
+) -> None:
+    page = open_page(name)  # fails on any error output in the page
+    assert page.locator(".payme-page-header h1").first.is_visible()
+    assert page.locator(".jp-InputArea").count() == 0
+    assert page_errors == []
+    assert outside_requests == []
+
+
+@pytest.mark.parametrize("name", LIVE_PAGES)
+def test_page_header_links_home(name: str, open_page: Any) -> None:
+    page = open_page(name)
+    page.locator(".payme-page-header a.payme-home").first.click()
+    page.locator(".payme-landing").wait_for(state="visible", timeout=120_000)
+    assert page.url.split("?")[0].endswith("/voila/render/index.ipynb")
