@@ -193,8 +193,9 @@ class CardPicker(widgets.VBox):  # type: ignore[misc]
     ``.rows``: one ToggleButtons row per suit (spades, hearts, diamonds, clubs) and one for
     jokers or special cards; each button's value is a ``Card.index`` and its label shows how
     many copies are left.  A click sets the row's value; the picker adds the card and resets
-    the row, so the same card can be clicked again.  ``.value`` is the hand (``tuple[Card, ...]``, in click
-    order); setting it checks it against the pack.  ``.on_change(cb)`` after each change.
+    the row, so the same card can be clicked again.  ``.value`` is the hand
+    (``tuple[Card, ...]``, in click order); setting it checks it against the pack.
+    ``.on_change(cb)`` after each change.
     """
 
     def __init__(
