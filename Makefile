@@ -1,11 +1,15 @@
-# Two commands for a newcomer: `make app` and `make test`. Both build .venv first.
+# Two commands for a newcomer:
+#   make app    set up .venv and serve the app on http://127.0.0.1:8866 (HOST=0.0.0.0 to share it)
+#   make test   set up .venv and run everything: ruff, mypy, pytest (unit, doctests, notebooks, browser)
 SHELL := /bin/bash
 VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
+HOST ?= 127.0.0.1
 PORT ?= 8866
+PYTEST_ARGS ?=
 
-.PHONY: app test lint typecheck unit bench chromium clean
+.PHONY: app test lint typecheck pytest bench chromium clean
 
 $(PY):
 	python3 -m venv $(VENV)
@@ -20,11 +24,20 @@ $(STAMP): pyproject.toml | $(PY)
 	-$(VENV)/bin/uv pip uninstall --python $(PY) rfc3987-syntax
 	touch $@
 
+# The browser tests drive Debian's Chromium (Playwright cannot download its own here).
+# Installed when missing if we may (root, or CI); otherwise the browser tests say what to do.
 chromium:
-	@command -v chromium >/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium; }
+	@if ! command -v chromium >/dev/null; then \
+	  if [ "$$(id -u)" = 0 ]; then \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium; \
+	  else \
+	    echo "chromium is missing: sudo apt-get install -y chromium (browser tests are skipped without it)"; \
+	  fi; \
+	fi
 
+# The app: Voilà over notebooks/ through payme.server (no file browser; settings in voila.json).
 app: $(STAMP)
-	$(VENV)/bin/voila notebooks/ --no-browser --port=$(PORT) --Voila.ip=127.0.0.1
+	$(PY) -m payme.server notebooks/ --port=$(PORT) --Voila.ip=$(HOST)
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check payme tests benchmarks
@@ -32,8 +45,13 @@ lint: $(STAMP)
 typecheck: $(STAMP)
 	$(VENV)/bin/mypy
 
-test: $(STAMP) chromium lint typecheck
-	$(VENV)/bin/pytest
+# pytest exits 5 when it collected no tests: a failure, said out loud.
+pytest: $(STAMP) chromium
+	@rc=0; $(VENV)/bin/pytest -rfEs $(PYTEST_ARGS) </dev/null || rc=$$?; \
+	if [ $$rc -eq 5 ]; then echo "pytest collected no tests: failing" >&2; exit 1; fi; \
+	exit $$rc
+
+test: lint typecheck pytest
 
 bench: $(STAMP)
 	$(PY) -m benchmarks

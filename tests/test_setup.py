@@ -1,0 +1,104 @@
+"""The project's set-up: how notebooks are stored, what ships, how the app is configured."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from importlib.resources import files
+from pathlib import Path
+
+import nbformat
+import pytest
+
+from payme.webapp import PAGES
+
+REPO = Path(__file__).resolve().parents[1]
+NOTEBOOKS = sorted((REPO / "notebooks").glob("*.ipynb"))
+
+
+def test_there_are_notebooks() -> None:
+    assert (REPO / "notebooks" / "index.ipynb") in NOTEBOOKS
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
+def test_notebook_stored_without_outputs(path: Path) -> None:
+    """Outputs are stripped, except cells tagged keep_output (checked by nbval)."""
+    nb = nbformat.read(path, as_version=4)
+    for index, cell in enumerate(nb.cells):
+        if cell.cell_type != "code" or "keep_output" in cell.metadata.get("tags", []):
+            continue
+        assert cell.outputs == [], f"{path.name} cell {index} has stored outputs"
+        assert cell.execution_count is None, f"{path.name} cell {index} has an execution count"
+    assert "widgets" not in nb.metadata, f"{path.name} stores widget state"
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
+def test_notebook_runs_on_the_standard_kernel(path: Path) -> None:
+    # Voilà starts the kernel named in the notebook; only python3 exists on a fresh machine.
+    nb = nbformat.read(path, as_version=4)
+    assert nb.metadata.get("kernelspec", {}).get("name") == "python3"
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
+def test_page_ends_with_page_ready(path: Path) -> None:
+    """Every page locks its kernel against code sent from the browser as its last step."""
+    nb = nbformat.read(path, as_version=4)
+    code = [c for c in nb.cells if c.cell_type == "code"]
+    assert code, f"{path.name} has no code"
+    assert "page_ready()" in code[-1].source, f"{path.name}: last code cell lacks page_ready()"
+
+
+def test_landing_page_links_every_notebook() -> None:
+    linked = {page.notebook for page in PAGES}
+    present = {p.name for p in NOTEBOOKS} - {"index.ipynb"}
+    assert present <= linked, f"not linked from the landing page: {present - linked}"
+
+
+def _run(code: str, cwd: Path) -> str:
+    result = subprocess.run(
+        [sys.executable, "-c", code], cwd=cwd, capture_output=True, text=True, timeout=120
+    )
+    assert result.returncode == 0, result.stderr
+    return result.stdout
+
+
+def test_import_payme_is_light(tmp_path: Path) -> None:
+    # Run from outside the repository: the kernels of the app start in notebooks/, so the
+    # package must be installed, not merely found in the working directory.
+    heavy = ["pandas", "numpy", "ipywidgets", "IPython", "matplotlib", "voila", "dask"]
+    out = _run(
+        "import sys, payme, payme.webapp, payme.server\n"
+        f"print(sorted(m for m in {heavy!r} if m in sys.modules))\n"
+        "print(payme.__file__)",
+        tmp_path,
+    )
+    loaded, location = out.splitlines()
+    assert loaded == "[]"
+    assert Path(location).resolve() == (REPO / "payme" / "__init__.py").resolve()
+
+
+def test_package_is_typed() -> None:
+    assert files("payme").joinpath("py.typed").is_file()
+    pyproject = (REPO / "pyproject.toml").read_text()
+    assert 'packages = ["payme"]' in pyproject  # the wheel ships the whole folder, py.typed too
+
+
+def test_app_settings() -> None:
+    config = json.loads((REPO / "voila.json").read_text())
+    assert config["Voila"]["ip"] == "127.0.0.1"
+    voila = config["VoilaConfiguration"]
+    assert voila["show_tracebacks"] is False
+    assert voila["strip_sources"] is True
+    assert voila["template"] == "payme"
+    template = REPO / "share" / "jupyter" / "voila" / "templates" / "payme"
+    assert (template / "index.html.j2").is_file()
+
+
+def test_make_app_listens_on_loopback_by_default() -> None:
+    result = subprocess.run(
+        ["make", "-n", "app"], cwd=REPO, capture_output=True, text=True, timeout=60
+    )
+    assert result.returncode == 0, result.stderr
+    serve = [line for line in result.stdout.splitlines() if "payme.server" in line]
+    assert serve and "--Voila.ip=127.0.0.1" in serve[-1]
