@@ -234,13 +234,14 @@ class DeclaredMeld:
     """A declarer's meld as laid down, stand-ins fixed, in the reference's own terms.
 
     A set: ``rank``, the suits it already holds (naturals and definite stand-ins), its size
-    and wild count.  A run: ``suit`` and, per place from ``low`` up, whether a wild card sits
-    there.  A meld of wild cards only with no definite stand-in takes only more wild cards.
+    and wild count (a wild card's suit is not fixed).  A run: ``suit``, ``low`` and the places
+    of its wild cards.  A meld of wild cards only fixes nothing and takes only wild cards.
     """
 
-    kind: str  # "set", "run" or "wilds"
+    kind: str  # "set" or "run"
     size: int
     wilds: int
+    all_wild: bool = False
     rank: int | None = None
     suits: tuple[str, ...] = ()
     suit: str | None = None
@@ -261,8 +262,16 @@ class DeclaredMeld:
             w = self.wilds + len(new_wilds)
             if rules.wild_at_most_half and 2 * w > n:
                 continue
-            if self.kind == "wilds":
-                if not naturals and all(s == "any" for s in new_wilds):
+            if self.all_wild:
+                # Fixes no rank or suit: only further wild cards, within the size limits.
+                if naturals or any(s not in ("any", self.kind) for s in new_wilds):
+                    continue
+                if self.kind == "run":
+                    if n <= 13 and not rules.no_adjacent_wilds_in_run:
+                        return True
+                elif (rules.set_max is None or n <= rules.set_max) and (
+                    not rules.set_distinct_suits or n <= 4
+                ):
                     return True
                 continue
             if self.kind == "set":

@@ -1,0 +1,231 @@
+"""The gin-rummy task: our exact solver side by side with RLCard and OpenSpiel.
+
+Gin rummy's deadwood question is Pay Me's with one 52-card pack and no wild cards, so a custom
+rule set of ours (:data:`GIN`, a preset with fields replaced) answers it.  Every hand is
+given to all three and the answers are compared hand by hand; each call is timed alone.
+
+The two other libraries are installed only for this benchmark (they are not dependencies of
+payme)::
+
+    .venv/bin/uv pip install --python .venv/bin/python rlcard==1.2.0 open_spiel==2.0.2
+    .venv/bin/python -m benchmarks gin          # or: .venv/bin/python -m benchmarks.bench_gin
+
+``BENCH_GIN_HANDS`` sets the hands per kind and size (default 2000).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import platform
+import random
+import statistics
+import time
+from collections.abc import Callable, Sequence
+from datetime import UTC, datetime
+from typing import Any
+
+from payme.cards import CARDS, Card, format_hand
+from payme.rulesets import rules
+from payme.solver import evaluate
+
+GIN = dataclasses.replace(
+    rules("classic"),
+    name="gin",
+    title="Gin rummy deadwood (one pack, no wild cards)",
+    source="the gin-rummy benchmark",
+    packs=((6, 1),),
+    jokers_per_pack=0,
+    jokers_wild=False,
+    round_rank_wild=False,
+    set_max=4,
+    set_distinct_suits=True,
+    ace="low",
+    lay_off=False,
+    rank_points=(1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10),
+    joker_points=0,
+    wild_points=None,
+    notes=("Sets of 3-4 cards of distinct suits, runs with the ace low, A=1, J/Q/K=10.",),
+)
+"""Gin rummy's melds and card values as a payme rule set."""
+
+DEALT = 10
+"""Any valid ``dealt`` will do: nothing in :data:`GIN` is wild, so it changes nothing."""
+
+HANDS = int(os.environ.get("BENCH_GIN_HANDS", "2000"))
+SIZES = (10, 11)
+SEED = 20260
+
+INSTALL = (
+    "`.venv/bin/uv pip install --python .venv/bin/python rlcard==1.2.0 open_spiel==2.0.2`"
+)
+
+
+def random_hands(rng: random.Random, n: int, size: int) -> list[tuple[Card, ...]]:
+    """``n`` hands of ``size`` cards from one shuffled 52-card pack each."""
+    pack = CARDS[:52]
+    return [tuple(rng.sample(pack, size)) for _ in range(n)]
+
+
+def meld_rich_hands(rng: random.Random, n: int, size: int) -> list[tuple[Card, ...]]:
+    """``n`` hands of ``size`` cards, each drawn from the 20 cards of 5 adjacent ranks."""
+    hands = []
+    for _ in range(n):
+        low = rng.randint(1, 9)
+        pool = [Card.regular(rank, suit) for rank in range(low, low + 5) for suit in "SHDC"]
+        hands.append(tuple(rng.sample(pool, size)))
+    return hands
+
+
+# --- the three solvers: each takes the hand prepared for it and returns deadwood points ------
+
+
+def _ours(hand: tuple[Card, ...]) -> int:
+    return evaluate(hand, GIN, DEALT).deadwood_points
+
+
+def _rlcard_solver() -> tuple[Callable[[tuple[Card, ...]], Any], Callable[[Any], int]]:
+    from rlcard.games.gin_rummy.utils import melding
+    from rlcard.games.gin_rummy.utils import utils as rl_utils
+
+    def prepare(hand: tuple[Card, ...]) -> Any:
+        # RLCard numbers cards as we do: suit (S H D C) * 13 + rank - 1.
+        return [rl_utils.card_from_card_id(c.index) for c in hand]
+
+    def solve(hand: Any) -> int:
+        if len(hand) == 10:
+            best = melding.get_best_meld_clusters(hand)
+            return rl_utils.get_deadwood_count(hand, best[0] if best else [])
+        # get_best_meld_clusters insists on 10 cards; this is its own loop, for 11.
+        return min(
+            (rl_utils.get_deadwood_count(hand, c) for c in melding.get_meld_clusters(hand)),
+            default=rl_utils.get_deadwood_count(hand, []),
+        )
+
+    return prepare, solve
+
+
+def _openspiel_solver() -> tuple[Callable[[tuple[Card, ...]], Any], Callable[[Any], int]]:
+    import pyspiel
+
+    gin = pyspiel.gin_rummy
+    # hand_size is the size after discarding: with hand_size=11 an 11-card hand is scored
+    # whole (with 10, OpenSpiel would first drop its highest deadwood card).
+    utils = {size: gin.GinRummyUtils(13, 4, size) for size in SIZES}
+
+    def prepare(hand: tuple[Card, ...]) -> Any:
+        # OpenSpiel orders suits s c d h and writes ranks as we do: "As", "Tc".
+        strings = [str(c)[0] + str(c)[1].lower() for c in hand]
+        return utils[len(hand)], utils[len(hand)].card_strings_to_card_ints(strings)
+
+    def solve(prepared: Any) -> int:
+        util, ints = prepared
+        return int(util.min_deadwood(ints))
+
+    return prepare, solve
+
+
+# --- measuring -------------------------------------------------------------------------
+
+
+def _timed(solve: Callable[[Any], int], inputs: Sequence[Any]) -> tuple[list[int], list[float]]:
+    answers, times = [], []
+    clock = time.perf_counter
+    for item in inputs:
+        start = clock()
+        answer = solve(item)
+        times.append(clock() - start)
+        answers.append(answer)
+    return answers, times
+
+
+def _ms(seconds: float) -> str:
+    return f"{seconds * 1000:.3f}"
+
+
+def _load(name: str, make: Callable[[], Any]) -> tuple[Any, str | None]:
+    try:
+        return make(), None
+    except ImportError as exc:
+        return None, f"{name} is not installed ({exc}); install it with {INSTALL}"
+
+
+def _machine() -> str:
+    cpu = platform.processor() or platform.machine()
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8") as f:
+            names = [ln.split(":", 1)[1].strip() for ln in f if ln.startswith("model name")]
+        if names:
+            cpu = f"{names[0]} x{len(names)}"
+    except OSError:
+        pass
+    return f"{cpu}; {platform.system()} {platform.release()}; Python {platform.python_version()}"
+
+
+def run() -> str:
+    """Run the comparison; a markdown section with agreement counts and time ratios."""
+    rng = random.Random(SEED)
+    others = {}
+    missing = []
+    for name, make in (("RLCard 1.2.0", _rlcard_solver), ("OpenSpiel 2.0.2", _openspiel_solver)):
+        solver, problem = _load(name, make)
+        if solver is None:
+            missing.append(problem)
+        else:
+            others[name] = solver
+
+    lines = [
+        "## Gin rummy: payme against RLCard and OpenSpiel",
+        "",
+        f"Run {datetime.now(UTC):%Y-%m-%d %H:%M} UTC on {_machine()}.",
+        "Command: `.venv/bin/python -m benchmarks gin` "
+        f"({HANDS} hands per kind and size, seed {SEED}).",
+        "Times are per hand, each call timed alone (inputs converted beforehand), on a shared "
+        "machine: treat them as rough.",
+        "",
+    ]
+    for problem in missing:
+        lines += [f"**Not compared:** {problem}", ""]
+
+    header = "| hands | cards | payme median ms | payme mean ms | payme max ms |"
+    rule = "| --- | --- | --- | --- | --- |"
+    for name in others:
+        header += f" {name} mean ms | agree | payme faster by |"
+        rule += " --- | --- | --- |"
+    lines += [header, rule]
+    disagreements: list[str] = []
+    for kind, make_hands in (("random", random_hands), ("meld-rich", meld_rich_hands)):
+        for size in SIZES:
+            hands = make_hands(rng, HANDS, size)
+            ours, our_times = _timed(_ours, hands)
+            mean = statistics.fmean(our_times)
+            row = (
+                f"| {kind} | {size} | {_ms(statistics.median(our_times))} | {_ms(mean)} "
+                f"| {_ms(max(our_times))} |"
+            )
+            for name, (prepare, solve) in others.items():
+                answers, times = _timed(solve, [prepare(h) for h in hands])
+                agree = sum(a == b for a, b in zip(ours, answers, strict=True))
+                for hand, a, b in zip(hands, ours, answers, strict=True):
+                    if a != b and len(disagreements) < 10:
+                        disagreements.append(f"{name}: {format_hand(hand)} payme {a}, {name} {b}")
+                other_mean = statistics.fmean(times)
+                row += f" {_ms(other_mean)} | {agree}/{len(hands)} | {other_mean / mean:.2f}x |"
+            lines.append(row)
+    lines.append("")
+    if others:
+        lines.append(
+            "All answers agree." if not disagreements else "**Disagreements** (first 10):"
+        )
+        lines += [f"- {d}" for d in disagreements]
+        lines.append("")
+    lines.append(
+        "\"payme faster by\" is the other library's mean time per hand divided by payme's "
+        "(above 1: payme is faster). RLCard is pure Python; OpenSpiel's utilities are C++ "
+        "called through pybind11."
+    )
+    return "\n".join(lines) + "\n"
+
+
+if __name__ == "__main__":
+    print(run())

@@ -1,0 +1,459 @@
+"""Lay-offs: an opponent's cards added to the declarer's melds at the end of a hand.
+
+The declarer's melds are fixed as laid down.  An opponent may add cards to them when each
+grown meld is still valid (RULES.md, "Lay-offs"):
+
+* a **set** takes another card of its rank or a wild card (with ``set_max`` and, where suits
+  must differ, no suit twice);
+* a **run** takes, at either end, the next card of its suit or a wild card standing for it;
+  cards may be chained (8H then 9H onto 5H-6H-7H);
+* the wild limits of the rule set still hold for the grown meld, and a wild card already
+  in a meld is never moved or replaced.
+
+Readings (where the rule book leaves a choice):
+
+* In a run each wild card stands for one definite card, so the places of the declarer's
+  wild cards never change.  In a *set* a wild card stands for "a card of the set's rank":
+  which missing suit it plays is not fixed, so ``7S 7H JK`` takes 7D (the joker then plays
+  7C) in ``denexa``.
+* A meld made only of wild cards (possible where there are no wild limits, e.g. ``JK JK JK``
+  in ``family``) fixes no rank or suit, and so takes only further wild cards: any natural
+  card would decide retroactively what the declarer's wild cards stood for.
+
+:func:`lay_off` finds the **joint optimum**: the fewest penalty points the opponent can reach
+with its own melds and its lay-offs together (a card laid off may come from what would
+otherwise be one of its own melds).
+
+>>> lo = lay_off("8H 9H KD KS", ["5H 6H 7H", "QC QD JK"], rules="denexa", dealt=12)
+>>> lo.deadwood_points, lo.lay_offs, lo.deadwood
+(20, ((0, (Card('8H'), Card('9H'))),), (Card('KS'), Card('KD')))
+>>> str(lo.grown_melds[0])
+'5H 6H 7H 8H 9H'
+
+With 9 cards dealt the nines are wild: ``KS 9H KD`` is the opponent's own set, and only 8H
+is laid off.
+
+>>> lo = lay_off("8H 9H KD KS", ["5H 6H 7H", "QC QD JK"], rules="denexa", dealt=9)
+>>> lo.deadwood_points, lo.melds, lo.lay_offs
+(0, (Meld('set', 'KS 9H(KH) KD'),), ((0, (Card('8H'),)),))
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from itertools import pairwise, product
+from typing import TYPE_CHECKING
+
+from payme.cards import N_REGULAR, Card, CardsLike, format_hand
+from payme.melds import (
+    ACE_HIGH,
+    RUN_MOST,
+    Meld,
+    RuleTables,
+    build_set,
+    fixed_meld_problem,
+    hand_cards,
+    parse_declared_meld,
+    tables_for,
+)
+from payme.rulesets import Ruleset, RulesLike
+
+if TYPE_CHECKING:  # pragma: no cover
+    from payme.solver import Evaluation
+
+MeldLike = Meld | CardsLike
+"""A declarer's meld: a :class:`~payme.melds.Meld`, or its cards as text or cards."""
+
+
+@dataclass(frozen=True)
+class LayOff:
+    """An opponent's best end of a hand: its own melds, its lay-offs, what is left.
+
+    ``lay_offs`` pairs the index of a declarer's meld with the cards added to it, in the
+    order they are placed (nearest the meld first); only melds that receive cards appear.
+    ``declarer_melds`` are the melds as they were, ``grown_melds`` as this opponent left them.
+    """
+
+    deadwood_points: int
+    melds: tuple[Meld, ...]
+    lay_offs: tuple[tuple[int, tuple[Card, ...]], ...]
+    deadwood: tuple[Card, ...]
+    rules: Ruleset
+    dealt: int | None
+    cards: tuple[Card, ...]
+    declarer_melds: tuple[Meld, ...]
+    grown_melds: tuple[Meld, ...]
+
+    @property
+    def laid_off(self) -> tuple[Card, ...]:
+        """Every card laid off, in the order of ``lay_offs``."""
+        return tuple(c for _, cards in self.lay_offs for c in cards)
+
+    def __str__(self) -> str:
+        parts = [f"deadwood {self.deadwood_points}"]
+        if self.melds:
+            parts.append("melds " + ", ".join(str(m) for m in self.melds))
+        for index, cards in self.lay_offs:
+            parts.append(f"lay off {format_hand(cards)} onto {self.declarer_melds[index]}")
+        if self.deadwood:
+            parts.append("left " + format_hand(self.deadwood))
+        return "; ".join(parts)
+
+    def _repr_html_(self) -> str:  # pragma: no cover - exercised in notebooks
+        try:
+            from payme.display import layoff_html
+        except ImportError:
+            import html
+
+            return f"<pre>{html.escape(str(self))}</pre>"
+        return layoff_html(self)
+
+
+# --------------------------------------------------------------------------------------
+# Growing one meld
+
+
+def _is_wild_in(card: Card, kind: str, t: RuleTables) -> bool:
+    scope = t.scope[card.index]
+    return scope == "any" or scope == kind
+
+
+def _grow_all_wild(meld: Meld, added: tuple[Card, ...], t: RuleTables) -> Meld | None:
+    # Only wild cards: a natural card would fix what the declarer's wild cards stood for.
+    if not all(_is_wild_in(c, meld.kind, t) for c in added):
+        return None
+    cards = tuple(sorted((*meld.cards, *added)))
+    grown = Meld(meld.kind, cards, (None,) * len(cards))
+    return None if fixed_meld_problem(grown, t) else grown
+
+
+def _grow_set(meld: Meld, added: tuple[Card, ...], t: RuleTables) -> Meld | None:
+    rank = meld.rank
+    if rank is None:
+        return None
+    n = len(meld) + len(added)
+    if t.set_max is not None and n > t.set_max:
+        return None
+    naturals = [c for c, s in zip(meld.cards, meld.stands_for, strict=True) if s is c]
+    wilds = list(meld.wilds)
+    roles = []
+    for c in added:
+        options = []
+        if c.rank == rank:
+            options.append(True)  # plays as itself
+        if _is_wild_in(c, "set", t):
+            options.append(False)
+        if not options:
+            return None
+        roles.append(options)
+    for choice in product(*roles):
+        nat = naturals + [c for c, natural in zip(added, choice, strict=True) if natural]
+        wild = wilds + [c for c, natural in zip(added, choice, strict=True) if not natural]
+        if t.distinct_suits and len({c.suit for c in nat}) != len(nat):
+            continue
+        if t.half_limit and 2 * len(wild) > n:
+            continue
+        grown = build_set(rank, nat, wild)
+        if not fixed_meld_problem(grown, t):
+            return grown
+    return None
+
+
+def _card_at(place: int, suit: str) -> Card:
+    return Card.regular(1 if place == ACE_HIGH else place, suit)
+
+
+def _grow_run(
+    meld: Meld, added: tuple[Card, ...], t: RuleTables
+) -> tuple[Meld, tuple[Card, ...]] | None:
+    suit, low, high = meld.suit, meld.low, meld.high
+    if suit is None or low is None or high is None:
+        return None
+    k = len(added)
+    if len(meld) + k > RUN_MOST:
+        return None
+    top = ACE_HIGH if t.ace_high else 13
+    roles = []
+    for c in added:
+        options = []
+        if c.index < N_REGULAR and c.suit == suit:
+            options.append(True)
+        if _is_wild_in(c, "run", t):
+            options.append(False)
+        if not options:
+            return None
+        roles.append(options)
+    old_wild = {low + i for i, (c, s) in enumerate(zip(meld.cards, meld.stands_for, strict=True))
+                if s is not c}
+    for choice in product(*roles):
+        naturals = [c for c, natural in zip(added, choice, strict=True) if natural]
+        wilds = sorted(c for c, natural in zip(added, choice, strict=True) if not natural)
+        if t.half_limit and 2 * (len(old_wild) + len(wilds)) > len(meld) + k:
+            continue
+        for below in range(k + 1):
+            lo, hi = low - below, high + k - below
+            if lo < 1 or hi > top:
+                continue
+            new_places = [*range(lo, low), *range(high + 1, hi + 1)]
+            by_place: dict[int, Card] = {}
+            for c in naturals:
+                place = next((p for p in new_places if _card_at(p, suit) is c), None)
+                if place is None or place in by_place:
+                    break
+                by_place[place] = c
+            else:
+                free = [p for p in new_places if p not in by_place]
+                wild_places = sorted(old_wild | set(free))
+                if t.adjacent_limit and any(
+                    b == a + 1 for a, b in pairwise(wild_places)
+                ):
+                    continue
+                at = dict(by_place)
+                at.update(zip(free, wilds, strict=True))
+                cards: list[Card] = []
+                stands: list[Card | None] = []
+                for p in range(lo, hi + 1):
+                    if low <= p <= high:  # the declarer's cards keep their places
+                        cards.append(meld.cards[p - low])
+                        stands.append(meld.stands_for[p - low])
+                    else:
+                        cards.append(at[p])
+                        stands.append(at[p] if p in by_place else _card_at(p, suit))
+                grown = Meld("run", tuple(cards), tuple(stands))
+                if fixed_meld_problem(grown, t):
+                    continue
+                # Placed nearest the meld first: up from the top, then down from the bottom.
+                order = [at[p] for p in range(high + 1, hi + 1)]
+                order += [at[p] for p in range(low - 1, lo - 1, -1)]
+                return grown, tuple(order)
+    return None
+
+
+def _grow(
+    meld: Meld, added: tuple[Card, ...], t: RuleTables
+) -> tuple[Meld, tuple[Card, ...]] | None:
+    """The grown meld and the added cards in placing order, or ``None`` if it is invalid."""
+    if not added:
+        return meld, ()
+    if meld.kind == "single" or any(c.index in t.single or c.index in t.never for c in added):
+        return None
+    if meld.all_wild:
+        grown = _grow_all_wild(meld, added, t)
+        return None if grown is None else (grown, tuple(sorted(added)))
+    if meld.kind == "set":
+        grown = _grow_set(meld, added, t)
+        return None if grown is None else (grown, tuple(sorted(added)))
+    return _grow_run(meld, added, t)
+
+
+def grow_meld(
+    meld: MeldLike, added: CardsLike, rules: RulesLike = "denexa", dealt: int | None = None
+) -> Meld | None:
+    """``meld`` with ``added`` laid off onto it, or ``None`` when the grown meld is invalid.
+
+    The cards may be chained and given in any order; what must be valid is the grown meld.
+
+    >>> str(grow_meld("5H 6H 7H", "9H 8H", rules="denexa", dealt=12))
+    '5H 6H 7H 8H 9H'
+    >>> str(grow_meld("7S 7H JK", "7D", rules="denexa", dealt=9))
+    '7S 7H 7D JK(7C)'
+    >>> grow_meld("JK QH KH", "JK", rules="denexa", dealt=9) is None  # JK JK side by side
+    True
+    """
+    t = tables_for(rules, dealt)
+    declared = parse_declared_meld(meld, t.rules, t.dealt)
+    result = _grow(declared, hand_cards(added, t), t)
+    return None if result is None else result[0]
+
+
+# --------------------------------------------------------------------------------------
+# The joint optimum
+
+
+@dataclass(frozen=True)
+class _Option:
+    """One way to lay off onto one declarer's meld."""
+
+    added: tuple[Card, ...]  # sorted
+    placed: tuple[Card, ...]  # in placing order
+    grown: Meld
+
+
+def _candidates(meld: Meld, hand: Counter[Card], t: RuleTables) -> Counter[Card]:
+    """The hand's cards that could take part in some lay-off onto ``meld``."""
+    if meld.kind == "single":
+        return Counter()
+    kind = meld.kind
+    out: Counter[Card] = Counter()
+    for c, n in hand.items():
+        if c.index in t.single or c.index in t.never:
+            continue
+        fits = _is_wild_in(c, kind, t)
+        if not fits and not meld.all_wild and c.index < N_REGULAR:
+            fits = c.rank == meld.rank if kind == "set" else c.suit == meld.suit
+        if fits:
+            out[c] = n
+    return out
+
+
+def _options(meld: Meld, hand: Counter[Card], t: RuleTables) -> list[_Option]:
+    """Every distinct non-empty set of the hand's cards that grows ``meld`` validly."""
+    cand = _candidates(meld, hand, t)
+    if not cand:
+        return []
+    room = RUN_MOST - len(meld) if meld.kind == "run" else None
+    if meld.kind == "set" and t.set_max is not None:
+        room = t.set_max - len(meld)
+    kinds = sorted(cand)
+    found: list[_Option] = []
+    for counts in product(*(range(cand[c] + 1) for c in kinds)):
+        size = sum(counts)
+        if size == 0 or (room is not None and size > room):
+            continue
+        added = tuple(c for c, n in zip(kinds, counts, strict=True) for _ in range(n))
+        result = _grow(meld, added, t)
+        if result is not None:
+            found.append(_Option(added, result[1], result[0]))
+    # Fewer cards first, so that among equal answers the one laying off less is kept.
+    found.sort(key=lambda o: (len(o.added), o.added))
+    return found
+
+
+_Found = tuple[int, tuple[tuple[int, _Option], ...]]
+"""Points reached and the options chosen (meld index, option) to reach them."""
+
+
+class _Search:
+    """Depth-first over the declarer's melds, one option (or none) each, memoised."""
+
+    def __init__(self, options: list[list[_Option]], t: RuleTables) -> None:
+        self.options = options
+        self.t = t
+        self.memo: dict[tuple[int, tuple[Card, ...]], _Found] = {}
+        self.evaluations: dict[tuple[Card, ...], Evaluation] = {}
+
+    def evaluate(self, cards: tuple[Card, ...]) -> Evaluation:
+        ev = self.evaluations.get(cards)
+        if ev is None:
+            from payme.solver import evaluate
+
+            ev = self.evaluations[cards] = evaluate(cards, self.t.rules, self.t.dealt)
+        return ev
+
+    def best(self, i: int, left: tuple[Card, ...]) -> _Found:
+        key = (i, left)
+        hit = self.memo.get(key)
+        if hit is not None:
+            return hit
+        if i == len(self.options):
+            result: _Found = (self.evaluate(left).deadwood_points, ())
+        else:
+            result = self.best(i + 1, left)
+            if result[0] > 0 and self.options[i]:
+                have = Counter(left)
+                for option in self.options[i]:
+                    need = Counter(option.added)
+                    if any(have[c] < n for c, n in need.items()):
+                        continue
+                    rest = tuple(sorted((have - need).elements()))
+                    points, chosen = self.best(i + 1, rest)
+                    if points < result[0]:
+                        result = (points, ((i, option), *chosen))
+                        if points == 0:
+                            break
+        self.memo[key] = result
+        return result
+
+
+def _declared(melds: Iterable[MeldLike], t: RuleTables) -> tuple[Meld, ...]:
+    if isinstance(melds, str):
+        raise ValueError(
+            "declarer_melds must be a list of melds (each a Meld or a string of cards), "
+            f"not one string {melds!r}"
+        )
+    return tuple(parse_declared_meld(m, t.rules, t.dealt) for m in melds)
+
+
+def _lay_off(hand: tuple[Card, ...], declared: tuple[Meld, ...], t: RuleTables) -> LayOff:
+    cards = tuple(sorted(hand))
+    options = (
+        [_options(m, Counter(cards), t) for m in declared] if t.rules.lay_off else []
+    )
+    search = _Search(options, t)
+    _, chosen = search.best(0, cards)
+    used: Counter[Card] = Counter()
+    grown = list(declared)
+    lay_offs = []
+    for index, option in chosen:
+        used.update(option.added)
+        grown[index] = option.grown
+        lay_offs.append((index, option.placed))
+    rest = tuple(sorted((Counter(cards) - used).elements()))
+    ev = search.evaluate(rest)
+    return LayOff(
+        deadwood_points=ev.deadwood_points,
+        melds=tuple(ev.melds),
+        lay_offs=tuple(lay_offs),
+        deadwood=tuple(ev.deadwood),
+        rules=t.rules,
+        dealt=t.dealt,
+        cards=hand,
+        declarer_melds=declared,
+        grown_melds=tuple(grown),
+    )
+
+
+def lay_off(
+    hand: CardsLike,
+    declarer_melds: Iterable[MeldLike],
+    rules: RulesLike = "denexa",
+    dealt: int | None = None,
+) -> LayOff:
+    """The fewest points ``hand`` can reach with its own melds and lay-offs together.
+
+    ``declarer_melds`` are the declarer's melds as laid down: :class:`~payme.melds.Meld`
+    objects or strings (a string whose cards can form a set is a set, otherwise a run listed
+    low to high).  Where the rule set has no lay-offs (``lay_off`` False) this is the same as
+    :func:`~payme.solver.evaluate`.
+
+    >>> lo = lay_off("8H KD KS JK", ["5H 6H 7H", "KC KH 3C"], rules="family", dealt=3)
+    >>> lo.deadwood_points, lo.melds, lo.lay_offs
+    (0, (Meld('set', 'KS KD JK(KH)'),), ((0, (Card('8H'),)),))
+    >>> lay_off("8H", ["5H 6H 7H"], rules="classic", dealt=5).deadwood_points  # no lay-offs
+    10
+    """
+    t = tables_for(rules, dealt)
+    cards = hand_cards(hand, t)
+    return _lay_off(cards, _declared(declarer_melds, t), t)
+
+
+def lay_off_in_turn(
+    hands_in_order: Sequence[CardsLike],
+    declarer_melds: Iterable[MeldLike],
+    rules: RulesLike = "denexa",
+    dealt: int | None = None,
+) -> list[LayOff]:
+    """Several opponents lay off one at a time, from the declarer's left.
+
+    Each lays off onto the melds as the ones before left them; each result's
+    ``grown_melds`` are the melds after that opponent (the next one's ``declarer_melds``).
+
+    >>> first, second = lay_off_in_turn(["8H", "9H"], ["5H 6H 7H"], rules="denexa", dealt=12)
+    >>> first.lay_offs, second.lay_offs, str(second.grown_melds[0])
+    (((0, (Card('8H'),)),), ((0, (Card('9H'),)),), '5H 6H 7H 8H 9H')
+    """
+    t = tables_for(rules, dealt)
+    if isinstance(hands_in_order, str):
+        raise ValueError("hands_in_order must be a list of hands, one per opponent")
+    melds = _declared(declarer_melds, t)
+    results = []
+    for hand in hands_in_order:
+        result = _lay_off(hand_cards(hand, t), melds, t)
+        results.append(result)
+        melds = result.grown_melds
+    return results
+
+
+__all__ = ["LayOff", "MeldLike", "grow_meld", "lay_off", "lay_off_in_turn"]

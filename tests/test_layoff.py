@@ -1,0 +1,284 @@
+"""Lay-offs (RULES.md "Lay-offs"): one test per rule, then a check against the reference."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+import pytest
+from reference import DeclaredMeld, Reference
+
+from payme.cards import Card, CardError, parse_hand
+from payme.layoff import LayOff, grow_meld, lay_off, lay_off_in_turn
+from payme.melds import Meld, check_meld, fixed_meld_problem, parse_declared_meld, tables_for
+from payme.pack import Pack
+from payme.rulesets import rules
+from payme.solver import evaluate
+
+
+def H(text: str) -> tuple[Card, ...]:
+    return parse_hand(text)
+
+
+def laid(lo: LayOff) -> dict[int, list[str]]:
+    return {i: sorted(str(c) for c in cards) for i, cards in lo.lay_offs}
+
+
+def check_consistent(lo: LayOff, hand: str | tuple[Card, ...]) -> None:
+    """Every card is in a meld, laid off or deadwood; every grown meld is valid as laid."""
+    cards = parse_hand(hand) if isinstance(hand, str) else hand
+    placed = [*lo.laid_off, *lo.deadwood, *(c for m in lo.melds for c in m.cards)]
+    assert Counter(placed) == Counter(cards)
+    assert lo.deadwood_points == sum(lo.rules.card_points(c, lo.dealt) for c in lo.deadwood)
+    t = tables_for(lo.rules, lo.dealt)
+    for meld in lo.melds:
+        assert check_meld(meld.cards, lo.rules, lo.dealt).ok
+    for before, after in zip(lo.declarer_melds, lo.grown_melds, strict=True):
+        assert fixed_meld_problem(after, t) == ""
+        assert Counter(after.cards) - Counter(before.cards) == Counter(
+            c for i, cs in lo.lay_offs for c in cs if lo.declarer_melds[i] is before
+        )
+
+
+# --- runs ---------------------------------------------------------------------------------
+
+
+def test_a_run_takes_the_next_card_at_either_end() -> None:
+    lo = lay_off("4H 8H KS", ["5H 6H 7H"], rules="denexa", dealt=12)
+    assert laid(lo) == {0: ["4H", "8H"]}
+    assert lo.deadwood == H("KS") and lo.deadwood_points == 10
+    assert str(lo.grown_melds[0]) == "4H 5H 6H 7H 8H"
+    check_consistent(lo, "4H 8H KS")
+
+
+def test_lay_offs_chain() -> None:
+    lo = lay_off("9H 8H", ["5H 6H 7H"], rules="family", dealt=3)
+    assert lo.deadwood_points == 0 and lo.melds == ()
+    # Placed nearest first: 8H, then 9H.
+    assert lo.lay_offs == ((0, H("8H 9H")),)
+    # Below too: 4H, then 3H.
+    assert lay_off("3H 4H", ["5H 6H 7H"], rules="family", dealt=9).lay_offs == ((0, H("4H 3H")),)
+
+
+def test_a_run_does_not_take_a_card_with_a_gap_or_of_another_suit() -> None:
+    lo = lay_off("9H 8S", ["5H 6H 7H"], rules="denexa", dealt=12)
+    assert lo.lay_offs == () and lo.deadwood_points == 20
+
+
+def test_a_run_takes_a_wild_card_standing_for_the_next_card() -> None:
+    lo = lay_off("JK 9H", ["5H 6H 7H"], rules="denexa", dealt=12)
+    # JK stands for 8H and 9H follows it.
+    assert laid(lo) == {0: ["9H", "JK"]}
+    assert str(lo.grown_melds[0]) == "5H 6H 7H JK(8H) 9H"
+
+
+def test_ace_is_low_so_nothing_goes_above_a_king() -> None:
+    assert grow_meld("JH QH KH", "AH", rules="denexa", dealt=5) is None
+    assert str(grow_meld("AH 2H 3H", "4H", rules="denexa", dealt=5)) == "AH 2H 3H 4H"
+
+
+def test_stand_ins_of_a_run_are_fixed_and_a_wild_is_never_replaced() -> None:
+    # JK stands for 6H: 6H cannot take its place, and nothing else is possible.
+    lo = lay_off("6H", ["5H JK 7H"], rules="denexa", dealt=12)
+    assert lo.lay_offs == () and lo.deadwood == H("6H")
+    # "JK 6H 7H" is 5H-6H-7H: 4H fits below the joker, 5H nowhere.
+    assert laid(lay_off("4H", ["JK 6H 7H"], rules="denexa", dealt=12)) == {0: ["4H"]}
+    assert lay_off("5H", ["JK 6H 7H"], rules="denexa", dealt=12).lay_offs == ()
+
+
+def test_wild_limits_hold_for_the_grown_run() -> None:
+    # denexa: no two wild cards side by side (JK QH KH: the only free place is the ten's).
+    assert grow_meld("JK QH KH", "JK", rules="denexa", dealt=9) is None
+    assert grow_meld("JK QH KH", "JK", rules="family", dealt=9) is not None
+    # denexa: at most half wild (5H JK 7H JK(8H) + JK would be 3 of 5).
+    assert grow_meld("5H JK 7H JK", "JK", rules="denexa", dealt=9) is None
+    assert grow_meld("5H JK 7H JK", "JK", rules="family", dealt=9) is not None
+
+
+def test_a_round_wild_card_may_be_laid_off_as_itself() -> None:
+    # 8 dealt: 8H is wild, but after 7H it plays as itself.
+    grown = grow_meld("5H JK 7H", "8H", rules="denexa", dealt=8)
+    assert grown is not None and grown.stands_for[-1] is Card.of("8H")
+
+
+# --- sets ---------------------------------------------------------------------------------
+
+
+def test_a_set_takes_a_card_of_its_rank_or_a_wild() -> None:
+    lo = lay_off("QH 3C", ["QC QD QS"], rules="denexa", dealt=5)
+    assert laid(lo) == {0: ["QH"]}
+    assert laid(lay_off("JK 3C", ["QC QD QS"], rules="denexa", dealt=5)) == {0: ["JK"]}
+
+
+def test_denexa_sets_have_at_most_four_cards_and_no_suit_twice() -> None:
+    assert grow_meld("QC QD QS", "QC", rules="denexa", dealt=5) is None
+    assert grow_meld("QC QD QS QH", "JK", rules="denexa", dealt=5) is None
+    assert grow_meld("QC QD QS", "QC", rules="family", dealt=5) is not None
+    assert grow_meld("QC QD QS QH", "QH JK", rules="family", dealt=5) is not None
+
+
+def test_a_set_wild_card_plays_whichever_suit_is_missing() -> None:
+    # Reading: in a set a wild card stands for "a seven", not a fixed suit.
+    grown = grow_meld("7S 7H JK", "7D", rules="denexa", dealt=9)
+    assert grown is not None
+    assert sorted(str(s) for s in grown.stands_for) == ["7C", "7D", "7H", "7S"]
+
+
+def test_wild_limits_hold_for_the_grown_set() -> None:
+    # denexa: 7S 7H JK plus JK is 2 wild of 4, allowed; 7S JK JK was never a meld there.
+    assert grow_meld("7S 7H JK", "JK", rules="denexa", dealt=9) is not None
+    assert grow_meld("7S 7H JK", "JK 7D", rules="denexa", dealt=9) is None  # 5 cards
+    assert grow_meld("7S 7H 7D", "JK JK", rules="family", dealt=9) is not None
+
+
+def test_a_meld_of_wild_cards_only_takes_only_wild_cards() -> None:
+    # family has no wild limits, so JK JK JK is a meld that fixes no rank or suit.
+    lo = lay_off("JK 9S", ["JK JK JK"], rules="family", dealt=5)
+    assert laid(lo) == {0: ["JK"]} and lo.deadwood == H("9S")
+    assert grow_meld("JK JK JK", "9S", rules="family", dealt=5) is None
+
+
+# --- the joint optimum, rule sets, several opponents ---------------------------------------
+
+
+def test_a_card_may_come_from_what_would_be_an_own_meld() -> None:
+    # Alone the hand is 8H 8S 8D 8C + 9H (10 points); laying off 8H 9H onto the run and
+    # keeping 8S 8D 8C leaves nothing.
+    alone = evaluate("8H 9H 8S 8D 8C", rules="denexa", dealt=12)
+    assert alone.deadwood_points == 10
+    lo = lay_off("8H 9H 8S 8D 8C", ["5H 6H 7H"], rules="denexa", dealt=12)
+    assert lo.deadwood_points == 0
+    assert laid(lo) == {0: ["8H", "9H"]}
+    check_consistent(lo, "8H 9H 8S 8D 8C")
+
+
+def test_lay_offs_onto_several_melds_at_once() -> None:
+    lo = lay_off("8H QS 2D KD", ["5H 6H 7H", "QC QD QH"], rules="family", dealt=3)
+    assert laid(lo) == {0: ["8H"], 1: ["QS"]}
+    assert lo.deadwood_points == 2 + 10
+
+
+def test_rule_sets_without_lay_offs_score_as_evaluate() -> None:
+    for name, dealt in (("classic", 5), ("three_pack", None)):
+        lo = lay_off("8H 9H KD", ["5H 6H 7H"], rules=name, dealt=dealt)
+        ev = evaluate("8H 9H KD", rules=name, dealt=dealt)
+        assert lo.lay_offs == ()
+        assert lo.deadwood_points == ev.deadwood_points
+        assert lo.grown_melds == lo.declarer_melds
+
+
+def test_opponents_lay_off_in_turn_onto_the_grown_melds() -> None:
+    first, second = lay_off_in_turn(["8H", "9H"], ["5H 6H 7H"], rules="denexa", dealt=12)
+    assert laid(first) == {0: ["8H"]} and laid(second) == {0: ["9H"]}
+    assert second.declarer_melds == first.grown_melds
+    assert str(second.grown_melds[0]) == "5H 6H 7H 8H 9H"
+    # In the other order, 9H has nowhere to go.
+    first, second = lay_off_in_turn(["9H", "8H"], ["5H 6H 7H"], rules="denexa", dealt=12)
+    assert first.lay_offs == () and laid(second) == {0: ["8H"]}
+
+
+def test_in_turn_a_set_fills_up() -> None:
+    a, b = lay_off_in_turn(["QH", "QH JK"], ["QC QD QS"], rules="denexa", dealt=5)
+    assert laid(a) == {0: ["QH"]}
+    assert b.lay_offs == () and b.deadwood_points == 25  # the set is full (4 cards)
+
+
+def test_declarer_melds_may_be_meld_objects() -> None:
+    melds = evaluate("5H 6H 7H QC QD QS", rules="denexa", dealt=5).melds
+    lo = lay_off("8H QH", melds, rules="denexa", dealt=5)
+    assert lo.deadwood_points == 0 and len(lo.lay_offs) == 2
+
+
+def test_bad_input_is_a_clear_error() -> None:
+    with pytest.raises(ValueError, match="not a valid meld"):
+        lay_off("8H", ["5H 6H 8H"], rules="denexa", dealt=12)
+    with pytest.raises(ValueError, match="list of melds"):
+        lay_off("8H", "5H 6H 7H", rules="denexa", dealt=12)
+    with pytest.raises(CardError, match="1X"):
+        lay_off("8H 1X", ["5H 6H 7H"], rules="denexa", dealt=12)
+    with pytest.raises(CardError, match="JK"):
+        lay_off("8H", ["5H 6H 7H JK"], rules="three_pack")
+    with pytest.raises(ValueError, match="dealt"):
+        lay_off("8H", ["5H 6H 7H"], rules="denexa", dealt=2)
+
+
+# --- against the brute-force reference -------------------------------------------------------
+
+
+def to_reference(meld: Meld) -> DeclaredMeld:
+    natural = [s is c for c, s in zip(meld.cards, meld.stands_for, strict=True)]
+    if meld.all_wild:
+        return DeclaredMeld(meld.kind, len(meld), len(meld), all_wild=True)
+    if meld.kind == "set":
+        return DeclaredMeld(
+            "set", len(meld), meld.wild_count, rank=meld.rank,
+            suits=tuple(str(c.suit) for c, n in zip(meld.cards, natural, strict=True) if n),
+        )
+    low = meld.low
+    assert low is not None
+    return DeclaredMeld(
+        "run", len(meld), meld.wild_count, suit=meld.suit, low=low,
+        wild_places=tuple(low + i for i, n in enumerate(natural) if not n),
+    )
+
+
+def random_declared(rng: random.Random, name: str, dealt: int) -> list[Meld]:
+    r = rules(name)
+    wilds = [c for c in Pack.of(r).cards() if r.is_wild(c, dealt)]
+    melds: list[Meld] = []
+    while len(melds) < rng.randint(1, 3):
+        suit = rng.choice("SHDC")
+        if rng.random() < 0.5:
+            low = rng.randint(1, 11)
+            cards = [Card.regular(rank, suit) for rank in range(low, low + rng.randint(3, 4))]
+            cards = [c for c in cards if c.rank is not None and c.rank <= 13]
+        else:
+            rank = rng.randint(1, 13)
+            cards = [Card.regular(rank, s) for s in rng.sample("SHDC", 3)]
+        if rng.random() < 0.4:
+            cards[rng.randrange(len(cards))] = rng.choice(wilds)
+        try:
+            melds.append(parse_declared_meld(cards, r, dealt))
+        except ValueError:
+            continue
+    return melds
+
+
+def random_layoff_hand(rng: random.Random, name: str, dealt: int, melds: list[Meld]) -> list[Card]:
+    r = rules(name)
+    pack = Pack.of(r).cards()
+    near: list[Card] = []
+    for m in melds:
+        if m.kind == "run" and m.suit and m.low and m.high:
+            near += [Card.regular(p, m.suit) for p in (m.low - 1, m.high + 1, m.high + 2)
+                     if 1 <= p <= 13]
+        elif m.rank:
+            near += [Card.regular(m.rank, s) for s in "SHDC"]
+    wilds = [c for c in pack if r.is_wild(c, dealt)]
+    hand: list[Card] = []
+    for _ in range(rng.randint(1, 5)):
+        roll = rng.random()
+        pool = near if roll < 0.5 and near else wilds if roll < 0.7 else pack
+        hand.append(rng.choice(pool))
+    return hand
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", ["denexa", "family"])
+def test_lay_off_matches_the_reference(name: str) -> None:
+    rng = random.Random(f"layoff-{name}")
+    r = rules(name)
+    checked = 0
+    for _ in range(250):
+        dealt = rng.choice([3, 5, 7, 9, 12, 13])
+        melds = random_declared(rng, name, dealt)
+        hand = random_layoff_hand(rng, name, dealt, melds)
+        counts = Counter(hand) + Counter(c for m in melds for c in m.cards)
+        if any(n > Pack.of(r).count(c) for c, n in counts.items()):
+            continue
+        lo = lay_off(hand, melds, r, dealt)
+        want = Reference(r, dealt).lay_off_points(hand, [to_reference(m) for m in melds])
+        assert lo.deadwood_points == want, (hand, [str(m) for m in melds], dealt, lo)
+        check_consistent(lo, tuple(hand))
+        checked += 1
+    assert checked >= 200
