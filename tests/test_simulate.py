@@ -115,7 +115,7 @@ def test_family_adds_money_and_three_pack_has_winners() -> None:
 
     tp = simulate(games=4, rules="three_pack", players=3, bots="random", seed=0,
                   workers=1, play=fake_play)  # fmt: skip
-    assert list(tp.columns) == ["game", "seat", "bot", "winner", "how", "turns"]
+    assert list(tp.columns) == ["game", "seat", "bot", "winner", "how", "turns", "dropped"]
     assert len(tp) == 4 * 3
     assert tp["how"].dtype == "category"
     assert tp.groupby("game")["winner"].sum().eq(1).all()
@@ -275,13 +275,13 @@ def _payme(*args: str) -> subprocess.CompletedProcess[str]:
 
 
 def test_cli_writes_csv_and_parquet_with_the_simulated_rows(tmp_path: Path) -> None:
-    args = ["simulate", "--games", "2", "--players", "2", "--bots", "greedy", "random",
+    args = ["simulate", "--games", "2", "--players", "2", "--bots", "greedy",
             "--seed", "4", "--workers", "1"]  # fmt: skip
-    expected = simulate(games=2, players=2, bots=("greedy", "random"), seed=4, workers=1)
+    expected = simulate(games=2, players=2, bots="greedy", seed=4, workers=1)
     csv = tmp_path / "games.csv"
     done = _payme(*args, "--out", str(csv))
     assert done.returncode == 0, done.stderr
-    assert "2 denexa games, 2 players (greedy, random), seed 4: 44 rows" in done.stdout
+    assert "2 denexa games, 2 players (greedy, greedy), seed 4: 44 rows" in done.stdout
     assert f"wrote {csv}" in done.stdout and "mean final total" in done.stdout
     back = pd.read_csv(csv)
     assert list(back.columns) == list(expected.columns)
@@ -314,29 +314,32 @@ def test_cli_bad_arguments_exit_2_with_one_line(extra: list[str], message: str) 
 
 
 def test_real_pay_me_rows_add_up() -> None:
-    df = simulate(games=2, rules="family", players=3, bots=("greedy", "random", "greedy"),
-                  seed=11, workers=1)  # fmt: skip
-    assert len(df) == 2 * 11 * 3
+    df = simulate(games=2, rules="family", players=2, bots=("greedy", "random"), seed=11,
+                  workers=1)  # fmt: skip
+    assert len(df) == 2 * 11 * 2
     assert (df["dealt"] == df["hand"] + 2).all() and (df["wild_rank"] == df["dealt"]).all()
     running = df.groupby(["game", "seat"])["points"].cumsum()
     assert (running == df["total"]).all()
     assert df.groupby(["game", "hand"])["went_out"].sum().le(1).all()
     assert (df.loc[df["went_out"], "points"] == 0).all()
-    assert (df["points"] <= df["deadwood"]).all()
+    # lay-offs never cost a sensible bot points (a random bot may break its own melds)
+    sensible = df["bot"] != "random"
+    assert (df.loc[sensible, "points"] <= df.loc[sensible, "deadwood"]).all()
     assert df.groupby("game")["money"].sum().eq(0).all()
 
 
 def test_real_games_are_the_same_on_two_processes_and_on_dask(dask_address: str) -> None:
-    args: dict[str, Any] = dict(games=4, rules="denexa", players=2, bots="greedy", seed=9)
+    args: dict[str, Any] = dict(games=3, rules="denexa", players=2, bots=("random", "greedy"),
+                                seed=9)
     one = simulate(workers=1, **args)
     assert_frame_equal(simulate(workers=2, **args), one)
     assert_frame_equal(simulate(scheduler=dask_address, **args), one)
 
 
 def test_real_rummy_three_pack_rows() -> None:
-    df = simulate(games=6, rules="three_pack", players=3, bots=("strong", "greedy", "random"),
+    df = simulate(games=6, rules="three_pack", players=3, bots=("greedy", "greedy", "random"),
                   seed=2, workers=2)  # fmt: skip
-    assert len(df) == 6 * 3
+    assert len(df) == 6 * 3 and not df["dropped"].any()
     assert df.groupby("game")["winner"].sum().le(3).all()
     assert ((df["how"] != "") == df["winner"]).all()
     assert df.groupby("game")["how"].apply(lambda h: (h == "went out").sum()).le(1).all()

@@ -63,6 +63,7 @@ THREE_PACK_COLUMNS: tuple[tuple[str, str], ...] = (
     ("winner", "bool"),
     ("how", "category"),
     ("turns", "int32"),
+    ("dropped", "bool"),
 )
 STANDARD_MIX: tuple[str, ...] = ("strong", "greedy", "random", "greedy")
 """The default seating: one strong bot, one random bot and two greedy ones."""
@@ -196,7 +197,8 @@ def _rows_of_game(plan: Plan, game: int, results: Sequence[Mapping[str, Any]]) -
     names = [name for name, _ in plan.columns]
     rows = []
     for result in results:
-        row = {**result, "game": game, "bot": plan.bots[result["seat"]]}
+        # "dropped" (Rummy 3-Pack: left the game) is absent from engines without dropping out
+        row = {"dropped": False, **result, "game": game, "bot": plan.bots[result["seat"]]}
         missing = [name for name in names if name not in row]
         if missing:
             raise SimulationError(f"game {game}: results() rows lack {', '.join(missing)}")
@@ -371,7 +373,7 @@ def simulate(
     Pay Me rule sets: columns ``game, hand, dealt, wild_rank, seat, bot, went_out, turns,
     deadwood, points, total`` (and ``money`` in cents where the rule set plays for money;
     antes and the pot are settled in the last hand's row).  ``three_pack``: one row per
-    game × seat with ``game, seat, bot, winner, how, turns``.  Rows are sorted by game, hand
+    game × seat with ``game, seat, bot, winner, how, turns, dropped``.  Rows are sorted by game, hand
     and seat; ``df.attrs["simulation"]`` records the arguments.
 
     ``bots``: one name per seat, or a single name for every seat (default: the standard
