@@ -373,8 +373,8 @@ def simulate(
     Pay Me rule sets: columns ``game, hand, dealt, wild_rank, seat, bot, went_out, turns,
     deadwood, points, total`` (and ``money`` in cents where the rule set plays for money;
     antes and the pot are settled in the last hand's row).  ``three_pack``: one row per
-    game × seat with ``game, seat, bot, winner, how, turns, dropped``.  Rows are sorted by game, hand
-    and seat; ``df.attrs["simulation"]`` records the arguments.
+    game × seat with ``game, seat, bot, winner, how, turns, dropped``.  Rows are sorted by
+    game, hand and seat; ``df.attrs["simulation"]`` records the arguments.
 
     ``bots``: one name per seat, or a single name for every seat (default: the standard
     mix ``strong, greedy, random, greedy``, repeated around the table).  ``workers``: processes
