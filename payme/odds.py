@@ -43,6 +43,8 @@ class GoOutChance:
     winning: tuple[tuple[Card, int], ...]
     unseen: int
     """How many cards might be drawn (the denominator)."""
+    losing: tuple[tuple[Card, int], ...] = ()
+    """The other unseen cards, with their copies: drawing one of these does not let it out."""
 
     @property
     def outs(self) -> int:
@@ -136,9 +138,12 @@ def go_out_chance(
                    max_cards=len(cards) + sum(pool.values()))
     total = sum(pool.values())
     winning: list[tuple[Card, int]] = []
+    losing: list[tuple[Card, int]] = []
     for card in sorted(pool):
-        if can_go_out((*cards, card), rules=ruleset, dealt=dealt).ok:
-            winning.append((card, pool[card]))
+        ok = can_go_out((*cards, card), rules=ruleset, dealt=dealt).ok
+        (winning if ok else losing).append((card, pool[card]))
     outs = sum(n for _, n in winning)
     probability = Fraction(outs, total) if total else Fraction(0)
-    return GoOutChance(cards, ruleset, dealt, probability, tuple(winning), total)
+    return GoOutChance(
+        cards, ruleset, dealt, probability, tuple(winning), total, tuple(losing)
+    )

@@ -70,7 +70,8 @@ def test_rules_picker_offers_exactly_the_rule_sets_dealt_range(name: str) -> Non
     picker = RulesPicker(name, dealt=ruleset.min_dealt, show_players=True)
     assert picker.dealt_options == list(range(ruleset.min_dealt, ruleset.max_dealt + 1))
     players = [v for _, v in picker._players_dd.options]
-    assert players == [None, *range(ruleset.min_players, ruleset.max_players + 1)]
+    assert players == [0, *range(ruleset.min_players, ruleset.max_players + 1)]  # 0: not set
+    assert picker.players is None
     with pytest.raises(ValueError, match="dealt must be from"):
         picker.dealt = ruleset.max_dealt + 1
 

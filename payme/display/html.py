@@ -351,17 +351,28 @@ def chance_html(chance: Any, *, width: int = 40) -> str:
         f'<div class="payme-chance"><p class="payme-chance-text" style="margin:0 0 4px 0;'
         f'font-weight:600">{escape(head)}</p>'
     ]
-    if winning:
+    losing = [(c, int(n)) for c, n in getattr(chance, "losing", ())]
+    # Show the shorter list: when most draws win, the few that do not say more.
+    show_losing = bool(losing) and len(losing) < len(winning)
+    shown = losing if show_losing else winning
+    if winning and not losing and hasattr(chance, "losing"):
+        parts.append('<p style="margin:0">Any card drawn lets the hand go out.</p>')
+    elif shown:
         cells = "".join(
             '<div class="payme-out" style="display:flex;flex-direction:column;'
             'align-items:center;font:12px system-ui,sans-serif">'
             f"{card_svg(card, width=width)}<span>×{n}</span></div>"
-            for card, n in winning
+            for card, n in shown
         )
+        what = (
+            "Every other card lets the hand go out; these do not (unseen copies)"
+            if show_losing
+            else "Cards that would let the hand go out (unseen copies)"
+        )
+        css = "payme-losing" if show_losing else "payme-winning"
         parts.append(
-            f'<figure style="margin:0"><figcaption style="{_CAPTION}">Cards that would let '
-            f'the hand go out (unseen copies)</figcaption><div style="{_ROW}">{cells}</div>'
-            f"</figure>"
+            f'<figure class="{css}" style="margin:0"><figcaption style="{_CAPTION}">'
+            f'{what}</figcaption><div style="{_ROW}">{cells}</div></figure>'
         )
     elif unseen:
         parts.append('<p style="margin:0">No card drawn would let this hand go out.</p>')

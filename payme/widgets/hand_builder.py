@@ -36,6 +36,13 @@ from payme.widgets.views import HandView, LayoutView
 
 __all__ = ["HandBuilder"]
 
+# The going-out rule of each kind, in words (RULES.md), shown next to the verdict.
+GOING_OUT = {
+    "discard_optional": "every card in melds, either all of them or all but one discard",
+    "discard_required": "you must discard, and every card left after the discard is in melds",
+    "one_unmelded": "at most one card left unmelded after drawing, and it may not be CAN'T GO OUT",
+}
+
 
 def _section(title: str, body: widgets.Widget, css: str) -> widgets.VBox:
     head = widgets.HTML(f'<h3 style="margin:10px 0 4px 0">{escape(title)}</h3>')
@@ -193,6 +200,8 @@ class HandBuilder(widgets.VBox):  # type: ignore[misc]
                 f"<p style='margin:0 0 4px 0'>{n} cards = {dealt} dealt + 1 drawn: "
                 "the hand just after drawing.</p>",
                 go_out_html(out),
+                f"<p style='margin:4px 0 0 0;color:#444'>The rule: "
+                f"{escape(GOING_OUT[ruleset.going_out])}.</p>",
                 self._best_discard_html(best_discard(cards, rules=ruleset, dealt=dealt)),
             ]
             self.verdict.value = "".join(parts)
@@ -242,7 +251,7 @@ class HandBuilder(widgets.VBox):  # type: ignore[misc]
         query = self.share_query()
         href = "?" + query
         return (
-            '<p style="margin:10px 0 0 0;overflow-wrap:anywhere">🔗 '
+            '<p style="margin:10px 0 0 0;overflow-wrap:anywhere">'
             f'<a class="payme-share-link" href="{escape(href)}">Link to this hand</a> '
             f'<span style="color:#555">(bookmark or share it: <code>{escape(href)}</code>)'
             "</span></p>"

@@ -122,13 +122,13 @@ class RulesPicker(widgets.HBox):  # type: ignore[misc]
                 (self._dealt_label(ruleset, n), n) for n in range(lo, hi + 1)
             ]
             self._dealt_dd.value = want
-            choices: list[tuple[str, int | None]] = [("not set (largest pack)", None)]
+            choices: list[tuple[str, int]] = [("not set (largest pack)", 0)]
             for n in range(ruleset.min_players, ruleset.max_players + 1):
                 packs = ruleset.packs_for(n)
                 choices.append((f"{n} ({packs} pack{'s' if packs > 1 else ''})", n))
             self._players_dd.options = choices
             ok = players is not None and ruleset.min_players <= players <= ruleset.max_players
-            self._players_dd.value = players if ok else None
+            self._players_dd.value = players if ok and players is not None else 0
         finally:
             self._quiet = False
 
@@ -157,14 +157,15 @@ class RulesPicker(widgets.HBox):  # type: ignore[misc]
 
     @property
     def players(self) -> int | None:
-        value = self._players_dd.value
-        return None if value is None else int(value)
+        # 0 stands for "not set": a Dropdown shows a None value as an empty box.
+        value = int(self._players_dd.value or 0)
+        return value or None
 
     @players.setter
     def players(self, value: int | None) -> None:
         if value is not None:
             self.rules.check_players(value)
-        self._players_dd.value = value
+        self._players_dd.value = value or 0
 
     @property
     def dealt_options(self) -> list[int]:
@@ -185,6 +186,17 @@ class RulesPicker(widgets.HBox):  # type: ignore[misc]
     def _value_changed(self, change: dict[str, Any]) -> None:
         if not self._quiet:
             self._notify()
+
+
+# Compact card buttons that wrap on narrow screens; the label ("10♥ 3") must never be cut.
+PICKER_CSS = """<style>
+.payme-pick-row .widget-toggle-button {
+  min-width: 3.6em; width: auto; padding: 0 5px; margin: 1px; flex: 0 0 auto;
+  text-overflow: clip;
+}
+.payme-pick-row { flex-wrap: wrap; height: auto; }
+.payme-pick-red .widget-toggle-button { color: #b3001b; }
+</style>"""
 
 
 class CardPicker(widgets.VBox):  # type: ignore[misc]
@@ -216,12 +228,14 @@ class CardPicker(widgets.VBox):  # type: ignore[misc]
         self.message = message if message is not None else MessageBox()
         self.rows: list[widgets.ToggleButtons] = []
         guard = guarded(self.message)
-        for _ in range(len(SUITS) + 1):
+        for suit in (*SUITS, ""):
             row = widgets.ToggleButtons(
-                options=[], value=None, style={"button_width": "46px"},
+                options=[], value=None, style={"button_width": "auto"},
                 layout=widgets.Layout(flex_flow="row wrap", max_width="100%"),
             )  # fmt: skip
             row.add_class("payme-pick-row")
+            if suit in ("H", "D"):  # hearts and diamonds in red; the symbol still says the suit
+                row.add_class("payme-pick-red")
             row.observe(guard(self._clicked), names="value")
             self.rows.append(row)
         self._undo = widgets.Button(
@@ -247,7 +261,7 @@ class CardPicker(widgets.VBox):  # type: ignore[misc]
             [self._undo, self._sort, self._clear, self._status],
             layout=widgets.Layout(flex_flow="row wrap", align_items="center"),
         )
-        super().__init__(children=[*self.rows, buttons])
+        super().__init__(children=[widgets.HTML(PICKER_CSS), *self.rows, buttons])
         self.add_class("payme-card-picker")
         self.set_rules(self._rules, players, value=value)
 
