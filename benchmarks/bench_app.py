@@ -1,0 +1,159 @@
+"""The web app's speed and memory: page opened -> first interactive widget, kernel RSS per page.
+
+Serves ``notebooks/`` with the app server twice, as ``make app`` does (settings from
+``voila.json``): once with a fresh kernel started per visit, once with Voilà's preheated kernels
+(a pool of one executed kernel per notebook).  For each page, Chromium opens it ``REPEATS``
+times; the time runs from ``page.goto`` to the first visible button/text box/dropdown (the
+landing page has none: its list of links counts).  Memory is the resident set size of the
+page's kernel process, read from /proc while the page is open::
+
+    .venv/bin/python -m benchmarks app      # or: .venv/bin/python -m benchmarks.bench_app
+
+``BENCH_APP_REPEATS`` sets the visits per page (default 3).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import platform
+import re
+import statistics
+import tempfile
+import time
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from payme.webapp import PAGES
+from tests.e2e.conftest import CHROMIUM, CHROMIUM_ARGS, NOTEBOOKS, VoilaServer
+
+REPEATS = int(os.environ.get("BENCH_APP_REPEATS", "3"))
+INTERACTIVE = ".jupyter-widgets :is(button, input, select, textarea)"
+READY = {"index": ".payme-landing"}
+TIMEOUT_MS = 120_000
+PREHEAT = ["--preheat_kernel=True", "--pool_size=1"]
+
+
+def _pages() -> list[str]:
+    names = ["index"] + [p.notebook.removesuffix(".ipynb") for p in PAGES]
+    return [n for n in names if (NOTEBOOKS / f"{n}.ipynb").exists()]
+
+
+def _rss_mb(pid: int) -> float:
+    status = Path(f"/proc/{pid}/status").read_text()
+    match = re.search(r"VmRSS:\s+(\d+) kB", status)
+    return int(match.group(1)) / 1024 if match else float("nan")
+
+
+def _kernel_pid(kernel_id: str) -> int | None:
+    """The process whose command line names the kernel's connection file."""
+    for proc in Path("/proc").iterdir():
+        if not proc.name.isdigit():
+            continue
+        try:
+            cmdline = (proc / "cmdline").read_bytes().decode(errors="replace")
+        except OSError:
+            continue
+        if f"kernel-{kernel_id}" in cmdline and "ipykernel" in cmdline:
+            return int(proc.name)
+    return None
+
+
+def _pool_refills(server: VoilaServer, name: str) -> int:
+    return server.log_tail(100_000).count(f"Kernel pool of {name}.ipynb is filled")
+
+
+def _wait_for_pool(server: VoilaServer, name: str, at_least: int, timeout: float = 120) -> None:
+    deadline = time.monotonic() + timeout
+    while _pool_refills(server, name) < at_least and time.monotonic() < deadline:
+        time.sleep(0.2)
+
+
+def _visit(browser: Any, server: VoilaServer, name: str) -> tuple[float, float]:
+    """Open one page; return (seconds to the first interactive widget, kernel RSS in MB)."""
+    context = browser.new_context(viewport={"width": 1000, "height": 700})
+    page = context.new_page()
+    try:
+        start = time.monotonic()
+        page.goto(server.page_url(name), wait_until="domcontentloaded", timeout=TIMEOUT_MS)
+        page.locator(READY.get(name, INTERACTIVE)).first.wait_for(
+            state="visible", timeout=TIMEOUT_MS
+        )
+        seconds = time.monotonic() - start
+        config = json.loads(page.locator("#jupyter-config-data").text_content() or "{}")
+        pid = _kernel_pid(config.get("kernelId", "?"))
+        rss = _rss_mb(pid) if pid else float("nan")
+        return seconds, rss
+    finally:
+        context.close()
+
+
+def measure(preheat: bool) -> dict[str, tuple[list[float], list[float]]]:
+    from playwright.sync_api import sync_playwright
+
+    results: dict[str, tuple[list[float], list[float]]] = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        server = VoilaServer(NOTEBOOKS, Path(tmp), PREHEAT if preheat else [], defaults=True)
+        server.start()
+        try:
+            with sync_playwright() as pw:
+                browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+                for name in _pages():
+                    times: list[float] = []
+                    rss: list[float] = []
+                    for visit in range(REPEATS):
+                        if preheat:  # a visitor arriving at a warm server
+                            _wait_for_pool(server, name, at_least=visit + 1)
+                        seconds, mb = _visit(browser, server, name)
+                        times.append(seconds)
+                        rss.append(mb)
+                    results[name] = (times, rss)
+                browser.close()
+        finally:
+            server.stop()
+    return results
+
+
+def _machine() -> str:
+    load = "{:.2f} {:.2f} {:.2f}".format(*os.getloadavg())
+    return (
+        f"{platform.node()} · {os.cpu_count()} cores · Python {platform.python_version()} · "
+        f"load average at start {load}"
+    )
+
+
+def run() -> str:
+    """Run the benchmark and return its Markdown section."""
+    started = datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
+    machine = _machine()
+    cold = measure(preheat=False)
+    warm = measure(preheat=True)
+    lines = [
+        "## Web app: page opened -> first interactive widget, and kernel memory",
+        "",
+        f"Measured {started} on {machine}; {REPEATS} visits per page, headless Chromium "
+        "156. The machine is shared, so times are noisy upper bounds.",
+        "",
+        "| page | fresh kernel: median (max) s | preheated: median (max) s | kernel RSS MB |",
+        "|---|---|---|---|",
+    ]
+    for name, (times, rss) in cold.items():
+        warm_times, warm_rss = warm.get(name, ([], []))
+        warm_cell = (
+            f"{statistics.median(warm_times):.2f} ({max(warm_times):.2f})" if warm_times else "-"
+        )
+        lines.append(
+            f"| {name} | {statistics.median(times):.2f} ({max(times):.2f}) | {warm_cell} | "
+            f"{statistics.median(rss + warm_rss):.0f} |"
+        )
+    lines += [
+        "",
+        "Preheating keeps one executed kernel waiting per notebook: the idle memory cost is "
+        "about the sum of the RSS column.",
+    ]
+    return "\n".join(lines) + "\n"
+
+
+if __name__ == "__main__":
+    print(run())
