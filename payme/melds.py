@@ -248,18 +248,26 @@ def tables_for(rules: RulesLike, dealt: int | None) -> RuleTables:
 
 
 def hand_cards(hand: CardsLike, t: RuleTables) -> tuple[Card, ...]:
-    """``hand`` parsed and checked against the rule set's largest pack (``CardError`` if not)."""
-    cards = hand if type(hand) is tuple and all(type(c) is Card for c in hand) else None
-    if cards is None:
-        cards = parse_hand(hand)
+    """``hand`` parsed and checked against the rule set's largest pack (``CardError`` if not).
+
+    >>> t = tables_for("three_pack", None)
+    >>> hand_cards("5h rummy", t)
+    (Card('5H'), Card('RUMMY'))
+    >>> hand_cards("JK", t)
+    Traceback (most recent call last):
+    ...
+    payme.cards.CardError: JK is not in the three_pack pack: it has no jokers
+    """
+    fast = type(hand) is tuple and all(type(c) is Card for c in hand)
+    cards: tuple[Card, ...] = hand if fast else parse_hand(hand)  # type: ignore[assignment]
     if len(cards) > MAX_HAND:
         check_hand(cards, t.rules)  # raises the "too large" error
-    counts: dict[Card, int] = {}
-    for c in cards:
-        counts[c] = counts.get(c, 0) + 1
+    counts = [0] * N_CARDS
     pack = t.largest_pack
-    for c, n in counts.items():
-        if n > pack[c.index]:
+    for c in cards:
+        i = c.index
+        counts[i] += 1
+        if counts[i] > pack[i]:
             check_hand(cards, t.rules)  # raises, naming the card
             raise CardError(f"{c} is not in the {t.rules.name} pack")  # pragma: no cover
     return cards

@@ -1,0 +1,233 @@
+"""The exact hand solver: best layout, going out, best discard.
+
+Every answer is exact: the search (:mod:`payme.solver.search`) weighs every way to split the
+hand into melds and deadwood, over packed card counts and memoised, with candidate melds
+looked up by shape (:mod:`payme.solver.shapes`).  Among equally good layouts the first in
+the search's fixed order is returned, so the same hand in any order gives the same answer.
+
+>>> ev = evaluate("7H 8H 9H JK 2C 5S 5D 5C", rules="denexa", dealt=7)
+>>> ev.deadwood_points, len(ev.melds)
+(0, 2)
+>>> evaluate("AS 2D 9C KH", rules="family", dealt=3).deadwood_points
+36
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from payme.cards import Card, CardsLike, format_hand
+from payme.melds import Meld, RuleTables, hand_cards, tables_for
+from payme.rulesets import Ruleset, RulesLike
+from payme.solver.layout import layout
+from payme.solver.search import INF, Search
+from payme.solver.shapes import book_for
+
+# --------------------------------------------------------------------------------------
+# Results
+
+
+@dataclass(frozen=True, repr=False)
+class Evaluation:
+    """A best layout of a hand: melds, deadwood and its penalty points.
+
+    ``cards`` is the hand in canonical order; every card is in exactly one meld or in the
+    deadwood.  In Rummy 3-Pack ``deadwood_points`` is the count of unmelded cards.
+    """
+
+    cards: tuple[Card, ...]
+    melds: tuple[Meld, ...]
+    deadwood: tuple[Card, ...]
+    deadwood_points: int
+    rules: Ruleset
+    dealt: int | None
+
+    def __repr__(self) -> str:
+        return f"Evaluation({str(self)!r}, rules={self.rules.name!r}, dealt={self.dealt!r})"
+
+    def __str__(self) -> str:
+        parts = [f"[{m}]" for m in self.melds]
+        dead = format_hand(self.deadwood) if self.deadwood else "none"
+        return f"{' '.join(parts) or 'no melds'}; deadwood {dead} = {self.deadwood_points}"
+
+    def _repr_html_(self) -> str:  # pragma: no cover - exercised in notebooks
+        try:
+            from payme.display import layout_html
+        except ImportError:
+            import html
+
+            return f"<pre>{html.escape(str(self))}</pre>"
+        return layout_html(self)
+
+
+@dataclass(frozen=True)
+class GoOut:
+    """Whether a hand can go out, and with which discards (``None``: without discarding)."""
+
+    ok: bool
+    discards: tuple[Card | None, ...] = ()
+
+    def __bool__(self) -> bool:
+        return self.ok
+
+
+@dataclass(frozen=True)
+class Discard:
+    """The best discard of a hand and the layout of the cards kept."""
+
+    card: Card
+    evaluation: Evaluation
+
+    @property
+    def deadwood_points(self) -> int:
+        return self.evaluation.deadwood_points
+
+    def __iter__(self) -> Iterator[Card | Evaluation]:
+        # So that ``card, ev = best_discard(...)`` works.
+        return iter((self.card, self.evaluation))
+
+
+# --------------------------------------------------------------------------------------
+# Public functions
+
+
+def _evaluation(
+    cards: tuple[Card, ...], t: RuleTables, h: Search, d: int
+) -> tuple[int, Evaluation, Card | None]:
+    total, moves, fin = h.walk(d)
+    melds, deadwood, dropped = layout(h, moves, fin)
+    kept = list(cards)
+    if dropped is not None:
+        kept.remove(dropped)
+    points = sum(t.points[c.index] for c in deadwood)
+    ev = Evaluation(
+        tuple(sorted(kept, key=_index)), tuple(melds), tuple(deadwood), points, t.rules, t.dealt
+    )
+    return total, ev, dropped
+
+
+def _index(c: Card) -> int:
+    return c.index
+
+
+def evaluate(hand: CardsLike, rules: RulesLike = "denexa", dealt: int | None = None) -> Evaluation:
+    """The best layout of ``hand``: fewest penalty points, exact; the same for any card order.
+
+    ``dealt`` (the cards dealt this hand) fixes the round wild rank and is required for the
+    Pay Me rule sets; Rummy 3-Pack ignores it and counts unmelded cards.
+
+    >>> ev = evaluate("5H 6H 7H 7H 7S JK", rules="denexa", dealt=7)
+    >>> ev.deadwood_points, ev.deadwood
+    (0, ())
+    >>> print(evaluate("KS KD 2H 9C", rules="denexa", dealt=5))
+    [KS 2H(KH) KD]; deadwood 9C = 10
+    >>> evaluate("RUMMY NOGO 5H 5S WILD", rules="three_pack").deadwood
+    (Card('NOGO'),)
+    """
+    t = tables_for(rules, dealt)
+    cards = hand_cards(hand, t)
+    h = Search(cards, t, t.points, book_for(t))
+    return _evaluation(cards, t, h, 1)[1]
+
+
+def can_go_out(hand: CardsLike, rules: RulesLike = "denexa", dealt: int | None = None) -> GoOut:
+    """Whether a hand just after drawing may go out, and every discard that lets it.
+
+    Pay Me hands hold ``dealt + 1`` cards.  ``discards`` lists each distinct card whose
+    discard leaves every other card in melds, in canonical order, and ``None`` (first) when
+    the whole hand melds and the rule set lets a player go out without discarding.  Rummy
+    3-Pack: at most one card may be left unmelded and it may not be NOGO; ``discards`` holds
+    that card, or ``None`` when none is left.
+
+    >>> can_go_out("5H 6H 7H 9C 9S 9D 2C 4D", rules="denexa", dealt=7)
+    GoOut(ok=True, discards=(Card('4D'),))
+    >>> can_go_out("5H 6H 7H 9C", rules="classic", dealt=3)
+    GoOut(ok=True, discards=(Card('9C'),))
+    >>> can_go_out("5H 6H 7H 8H", rules="family", dealt=3)
+    GoOut(ok=True, discards=(Card('5H'), Card('8H')))
+    >>> can_go_out("5H 6H 7H 8H", rules="denexa", dealt=3)
+    GoOut(ok=True, discards=(None, Card('5H'), Card('8H')))
+    """
+    t = tables_for(rules, dealt)
+    cards = hand_cards(hand, t)
+    r = t.rules
+    mode = r.going_out
+    if mode == "one_unmelded":
+        barred = set(r.never_left_over)
+    else:
+        assert t.dealt is not None
+        if len(cards) != t.dealt + 1:
+            raise ValueError(
+                f"going out is judged on a hand of dealt + 1 = {t.dealt + 1} cards "
+                f"(just after drawing), not {len(cards)}"
+            )
+        barred = set(r.never_discarded)
+    found: list[Card | None] = []
+    if mode != "discard_required" and _melds_without(cards, t, None):
+        found.append(None)
+    for c in sorted(set(cards), key=_index):
+        if c.token not in barred and _melds_without(cards, t, c):
+            found.append(c)
+    return GoOut(bool(found), tuple(found))
+
+
+def _melds_without(cards: tuple[Card, ...], t: RuleTables, card: Card | None) -> bool:
+    """Whether every card of ``cards`` but one copy of ``card`` (if any) can be melded."""
+    rest = list(cards)
+    if card is not None:
+        rest.remove(card)
+    h = Search(tuple(rest), t, t.unit_points, book_for(t))
+    if h.fixed_dead or h.isolated:
+        return False
+    return h.value(h.state0, h.n_any, h.n_set, h.n_run, 1) == 0
+
+
+def best_discard(
+    hand: CardsLike, rules: RulesLike = "denexa", dealt: int | None = None
+) -> Discard:
+    """The discard leaving the fewest deadwood points, every discard weighed in one search.
+
+    Ties go to the first in the search's fixed order.  Cards the rule set forbids
+    discarding are never chosen.
+
+    >>> card, ev = best_discard("5H 6H 7H 8H KC 3S", rules="denexa", dealt=9)
+    >>> card, ev.deadwood_points
+    (Card('KC'), 5)
+    """
+    t = tables_for(rules, dealt)
+    cards = hand_cards(hand, t)
+    barred = set(t.rules.never_discarded)
+    h = Search(cards, t, t.points, book_for(t))
+    pts = t.points
+    options: list[tuple[int, int, int, Card]] = []
+    # 1. One search weighs discarding any card it handles (natural or pure wild).
+    total = h.value(h.state0, h.n_any, h.n_set, h.n_run, 0)
+    aside = sum(pts[c.index] for c in (*h.fixed_dead, *h.isolated))
+    if total < INF:
+        options.append((total + aside, 0, 0, cards[0]))
+    # 2. Cards the search sets aside: deadwood whatever happens, or melds on their own.
+    kept_total: int | None = None
+    for c in sorted(set((*h.fixed_dead, *h.isolated, *h.singles)), key=_index):
+        if c.token in barred:
+            continue
+        if kept_total is None:
+            kept_total = h.value(h.state0, h.n_any, h.n_set, h.n_run, 1) + aside
+        saved = 0 if c in h.singles else pts[c.index]
+        options.append((kept_total - saved, 1, c.index, c))
+    if not options:
+        raise ValueError("this hand holds no card that may be discarded")
+    options.sort(key=lambda o: o[:3])
+    best = options[0]
+    if best[1] == 0:
+        _, ev, dropped = _evaluation(cards, t, h, 0)
+        assert dropped is not None
+        if dropped.token not in barred:
+            return Discard(dropped, ev)
+    card = best[3]
+    rest = list(cards)
+    rest.remove(card)
+    return Discard(card, evaluate(tuple(rest), t.rules, t.dealt))
+
+
+__all__ = ["Discard", "Evaluation", "GoOut", "best_discard", "can_go_out", "evaluate"]

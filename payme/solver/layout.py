@@ -1,0 +1,99 @@
+"""Turning the moves of a best search path into melds, deadwood and a discard."""
+
+from __future__ import annotations
+
+from payme.cards import CARDS, SUITS, Card
+from payme.melds import RUN_MOST, Meld, RuleTables, build_run, build_set
+from payme.solver.search import Leftover, Move, Search
+
+
+def layout(
+    h: Search, moves: list[Move], fin: Leftover
+) -> tuple[list[Meld], list[Card], Card | None]:
+    """Melds, deadwood and the discard (if any) that one best walk describes.
+
+    The wild cards a meld needs are dealt out in a fixed order: wild cards of a rank that the
+    search chose to play as wild, then the dearest pure wild cards; the cheapest pure wild
+    cards are the ones left over.
+    """
+    deadwood: list[Card] = [*h.fixed_dead, *h.isolated]
+    melds: list[Meld] = [Meld("single", (c,), (c,)) for c in h.singles]
+    discard: Card | None = None
+    converted: list[Card] = []
+    wanted: list[tuple[int, int, int]] = []
+    slots = h.slots
+    for kind, a, b, c in moves:
+        if kind == "dead":
+            deadwood.append(slots[a])
+        elif kind == "discard":
+            discard = slots[a]
+        elif kind == "wild":
+            converted.append(slots[a])
+        else:
+            wanted.append((a, b, c))
+    xs, gs, xr, qs, drop = fin
+    any_slots = sum(k for _, k, _ in wanted)
+    n_pure_used = any_slots - len(converted)
+    left_any = h.pure_any[n_pure_used:]
+    templates = h.templates
+    set_used = sum(u for tid, _, u in wanted if templates[tid][0] == "set")
+    run_used = sum(u for tid, _, u in wanted if templates[tid][0] == "run")
+    set_pool = list(h.pure_set[:set_used])
+    run_pool = list(h.pure_run[:run_used])
+    any_pool = sorted(converted + h.pure_any[:n_pure_used], key=_index)
+    for tid, k, use in wanted:
+        kind, number, shape = templates[tid]
+        if kind == "set":
+            wilds = any_pool[:k] + set_pool[:use]
+            del any_pool[:k], set_pool[:use]
+            copies = shape[0]
+            naturals = [
+                CARDS[s * 13 + number - 1] for s in range(4) for _ in range(copies[s])
+            ]
+            melds.append(build_set(number, naturals, wilds))
+        else:
+            wilds = any_pool[:k] + run_pool[:use]
+            del any_pool[:k], run_pool[:use]
+            ranks, places, _, _, low = shape  # type: ignore[misc]
+            by_place = {p: CARDS[number * 13 + r - 1] for r, p in zip(ranks, places, strict=True)}
+            melds.append(build_run(SUITS[number], low, by_place, wilds))
+    rest_set = h.pure_set[set_used:]
+    rest_run = h.pure_run[run_used:]
+    # Leftover pure wild cards: the dearest go into all-wild melds, one may be discarded.
+    add_all_wild(melds, "set", [*left_any[:xs], *rest_set[:gs]], h.t)
+    add_all_wild(melds, "run", [*left_any[xs : xs + xr], *rest_run[:qs]], h.t)
+    rest = [*left_any[xs + xr :], *rest_set[gs:], *rest_run[qs:]]
+    if drop:
+        rest.sort(key=lambda c: (-h.cost[c.index], c.index))
+        discard = rest.pop(0)
+    deadwood.extend(rest)
+    melds.sort(key=_meld_key)
+    deadwood.sort(key=_index)
+    return melds, deadwood, discard
+
+
+def add_all_wild(melds: list[Meld], kind: str, cards: list[Card], t: RuleTables) -> None:
+    """Meld ``cards`` (wild cards only) as all-wild melds of allowed sizes."""
+    if not cards:
+        return
+    least = t.set_min if kind == "set" else t.run_min
+    most = (t.set_max or 99) if kind == "set" else RUN_MOST
+    cards = sorted(cards, key=_index)
+    while cards:
+        # The terminal table only chose totals that split into allowed sizes.
+        size = min(len(cards), most)
+        if 0 < len(cards) - size < least:
+            size = len(cards) - least
+        piece, cards = cards[:size], cards[size:]
+        melds.append(Meld("set" if kind == "set" else "run", tuple(piece), (None,) * size))
+
+
+def _index(c: Card) -> int:
+    return c.index
+
+
+def _meld_key(m: Meld) -> tuple[int, ...]:
+    return tuple(sorted(c.index for c in m.cards))
+
+
+__all__ = ["add_all_wild", "layout"]

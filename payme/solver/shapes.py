@@ -1,0 +1,166 @@
+"""Candidate melds by shape, listed once per rule set and round and then reused.
+
+A run depends only on which ranks of its suit the hand holds and how many wild cards the
+hand has; a set only on how many copies of its rank the hand holds in each suit.  So the
+candidate melds of a hand are looked up by those small keys instead of being rebuilt for
+every hand -- across many hands the same keys come back again and again.
+
+>>> from payme.melds import tables_for
+>>> book = ShapeBook(tables_for("denexa", 9))
+>>> [s for s in book.runs(0b111000, 0)]  # 3H 4H 5H, say, and no wild cards
+[((3, 4, 5), (3, 4, 5), 3, 0, 3)]
+>>> book.sets((1, 1, 0, 1), 0)[0]  # three suits of one rank: S+H+C
+((1, 1, 0, 1), 0, 0)
+"""
+
+from __future__ import annotations
+
+from itertools import combinations, product
+from typing import Final
+
+from payme.melds import ACE_HIGH, RUN_MOST, RuleTables
+
+SPLIT_CAP: Final = 5
+"""Without the half-wild limit, any meld of 6 or more cards splits into valid melds of 3 to 5
+cards (the pieces keep their natural cards or are all-wild, which such rule sets allow), so
+candidate melds longer than this are never needed."""
+
+RunShape = tuple[tuple[int, ...], tuple[int, ...], int, int, int]
+"""``(natural ranks, their places, anchor rank, wild cards, lowest place)``.  The anchor is
+the natural card that comes first in the search order (non-wild ranks before wild ranks)."""
+SetShape = tuple[tuple[int, int, int, int], int, int]
+"""``(natural copies per suit S H D C, anchor suit index, wild cards)``."""
+
+
+class ShapeBook:
+    """Every candidate meld shape for one :class:`~payme.melds.RuleTables`, memoised."""
+
+    def __init__(self, t: RuleTables) -> None:
+        self.t = t
+        self.cap = None if t.half_limit else SPLIT_CAP
+        # Ranks whose cards are wild this round (they may also stand for themselves).
+        self.wild_ranks = frozenset(r for r in range(1, 14) if t.scope[r - 1] is not None)
+        most = t.set_max if t.set_max is not None else 99
+        if self.cap is not None:
+            most = min(most, self.cap)
+        self.set_most = most
+        self._runs: dict[tuple[int, int], list[RunShape]] = {}
+        self._sets: dict[tuple[tuple[int, ...], int], list[SetShape]] = {}
+        self.terminals: dict[object, object] = {}
+
+    def run_wild_cap(self, mask: int, wilds: int) -> int:
+        """The most wild cards any run over ``mask`` can use (a cache key component)."""
+        if self.t.half_limit:
+            return min(wilds, mask.bit_count())
+        return min(wilds, (self.cap or RUN_MOST) - 1)
+
+    def runs(self, mask: int, wilds: int) -> list[RunShape]:
+        """Runs using at least one of the ranks in ``mask`` (bit r = rank r) of one suit.
+
+        Each natural rank may also be left out in favour of a wild card (its copy may be
+        needed elsewhere), so every choice is listed.
+        """
+        wcap = self.run_wild_cap(mask, wilds)
+        key = (mask, wcap)
+        hit = self._runs.get(key)
+        if hit is None:
+            hit = self._make_runs(mask, wcap)
+            if len(self._runs) > 200_000:
+                self._runs.clear()
+            self._runs[key] = hit
+        return hit
+
+    def _make_runs(self, mask: int, wcap: int) -> list[RunShape]:
+        t = self.t
+        held = [False] * (ACE_HIGH + 2)
+        for r in range(1, 14):
+            if mask >> r & 1:
+                held[r] = True
+        if t.ace_high and held[1]:
+            held[ACE_HIGH] = True
+        n_avail = mask.bit_count()
+        most = min(RUN_MOST, self.cap or RUN_MOST, n_avail + wcap)
+        if t.half_limit:
+            most = min(most, 2 * n_avail)
+        wild_ranks = self.wild_ranks
+        out: list[RunShape] = []
+        for length in range(t.run_min, most + 1):
+            limit = min(wcap, length // 2) if t.half_limit else wcap
+            lows = list(range(1, RUN_MOST - length + 2))
+            if t.ace_high and ACE_HIGH - length + 1 >= 2:
+                lows.append(ACE_HIGH - length + 1)
+            # Highest window first: a wild card then extends a run upward when it can.
+            for low in sorted(lows, reverse=True):
+                high = low + length - 1
+                avail = [p for p in range(low, high + 1) if held[p]]
+                forced = length - len(avail)
+                if forced > limit or not avail:
+                    continue
+                for extra in range(min(limit - forced, len(avail) - 1) + 1):
+                    for dropped in combinations(avail, extra):
+                        nat = [p for p in avail if p not in dropped]
+                        if t.adjacent_limit:
+                            natural = set(nat)
+                            if any(
+                                p not in natural and p + 1 not in natural
+                                for p in range(low, high)
+                            ):
+                                continue
+                        ranks = tuple(1 if p == ACE_HIGH else p for p in nat)
+                        plain = [r for r in ranks if r not in wild_ranks]
+                        anchor = min(plain) if plain else min(ranks)
+                        out.append((ranks, tuple(nat), anchor, forced + extra, low))
+        return out
+
+    def sets(self, copies: tuple[int, ...], wilds: int) -> list[SetShape]:
+        """Sets of one rank from ``copies`` (cards held per suit S H D C) and wild cards."""
+        t = self.t
+        most = self.set_most
+        if t.distinct_suits:
+            copies = tuple(min(c, 1) for c in copies)
+        else:
+            copies = tuple(min(c, most) for c in copies)
+        wcap = min(wilds, most - 1)
+        if t.half_limit:
+            wcap = min(wcap, most // 2)
+        key = (copies, wcap)
+        hit = self._sets.get(key)
+        if hit is None:
+            hit = self._make_sets(copies, wcap)
+            self._sets[key] = hit
+        return hit
+
+    def _make_sets(self, copies: tuple[int, ...], wcap: int) -> list[SetShape]:
+        t = self.t
+        most = self.set_most
+        out: list[SetShape] = []
+        for m in product(*(range(c + 1) for c in copies)):
+            nn = sum(m)
+            if nn == 0 or nn > most:
+                continue
+            anchor = next(s for s in range(4) if m[s])
+            lo_k = max(0, t.set_min - nn)
+            hi_k = min(wcap, most - nn)
+            if t.half_limit:
+                hi_k = min(hi_k, nn)
+            for k in range(lo_k, hi_k + 1):
+                out.append(((m[0], m[1], m[2], m[3]), anchor, k))
+        return out
+
+
+_BOOKS: dict[int, tuple[RuleTables, ShapeBook]] = {}
+
+
+def book_for(t: RuleTables) -> ShapeBook:
+    """The shared :class:`ShapeBook` of a rule set and round."""
+    hit = _BOOKS.get(id(t))
+    if hit is not None and hit[0] is t:
+        return hit[1]
+    book = ShapeBook(t)
+    if len(_BOOKS) > 64:
+        _BOOKS.clear()
+    _BOOKS[id(t)] = (t, book)
+    return book
+
+
+__all__ = ["SPLIT_CAP", "RunShape", "SetShape", "ShapeBook", "book_for"]
