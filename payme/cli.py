@@ -36,7 +36,8 @@ class _Parser(argparse.ArgumentParser):
     """An argument parser whose usage errors are one line and exit with status 2."""
 
     def error(self, message: str) -> NoReturn:
-        self.exit(EXIT_BAD_INPUT, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+        text = _one_line(message)
+        self.exit(EXIT_BAD_INPUT, f"{self.prog}: error: {text} (see {self.prog} --help)\n")
 
 
 # --- JSON shapes -----------------------------------------------------------------------

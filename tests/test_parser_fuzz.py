@@ -17,8 +17,12 @@ from hypothesis import assume, given
 from hypothesis import strategies as st
 
 from payme.cards import CARDS, CardError, format_hand, parse_hand
+from payme.cli import main
+from payme.layoff import lay_off
+from payme.melds import check_meld
 from payme.pack import MAX_HAND
 from payme.rulesets import PRESETS
+from payme.solver import can_go_out, evaluate
 
 # Characters that card notation is made of, plus some that it is not, so random text often
 # comes close to valid and exercises the parser's edges.
@@ -104,8 +108,6 @@ def _call_or_error(fn: Any, *args: Any, **kwargs: Any) -> Any:
 
 @given(hand_text, rule_names, dealts)
 def test_evaluate_fails_only_with_clear_errors(text: str, name: str, dealt: Any) -> None:
-    from payme.solver import evaluate
-
     result = _call_or_error(evaluate, text, rules=name, dealt=dealt)
     if not isinstance(result, Exception):
         assert sorted(parse_hand(text)) == sorted(
@@ -117,9 +119,6 @@ def test_evaluate_fails_only_with_clear_errors(text: str, name: str, dealt: Any)
 def test_check_meld_and_can_go_out_fail_only_with_clear_errors(
     text: str, name: str, dealt: Any
 ) -> None:
-    from payme.melds import check_meld
-    from payme.solver import can_go_out
-
     chk = _call_or_error(check_meld, text, rules=name, dealt=dealt)
     if not isinstance(chk, Exception):
         assert isinstance(chk.ok, bool) and chk.reason.strip()
@@ -130,20 +129,16 @@ def test_check_meld_and_can_go_out_fail_only_with_clear_errors(
 def test_lay_off_fails_only_with_clear_errors(
     text: str, declared: list[str], name: str, dealt: Any
 ) -> None:
-    from payme.layoff import lay_off
-
     _call_or_error(lay_off, text, declared, rules=name, dealt=dealt)
 
 
 def test_a_card_the_pack_lacks_is_named() -> None:
-    from payme.solver import evaluate
-
     with pytest.raises(CardError, match="JK"):
         evaluate("JK 7H 8H", rules="three_pack")
     with pytest.raises(CardError, match="AS"):
         evaluate("AS AS AS AS", rules="denexa", dealt=7)  # three packs hold 3
     with pytest.raises(CardError, match="too large"):
-        evaluate(" ".join(["AS"] * 3 + ["KD"] * 3) * 6, rules="denexa", dealt=7)
+        evaluate(format_hand(CARDS[:11] * 3), rules="denexa", dealt=7)  # 33 cards
 
 
 # --- the command line ----------------------------------------------------------------------
@@ -158,8 +153,6 @@ argument = st.one_of(
 
 @given(commands, st.lists(argument, max_size=6), st.text(max_size=60))
 def test_cli_exits_0_or_2_with_one_line_errors(command: str, args: list[str], stdin: str) -> None:
-    from payme.cli import main
-
     assume("--help" not in args or command)
     err = io.StringIO()
     out = io.StringIO()
