@@ -70,8 +70,12 @@ def _discards_json(out: GoOut) -> list[str | None]:
 def _discards_text(out: GoOut) -> str:
     if not out.ok:
         return "no"
-    ways = ["without discarding" if d is None else f"discarding {d}" for d in out.discards]
-    return "yes, " + " or ".join(ways)
+    cards = [str(d) for d in out.discards if d is not None]
+    ways = ["without discarding"] if None in out.discards else []
+    if cards:
+        which = " or ".join(cards) if len(cards) < 3 else "any of " + " ".join(cards)
+        ways.append(f"discarding {which}")
+    return "yes, " + ", or ".join(ways)
 
 
 def _go_out_for(hand: tuple[Card, ...], ruleset: Ruleset, dealt: int | None) -> GoOut | None:
@@ -234,8 +238,22 @@ def _batch(
     return 0
 
 
-def _one_line(exc: BaseException) -> str:
+def _one_line(exc: BaseException | str) -> str:
+    """A message on one line (newlines and other whitespace runs become single spaces)."""
     return " ".join(str(exc).split()) or type(exc).__name__
+
+
+def _ruleset(args: argparse.Namespace) -> Ruleset:
+    """The rule set asked for, with ``--dealt`` checked where it is needed."""
+    from payme.melds import needs_dealt
+
+    ruleset = rules(args.rules)
+    if args.dealt is None and needs_dealt(ruleset):
+        raise ValueError(
+            f"--dealt is required for {ruleset.name}: the cards dealt this hand "
+            f"({ruleset.min_dealt}-{ruleset.max_dealt}), which fix the round wild rank"
+        )
+    return ruleset
 
 
 def _hand_command(
@@ -245,7 +263,7 @@ def _hand_command(
     stdin: IO[str],
     stdout: IO[str],
 ) -> int:
-    ruleset = rules(args.rules)
+    ruleset = _ruleset(args)
     if args.hand == "-":
         return _batch(lambda text: as_json(parse_hand(text), ruleset, args.dealt), stdin, stdout)
     hand = parse_hand(args.hand)
@@ -278,7 +296,7 @@ def _cmd_go_out(args: argparse.Namespace, stdin: IO[str], stdout: IO[str]) -> in
 
 
 def _cmd_lay_off(args: argparse.Namespace, stdin: IO[str], stdout: IO[str]) -> int:
-    ruleset = rules(args.rules)
+    ruleset = _ruleset(args)
     declarer = _declared(args.declarer or [], ruleset, args.dealt)
 
     def as_json(hand: tuple[Card, ...], rs: Ruleset, dealt: int | None) -> dict[str, Any]:
@@ -319,7 +337,7 @@ def _cmd_simulate(args: argparse.Namespace, stdin: IO[str], stdout: IO[str]) -> 
         raise ValueError(
             f"simulation is not available: {exc} (install payme with the 'app' extra)"
         ) from None
-    return int(run_simulate(args))
+    return int(run_simulate(args, stdout=stdout))
 
 
 def _positive(text: str) -> int:
@@ -391,6 +409,10 @@ def build_parser() -> argparse.ArgumentParser:
         help="one bot per seat: random, greedy or strong (default: all greedy)",
     )
     p.add_argument("--seed", type=_whole, default=0, help="random seed (default 0)")
+    p.add_argument(
+        "--dealt", type=_positive, default=None,
+        help="Rummy 3-Pack: cards dealt to each player (2-10; default 7)",
+    )
     p.add_argument("--out", default=None, metavar="FILE", help="write .csv or .parquet here")
     p.add_argument("--workers", type=_positive, default=None, help="processes (default: cores)")
     p.add_argument(
