@@ -1,0 +1,763 @@
+"""The steps of *Learn Pay Me*: every rule of RULES.md's Pay Me sections, each with a check.
+
+Texts and examples read the chosen rule set's fields (packs, wild cards, meld limits, going
+out, final turns, lay-offs, points, money), so one list of steps serves denexa, classic,
+family and any custom rule set derived from them.  Each question's answer is computed by
+the engine; an example that would not show its point under the chosen rule set is swapped
+for the next candidate (see :func:`payme.tutorial.checks.pick`).
+
+>>> from payme.rulesets import rules
+>>> [s.key for s in PAY_ME_STEPS][:4]
+['goal', 'packs', 'deal', 'sets']
+>>> q = PAY_ME_STEPS[1].questions(rules("denexa"))[0]
+>>> q.prompt, q.right_answer()
+('How many packs are shuffled together for 2 players?', '1')
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import partial
+
+from payme.cards import CARDS, JOKER_INDEX, RANK_NAMES, Card, parse_card, parse_hand
+from payme.pack import Pack
+from payme.rulesets import Ruleset, rank_token
+from payme.tutorial import ask
+from payme.tutorial import play as game_questions
+from payme.tutorial.checks import (
+    Question,
+    choice_question,
+    number_question,
+    pick,
+    yes_no_question,
+)
+from payme.tutorial.draw import bullets, cards_html, para, table_html
+from payme.tutorial.steps import Step
+
+RANK_OPTIONS: tuple[tuple[str, str], ...] = tuple(
+    (rank_token(r), rank_token(r)) for r in range(1, 14)
+)
+
+
+def plural_rank(rank: int) -> str:
+    name = RANK_NAMES[rank]
+    return name + ("es" if name.endswith("x") else "s")
+
+
+def wild_kinds(rules: Ruleset) -> list[str]:
+    kinds = []
+    if rules.jokers_wild:
+        kinds.append("the jokers")
+    if rules.twos_wild:
+        kinds.append("every 2")
+    if rules.round_rank_wild:
+        kinds.append("every card of the round wild rank")
+    return kinds
+
+
+def and_list(items: list[str]) -> str:
+    if len(items) <= 1:
+        return "".join(items)
+    return ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def player_ranges(rules: Ruleset) -> list[tuple[int, int, int]]:
+    """``(fewest, most, packs)`` for each step of the rule set's pack table."""
+    rows, low = [], rules.min_players
+    for most, packs in rules.packs:
+        if most >= low:
+            rows.append((low, most, packs))
+        low = most + 1
+    return rows
+
+
+def _card_name(card: Card) -> str:
+    return card.name
+
+
+# --- 1. the goal --------------------------------------------------------------------------
+
+
+def goal_text(r: Ruleset) -> str:
+    return (
+        para(
+            f"Pay Me is a rummy game for {r.min_players} to {r.max_players} players. "
+            f"A game is {r.hands} hands. In each hand you are dealt a few cards and try to "
+            "arrange all of them into melds: groups of cards that belong together.",
+            "Cards that fit in no meld are your deadwood, and they cost penalty points.",
+        )
+        + para(
+            "The first player who can meld their whole hand calls “Pay me!” and goes out: "
+            "that player scores nothing for the hand, everybody else scores their deadwood.",
+            f"After {r.hands} hands the player with the fewest points in total wins.",
+        )
+        + para(
+            f"The hands grow: hand 1 deals {r.dealt_in_hand(1)} cards to each player, and "
+            f"every hand deals one more, up to {r.dealt_in_hand(r.hands)} in hand {r.hands}."
+        )
+    )
+
+
+def goal_example(r: Ruleset) -> str:
+    from payme.display import layout_html
+    from payme.solver import evaluate
+
+    ev = evaluate("3H 4H 5H KS KD KC 9C", rules=r, dealt=7)
+    return para(
+        "A hand of 7 cards laid out by the engine: a run, a set and one card of deadwood."
+    ) + str(layout_html(ev))
+
+
+def goal_questions(r: Ruleset) -> list[Question]:
+    qs = [
+        number_question(
+            "How many hands does a game of Pay Me have?",
+            r.hands,
+            f"A game of {r.name} is {r.hands} hands.",
+        )
+    ]
+    for hand in (1, 6, r.hands):
+        dealt = r.dealt_in_hand(hand)
+        qs.append(
+            number_question(
+                f"How many cards is each player dealt in hand {hand}?",
+                dealt,
+                f"Hand {hand} deals {dealt} cards to each player "
+                f"(hand 1 deals {r.dealt_in_hand(1)}, and each hand one more).",
+            )
+        )
+    return qs
+
+
+# --- 2. players and packs -----------------------------------------------------------------
+
+
+def packs_text(r: Ruleset) -> str:
+    return para(
+        f"{r.title} is for {r.min_players} to {r.max_players} players. "
+        f"A pack is 52 cards plus {r.jokers_per_pack} jokers; the more players, the more "
+        "packs are shuffled together, so a hand may hold two identical cards."
+    )
+
+
+def packs_example(r: Ruleset) -> str:
+    rows = []
+    for low, most, packs in player_ranges(r):
+        players = f"{low}" if low == most else f"{low}–{most}"
+        rows.append((players, packs, len(Pack.of(r, most))))
+    return table_html(("players", "packs", "cards in the stock before the deal"), rows)
+
+
+def packs_questions(r: Ruleset) -> list[Question]:
+    qs = []
+    for _low, most, _packs in player_ranges(r):
+        n = r.packs_for(most)
+        qs.append(
+            number_question(
+                f"How many packs are shuffled together for {most} players?",
+                n,
+                f"With {most} players {r.name} uses {n} pack(s): "
+                f"{len(Pack.of(r, most))} cards.",
+            )
+        )
+    too_many = r.max_players + 1
+    try:
+        r.check_players(too_many)
+        allowed, why = True, f"{r.name} allows {too_many} players."
+    except ValueError as err:
+        allowed, why = False, f"No: {err}."
+    qs.append(yes_no_question(f"May {too_many} people play one game of {r.name}?", allowed, why))
+    return qs
+
+
+# --- 3. the deal and the round wild rank --------------------------------------------------
+
+
+def deal_text(r: Ruleset) -> str:
+    wild = (
+        "In each hand one rank is wild: the rank whose number is the number of cards dealt "
+        "(3 cards: threes; 10 cards: tens; then jacks at 11, queens at 12 and kings at 13)."
+        if r.round_rank_wild
+        else "No rank changes with the hand."
+    )
+    return para(
+        "Each hand a new dealer deals: the deal passes to the left. Play starts with the "
+        "player left of the dealer and goes clockwise (to the left).",
+        "After the deal the rest of the cards are the face-down stock"
+        + (", and its top card is turned face up to start the discard pile." if r.upcard
+           else "."),
+    ) + para(wild)
+
+
+def deal_example(r: Ruleset) -> str:
+    rows = []
+    for hand in range(1, r.hands + 1):
+        dealt = r.dealt_in_hand(hand)
+        wild = r.round_wild_rank(dealt)
+        rows.append((hand, dealt, "—" if wild is None else f"{rank_token(wild)} "
+                     f"({plural_rank(wild)})"))
+    return table_html(("hand", "cards dealt", "round wild rank"), rows)
+
+
+def deal_questions(r: Ruleset) -> list[Question]:
+    qs = []
+    for hand in (2, 9, r.hands):
+        dealt = r.dealt_in_hand(hand)
+        wild = r.round_wild_rank(dealt)
+        if wild is None:
+            continue
+        qs.append(
+            choice_question(
+                f"Which rank is the round wild rank in hand {hand}?",
+                RANK_OPTIONS,
+                {rank_token(wild)},
+                f"Hand {hand} deals {dealt} cards, so the {plural_rank(wild)} "
+                f"({rank_token(wild)}) are wild.",
+            )
+        )
+    for token, hand in (("2C", 5), ("9D", 7), ("JK", 3), ("KS", 4)):
+        card, dealt = parse_card(token), r.dealt_in_hand(hand)
+        scope = r.wild_scope(card, dealt)
+        why = (
+            f"In hand {hand} ({dealt} cards dealt) the wild cards are "
+            f"{and_list(wild_kinds(r))}: the {card.name} "
+            + ("is wild." if scope is not None else "is not.")
+        )
+        qs.append(
+            yes_no_question(
+                f"In hand {hand}, is the {card.name} a wild card?",
+                scope is not None,
+                why,
+                cards=(card,),
+                caption=str(card),
+            )
+        )
+    return qs
+
+
+# --- 4. sets --------------------------------------------------------------------------------
+
+
+def sets_text(r: Ruleset) -> str:
+    size = (
+        f"{r.set_min} or more cards"
+        if r.set_max is None
+        else f"{r.set_min} to {r.set_max} cards"
+    )
+    suits = (
+        "no suit may appear twice in one set"
+        if r.set_distinct_suits
+        else "suits may repeat (with several packs, two 8♥ can be in one set)"
+    )
+    return para(
+        f"A set is {size} of the same rank, like three eights. In {r.name}, {suits}."
+    )
+
+
+def sets_example(r: Ruleset) -> str:
+    return cards_html(parse_hand("8S 8H 8D"), r, 5, caption="a set of eights")
+
+
+def sets_questions(r: Ruleset) -> list[Question]:
+    d = 5  # fives (and in denexa twos) are wild; no example card is
+    return [
+        pick([lambda: ask.meld(r, "8S 8H 8D", d, shows=bool, claim="three of a rank")], "a set"),
+        pick([lambda: ask.meld(r, "8S 8H", d, shows=lambda ok: not ok, claim="too few")],
+             "a short set"),
+        pick(
+            [
+                lambda: ask.meld(
+                    r, "8S 8H 8H", d, shows=lambda ok: ok == (not r.set_distinct_suits),
+                    claim="a repeated suit is allowed exactly when the rules allow it",
+                )
+            ],
+            "repeated suits",
+        ),
+        pick(
+            [
+                lambda: ask.meld(
+                    r, "8S 8H 8D 8C 8S", d,
+                    shows=lambda ok: ok == (r.set_max is None and not r.set_distinct_suits),
+                    claim="five cards make a set exactly when sets have no upper size",
+                )
+            ],
+            "a large set",
+        ),
+        pick([lambda: ask.meld(r, "8S 8H 9D", d, shows=lambda ok: not ok, claim="mixed ranks")],
+             "mixed ranks"),
+    ]
+
+
+# --- 5. runs --------------------------------------------------------------------------------
+
+
+def runs_text(r: Ruleset) -> str:
+    return para(
+        f"A run is {r.run_min} or more cards of one suit in a row, like 4♥ 5♥ 6♥ 7♥.",
+        "The ace is low: A-2-3 is a run, but Q-K-A is not, and a run never wraps around "
+        "from king to ace (K-A-2 is not a run).",
+    )
+
+
+def runs_example(r: Ruleset) -> str:
+    return cards_html(parse_hand("4H 5H 6H 7H"), r, 9, caption="a run of hearts")
+
+
+def runs_questions(r: Ruleset) -> list[Question]:
+    d = 9  # nines are wild: no example card is a nine
+    cases: list[tuple[str, Callable[[bool], bool], str]] = [
+        ("4H 5H 6H 7H", bool, "four in a row"),
+        ("AH 2H 3H", bool, "the ace is low"),
+        ("QH KH AH", lambda ok: not ok, "the ace is not high"),
+        ("KH AH 2H", lambda ok: not ok, "no wrapping"),
+        ("4H 5H 6S", lambda ok: not ok, "one suit only"),
+        ("7C 8C", lambda ok: not ok, "too short"),
+    ]
+    return [
+        pick([partial(ask.meld, r, c, d, shows=s, claim=w)], w)
+        for c, s, w in cases
+    ]
+
+
+# --- 6. wild cards --------------------------------------------------------------------------
+
+
+def wilds_text(r: Ruleset) -> str:
+    return para(
+        f"In {r.name} the wild cards are {and_list(wild_kinds(r))}. A wild card may stand "
+        "for any card you need in a meld.",
+        "A wild card that has a rank (a 2, or a card of the round wild rank) may instead "
+        "be itself: with 7 cards dealt, 7♥ 7♠ 7♦ is a plain set of sevens. A joker is always "
+        "wild.",
+        "A wild card may even stand for a card you already hold, so a spare copy of a wild "
+        "card can play the part of its own twin.",
+    )
+
+
+def wilds_example(r: Ruleset) -> str:
+    from payme.display import meld_html
+    from payme.solver import evaluate
+
+    ev = evaluate("5H JK 7H 4C 7D 6C", rules=r, dealt=7)
+    melds = "".join(str(meld_html(m)) for m in ev.melds)
+    return para("With 7 cards dealt, the engine shows what each wild card stands for:") + melds
+
+
+def wilds_questions(r: Ruleset) -> list[Question]:
+    cases: list[tuple[str, int, Callable[[bool], bool], str]] = [
+        ("5H JK 7H", 9, bool, "a joker fills a gap"),
+        ("7H 7S 7D", 7, bool, "wild-rank cards may be themselves"),
+        ("4C 7D 6C", 7, bool, "a wild-rank card stands for another card"),
+        ("7H 7H 7S", 7, bool, "a spare copy acts as a wild card"),
+        ("4H 2S 6H", 7, lambda ok: ok == r.twos_wild, "a 2 is wild exactly when twos are wild"),
+    ]
+    if r.twos_wild:
+        cases.append(("2C 2D 2H", 7, bool, "twos as themselves"))
+    return [
+        pick([partial(ask.meld, r, c, d, shows=s, claim=w)], w)
+        for c, d, s, w in cases
+    ]
+
+
+# --- 7. limits on wild cards --------------------------------------------------------------
+
+
+def wild_limits_text(r: Ruleset) -> str:
+    if not (r.wild_at_most_half or r.no_adjacent_wilds_in_run):
+        return para(
+            f"{r.name} puts no limit on wild cards: a meld may hold as many as you like, and "
+            "a meld made only of wild cards (JK JK JK) is valid. A set may also be larger "
+            "than four cards."
+            if r.set_max is None
+            else f"{r.name} puts no limit on wild cards."
+        )
+    limits = []
+    if r.wild_at_most_half:
+        limits.append("at most half of a meld's cards may be wild")
+    if r.no_adjacent_wilds_in_run:
+        limits.append("in a run, two wild cards may not sit next to each other")
+    return para(
+        f"{r.name} limits wild cards: {and_list(limits)}.",
+        "Only a card standing for something other than itself counts as wild here: a 7 "
+        "used as a seven (with 7 cards dealt) is a natural card.",
+        "So three wild cards alone are never a meld.",
+    )
+
+
+def wild_limits_questions(r: Ruleset) -> list[Question]:
+    d = 9
+    half, adjacent = r.wild_at_most_half, r.no_adjacent_wilds_in_run
+    cases: list[tuple[str, Callable[[bool], bool], str]] = [
+        ("JK JK QC", lambda ok: ok == (not half), "two wild of three is more than half"),
+        ("5H JK JK 8H", lambda ok: ok == (not adjacent), "two wild cards side by side"),
+        ("5H JK 7H JK", bool, "wild cards apart, half of the run"),
+        ("JK JK JK", lambda ok: ok == (not half), "a meld of wild cards only"),
+        ("9C JK 9D", bool, "wild-rank cards as themselves are natural"),
+    ]
+    return [
+        pick([partial(ask.meld, r, c, d, shows=s, claim=w)], w)
+        for c, s, w in cases
+    ]
+
+
+# --- 8. two melds of the same rank --------------------------------------------------------
+
+
+def same_rank_text(r: Ruleset) -> str:
+    return para(
+        "You may hold two separate melds of the same rank: with several packs, two sets of "
+        "nines, or the same run twice.",
+        "Every card belongs to one meld only.",
+    )
+
+
+def same_rank_questions(r: Ruleset) -> list[Question]:
+    def two_melds(ev: object) -> bool:
+        return getattr(ev, "deadwood_points", 1) == 0 and len(getattr(ev, "melds", ())) >= 2
+
+    return [
+        pick(
+            [
+                lambda: ask.layout_points(
+                    r, "9S 9H 9D 9S 9H 9C", 4,
+                    shows=lambda ev: getattr(ev, "deadwood_points", 1) == 0,
+                    claim="six nines all meld",
+                )
+            ],
+            "six nines",
+        ),
+        pick(
+            [
+                lambda: ask.layout_points(
+                    r, "5H 6H 7H 5H 6H 7H", 10, shows=two_melds, claim="the same run twice"
+                )
+            ],
+            "the same run twice",
+        ),
+    ]
+
+
+# --- 9. a turn ----------------------------------------------------------------------------
+
+
+def turn_text(r: Ruleset) -> str:
+    return para(
+        "On your turn you first draw one card: the top card of the face-down stock, or the "
+        "top card of the discard pile.",
+        "Then you either go out (next step) or discard one card face up onto the discard "
+        "pile, and the player on your left goes next.",
+    ) + para("Try it below in a real game with the engine: draw, then discard.")
+
+
+# --- 10. going out ------------------------------------------------------------------------
+
+
+def going_out_text(r: Ruleset) -> str:
+    if r.going_out == "discard_required":
+        how = (
+            "you must discard one card, and every card left after the discard must be in "
+            "melds. Going out with no discard is not allowed."
+        )
+    else:
+        how = (
+            "every card must be in melds: either all your cards (no discard), or all but "
+            "one, which you discard."
+        )
+    return para(
+        f"After drawing you hold one card more than you were dealt. To go out in {r.name}, "
+        f"{how}",
+        "You lay your melds on the table and call “Pay me!”.",
+    )
+
+
+def going_out_questions(r: Ruleset) -> list[Question]:
+    optional = r.going_out == "discard_optional"
+    return [
+        pick(
+            [
+                lambda: ask.go_out(
+                    r, "5H 6H 7H 8H 9H", 4,
+                    shows=lambda w: (ask.NO_DISCARD in w) == optional and ask.CANNOT not in w,
+                    claim="a fully melded hand: with or without a discard as the rules say",
+                )
+            ],
+            "a fully melded hand",
+        ),
+        pick(
+            [
+                lambda: ask.go_out(
+                    r, "5H 6H 7H 8H KS", 4, shows=lambda w: w == ("KS",),
+                    claim="one loose card to discard",
+                )
+            ],
+            "one discard",
+        ),
+        pick(
+            [
+                lambda: ask.go_out(
+                    r, "5H 6H 7H KS QD", 4, shows=lambda w: w == (ask.CANNOT,),
+                    claim="two loose cards: cannot go out",
+                )
+            ],
+            "a hand that cannot go out",
+        ),
+        pick(
+            [
+                lambda: ask.go_out(
+                    r, "3C 6D 6S 6H JK 9C TC", 6,
+                    shows=lambda w: ask.CANNOT not in w,
+                    claim="a wild card completes a run",
+                )
+            ],
+            "going out with a wild card",
+        ),
+    ]
+
+
+# --- 11. final turns ----------------------------------------------------------------------
+
+
+def final_turns_text(r: Ruleset) -> str:
+    source = (
+        "the stock only (not the discard pile)"
+        if tuple(r.final_turn_draw) == ("stock",)
+        else " or ".join(
+            "the stock" if s == "stock" else "the discard pile" for s in r.final_turn_draw
+        )
+    )
+    return para(
+        "When someone goes out the hand is nearly over: every other player, in order from "
+        "the declarer's left, takes one final turn.",
+        f"A final turn is a draw from {source}, then a discard. Nobody else may go out.",
+    )
+
+
+# --- 12. showing hands and lay-offs -------------------------------------------------------
+
+
+def lay_offs_text(r: Ruleset) -> str:
+    if not r.lay_off:
+        return para(
+            "After the final turns everyone shows their hand and scores the deadwood left "
+            "after making their best melds.",
+            f"{r.name} has no lay-offs: you may not add your cards to the declarer's melds.",
+        )
+    return para(
+        "After the final turns everyone shows their hand. Then, one at a time from the "
+        "declarer's left, each player may lay off cards: add them to the declarer's melds "
+        "when the grown meld is still valid.",
+        "A set takes another card of its rank (or a wild card); a run takes the next card of "
+        "its suit at either end, or a wild card standing for it. Cards may be chained: 8♥ "
+        "then 9♥ onto 5♥ 6♥ 7♥.",
+        "A wild card already in a meld keeps its place: you cannot swap it out. You never "
+        "lay off onto anyone but the declarer.",
+    ) + para("Cards you cannot meld or lay off are your deadwood.")
+
+
+def lay_offs_questions(r: Ruleset) -> list[Question]:
+    lays = r.lay_off
+    return [
+        pick(
+            [
+                lambda: ask.lay_off_points(
+                    r, "8H 9H KD", ["5H 6H 7H"], 4,
+                    shows=lambda alone, after: (after < alone) == lays,
+                    claim="a chain of two lay-offs lowers the score exactly when allowed",
+                )
+            ],
+            "chained lay-offs",
+        ),
+        pick(
+            [
+                lambda: ask.lay_off_cards(
+                    r, "6H 4H KC", ["5H JK 7H"], 10,
+                    shows=lambda laid: parse_card("6H") not in laid
+                    and (parse_card("4H") in laid) == lays,
+                    claim="a wild card in a meld is never replaced",
+                )
+            ],
+            "a fixed wild card",
+        ),
+        pick(
+            [
+                lambda: ask.lay_off_cards(
+                    r, "QS 3D", ["QC QD JK"], 10,
+                    shows=lambda laid: (parse_card("QS") in laid) == lays,
+                    claim="a set takes another card of its rank",
+                )
+            ],
+            "laying off onto a set",
+        ),
+    ]
+
+
+# --- 13. penalty points -------------------------------------------------------------------
+
+
+def penalty_text(r: Ruleset) -> str:
+    wild_rank = (
+        "A card of the round wild rank left in your deadwood scores as a wild card."
+        if r.wild_points is not None
+        else "A card of the round wild rank left in your deadwood scores by its rank, like "
+        "any other card."
+    )
+    return para(
+        "Each card in your deadwood costs penalty points; the table below comes from the "
+        f"{r.name} rule set. The player who went out scores 0.",
+        wild_rank,
+    )
+
+
+def penalty_example(r: Ruleset) -> str:
+    rows = []
+    for rank in range(1, 14):
+        card = Card.regular(rank, "C")
+        note = " (wild: every 2)" if r.twos_wild and rank == 2 else ""
+        rows.append((f"{rank_token(rank)}{note}", r.card_points(card, None)))
+    rows.append(("joker", r.card_points(CARDS[JOKER_INDEX], None)))
+    nine = parse_card("9C")
+    rows.append(("9 in hand 7 (nines wild)", r.card_points(nine, 9)))
+    return table_html(("card left over", "penalty points"), rows)
+
+
+def penalty_questions(r: Ruleset) -> list[Question]:
+    qs = [
+        pick(
+            [
+                lambda: ask.deadwood_cost(
+                    r, "9C 4S KD", 9, claim="a round-wild-rank card in deadwood"
+                )
+            ],
+            "deadwood with a wild-rank card",
+        ),
+        pick([lambda: ask.deadwood_cost(r, "AH 5D JK", 9, claim="ace, five, joker")],
+             "ace and joker"),
+        pick([lambda: ask.deadwood_cost(r, "2D 8S KH", 7, claim="a two")], "a two"),
+    ]
+    nine, dealt = parse_card("9H"), 9
+    qs.append(
+        number_question(
+            f"With {dealt} cards dealt, how many points does a 9♥ left in your deadwood "
+            "cost?",
+            r.card_points(nine, dealt),
+            f"Nines are wild in that hand; {r.name} scores it "
+            + ("as a wild card" if r.wild_points is not None else "by its rank")
+            + f": {r.card_points(nine, dealt)} points.",
+            cards=(nine,),
+            caption="9H",
+        )
+    )
+    return qs
+
+
+# --- 14. the stock runs out ---------------------------------------------------------------
+
+
+def stock_out_text(r: Ruleset) -> str:
+    return para(
+        "If the stock is empty when you must draw, the discard pile except its top card is "
+        "shuffled to make a new stock (the sources say little here; this is our reading).",
+        "If no card can be drawn at all, the hand ends with nobody out: everyone scores "
+        "their deadwood and nobody lays off.",
+    )
+
+
+def stock_out_questions(r: Ruleset) -> list[Question]:
+    rebuild = r.stock_out == "rebuild"
+    return [
+        yes_no_question(
+            "The stock is empty and you must draw. Is the discard pile (all but its top card) "
+            "shuffled into a new stock?",
+            rebuild,
+            f"{r.name}: "
+            + (
+                "yes, the stock is rebuilt from the discard pile, keeping its top card."
+                if rebuild
+                else "no, the game ends."
+            ),
+        ),
+        *game_questions.stock_out_questions(r),
+    ]
+
+
+# --- 15. winning --------------------------------------------------------------------------
+
+
+def winning_text(r: Ruleset) -> str:
+    return para(
+        f"After {r.hands} hands each player's penalty points are added up. The lowest total "
+        "wins; players tied on the lowest total share the win.",
+        "Below, the engine plays a whole game between bots. Who won?",
+    )
+
+
+# --- 16. money ----------------------------------------------------------------------------
+
+
+def money_text(r: Ruleset) -> str:
+    if r.money is None:
+        return para(f"{r.name} is played for points only: no money changes hands.")
+    m = r.money
+    return para(
+        f"{r.name} is played for money. Before the game each player puts {m.ante}¢ into "
+        "the pot.",
+        f"In every hand the player who goes out collects {m.per_hand}¢ from each other "
+        "player.",
+        "At the end the winner takes the pot; tied winners split it (our reading).",
+    )
+
+
+def money_questions(r: Ruleset) -> list[Question]:
+    if r.money is None:
+        return [
+            yes_no_question(
+                f"Does {r.name} play for money?",
+                False,
+                f"{r.name} has no stakes in its data: points decide the game.",
+            )
+        ]
+    m = r.money
+    players = min(4, r.max_players)
+    return [
+        number_question(
+            f"In a {players}-player game, how many cents are in the pot at the start?",
+            m.ante * players,
+            f"Each of the {players} players antes {m.ante}¢: {m.ante * players}¢.",
+        ),
+        number_question(
+            f"In a {players}-player game you go out. How many cents do you collect in all?",
+            m.per_hand * (players - 1),
+            f"Each of the other {players - 1} players pays you {m.per_hand}¢.",
+        ),
+        *game_questions.money_questions(r),
+    ]
+
+
+PAY_ME_STEPS: tuple[Step, ...] = (
+    Step("goal", "The goal: 11 hands, fewest points", "number", goal_text, goal_questions,
+         goal_example),
+    Step("packs", "Players and packs", "number", packs_text, packs_questions, packs_example),
+    Step("deal", "The deal and the round wild rank", "choice", deal_text, deal_questions,
+         deal_example),
+    Step("sets", "Melds: sets", "yes_no", sets_text, sets_questions, sets_example),
+    Step("runs", "Melds: runs", "yes_no", runs_text, runs_questions, runs_example),
+    Step("wilds", "Wild cards", "yes_no", wilds_text, wilds_questions, wilds_example),
+    Step("wild_limits", "Limits on wild cards", "yes_no", wild_limits_text,
+         wild_limits_questions),
+    Step("same_rank", "Two melds of the same rank", "number", same_rank_text,
+         same_rank_questions),
+    Step("turn", "A turn: draw, then discard", "yes_no", turn_text,
+         game_questions.turn_questions, demo="turn"),
+    Step("going_out", "Going out: “Pay me!”", "choice", going_out_text, going_out_questions),
+    Step("final_turns", "Final turns", "yes_no", final_turns_text,
+         game_questions.final_turn_questions),
+    Step("lay_offs", "Showing hands and laying off", "cards", lay_offs_text,
+         lay_offs_questions),
+    Step("penalty", "Penalty points", "number", penalty_text, penalty_questions,
+         penalty_example),
+    Step("stock_out", "When the stock runs out", "yes_no", stock_out_text, stock_out_questions),
+    Step("winning", "Winning the game", "choice", winning_text, game_questions.winner_questions),
+    Step("money", "Playing for money", "number", money_text, money_questions),
+)
+
+__all__ = ["PAY_ME_STEPS", "bullets"]

@@ -1,0 +1,285 @@
+"""Questions answered by the game engine: turns, final turns, the stock, winners, money.
+
+The games are real :mod:`payme.game` games with fixed seeds, driven by the engine's own bots
+to the moment a question needs (someone has just gone out, the stock is empty ...).  The
+learner's answer is graded by ``game.can(action)`` and the game's views and results.
+
+>>> from payme.rulesets import rules
+>>> q = turn_questions(rules("denexa"))[1]
+>>> q.prompt.startswith("It is your turn"), q.right_answer()
+(True, 'no')
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import lru_cache
+from typing import Any
+
+from payme.cards import format_hand
+from payme.game.actions import Discard, Draw, GoOut
+from payme.rulesets import Ruleset
+from payme.tutorial.checks import Question, choice_question, number_question, yes_no_question
+
+PLAYERS = 3
+"""Seats at the tutorial's demo table (seat 0 is "you")."""
+MAX_STEPS = 3000
+"""Safety net for driving a game to a moment (a hand of Pay Me ends far sooner)."""
+
+
+def seat_options(players: int) -> tuple[tuple[str, str], ...]:
+    return tuple(
+        (f"seat {s}" + (" (you)" if s == 0 else ""), str(s)) for s in range(players)
+    )
+
+
+def _verdict_text(verdict: Any, yes: str) -> str:
+    return str(verdict.reason) if not verdict.ok else yes
+
+
+def new_table(r: Ruleset, seed: int = 1) -> Any:
+    from payme.game import new_game
+
+    return new_game(r, players=PLAYERS, seed=seed)
+
+
+def drive(r: Ruleset, stop: Callable[[Any], bool], *, bots: str = "greedy",
+          players: int = PLAYERS, seeds: range = range(1, 12)) -> Any:
+    """A game driven by bots until ``stop(game)``; the first seed that gets there."""
+    from payme.game import make_bot, new_game
+
+    for seed in seeds:
+        game = new_game(r, players=players, seed=seed, turn_limit=400)
+        seats = [make_bot(bots, r, seed * 10 + s) for s in range(players)]
+        for _ in range(MAX_STEPS):
+            if stop(game):
+                return game
+            if game.over or game.to_move is None:
+                break
+            seat = game.to_move
+            game.apply(seats[seat].choose(game.view(seat), game.legal_actions()))
+    raise LookupError(f"no {r.name} game reached the moment asked for")
+
+
+# --- a turn ------------------------------------------------------------------------------
+
+
+def turn_questions(r: Ruleset) -> list[Question]:
+    g = new_table(r)
+    me = g.to_move
+    view = g.view(me)
+    top = view.top_discard
+    qs = [
+        yes_no_question(
+            "The cards are dealt. Is a card already face up on the discard pile?",
+            top is not None,
+            (
+                f"Yes: after the deal the engine turned up {top} from the stock."
+                if top is not None
+                else "No: the discard pile starts empty."
+            ),
+            cards=view.hand,
+            caption=f"your hand; the discard pile shows {top or 'nothing'}",
+        )
+    ]
+    card = view.hand[0]
+    verdict = g.can(Discard(me, card))
+    qs.append(
+        yes_no_question(
+            f"It is your turn and you have not drawn yet. May you discard {card} now?",
+            verdict.ok,
+            _verdict_text(verdict, "Yes."),
+            cards=view.hand,
+            caption="your hand",
+        )
+    )
+    verdict = g.can(Draw(me, "discard"))
+    qs.append(
+        yes_no_question(
+            f"May you start your turn by taking the {top} from the discard pile?",
+            verdict.ok,
+            _verdict_text(verdict, f"Yes: you may draw the top discard ({top}) or the top "
+                          "card of the stock."),
+        )
+    )
+    g.apply(Draw(me, "stock"))
+    view = g.view(me)
+    verdict = g.can(Draw(me, "stock"))
+    qs.append(
+        yes_no_question(
+            f"You drew {view.drawn} from the stock. May you draw another card?",
+            verdict.ok,
+            _verdict_text(verdict, "Yes."),
+            cards=view.hand,
+            caption="your hand after drawing",
+        )
+    )
+    g.apply(Discard(me, view.drawn))
+    qs.append(
+        choice_question(
+            f"You discard {view.drawn}. Whose turn is it now?",
+            seat_options(g.players),
+            {str(g.to_move)},
+            f"Play goes to the left: after seat {me} comes seat {g.to_move}.",
+        )
+    )
+    return qs
+
+
+# --- final turns -------------------------------------------------------------------------
+
+
+def final_turn_questions(r: Ruleset) -> list[Question]:
+    g = drive(r, lambda g: g.phase == "final_draw")
+    seat = g.to_move
+    view = g.view(seat)
+    declarer = view.declarer
+    top = view.top_discard
+    qs = [
+        choice_question(
+            f"Seat {declarer} has just gone out. Who takes the first final turn?",
+            seat_options(g.players),
+            {str(seat)},
+            f"The final turns go round from the declarer's left: seat {seat} first, and "
+            "every other player gets one.",
+        )
+    ]
+    if top is not None:
+        verdict = g.can(Draw(seat, "discard"))
+        qs.append(
+            yes_no_question(
+                f"Seat {declarer} went out. In your final turn, may you take the {top} "
+                "from the discard pile?",
+                verdict.ok,
+                _verdict_text(verdict, f"Yes: {r.name} lets a final turn draw from the "
+                              "discard pile too."),
+                cards=view.hand,
+                caption="your hand",
+            )
+        )
+    g.apply(Draw(seat, "stock"))
+    view = g.view(seat)
+    verdict = g.can(GoOut(seat, view.drawn))
+    qs.append(
+        yes_no_question(
+            f"You drew {view.drawn} in your final turn. May you go out now?",
+            verdict.ok,
+            _verdict_text(verdict, "Yes."),
+            cards=view.hand,
+            caption="your hand after the final draw",
+        )
+    )
+    return qs
+
+
+# --- the stock runs out ------------------------------------------------------------------
+
+
+def stock_out_questions(r: Ruleset) -> list[Question]:
+    # Random bots rarely go out, so the stock runs low in a two-player game.
+    g = drive(
+        r,
+        lambda g: g.phase == "draw" and g.view(g.to_move).stock_count == 1,
+        bots="random",
+        players=2,
+        seeds=range(1, 10),
+    )
+    seat = g.to_move
+    g.apply(Draw(seat, "stock"))
+    drawn = g.view(seat).drawn
+    g.apply(Discard(seat, drawn))
+    pile_before = len(g.view(seat).discard_pile) if g.to_move is None else None
+    after = g.view(seat)
+    events = " ".join(str(rec.event) for rec in g.history[-2:])
+    size = len(after.discard_pile) if pile_before is None else pile_before
+    return [
+        number_question(
+            f"You draw the last card of the stock and discard {drawn}. When the next player "
+            "is about to draw, how many cards are left in the discard pile?",
+            size,
+            f"The engine: {events} The discard pile keeps {size} card(s) "
+            f"({format_hand(after.discard_pile)}); the stock now has {after.stock_count}.",
+        )
+    ]
+
+
+# --- winning and money -------------------------------------------------------------------
+
+
+@lru_cache(maxsize=8)
+def finished_game(r: Ruleset, seed: int = 2) -> Any:
+    from payme.game import play_game
+
+    return play_game(r, players=PLAYERS, bots=("greedy", "greedy", "random"), seed=seed)
+
+
+def winner_questions(r: Ruleset) -> list[Question]:
+    g = finished_game(r)
+    totals = tuple(g.totals)
+    won = tuple(g.winners())
+    options = list(seat_options(g.players))
+    tied = [s for s, t in enumerate(totals) if t == min(totals)]
+    if len(tied) > 1:
+        options.append(("seats " + " and ".join(map(str, tied)) + " share the win",
+                        "+".join(map(str, tied))))
+    right = "+".join(map(str, won))
+    table = ", ".join(f"seat {s}: {t}" for s, t in enumerate(totals))
+    qs = [
+        choice_question(
+            f"After {r.hands} hands the totals are {table}. Who won?",
+            options,
+            {right},
+            "The engine's verdict: "
+            + (f"seat {won[0]} wins" if len(won) == 1 else "seats "
+               + " and ".join(map(str, won)) + " share the win")
+            + f" with the lowest total, {min(totals)} points.",
+        )
+    ]
+    first = [row for row in g.results() if row["hand"] == 1]
+    out = [row["seat"] for row in first if row["went_out"]]
+    if out:
+        qs.append(
+            number_question(
+                f"In hand 1 seat {out[0]} went out. How many points did seat {out[0]} score?",
+                next(row["points"] for row in first if row["seat"] == out[0]),
+                "The player who goes out scores 0; the others score "
+                + ", ".join(f"seat {row['seat']} {row['points']}" for row in first
+                            if row["seat"] != out[0])
+                + ".",
+            )
+        )
+    return qs
+
+
+def money_questions(r: Ruleset) -> list[Question]:
+    if r.money is None:
+        return []
+    g = finished_game(r)
+    rows = [row for row in g.results() if row["hand"] < r.hands and row["went_out"]]
+    if not rows:
+        return []
+    row = rows[0]
+    return [
+        number_question(
+            f"In hand {row['hand']} of a {g.players}-player game seat {row['seat']} went out. "
+            f"How many cents did seat {row['seat']} win in that hand?",
+            row["money"],
+            f"The engine's result for hand {row['hand']}: seat {row['seat']} won "
+            f"{row['money']}¢, {r.money.per_hand}¢ from each of the other "
+            f"{g.players - 1} players.",
+        )
+    ]
+
+
+__all__ = [
+    "PLAYERS",
+    "drive",
+    "final_turn_questions",
+    "finished_game",
+    "money_questions",
+    "new_table",
+    "seat_options",
+    "stock_out_questions",
+    "turn_questions",
+    "winner_questions",
+]

@@ -1,0 +1,39 @@
+"""A tutorial step as data: a title, text and an example drawn from the rule set's data, and
+the questions of its check (built by asking the engine).
+
+>>> from payme.rulesets import rules
+>>> from payme.tutorial import steps_for
+>>> steps = steps_for(rules("classic"))
+>>> steps[0].key, steps[0].check
+('goal', 'number')
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from payme.rulesets import Ruleset
+from payme.tutorial.checks import AnswerKind, Question
+
+
+@dataclass(frozen=True)
+class Step:
+    """One step of a tutorial.
+
+    ``text`` and ``example`` turn the chosen rule set's data into HTML (the example draws
+    cards with :mod:`payme.display`); ``questions`` builds the check's questions, each graded
+    by the engine.  ``check`` names the main kind of answer the learner gives.
+    """
+
+    key: str
+    title: str
+    check: AnswerKind
+    text: Callable[[Ruleset], str]
+    questions: Callable[[Ruleset], list[Question]]
+    example: Callable[[Ruleset], str] | None = None
+    demo: str | None = None
+    """Name of an interactive demo the widget adds (``"turn"``: play a turn in a real game)."""
+
+
+__all__ = ["Step"]

@@ -1,0 +1,735 @@
+"""The steps of *Learn Rummy 3-Pack*: every rule of RULES.md's Rummy 3-Pack section.
+
+Answers come from ``check_meld``, ``can_go_out`` and ``evaluate``, from real games of
+:mod:`payme.game.three_pack` (the first dealer, no upcard, turns, NOMELD and NOGO, winners,
+the exhausted stock, dropping out, matches and the variations' rules) and from the
+``three_pack`` rule set's data (the pack).
+
+>>> from payme.rulesets import rules
+>>> [s.key for s in THREE_PACK_STEPS][:3]
+['pack', 'players', 'first_dealer']
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable
+from functools import lru_cache, partial
+from typing import Any
+
+from payme.cards import CardError, format_hand, parse_card, parse_hand
+from payme.game.actions import Discard, Draw, DropOut
+from payme.pack import Pack, check_hand
+from payme.rulesets import Ruleset
+from payme.tutorial import ask
+from payme.tutorial.checks import (
+    Question,
+    choice_question,
+    number_question,
+    pick,
+    yes_no_question,
+)
+from payme.tutorial.draw import cards_html, para, table_html
+from payme.tutorial.play import seat_options
+from payme.tutorial.steps import Step
+
+DEALT = 7
+"""Cards dealt in the tutorial's examples (the players may choose 2 to 10)."""
+PLAYERS = 3
+
+
+def _game(r: Ruleset, seed: int = 1, **options: Any) -> Any:
+    from payme.game.three_pack import new_three_pack_game
+
+    return new_three_pack_game(r, players=PLAYERS, seed=seed, dealt=DEALT, **options)
+
+
+def _drive(r: Ruleset, stop: Callable[[Any], bool], *, bots: str = "greedy",
+           seeds: range = range(1, 60), **options: Any) -> Any:
+    """A game played by bots until ``stop(game)`` (the first seed that gets there)."""
+    from payme.game.three_pack_bots import make_three_pack_bot
+
+    for seed in seeds:
+        g = _game(r, seed, **options)
+        seats = [make_three_pack_bot(bots, r, seed * 31 + s) for s in range(PLAYERS)]
+        for _ in range(5000):
+            if stop(g):
+                return g
+            if g.to_move is None:
+                break
+            s = g.to_move
+            g.apply(seats[s].choose(g.view(s), g.legal_actions()))
+    raise LookupError("no game reached the moment asked for")
+
+
+def _verdict(v: Any, yes: str) -> str:
+    return yes if v.ok else str(v.reason)
+
+
+# --- 1. the pack --------------------------------------------------------------------------
+
+
+def pack_text(r: Ruleset) -> str:
+    special = ", ".join(f"{n} {t}" for t, n in r.special_cards)
+    optional = ", ".join(f"0–{n} {t}" for t, n in r.optional_cards)
+    return para(
+        f"Rummy 3-Pack is played with {r.packs_for(None)} ordinary 52-card packs shuffled "
+        f"together (no jokers) plus special cards: always {special}.",
+        f"Before the game the players may add optional cards: {optional}.",
+        "RUMMY is short for RUMMY CAN'T LOSE, WILD for WILDCARD, SEQ for SEQUENCE, NOMELD "
+        "for NO MELD and NOGO for CAN'T GO OUT.",
+    )
+
+
+def pack_example(r: Ruleset) -> str:
+    specials = parse_hand("RUMMY WILD GROUP SEQ NOMELD NOGO")
+    rows = [(t, n, dict(r.optional_cards).get(t, 0)) for t, n in r.special_cards]
+    rows += [(t, 0, n) for t, n in r.optional_cards if t not in dict(r.special_cards)]
+    return cards_html(specials, caption="the special cards") + table_html(
+        ("special card", "always in the pack", "optional, up to"), rows
+    )
+
+
+def pack_questions(r: Ruleset) -> list[Question]:
+    plain = Pack.of(r, PLAYERS, {})
+    chosen = {"NOGO": 1, "WILD": 2}
+    more = Pack.of(r, PLAYERS, chosen)
+    qs = [
+        number_question(
+            "How many cards are in the pack when no optional card is chosen?",
+            len(plain),
+            f"{r.packs_for(PLAYERS)} × 52 regular cards plus "
+            + " + ".join(f"{n} {t}" for t, n in r.special_cards)
+            + f" = {len(plain)} cards.",
+        ),
+        number_question(
+            "The players add 1 NOGO and 2 extra WILD cards. How many WILD cards does the pack "
+            "hold now?",
+            more.count(parse_card("WILD")),
+            f"The engine's pack holds {more.count(parse_card('WILD'))} WILD cards "
+            f"({len(more)} cards in all).",
+        ),
+    ]
+    try:
+        check_hand(parse_hand("JK"), r, PLAYERS)
+        has_joker, why = True, "Yes, the pack holds jokers."
+    except CardError as err:
+        has_joker, why = False, f"No: {err}."
+    qs.append(yes_no_question("Is there a joker in the pack?", has_joker, why,
+                              cards=parse_hand("JK"), caption="JK"))
+    return qs
+
+
+# --- 2. players and cards dealt -----------------------------------------------------------
+
+
+def players_text(r: Ruleset) -> str:
+    return para(
+        f"{r.min_players} to {r.max_players} people can play. Before the game they agree how "
+        f"many cards each player is dealt: from {r.min_dealt} to {r.max_dealt}.",
+        "One deal is one whole game: there are no hands or points to add up.",
+    )
+
+
+def players_questions(r: Ruleset) -> list[Question]:
+    qs = []
+    for players in (r.max_players, r.max_players + 1):
+        try:
+            r.check_players(players)
+            ok, why = True, f"Yes: {r.name} is for {r.min_players}-{r.max_players} players."
+        except ValueError as err:
+            ok, why = False, f"No: {err}."
+        qs.append(yes_no_question(f"May {players} people play one game?", ok, why))
+    try:
+        r.check_dealt(r.max_dealt + 2)
+        ok, why = True, "Yes."
+    except ValueError as err:
+        ok, why = False, f"No: {err}."
+    qs.append(yes_no_question(
+        f"May the players agree to deal {r.max_dealt + 2} cards each?", ok, why))
+    from payme.game.three_pack import new_three_pack_game
+
+    g = new_three_pack_game(r, players=4, seed=3, dealt=9)
+    hand = g.view(0)["hand"]
+    qs.append(
+        number_question(
+            "Four players agree on 9 cards each. How many cards are left in the stock after "
+            "the deal?",
+            g.view(0)["stock_count"],
+            f"The engine dealt 4 × {len(hand)} = {4 * len(hand)} of the {len(g.pack)} cards: "
+            f"{g.view(0)['stock_count']} stay in the stock.",
+        )
+    )
+    return qs
+
+
+# --- 3. the first dealer ------------------------------------------------------------------
+
+
+def first_dealer_text(r: Ruleset) -> str:
+    return para(
+        "To choose the first dealer, cards are dealt face up, one to each player, until "
+        "everyone has a regular card (special cards do not count).",
+        "The highest card deals: K is highest and A lowest; between equal ranks, spades beat "
+        "clubs, clubs beat diamonds and diamonds beat hearts. Two identical cards get "
+        "another card.",
+        "The dealer deals clockwise, face down, one card at a time.",
+    )
+
+
+def first_dealer_questions(r: Ruleset) -> list[Question]:
+    from payme.game.three_pack import deal_order_key
+
+    qs = []
+    for pair in (("7S", "7C"), ("2H", "AS"), ("QS", "KH"), ("9D", "9H")):
+        cards = [parse_card(t) for t in pair]
+        best = max(range(len(cards)), key=lambda i: deal_order_key(cards[i]))
+        qs.append(
+            choice_question(
+                f"Player A is dealt {pair[0]} and player B {pair[1]} face up. Who deals?",
+                (("player A", "0"), ("player B", "1")),
+                {str(best)},
+                f"{cards[best].name} ranks higher in the deal for the first dealer, so "
+                f"player {'AB'[best]} deals.",
+                cards=cards,
+                caption=" vs ".join(pair),
+            )
+        )
+    g = _game(r, seed=5)
+    shown = "; ".join(f"player {p}: {format_hand(c)}" for p, c in enumerate(g.preliminary))
+    qs.append(
+        choice_question(
+            f"In a real game the face-up cards were {shown}. Which player deals?",
+            tuple((f"player {p}", str(p)) for p in range(g.players)),
+            {str(g.seating[g.dealer])},
+            str(g.history[0].event),
+        )
+    )
+    return qs
+
+
+# --- 4. no upcard, the first draw -----------------------------------------------------------
+
+
+def no_upcard_text(r: Ruleset) -> str:
+    return para(
+        "After the deal no card is turned up: the discard pile is empty.",
+        "The player left of the dealer begins by drawing from the stock; their discard "
+        "starts the discard pile. From then on only the top discard may be taken.",
+    )
+
+
+def no_upcard_questions(r: Ruleset) -> list[Question]:
+    g = _game(r, seed=2)
+    first = g.to_move
+    view = g.view(first)
+    top = view["top_discard"]
+    verdict = g.can(Draw(first, "discard"))
+    return [
+        yes_no_question(
+            "The cards are dealt. Is a card face up on the discard pile?",
+            top is not None,
+            f"The engine's table: the discard pile shows {top}."
+            if top is not None
+            else "No: the discard pile is empty until the first discard.",
+        ),
+        choice_question(
+            f"Seat {g.dealer} dealt. Who draws first?",
+            seat_options(g.players),
+            {str(first)},
+            f"The player left of the dealer begins: seat {first}.",
+        ),
+        yes_no_question(
+            "May the first player start by drawing from the discard pile?",
+            verdict.ok,
+            _verdict(verdict, "Yes."),
+        ),
+    ]
+
+
+# --- 5. a turn ----------------------------------------------------------------------------
+
+
+def turn_text(r: Ruleset) -> str:
+    return para(
+        "A turn: draw one card (the top of the stock or the top of the discard pile), then "
+        "go out if you can; otherwise discard one card."
+    )
+
+
+def turn_questions(r: Ruleset) -> list[Question]:
+    g = _game(r, seed=2)
+    me = g.to_move
+    hand = g.view(me)["hand"]
+    regular = next(c for c in hand if c.is_regular)
+    before = g.can(Discard(me, regular))
+    g.apply(Draw(me, "stock"))
+    again = g.can(Draw(me, "stock"))
+    after = g.can(Discard(me, regular))
+    return [
+        yes_no_question(
+            f"It is your turn and you have not drawn. May you discard {regular}?",
+            before.ok,
+            _verdict(before, "Yes."),
+            cards=hand,
+            caption="your hand",
+        ),
+        yes_no_question(
+            "You have drawn from the stock. May you draw a second card?",
+            again.ok,
+            _verdict(again, "Yes."),
+        ),
+        yes_no_question(
+            f"You have drawn from the stock. May you discard {regular} now?",
+            after.ok,
+            _verdict(after, f"Yes: after drawing you may discard {regular} (or go out)."),
+        ),
+    ]
+
+
+# --- 6. groups and sequences ----------------------------------------------------------------
+
+
+def melds_text(r: Ruleset) -> str:
+    return para(
+        f"A group is {r.set_min} or more cards of one rank; suits may repeat and there is no "
+        "upper size.",
+        f"A sequence is {r.run_min} or more cards of one suit in a row. The ace may be low "
+        "(A-2-3) or high (Q-K-A), but not both at once: K-A-2 is not a sequence.",
+        "A meld is either a group or a sequence, never a mix.",
+    )
+
+
+def melds_example(r: Ruleset) -> str:
+    return cards_html(parse_hand("QH KH AH"), caption="a sequence with the ace high") + \
+        cards_html(parse_hand("7S 7S 7H"), caption="a group (suits may repeat)")
+
+
+def _meld_cases(r: Ruleset, cases: list[tuple[str, Callable[[bool], bool], str]]) -> list[
+        Question]:
+    return [
+        pick([partial(ask.meld, r, c, DEALT, shows=s, claim=w)], w)
+        for c, s, w in cases
+    ]
+
+
+def melds_questions(r: Ruleset) -> list[Question]:
+    return _meld_cases(r, [
+        ("7S 7S 7H", bool, "a group with a repeated suit"),
+        ("7S 7H 7D 7C 7S 7H", bool, "a group of six"),
+        ("AH 2H 3H", bool, "the ace low"),
+        ("QH KH AH", bool, "the ace high"),
+        ("KH AH 2H", lambda ok: not ok, "no wrapping"),
+        ("7H 8H 9S", lambda ok: not ok, "one suit only"),
+        ("7H 7S 8H", lambda ok: not ok, "no mix of group and sequence"),
+    ])
+
+
+# --- 7. WILD, GROUP and SEQ -----------------------------------------------------------------
+
+
+def wilds_text(r: Ruleset) -> str:
+    return para(
+        "WILD stands for any regular card in any meld, as many as you like; three or more "
+        "WILDs alone make a meld.",
+        "GROUP is wild in groups only, SEQ in sequences only, and one meld may not hold "
+        "both. GROUP (or SEQ) with two or more WILDs and nothing else is a meld.",
+    )
+
+
+def wilds_questions(r: Ruleset) -> list[Question]:
+    return _meld_cases(r, [
+        ("7H WILD 9H", bool, "WILD fills a sequence"),
+        ("WILD WILD WILD", bool, "WILDs alone"),
+        ("7H 7S GROUP", bool, "GROUP in a group"),
+        ("7H 8H GROUP", lambda ok: not ok, "GROUP never in a sequence"),
+        ("7H 8H SEQ", bool, "SEQ in a sequence"),
+        ("7H 7S SEQ", lambda ok: not ok, "SEQ never in a group"),
+        ("GROUP SEQ 7H", lambda ok: not ok, "GROUP and SEQ never together"),
+        ("GROUP WILD WILD", bool, "GROUP with two WILDs"),
+    ])
+
+
+# --- 8. RUMMY -------------------------------------------------------------------------------
+
+
+def rummy_text(r: Ruleset) -> str:
+    return para(
+        "A RUMMY card is a meld all by itself, one card. It is not a wild card and never "
+        "joins other cards in a meld.",
+        "Lay down both RUMMY cards during your turn and you win at once. Holding a RUMMY "
+        "card when the game ends also makes you a winner.",
+    )
+
+
+def rummy_questions(r: Ruleset) -> list[Question]:
+    qs = _meld_cases(r, [
+        ("RUMMY", bool, "RUMMY alone is a meld"),
+        ("7H RUMMY 9H", lambda ok: not ok, "RUMMY is not wild"),
+        ("RUMMY 7S 7H 7D", lambda ok: not ok, "RUMMY joins no meld"),
+    ])
+    pair = r.instant_win_pair
+    qs.append(
+        yes_no_question(
+            "You lay down both RUMMY cards during your turn. Do you win at once?",
+            pair == "RUMMY",
+            f"The {r.name} rule set names {pair} as the pair that wins at once "
+            "(the game's LayDownRummy action)." if pair else "No card wins at once.",
+        )
+    )
+    return qs
+
+
+# --- 9. NOMELD and NOGO ---------------------------------------------------------------------
+
+
+def nomeld_text(r: Ruleset) -> str:
+    return para(
+        "NOMELD (NO MELD) and NOGO (CAN'T GO OUT) are optional cards you do not want: they "
+        "can never be melded and never be discarded, so once you hold one you are stuck "
+        "with it.",
+        "NOMELD may be the one card left over when you go out; NOGO may not, so a player "
+        "holding NOGO cannot go out.",
+    )
+
+
+def _holding(r: Ruleset, token: str) -> Any:
+    card = parse_card(token)
+    return _drive(
+        r,
+        lambda g: g.to_move is not None and g.phase == "discard"
+        and card in g.view(g.to_move)["hand"],
+        optional={"NOMELD": 3, "NOGO": 3},
+    )
+
+
+def nomeld_questions(r: Ruleset) -> list[Question]:
+    qs = _meld_cases(r, [
+        ("NOMELD 7H 7S", lambda ok: not ok, "NOMELD never melds"),
+        ("NOGO WILD WILD", lambda ok: not ok, "NOGO never melds"),
+    ])
+    for token in ("NOMELD", "NOGO"):
+        g = _holding(r, token)
+        seat = g.to_move
+        verdict = g.can(Discard(seat, parse_card(token)))
+        qs.append(
+            yes_no_question(
+                f"You have drawn and hold a {token}. May you discard it?",
+                verdict.ok,
+                _verdict(verdict, "Yes."),
+                cards=g.view(seat)["hand"],
+                caption="your hand",
+            )
+        )
+    return qs
+
+
+# --- 10. going out --------------------------------------------------------------------------
+
+
+def going_out_text(r: Ruleset) -> str:
+    return para(
+        "After drawing you hold one card more than you were dealt. You go out when you can "
+        "meld every card except at most one; that one card is discarded (a NOMELD stays in "
+        "your hand) and may not be NOGO.",
+        "Going out wins and ends the game at once.",
+    )
+
+
+def going_out_questions(r: Ruleset) -> list[Question]:
+    cases: list[tuple[str, Callable[[tuple[str, ...]], bool], str]] = [
+        ("7H 7S 7D 8C 9C TC QS RUMMY", lambda w: w == ("QS",), "one card left over"),
+        ("7H 7S 7D 8C 9C TC JC RUMMY", lambda w: ask.NO_DISCARD in w, "every card melds"),
+        ("7H 7S 7D 8C 9C TC NOMELD RUMMY", lambda w: w == ("NOMELD",), "NOMELD may be left"),
+        ("7H 7S 7D 8C 9C TC NOGO RUMMY", lambda w: w == (ask.CANNOT,), "NOGO may not"),
+        ("7H 7S 2D 8C 9C QC KD RUMMY", lambda w: w == (ask.CANNOT,), "too many loose cards"),
+    ]
+    qs = [
+        pick([partial(ask.go_out, r, c, DEALT, shows=s, claim=w)], w)
+        for c, s, w in cases
+    ]
+    qs.append(
+        pick(
+            [
+                lambda: ask.layout_points(
+                    r, "7H 7S 7D 8C 9C TC QS KD", DEALT,
+                    prompt="At best, how many of these cards are left unmelded?",
+                    claim="hand evaluation counts unmelded cards",
+                )
+            ],
+            "an unmelded count",
+        )
+    )
+    return qs
+
+
+# --- 11. winners ----------------------------------------------------------------------------
+
+
+@lru_cache(maxsize=4)
+def _finished(r: Ruleset, seed: int) -> Any:
+    from payme.game.three_pack import play_three_pack
+
+    return play_three_pack(r, players=PLAYERS, bots=("greedy",), seed=seed, dealt=DEALT)
+
+
+def winners_text(r: Ruleset) -> str:
+    most = r.max_winners
+    return para(
+        "A game can have several winners"
+        + (f", at most {most}" if most else "")
+        + ": the player who went out (if anyone did) and every player holding a RUMMY card "
+        "when the game ends, whatever else they hold.",
+    )
+
+
+def winners_questions(r: Ruleset) -> list[Question]:
+    qs = []
+    for seed in range(1, 40):
+        g = _finished(r, seed)
+        won = tuple(g.winners())
+        if not won:
+            continue
+        how = [row for row in g.results() if row["winner"]]
+        options = list(seat_options(g.players))
+        if len(won) > 1:
+            options.append(("seats " + " and ".join(map(str, won)), "+".join(map(str, won))))
+        else:
+            options.append(("nobody", "none"))
+        qs.append(
+            choice_question(
+                "A game has just ended: " + str(g.history[-1].event).split(". Winners")[0]
+                + ". Who won?",
+                options,
+                {"+".join(map(str, won))},
+                str(g.history[-1].event)
+                + " ("
+                + "; ".join(f"seat {row['seat']}: {row['how']}" for row in how)
+                + ")",
+            )
+        )
+        if len(qs) == 2:
+            break
+    return qs
+
+
+# --- 12. the stock runs out -----------------------------------------------------------------
+
+
+def stock_text(r: Ruleset) -> str:
+    return para(
+        "When a player draws the last stock card and does not go out, the game ends after "
+        "their discard.",
+        "One exception: the next player, if they hold no RUMMY card and could go out by "
+        "taking the top discard, gets that one chance. Nobody else does.",
+    )
+
+
+def stock_questions(r: Ruleset) -> list[Question]:
+    g = _drive(r, lambda g: g.to_move is not None and g.phase == "draw"
+               and g.view(g.to_move)["stock_count"] == 1, bots="random")
+    seat = g.to_move
+    g.apply(Draw(seat, "stock"))
+    hand = g.view(seat)["hand"]
+    card = next(c for c in hand if g.can(Discard(seat, c)).ok)
+    g.apply(Discard(seat, card))
+    last = [rec.event for rec in g.history[-2:]]
+    return [
+        yes_no_question(
+            f"Seat {seat} drew the last stock card and discarded {card} without going out. "
+            "Is the discard pile shuffled into a new stock?",
+            g.view(0)["stock_count"] > 0,
+            " ".join(last),
+        ),
+        yes_no_question(
+            "Is the game over now?",
+            bool(g.over),
+            " ".join(last),
+        ),
+    ]
+
+
+# --- 13. dropping out -----------------------------------------------------------------------
+
+
+def drop_text(r: Ruleset) -> str:
+    return para(
+        "Any player may drop out at any time, even when it is not their turn. Their cards "
+        "leave play without being shown."
+    )
+
+
+def drop_questions(r: Ruleset) -> list[Question]:
+    g = _game(r, seed=4)
+    other = (g.to_move + 1) % g.players
+    verdict = g.can(DropOut(other))
+    qs = [
+        yes_no_question(
+            f"It is seat {g.to_move}'s turn. May seat {other} drop out now?",
+            verdict.ok,
+            _verdict(verdict, f"Yes: the engine lets seat {other} drop out at any time."),
+        )
+    ]
+    g.apply(DropOut(other))
+    active = sum(g.view(0)["active"])
+    qs.append(
+        number_question(
+            f"Seat {other} has dropped out of a {g.players}-player game. How many players "
+            "are still in it?",
+            active,
+            str(g.history[-1].event),
+        )
+    )
+    return qs
+
+
+# --- 14. matches and tie-breaks -------------------------------------------------------------
+
+
+def match_text(r: Ruleset) -> str:
+    return para(
+        f"Games are played in a match. Every winner of a game gets 1 game point; the first "
+        f"to {r.game_points_to_win} points wins the match.",
+        f"Players tied at {r.game_points_to_win} or more play tie-break games among "
+        "themselves.",
+        "The first player moves one seat to the left each game, except after a tie game "
+        "(a game nobody won).",
+    )
+
+
+@lru_cache(maxsize=2)
+def _match(r: Ruleset) -> Any:
+    from payme.game.three_pack import ThreePackMatch
+
+    return ThreePackMatch(r, players=PLAYERS, seed=3, dealt=DEALT).play(("greedy",))
+
+
+def match_questions(r: Ruleset) -> list[Question]:
+    m = _match(r)
+    qs = [
+        number_question(
+            "How many game points win a match?",
+            int(r.game_points_to_win or 0),
+            f"The {r.name} rule set plays matches to {r.game_points_to_win} game points.",
+        ),
+        choice_question(
+            "The engine played a match: points "
+            + ", ".join(f"player {p}: {n}" for p, n in enumerate(m.points))
+            + ". Who won the match?",
+            tuple((f"player {p}", str(p)) for p in range(m.players)),
+            {str(m.winner)},
+            f"Player {m.winner} reached {r.game_points_to_win} game points alone "
+            f"after {len(m.games)} game(s)"
+            + (" (with tie-break games)" if any(m.tie_break) else "")
+            + ".",
+        ),
+    ]
+    if len(m.games) > 1 and m.games[0].winners():
+        g0, g1 = m.games[0], m.games[1]
+        first0 = m.game_players[0][g0.first]
+        first1 = m.game_players[1][g1.first]
+        qs.append(
+            choice_question(
+                f"Player {first0} played first in game 1, which had a winner. Who plays "
+                "first in game 2?",
+                tuple((f"player {p}", str(p)) for p in range(m.players)),
+                {str(first1)},
+                f"The first player moves one seat left: player {first1} starts game 2.",
+            )
+        )
+    return qs
+
+
+# --- 15. variations -------------------------------------------------------------------------
+
+
+def variations_text(r: Ruleset) -> str:
+    return para(
+        "Players may agree on variations:",
+    ) + "<ul>" + "".join(
+        f"<li>{t}</li>"
+        for t in (
+            "<b>Go Out</b>: play on until someone goes out; an empty stock is rebuilt from "
+            "the discard pile except its top card, and no NOGO cards are used.",
+            "<b>Three-Card Draw</b>: after taking the top discard you may also take the next "
+            "discard and the top stock card together (at least two cards in the pile); you "
+            "still discard one card.",
+            "<b>Spread-Out Discard Pile</b>: you may take any discard, with every card "
+            "above it.",
+            "<b>Seating</b>: the lowest card chooses a seat first.",
+            "<b>7-pile shuffle</b>: an extra shuffle, dealing the cards into seven piles.",
+        )
+    ) + "</ul>"
+
+
+def variations_questions(r: Ruleset) -> list[Question]:
+    from payme.game.three_pack import new_three_pack_game, seven_pile_shuffle
+
+    qs = []
+    go_out = dataclasses.replace(r, variation_go_out=True)
+    try:
+        new_three_pack_game(go_out, players=3, seed=1, optional={"NOGO": 1})
+        ok, why = True, "Yes."
+    except ValueError as err:
+        ok, why = False, f"No: {err}."
+    qs.append(yes_no_question("May a game with the Go Out variation use NOGO cards?", ok, why))
+    both = dataclasses.replace(
+        r, variation_three_card_draw=True, variation_spread_discard_pile=True
+    )
+    try:
+        new_three_pack_game(both, players=3, seed=1)
+        ok, why = True, "Yes."
+    except ValueError as err:
+        ok, why = False, f"No: {err}."
+    qs.append(yes_no_question(
+        "May one game use Three-Card Draw and Spread-Out Discard Pile together?", ok, why))
+    three = dataclasses.replace(r, variation_three_card_draw=True)
+    g = _game(three, seed=1)
+    me = g.to_move
+    verdict = g.can(Draw(me, "discard", take=2))
+    qs.append(yes_no_question(
+        "Three-Card Draw is on and the discard pile is still empty. May the first player take "
+        "two discards and the top stock card?",
+        verdict.ok,
+        _verdict(verdict, "Yes."),
+    ))
+    nine = parse_hand("AS 2S 3S 4S 5S 6S 7S 8S 9S")
+    top = seven_pile_shuffle(nine)[-1]
+    qs.append(
+        choice_question(
+            "Nine cards, AS (bottom) to 9S (top), are dealt into seven piles from the top and "
+            "stacked with pile 1 on top. Which card is on top now?",
+            tuple((str(c), str(c)) for c in nine),
+            {str(top)},
+            f"The engine's 7-pile shuffle gives {format_hand(seven_pile_shuffle(nine))} "
+            f"(bottom to top): {top} is on top.",
+            cards=nine,
+            caption="before the shuffle, bottom to top",
+        )
+    )
+    return qs
+
+
+THREE_PACK_STEPS: tuple[Step, ...] = (
+    Step("pack", "The pack and its special cards", "number", pack_text, pack_questions,
+         pack_example),
+    Step("players", "Players and cards dealt", "yes_no", players_text, players_questions),
+    Step("first_dealer", "The first dealer", "choice", first_dealer_text,
+         first_dealer_questions),
+    Step("no_upcard", "No upcard: the first draw", "yes_no", no_upcard_text,
+         no_upcard_questions),
+    Step("turn", "A turn", "yes_no", turn_text, turn_questions),
+    Step("melds", "Groups and sequences", "yes_no", melds_text, melds_questions,
+         melds_example),
+    Step("wilds", "WILD, GROUP and SEQ", "yes_no", wilds_text, wilds_questions),
+    Step("rummy", "RUMMY CAN'T LOSE", "yes_no", rummy_text, rummy_questions),
+    Step("nomeld_nogo", "NOMELD and NOGO", "yes_no", nomeld_text, nomeld_questions),
+    Step("going_out", "Going out", "choice", going_out_text, going_out_questions),
+    Step("winners", "Winners", "choice", winners_text, winners_questions),
+    Step("stock", "When the stock is exhausted", "yes_no", stock_text, stock_questions),
+    Step("drop_out", "Dropping out", "yes_no", drop_text, drop_questions),
+    Step("match", "Matches and tie-breaks", "choice", match_text, match_questions),
+    Step("variations", "Variations", "yes_no", variations_text, variations_questions),
+)
+
+__all__ = ["THREE_PACK_STEPS"]

@@ -1,0 +1,356 @@
+"""The *Learn the rules* widget: steps with Back/Next, a step counter, a check and messages.
+
+A thin view over the step data: the text and example come from the step, the questions
+from the engine, and every answer is graded by :meth:`Question.grade`.  Every callback is
+:func:`~payme.widgets.guarded`, so nonsense input or an engine error becomes a message and
+the page goes on working.
+
+>>> t = Tutorial("classic", step=3)
+>>> t.step_key, t.counter_text()
+('sets', 'Step 4 of 16')
+>>> t.set_answer(t.question.right_answer()); t.check_btn.click()
+>>> t.message.kind
+'ok'
+>>> t.set_answer("maybe"); t.check_btn.click(); t.message.kind
+'error'
+"""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Mapping
+from typing import Any
+
+import ipywidgets as widgets
+
+from payme.rulesets import PRESETS, Ruleset, RulesLike
+from payme.rulesets import rules as get_rules
+from payme.tutorial import steps_for
+from payme.tutorial.checks import Question
+from payme.tutorial.draw import cards_html
+from payme.tutorial.steps import Step
+from payme.widgets import MessageBox, guarded
+
+_CSS = """<style>
+.payme-tutorial-text p { margin: 0.4em 0; line-height: 1.45; max-width: 46em; }
+.payme-tutorial-table { border-collapse: collapse; margin: 0.5em 0; font-size: 0.95em; }
+.payme-tutorial-table th, .payme-tutorial-table td { border: 1px solid #bbb;
+  padding: 2px 10px; text-align: left; }
+.payme-tutorial-table th { background: #f0f0f0; }
+.payme-tutorial-prompt { font-weight: 600; margin: 0.3em 0; max-width: 46em; }
+</style>"""
+
+# Answer widgets wider than this scroll rather than push the page sideways.
+_FULL = widgets.Layout(max_width="100%", overflow="auto")
+
+
+def _button(label: str, tooltip: str, css: str, icon: str = "") -> widgets.Button:
+    b = widgets.Button(description=label, tooltip=tooltip, icon=icon,
+                       layout=widgets.Layout(width="auto"))
+    b.add_class(css)
+    return b
+
+
+class Tutorial(widgets.VBox):  # type: ignore[misc]
+    """The tutorial for a rule set's game (Pay Me or Rummy 3-Pack).
+
+    ``rules`` picks the rule set (Pay Me offers the other Pay Me presets in a selector);
+    ``step`` is 0-based.  :meth:`from_query` reads ``?step=5&rules=family`` (1-based step).
+    """
+
+    def __init__(self, rules: RulesLike = "denexa", step: int = 0) -> None:
+        ruleset = get_rules(rules)
+        self.rules: Ruleset = ruleset
+        self.steps: tuple[Step, ...] = steps_for(ruleset)
+        self.index = 0
+        self.q_index = 0
+        self.questions: list[Question] = []
+        self._cache: dict[tuple[Ruleset, str], list[Question]] = {}
+        self.message = MessageBox()
+        guard = guarded(self.message)
+
+        choices = [(r.title, name) for name, r in PRESETS.items() if r.game == ruleset.game]
+        if ruleset.name not in PRESETS:
+            choices.append((ruleset.title, ruleset.name))
+        self._custom = {ruleset.name: ruleset}
+        self.rules_dd = widgets.Dropdown(options=choices, value=ruleset.name,
+                                         description="Rule set",
+                                         layout=widgets.Layout(width="auto", max_width="100%"))
+        self.rules_dd.add_class("payme-tutorial-rules")
+        self.rules_dd.layout.display = "" if len(choices) > 1 else "none"
+        self.back_btn = _button("Back", "the previous step", "payme-tutorial-back", "arrow-left")
+        self.next_btn = _button("Next", "the next step", "payme-tutorial-next", "arrow-right")
+        self.counter = widgets.HTML()
+        self.counter.add_class("payme-tutorial-counter")
+        self.jump = widgets.Dropdown(description="Go to", layout=widgets.Layout(width="auto",
+                                                                                  max_width="100%"))
+        self.jump.add_class("payme-tutorial-jump")
+        self.title = widgets.HTML()
+        self.title.add_class("payme-tutorial-title")
+        self.body = widgets.HTML(layout=_FULL)
+        self.body.add_class("payme-tutorial-text")
+
+        self.prompt = widgets.HTML()
+        self.prompt.add_class("payme-tutorial-prompt")
+        self.cards = widgets.HTML(layout=_FULL)
+        self.cards.add_class("payme-tutorial-cards")
+        self.answer_box = widgets.Box(layout=widgets.Layout(flex_flow="row wrap",
+                                                            max_width="100%"))
+        self.answer_box.add_class("payme-tutorial-answer")
+        self.check_btn = _button("Check my answer", "the engine grades your answer",
+                                 "payme-tutorial-check", "check")
+        self.check_btn.button_style = "primary"
+        self.another_btn = _button("Another question", "the next question of this step",
+                                   "payme-tutorial-another", "refresh")
+        self.q_counter = widgets.HTML()
+        self.q_counter.add_class("payme-tutorial-question-counter")
+        self.figure = widgets.HTML(layout=_FULL)
+        self.figure.add_class("payme-tutorial-figure")
+        self.demo = widgets.VBox()
+        self.demo.add_class("payme-tutorial-demo")
+
+        self.back_btn.on_click(guard(lambda _b: self.go(self.index - 1)))
+        self.next_btn.on_click(guard(lambda _b: self.go(self.index + 1)))
+        self.check_btn.on_click(guard(lambda _b: self.check()))
+        self.another_btn.on_click(guard(lambda _b: self.next_question()))
+        self.rules_dd.observe(guard(lambda ch: self.set_rules(ch["new"])), names="value")
+        self.jump.observe(guard(lambda ch: self._jump(ch["new"])), names="value")
+        self.answer_widget: Any = None
+        self._pending: str | None = None
+        self._quiet = False
+
+        check_area = widgets.VBox(
+            [
+                widgets.HTML("<h3 style='margin:0.6em 0 0.2em'>Check yourself</h3>"),
+                self.q_counter,
+                self.prompt,
+                self.cards,
+                self.answer_box,
+                widgets.HBox([self.check_btn, self.another_btn],
+                             layout=widgets.Layout(flex_flow="row wrap")),
+                self.message,
+                self.figure,
+            ],
+            layout=widgets.Layout(border="1px solid #ccc", padding="6px 10px",
+                                  margin="8px 0", max_width="100%"),
+        )
+        check_area.add_class("payme-tutorial-check-area")
+        nav = widgets.HBox(
+            [self.back_btn, self.counter, self.next_btn, self.jump],
+            layout=widgets.Layout(flex_flow="row wrap", align_items="center",
+                                  max_width="100%"),
+        )
+        super().__init__(
+            [widgets.HTML(_CSS), self.rules_dd, nav, self.title, self.body, self.demo,
+             check_area],
+            layout=widgets.Layout(max_width="960px", padding="0 6px"),
+        )
+        self.add_class("payme-tutorial")
+        self._fill_jump()
+        self.go(step)
+
+    # --- building --------------------------------------------------------------------
+
+    @classmethod
+    def from_query(cls, params: Mapping[str, str], rules: RulesLike = "denexa") -> Tutorial:
+        """A tutorial opened at ``params["step"]`` (1-based) with ``params["rules"]``.
+
+        A bad value is not an error page: the tutorial opens at step 1 with the default rule
+        set and says what was wrong.
+        """
+        problems = []
+        ruleset = get_rules(rules)
+        name = params.get("rules")
+        if name:
+            try:
+                candidate = get_rules(name)
+                if candidate.game != ruleset.game:
+                    raise ValueError(f"{candidate.name} is not a rule set of this game")
+                ruleset = candidate
+            except ValueError as err:
+                problems.append(str(err))
+        step = 0
+        raw = params.get("step")
+        if raw:
+            try:
+                step = int(raw) - 1
+                if not 0 <= step < len(steps_for(ruleset)):
+                    raise ValueError
+            except ValueError:
+                problems.append(
+                    f"step must be 1 to {len(steps_for(ruleset))}, not {raw!r}"
+                )
+                step = 0
+        tutorial = cls(ruleset, step)
+        if problems:
+            tutorial.message.error("; ".join(problems) + ". Starting at step 1.")
+        return tutorial
+
+    def _fill_jump(self) -> None:
+        self._quiet = True
+        self.jump.options = [(f"{i + 1}. {s.title}", i) for i, s in enumerate(self.steps)]
+        self._quiet = False
+
+    # --- navigation ------------------------------------------------------------------
+
+    @property
+    def step(self) -> Step:
+        return self.steps[self.index]
+
+    @property
+    def step_key(self) -> str:
+        return self.step.key
+
+    @property
+    def question(self) -> Question:
+        return self.questions[self.q_index]
+
+    def counter_text(self) -> str:
+        return f"Step {self.index + 1} of {len(self.steps)}"
+
+    def _jump(self, index: int | None) -> None:
+        if index is not None and not self._quiet and index != self.index:
+            self.go(index)
+
+    def set_rules(self, name: str) -> None:
+        """Switch rule set, keeping the step."""
+        ruleset = self._custom.get(name) or get_rules(name)
+        if ruleset.game != self.rules.game:
+            raise ValueError(f"{ruleset.name} is not a rule set of this game")
+        self.rules = ruleset
+        self.go(self.index)
+
+    def go(self, index: int) -> None:
+        """Show step ``index`` (0-based), clamped to the first and last steps."""
+        if not isinstance(index, int):
+            raise ValueError(f"a step number must be a whole number, not {index!r}")
+        self.index = max(0, min(index, len(self.steps) - 1))
+        step = self.step
+        r = self.rules
+        self.back_btn.disabled = self.index == 0
+        self.next_btn.disabled = self.index == len(self.steps) - 1
+        link = f"?step={self.index + 1}&rules={html.escape(r.name)}"
+        self.counter.value = (
+            f"<b>{self.counter_text()}</b> "
+            f"<a class='payme-tutorial-link' href='{link}' title='a link to this step'>"
+            "(link)</a>"
+        )
+        self._quiet = True
+        self.jump.value = self.index
+        self._quiet = False
+        self.title.value = f"<h2 style='margin:0.4em 0'>{html.escape(step.title)}</h2>"
+        text = step.text(r)
+        example = step.example(r) if step.example is not None else ""
+        self.body.value = f"<div class='payme-tutorial-text'>{text}{example}</div>"
+        self._show_demo(step)
+        key = (r, step.key)
+        if key not in self._cache:
+            self._cache[key] = step.questions(r)
+        self.questions = self._cache[key]
+        self.show_question(0)
+
+    def _show_demo(self, step: Step) -> None:
+        if step.demo == "turn" and self.rules.game == "pay_me":
+            from payme.tutorial.demo import TurnDemo
+
+            self.demo.children = [TurnDemo(self.rules)]
+        else:
+            self.demo.children = []
+
+    # --- the check -------------------------------------------------------------------
+
+    def next_question(self) -> None:
+        self.show_question((self.q_index + 1) % len(self.questions))
+
+    def show_question(self, q_index: int) -> None:
+        self.q_index = q_index
+        q = self.question
+        self.message.clear()
+        self.figure.value = ""
+        self.q_counter.value = (
+            f"<span style='color:#555'>Question {q_index + 1} of {len(self.questions)}</span>"
+        )
+        self.prompt.value = f"<div class='payme-tutorial-prompt'>{html.escape(q.prompt)}</div>"
+        self.cards.value = (
+            cards_html(q.cards, self.rules, None, caption=q.caption or None) if q.cards else ""
+        )
+        self.another_btn.disabled = len(self.questions) < 2
+        self.answer_widget = self._answer_widget(q)
+        self.answer_box.children = [self.answer_widget]
+
+    def _answer_widget(self, q: Question) -> Any:
+        if q.kind == "yes_no":
+            w = widgets.ToggleButtons(options=[label for label, _ in q.options], value=None)
+        elif q.kind == "choice" and len(q.options) <= 4:
+            w = widgets.RadioButtons(options=list(q.options), value=None,
+                                     layout=widgets.Layout(width="auto", max_width="100%"))
+        elif q.kind == "choice":
+            w = widgets.Dropdown(options=[("(choose)", None), *q.options], value=None,
+                                 layout=widgets.Layout(width="auto", max_width="100%"))
+        elif q.kind == "number":
+            w = widgets.Text(placeholder="type a number", continuous_update=False,
+                             layout=widgets.Layout(width="12em"))
+            w.add_class("payme-tutorial-number")
+            w.on_submit(guarded(self.message)(lambda _w: self.check()))
+        else:
+            toggles = [
+                widgets.ToggleButton(description=str(c), tooltip=c.name,
+                                     layout=widgets.Layout(width="auto"))
+                for c in q.cards
+            ]
+            for t in toggles:
+                t.add_class("payme-tutorial-card-toggle")
+            w = widgets.HBox(toggles, layout=widgets.Layout(flex_flow="row wrap"))
+        w.add_class("payme-tutorial-input")
+        return w
+
+    def answer_text(self) -> str:
+        """The learner's answer as text (``ValueError`` when nothing is chosen yet)."""
+        q, w = self.question, self.answer_widget
+        if q.kind == "cards":
+            return " ".join(t.description for t in w.children if t.value)
+        value = w.value
+        if value is None or value == "":
+            raise ValueError("choose or type an answer first")
+        if q.kind == "yes_no":
+            return str(dict(q.options)[value])
+        return str(value)
+
+    def set_answer(self, text: str) -> None:
+        """Put ``text`` into the answer widget as a learner would (for tests and links)."""
+        q, w = self.question, self.answer_widget
+        if q.kind == "number":
+            w.value = text
+        elif q.kind == "cards":
+            remaining = q.normalise(text).split()
+            for t in w.children:
+                t.value = t.description in remaining
+                if t.value:
+                    remaining.remove(t.description)
+        else:
+            try:
+                value = q.normalise(text)
+            except ValueError:
+                # Not an option: a learner could not choose it; keep the text for check().
+                self._pending = text
+                return
+            if q.kind == "yes_no":
+                w.value = next(label for label, v in q.options if v == value)
+            else:
+                w.value = value
+        self._pending = None
+
+    def check(self) -> None:
+        """Grade the current answer with the engine and show the verdict."""
+        pending = self._pending
+        answer = pending if pending is not None else self.answer_text()
+        self._pending = None
+        grade = self.question.grade(answer)
+        if grade.ok:
+            self.message.ok(grade.text())
+        else:
+            self.message.info(grade.text())
+        self.figure.value = self.question.figure
+
+
+__all__ = ["Tutorial"]
