@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import os
 import platform
+import subprocess
 import time
 from datetime import UTC, datetime
 
@@ -25,7 +26,7 @@ WORKERS = int(os.environ.get("BENCH_SIMULATE_WORKERS", "2"))
 SEED = 2026
 SEATINGS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("greedy ×4", ("greedy",) * 4),
-    ("standard mix", STANDARD_MIX),
+    ("standard mix: strong, greedy, random, greedy", STANDARD_MIX),
 )
 
 
@@ -45,15 +46,18 @@ def run() -> str:
     """Run the benchmark and return its Markdown section."""
     started = datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
     lines = [
-        "## Simulation: 1,000 four-player denexa games on 2 cores",
+        f"## Simulation: {GAMES:,} four-player denexa games on {WORKERS} cores",
         "",
-        f"Measured {started} on {_machine()}.",
+        f"Measured {started} at commit {_commit()} on {_machine()}.",
         f"Command: `BENCH_SIMULATE_GAMES={GAMES} BENCH_SIMULATE_WORKERS={WORKERS} "
         f".venv/bin/python -m benchmarks simulate` (seed {SEED}).",
-        "The machine is shared with other work, so times are noisy upper bounds.",
+        "The machine is shared with other work, so wall times are noisy upper bounds; the CPU",
+        "time the workers used per game is steadier, and the last column is what it gives",
+        f"on {WORKERS} free cores.",
         "",
-        "| bots | games | workers | wall time | games/s | core-seconds per game |",
-        "| --- | ---: | ---: | ---: | ---: | ---: |",
+        "| bots | games | workers | wall time | games/s | core-seconds per game "
+        f"| games/s on {WORKERS} free cores |",
+        "| --- | ---: | ---: | ---: | ---: | ---: | ---: |",
     ]
     mix_frame = None
     for label, bots in SEATINGS:
@@ -64,9 +68,10 @@ def run() -> str:
         wall = time.perf_counter() - t0
         cpu = _children_cpu() - cpu0
         per_game = f"{cpu / GAMES:.3f}" if cpu > 0 else "n/a"
+        free = f"{WORKERS * GAMES / cpu:.2f}" if cpu > 0 else "n/a"
         lines.append(
-            f"| {label} ({', '.join(bots)}) | {GAMES} | {WORKERS} | {wall:.1f} s | "
-            f"{GAMES / wall:.2f} | {per_game} |"
+            f"| {label} | {GAMES} | {WORKERS} | {wall:.1f} s | "
+            f"{GAMES / wall:.2f} | {per_game} | {free} |"
         )
         if bots == STANDARD_MIX:
             mix_frame = df
@@ -81,11 +86,20 @@ def run() -> str:
         ]
         for bot, row in bot_strength(mix_frame).iterrows():
             lines.append(
-                f"| {bot} | {row['games']} | {row['mean_total']:.1f} | "
+                f"| {bot} | {int(row['games'])} | {row['mean_total']:.1f} | "
                 f"{row['total_low']:.1f}–{row['total_high']:.1f} | {row['win_rate']:.1%} | "
                 f"{row['win_low']:.1%}–{row['win_high']:.1%} |"
             )
     return "\n".join(lines) + "\n"
+
+
+def _commit() -> str:
+    try:
+        done = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True,
+                              text=True, check=True, timeout=10)  # fmt: skip
+    except (OSError, subprocess.SubprocessError):
+        return "unknown"
+    return done.stdout.strip()
 
 
 def _children_cpu() -> float:
