@@ -8,8 +8,8 @@ for the next candidate (see :func:`payme.tutorial.checks.pick`).
 
 >>> from payme.rulesets import rules
 >>> [s.key for s in PAY_ME_STEPS][:4]
-['goal', 'packs', 'deal', 'sets']
->>> q = PAY_ME_STEPS[1].questions(rules("denexa"))[0]
+['cards', 'goal', 'packs', 'deal']
+>>> q = PAY_ME_STEPS[2].questions(rules("denexa"))[0]
 >>> q.prompt, q.right_answer()
 ('How many packs are shuffled together for 2 players?', '1')
 """
@@ -20,7 +20,7 @@ from collections.abc import Callable
 from functools import partial
 
 from payme.cards import CARDS, JOKER_INDEX, RANK_NAMES, Card, parse_card, parse_hand
-from payme.pack import Pack
+from payme.pack import Pack, check_hand
 from payme.rulesets import Ruleset, rank_token
 from payme.tutorial import ask
 from payme.tutorial import play as game_questions
@@ -73,6 +73,66 @@ def player_ranges(rules: Ruleset) -> list[tuple[int, int, int]]:
 
 def _card_name(card: Card) -> str:
     return card.name
+
+
+# --- 0. cards and how they are written --------------------------------------------------
+
+
+def cards_text(r: Ruleset) -> str:
+    return para(
+        "Pay Me uses ordinary playing cards plus jokers. In this tutorial a card is written "
+        "as its rank and its suit: 7H is the seven of hearts, TD the ten of diamonds (10D "
+        "works too), KC the king of clubs, AS the ace of spades. JK is a joker.",
+        "Ranks run A 2 3 4 5 6 7 8 9 T J Q K and count as numbers: ace 1, two to ten as "
+        "printed, jack 11, queen 12, king 13. Suits are S ♠, H ♥, D ♦ and C ♣.",
+        "Small letters are fine (7h), and cards may be separated by spaces or commas. "
+        "When several packs are shuffled together a hand may hold two identical cards.",
+    )
+
+
+def cards_example(r: Ruleset) -> str:
+    return cards_html(parse_hand("AS 7H TD JC QS KH JK"), caption="AS 7H TD JC QS KH JK")
+
+
+def _parses(token: str) -> tuple[bool, str]:
+    try:
+        card = parse_card(token)
+    except ValueError as err:
+        return False, f"No: {err}."
+    return True, f"Yes: {token!r} is read as {card}, the {card.name}."
+
+
+def cards_questions(r: Ruleset) -> list[Question]:
+    qs = []
+    for token in ("JS", "QH"):
+        card = parse_card(token)
+        qs.append(
+            number_question(
+                f"What rank number does the {card.name} ({card}) have?",
+                int(card.rank or 0),
+                f"{card} is a {RANK_NAMES[card.rank or 1]}: rank number {card.rank}.",
+                cards=(card,),
+                caption=token,
+            )
+        )
+    for token in ("10d", "1X", "kc"):
+        ok, why = _parses(token)
+        qs.append(yes_no_question(f"Is {token!r} a way to write a card?", ok, why))
+    players = max(r.min_players, min(4, r.max_players))
+    twins = parse_hand("7H 7H")
+    try:
+        check_hand(twins, r, players)
+        ok, why = True, f"Yes: with {players} players {r.name} shuffles {r.packs_for(players)} " \
+            "packs together, so there are two 7H."
+    except ValueError as err:
+        ok, why = False, f"No: {err}."
+    qs.append(
+        yes_no_question(
+            f"In a {players}-player game of {r.name}, may one hand hold two 7H?",
+            ok, why, cards=twins, caption="7H 7H",
+        )
+    )
+    return qs
 
 
 # --- 1. the goal --------------------------------------------------------------------------
@@ -504,9 +564,9 @@ def going_out_questions(r: Ruleset) -> list[Question]:
         pick(
             [
                 lambda: ask.go_out(
-                    r, "3C 6D 6S 6H JK 9C TC", 6,
-                    shows=lambda w: ask.CANNOT not in w,
-                    claim="a wild card completes a run",
+                    r, "3C 8D 8S 8H JK 9C TC", 6,
+                    shows=lambda w: w == ("3C",),
+                    claim="a joker completes a run; one card to discard",
                 )
             ],
             "going out with a wild card",
@@ -734,6 +794,8 @@ def money_questions(r: Ruleset) -> list[Question]:
 
 
 PAY_ME_STEPS: tuple[Step, ...] = (
+    Step("cards", "Cards and how we write them", "yes_no", cards_text, cards_questions,
+         cards_example),
     Step("goal", "The goal: 11 hands, fewest points", "number", goal_text, goal_questions,
          goal_example),
     Step("packs", "Players and packs", "number", packs_text, packs_questions, packs_example),

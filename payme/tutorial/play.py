@@ -27,9 +27,10 @@ MAX_STEPS = 3000
 """Safety net for driving a game to a moment (a hand of Pay Me ends far sooner)."""
 
 
-def seat_options(players: int) -> tuple[tuple[str, str], ...]:
+def seat_options(players: int, you: int | None = 0) -> tuple[tuple[str, str], ...]:
+    """``("seat 0 (you)", "0"), ("seat 1", "1"), ...``: answers naming a seat."""
     return tuple(
-        (f"seat {s}" + (" (you)" if s == 0 else ""), str(s)) for s in range(players)
+        (f"seat {s}" + (" (you)" if s == you else ""), str(s)) for s in range(players)
     )
 
 
@@ -148,8 +149,8 @@ def final_turn_questions(r: Ruleset) -> list[Question]:
         verdict = g.can(Draw(seat, "discard"))
         qs.append(
             yes_no_question(
-                f"Seat {declarer} went out. In your final turn, may you take the {top} "
-                "from the discard pile?",
+                f"You are seat {seat}; seat {declarer} went out. In your final turn, may you take "
+                f"the {top} from the discard pile?",
                 verdict.ok,
                 _verdict_text(verdict, f"Yes: {r.name} lets a final turn draw from the "
                               "discard pile too."),
@@ -194,8 +195,8 @@ def stock_out_questions(r: Ruleset) -> list[Question]:
     size = len(after.discard_pile) if pile_before is None else pile_before
     return [
         number_question(
-            f"You draw the last card of the stock and discard {drawn}. When the next player "
-            "is about to draw, how many cards are left in the discard pile?",
+            f"You (seat {seat}) draw the last card of the stock and discard {drawn}. When the "
+            "next player is about to draw, how many cards are left in the discard pile?",
             size,
             f"The engine: {events} The discard pile keeps {size} card(s) "
             f"({format_hand(after.discard_pile)}); the stock now has {after.stock_count}.",

@@ -5,7 +5,7 @@ the questions of its check (built by asking the engine).
 >>> from payme.tutorial import steps_for
 >>> steps = steps_for(rules("classic"))
 >>> steps[0].key, steps[0].check
-('goal', 'number')
+('cards', 'yes_no')
 """
 
 from __future__ import annotations

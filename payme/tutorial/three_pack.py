@@ -63,7 +63,15 @@ def _drive(r: Ruleset, stop: Callable[[Any], bool], *, bots: str = "greedy",
 
 
 def _verdict(v: Any, yes: str) -> str:
-    return yes if v.ok else str(v.reason)
+    return yes if v.ok else sentence(str(v.reason))
+
+
+def sentence(text: str) -> str:
+    """``text`` with a capital first letter and a full stop."""
+    text = text.strip()
+    if not text:
+        return text
+    return text[0].upper() + text[1:] + ("" if text.endswith((".", "!", "?")) else ".")
 
 
 # --- 1. the pack --------------------------------------------------------------------------
@@ -235,7 +243,7 @@ def no_upcard_questions(r: Ruleset) -> list[Question]:
         ),
         choice_question(
             f"Seat {g.dealer} dealt. Who draws first?",
-            seat_options(g.players),
+            seat_options(g.players, you=None),
             {str(first)},
             f"The player left of the dealer begins: seat {first}.",
         ),
@@ -483,33 +491,56 @@ def winners_text(r: Ruleset) -> str:
     )
 
 
+def _rummy_holders(g: Any) -> list[int]:
+    rummy = parse_card("RUMMY")
+    return [
+        s for s in range(g.players)
+        if g.active[s] and s != g.went_out
+        and (rummy in g.hands[s] or any(rummy in m for m in g.shown[s]))
+    ]
+
+
 def winners_questions(r: Ruleset) -> list[Question]:
-    qs = []
+    """Finished games: one where someone went out and a RUMMY holder also wins, if found."""
+    found: list[Any] = []
     for seed in range(1, 40):
         g = _finished(r, seed)
+        if g.went_out is not None and _rummy_holders(g) and not found:
+            found.append(g)
+        if g.went_out is None and len(found) == 1:
+            found.append(g)
+        if len(found) == 2:
+            break
+    qs = []
+    for g in found:
         won = tuple(g.winners())
-        if not won:
-            continue
+        holders = _rummy_holders(g)
+        facts = (
+            f"seat {g.went_out} went out" if g.went_out is not None
+            else "nobody went out (" + str(g.history[-1].event).split("(")[1].split(")")[0]
+            + ")"
+        )
+        held = (
+            "seat " + " and seat ".join(map(str, holders)) + " held a RUMMY card"
+            if holders else "no other player held a RUMMY card"
+        )
+        options = list(seat_options(g.players, you=None))
+        options.append(("nobody", "none"))
+        for combo in {won, (*holders,)} - {()}:
+            if len(combo) > 1:
+                label = "seats " + " and ".join(map(str, combo))
+                options.append((label, "+".join(map(str, combo))))
         how = [row for row in g.results() if row["winner"]]
-        options = list(seat_options(g.players))
-        if len(won) > 1:
-            options.append(("seats " + " and ".join(map(str, won)), "+".join(map(str, won))))
-        else:
-            options.append(("nobody", "none"))
         qs.append(
             choice_question(
-                "A game has just ended: " + str(g.history[-1].event).split(". Winners")[0]
-                + ". Who won?",
+                f"A game has ended: {facts}; at the end {held}. Who won?",
                 options,
-                {"+".join(map(str, won))},
-                str(g.history[-1].event)
-                + " ("
-                + "; ".join(f"seat {row['seat']}: {row['how']}" for row in how)
-                + ")",
+                {"+".join(map(str, won)) or "none"},
+                f"The engine: {g.history[-1].event}"
+                + (" (" + "; ".join(f"seat {row['seat']}: {row['how']}" for row in how) + ")"
+                   if how else ""),
             )
         )
-        if len(qs) == 2:
-            break
     return qs
 
 

@@ -5,9 +5,9 @@ from the engine, and every answer is graded by :meth:`Question.grade`.  Every ca
 :func:`~payme.widgets.guarded`, so nonsense input or an engine error becomes a message and
 the page goes on working.
 
->>> t = Tutorial("classic", step=3)
+>>> t = Tutorial("classic", step=4)
 >>> t.step_key, t.counter_text()
-('sets', 'Step 4 of 16')
+('sets', 'Step 5 of 17')
 >>> t.set_answer(t.question.right_answer()); t.check_btn.click()
 >>> t.message.kind
 'ok'
