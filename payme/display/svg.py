@@ -103,9 +103,8 @@ def _regular_face(svg: ET.Element, rank: int, suit: str) -> None:
     # Corner index, read first when cards overlap or wrap.
     _text(face, 5, 18, label, 16 if len(label) == 1 else 14, **{"font-weight": "bold"})
     _text(face, 5.5, 33, symbol, 14)
-    # Bottom-right index, upside down as on a real card.
-    corner = ET.SubElement(face, "g", {"transform": f"rotate(180 {_W / 2} {_H / 2})"})
-    _text(corner, 5, 18, label, 12 if len(label) == 1 else 11, **{"font-weight": "bold"})
+    # No upside-down index at the bottom: on screen nobody holds the card the other way,
+    # and an upside-down 9 reads as a 6.
     if rank > 10:
         # Court cards: a framed letter in the middle tells them apart from pips at a glance.
         ET.SubElement(
