@@ -211,3 +211,54 @@ def test_layout_view_shows_an_evaluation_by_duck_typing() -> None:
     assert "Deadwood: 10 points" in view.value
     view.show_text("a <b> note")
     assert "a &lt;b&gt; note" in view.value
+
+
+# --- the hand builder -------------------------------------------------------------------------
+
+
+def test_hand_builder_shows_the_engines_layout_going_out_and_chance() -> None:
+    import payme
+    from payme.widgets.hand_builder import HandBuilder
+
+    hand = "5H 6H JK 9S 9D 7C KD QS"  # 8 cards with 7 dealt: just after drawing
+    hb = HandBuilder(rules="denexa", dealt=7, hand=hand)
+    ev = payme.evaluate(hand, rules="denexa", dealt=7)
+    assert f"Deadwood: {ev.deadwood_points} points" in hb.layout_view.value
+    out = payme.can_go_out(hand, rules="denexa", dealt=7)
+    assert ("Can go out" in hb.verdict.value) == out.ok
+    best = payme.best_discard(hand, rules="denexa", dealt=7)
+    assert f"leaves deadwood of {best.deadwood_points} points" in hb.verdict.value
+    # Take a card out: 7 cards = the cards dealt, so the chance of the next draw is shown.
+    hb.input.picker._undo.click()
+    from payme.odds import go_out_chance
+
+    chance = go_out_chance(hb.hand, "denexa", 7)
+    assert f"{chance.outs} of {chance.unseen} unseen cards" in hb.verdict.value
+    assert hb.message.kind is None
+
+
+def test_hand_builder_survives_nonsense_and_rule_changes() -> None:
+    from urllib.parse import parse_qsl
+
+    import payme
+    from payme.display import points_phrase
+    from payme.widgets.hand_builder import HandBuilder
+
+    hb = HandBuilder.from_query({"rules": "family", "dealt": "nine", "players": "99",
+                                 "hand": "7H 8H JK"})  # fmt: skip
+    assert hb.rules.name == "family" and hb.hand == parse_hand("7H 8H JK")
+    assert "dealt must be a whole number, not 'nine'" in hb.message.text
+    assert "family is for 2-8 players, not 99" in hb.message.text
+    hb.input.text = "7H 8H ??"
+    assert "'??'" in hb.input.message.text and hb.hand == parse_hand("7H 8H JK")
+    hb.picker.rules = "three_pack"  # the joker is not in that pack: a message, no exception
+    assert "JK is not in the three_pack pack" in hb.input.message.text
+    assert hb.hand == () and "to see its layout" in hb.layout_view.value
+    hb.input.text = "RUMMY 7C 7D 7S KD"
+    unmelded = payme.evaluate(hb.hand, rules="three_pack", dealt=7).deadwood_points
+    assert f"Deadwood: {points_phrase(unmelded, rules('three_pack'))}" in hb.layout_view.value
+    assert hb.share_query() == "rules=three_pack&dealt=7&hand=RUMMY+7C+7D+7S+KD"
+    again = HandBuilder.from_query(dict(parse_qsl(hb.share_query())))
+    assert (again.rules, again.dealt, again.hand) == (hb.rules, hb.dealt, hb.hand)
+    # A hand pasted with "+" between cards (as in a URL) is read too.
+    assert HandBuilder.from_query({"hand": "7H+8H+9H"}).hand == parse_hand("7H 8H 9H")

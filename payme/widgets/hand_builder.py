@@ -144,7 +144,8 @@ class HandBuilder(widgets.VBox):  # type: ignore[misc]
                 except ValueError as error:
                     problems.append(str(error))
         if params.get("hand"):
-            self.input.text = params["hand"]
+            # "+" separates cards in a URL; a query pasted undecoded still reads.
+            self.input.text = params["hand"].replace("+", " ")
         if problems:
             self.message.error("Link: " + "; ".join(problems))
 
@@ -175,7 +176,7 @@ class HandBuilder(widgets.VBox):  # type: ignore[misc]
     def refresh(self) -> None:
         """Recompute everything shown from the rule set, the round and the hand."""
         from payme.odds import go_out_chance
-        from payme.solver import best_discard, can_go_out, evaluate
+        from payme.solver import can_go_out, evaluate
 
         self.message.clear()
         ruleset, dealt, cards = self.rules, self.dealt, self.hand
@@ -202,7 +203,7 @@ class HandBuilder(widgets.VBox):  # type: ignore[misc]
                 go_out_html(out),
                 f"<p style='margin:4px 0 0 0;color:#444'>The rule: "
                 f"{escape(GOING_OUT[ruleset.going_out])}.</p>",
-                self._best_discard_html(best_discard(cards, rules=ruleset, dealt=dealt)),
+                self._best_discard_html(cards),
             ]
             self.verdict.value = "".join(parts)
         elif n == dealt:
@@ -219,7 +220,16 @@ class HandBuilder(widgets.VBox):  # type: ignore[misc]
                 "layout is shown.</p>"
             )
 
-    def _best_discard_html(self, result: Any) -> str:
+    def _best_discard_html(self, cards: tuple[Any, ...]) -> str:
+        from payme.solver import best_discard
+
+        try:
+            result = best_discard(cards, rules=self.rules, dealt=self.dealt)
+        except ValueError as error:  # e.g. only cards that may never be discarded
+            return f"<p style='margin:4px 0 0 0'><b>Best discard:</b> {escape(str(error))}.</p>"
+        return self._discard_html(result)
+
+    def _discard_html(self, result: Any) -> str:
         """The best discard, read by duck typing (a Card, or an object with ``card``/
         ``discard`` and maybe ``deadwood_points``/``evaluation``)."""
         card = result
