@@ -39,6 +39,10 @@ Template = tuple[str, int, SetShape | RunShape]
 """A candidate meld: ``("set", rank, shape)`` or ``("run", suit index, shape)``."""
 
 
+def _rank_major(i: int) -> tuple[int, int]:
+    return i % 13, i // 13
+
+
 class Search:
     """One hand prepared for the search under one rule set, round and pricing.
 
@@ -57,17 +61,25 @@ class Search:
         self.cost = cost
         self.book = book
         scope = t.scope
-        counts = [0] * len(scope)
+        counts: dict[int, int] = {}
         for c in cards:
-            counts[c.index] += 1
+            i = c.index
+            counts[i] = counts.get(i, 0) + 1
         self.fixed_dead: list[Card] = []
         self.singles: list[Card] = []
         pure_any: list[Card] = []
         pure_set: list[Card] = []
         pure_run: list[Card] = []
-        for i in range(N_REGULAR, len(counts)):
+        regular: list[int] = []
+        n_conv = 0
+        masks = [0, 0, 0, 0]
+        for i in sorted(counts):
             n = counts[i]
-            if not n:
+            if i < N_REGULAR:
+                regular.append(i)
+                if scope[i] is not None:
+                    n_conv += n
+                masks[i // 13] |= 2 << (i % 13)
                 continue
             c = CARDS[i]
             if i in t.single:
@@ -80,44 +92,39 @@ class Search:
                     [c] * n
                 )
         # Of the pure any-scope wild cards the dearest are melded first, the cheapest left.
-        pure_any.sort(key=lambda c: (-cost[c.index], c.index))
+        if len(pure_any) > 1:
+            pure_any.sort(key=lambda c: (-cost[c.index], c.index))
         self.pure_any = pure_any
         self.pure_set = pure_set
         self.pure_run = pure_run
         self.n_any, self.n_set, self.n_run = len(pure_any), len(pure_set), len(pure_run)
         self.scoped = bool(pure_set or pure_run)
-
-        regular = [i for i in range(N_REGULAR) if counts[i]]
-        n_conv = sum(counts[i] for i in regular if scope[i] is not None)
         self.n_conv = n_conv
-        w_total = self.n_any + self.n_set + self.n_run + n_conv
-        # Candidate shapes, per suit (runs) and per rank (sets).
+
+        # Candidate shapes, per suit (runs) and per rank (sets); which cards they use.
+        used: set[int] = set()
         runs: list[tuple[int, list[RunShape]]] = []
-        sets: list[tuple[int, list[SetShape]]] = []
-        used = [False] * N_REGULAR
+        w_run = self.n_any + self.n_run + n_conv
         for s in range(4):
-            mask = 0
-            for r in range(1, 14):
-                if counts[s * 13 + r - 1]:
-                    mask |= 1 << r
-            if mask:
-                shapes = book.runs(mask, self.n_any + self.n_run + n_conv)
+            if masks[s]:
+                shapes, used_ranks = book.runs(masks[s], w_run)
                 if shapes:
                     runs.append((s, shapes))
-                    for shape in shapes:
-                        for r in shape[0]:
-                            used[s * 13 + r - 1] = True
-        for r in range(1, 14):
-            copies = tuple(counts[s * 13 + r - 1] for s in range(4))
-            if any(copies):
-                shapes2 = book.sets(copies, self.n_any + self.n_set + n_conv)
-                if shapes2:
-                    sets.append((r, shapes2))
-                    for shape2 in shapes2:
-                        for si, mi in enumerate(shape2[0]):
-                            if mi:
-                                used[si * 13 + r - 1] = True
-        del w_total
+                    base = s * 13 - 1
+                    for r in range(1, 14):
+                        if used_ranks >> r & 1:
+                            used.add(base + r)
+        sets: list[tuple[int, list[SetShape]]] = []
+        w_set = self.n_any + self.n_set + n_conv
+        get = counts.get
+        for r in sorted({i % 13 for i in regular}):
+            copies = (get(r, 0), get(13 + r, 0), get(26 + r, 0), get(39 + r, 0))
+            shapes2, used_suits = book.sets(copies, w_set)
+            if shapes2:
+                sets.append((r + 1, shapes2))
+                for si in range(4):
+                    if used_suits >> si & 1:
+                        used.add(si * 13 + r)
         # Cards in no candidate meld (and not wild) are deadwood whatever else happens.
         self.isolated: list[Card] = []
         plain: list[int] = []
@@ -125,49 +132,63 @@ class Search:
         for i in regular:
             if scope[i] is not None:
                 conv.append(i)
-            elif used[i]:
+            elif i in used:
                 plain.append(i)
             else:
                 self.isolated += [CARDS[i]] * counts[i]
-        order = plain + conv
+        # Rank-major order keeps each candidate meld's cards close together in the order.
+        order = sorted(plain + conv, key=_rank_major)
         self.slots = [CARDS[i] for i in order]
         most = max((counts[i] for i in order), default=1)
-        w = most.bit_length() + 1
+        w = 2 if most == 1 else most.bit_length() + 1
         self.width = w
+        unit_of = [0] * N_REGULAR
         slot_of = [-1] * N_REGULAR
+        unit: list[int] = []
+        state = guard = 0
         for j, i in enumerate(order):
+            u = 1 << (j * w)
+            unit.append(u)
+            unit_of[i] = u
             slot_of[i] = j
-        self.unit = unit = [1 << (j * w) for j in range(len(order))]
-        self.guard = sum(1 << (j * w + w - 1) for j in range(len(order)))
-        self.state0 = sum(counts[i] << (j * w) for j, i in enumerate(order))
-        self.conv_shift = len(plain) * w
+            state += counts[i] * u
+            guard += u << (w - 1)
+        self.unit = unit
+        self.guard = guard
+        self.state0 = state
+        # Wild cards of a rank come last, so the search can count those left cheaply.
+        self.conv_shift = 0
+        conv_slots = [j for j, i in enumerate(order) if scope[i] is not None]
         self.conv_masks = [
-            sum(1 << (j * w + bit) for j in range(len(conv))) for bit in range(w - 1)
+            sum(1 << (j * w + bit) for j in conv_slots) for bit in range(w - 1)
         ]
         self.slot_cost = [cost[i] for i in order]
         self.slot_conv = [scope[i] is not None for i in order]
         self.bit_slot = [b // w for b in range(len(order) * w)]
 
-        # Candidate melds per anchor slot: (delta, wild cards, is a set), and templates.
-        cands: list[list[tuple[int, int]]] = [[] for _ in order]
-        kinds: list[list[bool]] = [[] for _ in order]
-        tids: list[list[int]] = [[] for _ in order]
+        # Candidate melds per anchor slot: (cards taken, wild cards), and their templates.
+        n_slots = len(order)
+        cands: list[list[tuple[int, int]]] = [[] for _ in range(n_slots)]
+        kinds: list[list[bool]] = [[] for _ in range(n_slots)]
+        tids: list[list[int]] = [[] for _ in range(n_slots)]
         templates: list[Template] = []
-        seen: list[set[tuple[int, int]]] = [set() for _ in order]
-        dedupe = not self.scoped
+        # Without scoped wild cards a set and a run taking the same cards are the same move.
+        seen: set[tuple[int, int]] | None = None if self.scoped else set()
         for r, shapes2 in sets:
             base = r - 1
             for shape2 in shapes2:
-                copies, anchor, k = shape2
-                j = slot_of[anchor * 13 + base]
-                delta = 0
-                for si in range(4):
-                    if copies[si]:
-                        delta += copies[si] * unit[slot_of[si * 13 + base]]
-                if dedupe:
-                    if (delta, k) in seen[j]:
+                copies2, _, k = shape2
+                delta = (
+                    copies2[0] * unit_of[base]
+                    + copies2[1] * unit_of[13 + base]
+                    + copies2[2] * unit_of[26 + base]
+                    + copies2[3] * unit_of[39 + base]
+                )
+                if seen is not None:
+                    if (delta, k) in seen:
                         continue
-                    seen[j].add((delta, k))
+                    seen.add((delta, k))
+                j = min(slot_of[si * 13 + base] for si in range(4) if copies2[si])
                 cands[j].append((delta, k))
                 kinds[j].append(True)
                 tids[j].append(len(templates))
@@ -175,17 +196,18 @@ class Search:
         for suit, shapes in runs:
             base = suit * 13 - 1
             for shape in shapes:
-                ranks, _, anchor, k, _ = shape
-                j = slot_of[base + anchor]
-                if j < 0:
-                    continue
+                ranks = shape[0]
+                k = shape[3]
                 delta = 0
+                j = n_slots
                 for rank in ranks:
-                    delta += unit[slot_of[base + rank]]
-                if dedupe:
-                    if (delta, k) in seen[j]:
+                    delta += unit_of[base + rank]
+                    if slot_of[base + rank] < j:
+                        j = slot_of[base + rank]
+                if seen is not None:
+                    if (delta, k) in seen:
                         continue
-                    seen[j].add((delta, k))
+                    seen.add((delta, k))
                 cands[j].append((delta, k))
                 kinds[j].append(False)
                 tids[j].append(len(templates))
@@ -197,11 +219,13 @@ class Search:
         self.terminal = terminal_table(self)
         self.memo: dict[object, int] = {}
         self.value: Callable[[int, int, int, int, int], int]
+        self._plain: _PlainSolver | None = None
         if self.scoped:
             self.value = self._solve_scoped
         else:
-            plain_solve = _plain_solver(self)
-            self.value = lambda state, b, g, q, d: plain_solve(state, b, d)
+            plain_solver = self._plain = _PlainSolver(self)
+            solve = plain_solver.solve
+            self.value = lambda state, b, g, q, d: solve(state, b, d)
 
     # --- helpers ----------------------------------------------------------------------
 
@@ -270,6 +294,8 @@ class Search:
 
         ``d`` is 0 when a discard is owed, 1 when not.
         """
+        if self._plain is not None:
+            return self._plain.walk(d)
         key = (self.state0, self.n_any, self.n_set, self.n_run, d)
         value = self.value
         total = value(*key)
@@ -288,62 +314,122 @@ class Search:
         return total, moves, self.finish(*key[1:])[1]
 
 
-def _plain_solver(h: Search) -> Callable[[int, int, int], int]:
-    """The search for hands without scoped wild cards, as a closure (the hot path)."""
-    unit = h.unit
-    cost = h.slot_cost
-    conv = h.slot_conv
-    cands = h.cands
-    guard = h.guard
-    bit_slot = h.bit_slot
-    conv_shift = h.conv_shift
-    conv_masks = h.conv_masks
-    n_any = h.n_any
-    term = h.terminal
-    end = [[term[(b, 0, 0, d)][0] for b in range(n_any + 1)] for d in (0, 1)]
-    memo: dict[int, int] = {}
-    memo_get = memo.get
+class _PlainSolver:
+    """The search for hands without scoped wild cards (the hot path).
 
-    def solve(state: int, b: int, d: int) -> int:
-        if not state:
-            return end[d][b] if 0 <= b <= n_any else INF
-        key = ((state << 8) | (b + 64)) << 1 | d
-        hit = memo_get(key)
-        if hit is not None:
-            return hit
-        j = bit_slot[(state & -state).bit_length() - 1]
-        rest = state - unit[j]
-        best = cost[j] + solve(rest, b, d)
-        if best and not d:
-            v = solve(rest, b, 1)
-            if v < best:
-                best = v
-        if best and conv[j]:
-            v = solve(rest, b + 1, d)
-            if v < best:
-                best = v
-        if best:
-            sg = state | guard
-            for delta, k in cands[j]:
-                if (sg - delta) & guard == guard:
-                    nb = b - k
-                    nxt = state - delta
-                    if nb < 0:
-                        x = nxt >> conv_shift
-                        have = 0
-                        for bit, mask in enumerate(conv_masks):
-                            have += (x & mask).bit_count() << bit
-                        if nb + have < 0:
-                            continue
-                    v = solve(nxt, nb, d)
-                    if v < best:
-                        best = v
-                        if not v:
-                            break
-        memo[key] = best
-        return best
+    Memo tables are split by (balance, discard owed) so that the key is the bare packed
+    state; next to each value the index of the first best move is kept for the walk
+    (-1 deadwood, -2 discard, -3 play as wild, else a candidate's index).
+    """
 
-    return solve
+    def __init__(self, h: Search) -> None:
+        self.h = h
+        off = h.n_conv
+        self.off = off
+        span = h.n_any + 2 * h.n_conv + 2
+        self.memos: list[dict[int, int]] = [{} for _ in range(2 * span)]
+        self.picks: list[dict[int, int]] = [{} for _ in range(2 * span)]
+        self.solve = self._make()
+
+    def _make(self) -> Callable[[int, int, int], int]:
+        h = self.h
+        unit = h.unit
+        cost = h.slot_cost
+        conv = h.slot_conv
+        cands = h.cands
+        guard = h.guard
+        bit_slot = h.bit_slot
+        conv_shift = h.conv_shift
+        conv_masks = h.conv_masks
+        n_any = h.n_any
+        term = h.terminal
+        end = [[term[(b, 0, 0, d)][0] for b in range(n_any + 1)] for d in (0, 1)]
+        memos = self.memos
+        picks = self.picks
+        off = self.off
+        plain_dead = [not c and not w for c, w in zip(cands, conv, strict=True)]
+
+        def solve(state: int, b: int, d: int) -> int:
+            if not state:
+                return end[d][b] if 0 <= b <= n_any else INF
+            slot = (b + off) << 1 | d
+            memo = memos[slot]
+            hit = memo.get(state)
+            if hit is not None:
+                return hit
+            j = bit_slot[(state & -state).bit_length() - 1]
+            rest = state - unit[j]
+            if plain_dead[j] and d:
+                # A card that starts no candidate meld and cannot be wild: deadwood here.
+                best = cost[j] + solve(rest, b, d)
+                memo[state] = best
+                picks[slot][state] = -1
+                return best
+            best = cost[j] + solve(rest, b, d)
+            pick = -1
+            if best and not d:
+                v = solve(rest, b, 1)
+                if v < best:
+                    best, pick = v, -2
+            if best and conv[j]:
+                v = solve(rest, b + 1, d)
+                if v < best:
+                    best, pick = v, -3
+            if best:
+                sg = state | guard
+                i = 0
+                for delta, k in cands[j]:
+                    if (sg - delta) & guard == guard:
+                        nb = b - k
+                        nxt = state - delta
+                        if nb < 0:
+                            x = nxt >> conv_shift
+                            have = 0
+                            for bit, mask in enumerate(conv_masks):
+                                have += (x & mask).bit_count() << bit
+                            if nb + have < 0:
+                                i += 1
+                                continue
+                        v = solve(nxt, nb, d)
+                        if v < best:
+                            best, pick = v, i
+                            if not v:
+                                break
+                    i += 1
+            memo[state] = best
+            picks[slot][state] = pick
+            return best
+
+        return solve
+
+    def walk(self, d: int) -> tuple[int, list[Move], Leftover]:
+        h = self.h
+        state, b = h.state0, h.n_any
+        total = self.solve(state, b, d)
+        moves: list[Move] = []
+        if total >= INF:
+            return total, moves, NO_LEFTOVER
+        unit, bit_slot, off = h.unit, h.bit_slot, self.off
+        while state:
+            pick = self.picks[(b + off) << 1 | d][state]
+            j = bit_slot[(state & -state).bit_length() - 1]
+            if pick == -1:
+                moves.append(("dead", j, 0, 0))
+                state -= unit[j]
+            elif pick == -2:
+                moves.append(("discard", j, 0, 0))
+                state -= unit[j]
+                d = 1
+            elif pick == -3:
+                moves.append(("wild", j, 0, 0))
+                state -= unit[j]
+                b += 1
+            else:
+                delta, k = h.cands[j][pick]
+                moves.append(("meld", h.tids[j][pick], k, 0))
+                state -= delta
+                b -= k
+        return total, moves, h.finish(b, 0, 0, d)[1]
 
 
 def terminal_table(h: Search) -> dict[tuple[int, int, int, int], tuple[int, Leftover]]:

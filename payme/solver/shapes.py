@@ -7,10 +7,10 @@ every hand -- across many hands the same keys come back again and again.
 
 >>> from payme.melds import tables_for
 >>> book = ShapeBook(tables_for("denexa", 9))
->>> [s for s in book.runs(0b111000, 0)]  # 3H 4H 5H, say, and no wild cards
-[((3, 4, 5), (3, 4, 5), 3, 0, 3)]
->>> book.sets((1, 1, 0, 1), 0)[0]  # three suits of one rank: S+H+C
-((1, 1, 0, 1), 0, 0)
+>>> book.runs(0b111000, 0)  # ranks 3 4 5 of one suit, and no wild cards
+([((3, 4, 5), (3, 4, 5), 3, 0, 3)], 56)
+>>> book.sets((1, 1, 0, 1), 0)[0]  # one rank held in spades, hearts and clubs
+[((1, 1, 0, 1), 0, 0)]
 """
 
 from __future__ import annotations
@@ -27,7 +27,8 @@ candidate melds longer than this are never needed."""
 
 RunShape = tuple[tuple[int, ...], tuple[int, ...], int, int, int]
 """``(natural ranks, their places, anchor rank, wild cards, lowest place)``.  The anchor is
-the natural card that comes first in the search order (non-wild ranks before wild ranks)."""
+the natural card that comes first in the search order: non-wild ranks come before wild
+ranks (which the search takes last), each group from low to high."""
 SetShape = tuple[tuple[int, int, int, int], int, int]
 """``(natural copies per suit S H D C, anchor suit index, wild cards)``."""
 
@@ -44,8 +45,9 @@ class ShapeBook:
         if self.cap is not None:
             most = min(most, self.cap)
         self.set_most = most
-        self._runs: dict[tuple[int, int], list[RunShape]] = {}
-        self._sets: dict[tuple[tuple[int, ...], int], list[SetShape]] = {}
+        self._runs: dict[tuple[int, int], tuple[list[RunShape], int]] = {}
+        self._run_parts: dict[tuple[int, int], list[RunShape]] = {}
+        self._sets: dict[tuple[tuple[int, ...], int], tuple[list[SetShape], int]] = {}
         self.terminals: dict[object, object] = {}
 
     def run_wild_cap(self, mask: int, wilds: int) -> int:
@@ -54,8 +56,9 @@ class ShapeBook:
             return min(wilds, mask.bit_count())
         return min(wilds, (self.cap or RUN_MOST) - 1)
 
-    def runs(self, mask: int, wilds: int) -> list[RunShape]:
-        """Runs using at least one of the ranks in ``mask`` (bit r = rank r) of one suit.
+    def runs(self, mask: int, wilds: int) -> tuple[list[RunShape], int]:
+        """Runs using at least one of the ranks in ``mask`` (bit r = rank r) of one suit,
+        and the mask of ranks that appear in any of them.
 
         Each natural rank may also be left out in favour of a wild card (its copy may be
         needed elsewhere), so every choice is listed.
@@ -64,11 +67,48 @@ class ShapeBook:
         key = (mask, wcap)
         hit = self._runs.get(key)
         if hit is None:
-            hit = self._make_runs(mask, wcap)
-            if len(self._runs) > 200_000:
+            shapes: list[RunShape] = []
+            for part in self._clusters(mask, wcap):
+                part_cap = self.run_wild_cap(part, wcap)
+                piece = self._run_parts.get((part, part_cap))
+                if piece is None:
+                    piece = self._make_runs(part, part_cap)
+                    self._run_parts[(part, part_cap)] = piece
+                shapes += piece
+            used = 0
+            for shape in shapes:
+                for r in shape[0]:
+                    used |= 1 << r
+            hit = (shapes, used)
+            if len(self._runs) > 100_000:
                 self._runs.clear()
             self._runs[key] = hit
         return hit
+
+    def _clusters(self, mask: int, wcap: int) -> list[int]:
+        """``mask`` split into groups of ranks that no single run can join.
+
+        Two held ranks further apart than one natural card plus the most wild cards a run
+        may hold in a row never meet in one run, so their runs can be listed separately
+        (and each piece is more likely to be listed already).
+        """
+        t = self.t
+        if t.ace_high and mask & 0b10:
+            return [mask]  # the ace may also sit above the king: keep it simple
+        gap = 2 if t.adjacent_limit else min(wcap, (self.cap or RUN_MOST) - 2) + 1
+        parts: list[int] = []
+        current = 0
+        last = -99
+        for r in range(1, 14):
+            if mask >> r & 1:
+                if r - last > gap and current:
+                    parts.append(current)
+                    current = 0
+                current |= 1 << r
+                last = r
+        if current:
+            parts.append(current)
+        return parts
 
     def _make_runs(self, mask: int, wcap: int) -> list[RunShape]:
         t = self.t
@@ -112,8 +152,9 @@ class ShapeBook:
                         out.append((ranks, tuple(nat), anchor, forced + extra, low))
         return out
 
-    def sets(self, copies: tuple[int, ...], wilds: int) -> list[SetShape]:
-        """Sets of one rank from ``copies`` (cards held per suit S H D C) and wild cards."""
+    def sets(self, copies: tuple[int, ...], wilds: int) -> tuple[list[SetShape], int]:
+        """Sets of one rank from ``copies`` (cards held per suit S H D C) and wild cards,
+        and the mask of suits (bit s) that appear in any of them."""
         t = self.t
         most = self.set_most
         if t.distinct_suits:
@@ -126,7 +167,13 @@ class ShapeBook:
         key = (copies, wcap)
         hit = self._sets.get(key)
         if hit is None:
-            hit = self._make_sets(copies, wcap)
+            shapes = self._make_sets(copies, wcap)
+            used = 0
+            for shape in shapes:
+                for s in range(4):
+                    if shape[0][s]:
+                        used |= 1 << s
+            hit = (shapes, used)
             self._sets[key] = hit
         return hit
 
