@@ -1,0 +1,541 @@
+"""Hand-evaluation puzzles generated and graded by the engine.
+
+Four kinds of puzzle, each about one hand:
+
+``deadwood``  Which cards are left over in the best layout? (answer: the deadwood cards, or
+              its penalty points)
+``discard``   Which card would you discard? (a hand of dealt + 1 cards; any discard that
+              leaves the fewest deadwood points is right)
+``go_out``    Can this hand go out, and with which discard? (answer: ``no``, ``none`` for
+              going out without a discard, or the card to discard)
+``lay_off``   The declarer has gone out; how few points can you get to with your own melds
+              and lay-offs onto theirs? (answer: the points)
+
+A puzzle is fully determined by its id, ``RULES-DEALT-KIND-SEED`` (``denexa-7-discard-42``),
+so a page can put the id in its URL and rebuild the same puzzle after a reload.
+
+Difficulty is a number worked out from the hand (:func:`difficulty_score`):
+
+* 2 points for each wild card in the hand (wild cards multiply the ways to meld);
+* 1 point for every 3 distinct candidate melds the hand's cards contain (choices to weigh),
+  at most 4;
+* 1 point for each card that sits in two or more candidate melds (conflicts), at most 4;
+* 4 points when the obvious approach — keep taking the meld worth the most points — does
+  not reach the best answer (a trap).
+
+Scores 0–4 are *easy*, 5–9 *medium*, 10 and more *hard*.
+
+>>> p = puzzle_from_id("denexa-7-discard-3")
+>>> p.id, p.kind, len(p.hand)
+('denexa-7-discard-3', 'discard', 8)
+>>> p == puzzle_from_id(p.id)
+True
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Iterable
+from dataclasses import dataclass
+from itertools import combinations
+from typing import Final, Literal, get_args
+
+from payme.cards import CARDS, N_REGULAR, Card, CardError, CardsLike, format_hand, parse_hand
+from payme.melds import Meld, check_meld
+from payme.rulesets import PRESETS, Ruleset
+from payme.rulesets import rules as get_rules
+
+PuzzleKind = Literal["deadwood", "discard", "go_out", "lay_off"]
+Difficulty = Literal["easy", "medium", "hard"]
+KINDS: Final[tuple[PuzzleKind, ...]] = get_args(PuzzleKind)
+DIFFICULTIES: Final[tuple[Difficulty, ...]] = get_args(Difficulty)
+
+EASY_BELOW: Final = 5
+HARD_FROM: Final = 10
+_MAX_TRIES: Final = 400
+
+QUESTIONS: Final[dict[PuzzleKind, str]] = {
+    "deadwood": "Split this hand into melds. Which cards are left over as deadwood "
+    "(or: how many penalty points is the best you can do)?",
+    "discard": "You have just drawn. Which card do you discard to keep your deadwood lowest?",
+    "go_out": "You have just drawn. Can you go out? Answer 'no', 'none' (go out without "
+    "discarding) or the card you discard.",
+    "lay_off": "The declarer went out with the melds shown. Using your own melds and laying "
+    "off onto theirs, how few penalty points can you end the hand with?",
+}
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """The grade of an answer: right or wrong, and an explanation of the best answer."""
+
+    correct: bool
+    explanation: str
+
+    def __bool__(self) -> bool:
+        return self.correct
+
+
+@dataclass(frozen=True)
+class Puzzle:
+    """One puzzle: a hand (and, for lay-offs, the declarer's melds) and a question."""
+
+    id: str
+    kind: PuzzleKind
+    rules: Ruleset
+    dealt: int
+    hand: tuple[Card, ...]
+    declarer_melds: tuple[Meld, ...] = ()
+    score: int = 0
+
+    @property
+    def difficulty(self) -> Difficulty:
+        return grade(self.score)
+
+    @property
+    def question(self) -> str:
+        return QUESTIONS[self.kind]
+
+    @property
+    def evaluate_dealt(self) -> int | None:
+        """``dealt`` as the engine wants it (Rummy 3-Pack ignores it)."""
+        return self.dealt
+
+    def solution(self) -> str:
+        """The best answer, explained in a sentence or two (computed by the engine)."""
+        return _explain(self)
+
+    def check(self, answer: object) -> Verdict:
+        """Grade ``answer`` (text, a number, cards); bad input is a ``ValueError`` saying why."""
+        return _check(self, answer)
+
+
+def grade(score: int) -> Difficulty:
+    """The difficulty band of a :func:`difficulty_score`."""
+    if score < EASY_BELOW:
+        return "easy"
+    return "medium" if score < HARD_FROM else "hard"
+
+
+# --------------------------------------------------------------------------------------
+# The difficulty measure
+
+
+def candidate_melds(hand: tuple[Card, ...], rules: Ruleset, dealt: int | None) -> list[Meld]:
+    """Every distinct valid meld of 3 or 4 cards (and single-card melds) within ``hand``."""
+    found: dict[tuple[Card, ...], Meld] = {}
+    cards = sorted(hand)
+    for size in (1, 3, 4):
+        for combo in set(combinations(cards, size)):
+            if combo in found:
+                continue
+            chk = check_meld(combo, rules, dealt)
+            if chk.ok and chk.meld is not None:
+                found[combo] = chk.meld
+    return [found[k] for k in sorted(found)]
+
+
+def _greedy_points(
+    hand: tuple[Card, ...], melds: list[Meld], rules: Ruleset, dealt: int | None
+) -> int:
+    """Deadwood points of the naive approach: keep taking the meld worth the most points."""
+    left = Counter(hand)
+    ranked = sorted(
+        melds, key=lambda m: (-sum(rules.card_points(c, dealt) for c in m.cards), m.cards)
+    )
+    for meld in ranked:
+        need = Counter(meld.cards)
+        if all(left[c] >= n for c, n in need.items()):
+            left -= need
+    return sum(rules.card_points(c, dealt) * n for c, n in left.items())
+
+
+def difficulty_score(hand: CardsLike, rules: Ruleset | str, dealt: int | None) -> int:
+    """The difficulty measure of a hand (see the module docstring).
+
+    >>> difficulty_score("7H 8H 9H", "denexa", 3)
+    0
+    """
+    from payme.solver import evaluate
+
+    r = get_rules(rules)
+    cards = parse_hand(hand)
+    melds = candidate_melds(cards, r, dealt)
+    wilds = sum(1 for c in cards if r.is_wild(c, dealt))
+    in_melds = Counter(c for m in melds if len(m.cards) > 1 for c in set(m.cards))
+    conflicts = sum(1 for n in in_melds.values() if n >= 2)
+    score = 2 * wilds + min(4, len(melds) // 3) + min(4, conflicts)
+    if _greedy_points(cards, melds, r, dealt) > evaluate(cards, r, dealt).deadwood_points:
+        score += 4
+    return score
+
+
+# --------------------------------------------------------------------------------------
+# Generating puzzles
+
+
+def _regular(rng: random.Random) -> Card:
+    return CARDS[rng.randrange(N_REGULAR)]
+
+
+def _meld_cards(rng: random.Random, rules: Ruleset, dealt: int | None) -> list[Card]:
+    """The cards of one random natural meld (sometimes with a wild card swapped in)."""
+    if rng.random() < 0.5:
+        rank = rng.randint(1, 13)
+        size = 3 if rules.set_max == 3 else rng.choice((3, 3, 4))
+        suits = (
+            rng.sample("SHDC", size)
+            if rules.set_distinct_suits or rng.random() < 0.7
+            else [rng.choice("SHDC") for _ in range(size)]
+        )
+        cards = [Card.regular(rank, s) for s in suits]
+    else:
+        length = rng.choice((3, 3, 4, 5))
+        low = rng.randint(1, 14 - length)
+        suit = rng.choice("SHDC")
+        cards = [Card.regular(low + i, suit) for i in range(length)]
+    wilds = [c for c in CARDS if rules.wild_scope(c, dealt) == "any"]
+    if wilds and rng.random() < 0.35:
+        cards[rng.randrange(len(cards))] = rng.choice(wilds)
+    return cards
+
+
+def _fits_pack(cards: Iterable[Card], rules: Ruleset) -> bool:
+    pack = rules.pack_counts(None)
+    return all(pack[c.index] >= n for c, n in Counter(cards).items())
+
+
+def _random_hand(
+    rng: random.Random, rules: Ruleset, dealt: int | None, size: int
+) -> tuple[Card, ...]:
+    """A meld-rich hand: a few melds, then topped up with random cards, then perturbed."""
+    while True:
+        cards: list[Card] = []
+        while len(cards) < size and rng.random() < 0.8:
+            cards.extend(_meld_cards(rng, rules, dealt))
+        cards = cards[:size]
+        while len(cards) < size:
+            cards.append(
+                _regular(rng) if rng.random() < 0.85 else rng.choice(CARDS[: N_REGULAR + 1])
+            )
+        for _ in range(rng.randint(0, 2)):
+            cards[rng.randrange(size)] = _regular(rng)
+        if rules.jokers_per_pack == 0:
+            cards = [c if not c.is_joker else _regular(rng) for c in cards]
+        if _fits_pack(cards, rules):
+            return tuple(sorted(cards))
+
+
+def _declarer_melds(rng: random.Random, rules: Ruleset, dealt: int | None) -> tuple[Meld, ...]:
+    """Two or three melds a declarer might have gone out with."""
+    melds: list[Meld] = []
+    while len(melds) < rng.choice((2, 3)):
+        chk = check_meld(_meld_cards(rng, rules, dealt), rules, dealt)
+        if chk.ok and chk.meld is not None and chk.meld.kind != "single":
+            melds.append(chk.meld)
+    return tuple(melds)
+
+
+def _build(rules: Ruleset, dealt: int, kind: PuzzleKind, seed: int) -> Puzzle:
+    rng = random.Random(f"{rules.name}-{dealt}-{kind}-{seed}")
+    size = dealt if kind in ("deadwood", "lay_off") else dealt + 1
+    if kind == "go_out" and rng.random() < 0.5:
+        hand = _melded_hand(rng, rules, dealt, size)
+    else:
+        hand = _random_hand(rng, rules, dealt, size)
+    declarer: tuple[Meld, ...] = ()
+    score = difficulty_score(hand, rules, dealt)
+    if kind == "lay_off":
+        while True:
+            declarer = _declarer_melds(rng, rules, dealt)
+            hand = _with_extensions(rng, hand, declarer)
+            every = [*hand, *(c for m in declarer for c in m.cards)]
+            if _fits_pack(every, rules):
+                break
+        score = difficulty_score(hand, rules, dealt) + _lay_off_score(hand, declarer, rules, dealt)
+    return Puzzle(
+        id=f"{rules.name}-{dealt}-{kind}-{seed}",
+        kind=kind,
+        rules=rules,
+        dealt=dealt,
+        hand=hand,
+        declarer_melds=declarer,
+        score=score,
+    )
+
+
+def _melded_hand(rng: random.Random, rules: Ruleset, dealt: int, size: int) -> tuple[Card, ...]:
+    """A hand built from melds only, plus one spare card: often one that can go out."""
+    for _ in range(50):
+        cards: list[Card] = []
+        while len(cards) < size - 1:
+            meld = _meld_cards(rng, rules, dealt)
+            if len(cards) + len(meld) <= size - 1:
+                cards.extend(meld)
+            elif size - 1 - len(cards) < 3:
+                break
+        cards.extend(_regular(rng) for _ in range(size - len(cards)))
+        if _fits_pack(cards, rules):
+            return tuple(sorted(cards))
+    return _random_hand(rng, rules, dealt, size)
+
+
+def _with_extensions(
+    rng: random.Random, hand: tuple[Card, ...], declarer: tuple[Meld, ...]
+) -> tuple[Card, ...]:
+    """Swap one or two of the hand's cards for cards that extend the declarer's melds."""
+    cards = list(hand)
+    for _ in range(rng.choice((1, 1, 2))):
+        meld = rng.choice(declarer)
+        naturals = [s for s in meld.stands_for if s is not None]
+        if not naturals:
+            continue
+        if meld.kind == "set":
+            rank = naturals[0].rank or 1
+            extra = Card.regular(rank, rng.choice("SHDC"))
+        else:
+            suit = naturals[0].suit or "S"
+            ranks = [s.rank or 1 for s in naturals]
+            step = rng.choice((min(ranks) - 1, max(ranks) + 1))
+            if not 1 <= step <= 13:
+                continue
+            extra = Card.regular(step, suit)
+        cards[rng.randrange(len(cards))] = extra
+    return tuple(sorted(cards))
+
+
+def _lay_off_score(
+    hand: tuple[Card, ...], declarer: tuple[Meld, ...], rules: Ruleset, dealt: int
+) -> int:
+    """Lay-off difficulty: 2 per card the best answer lays off, 4 more when the naive way
+    (meld your own hand first, then lay off what is left) falls short of the best."""
+    from payme.layoff import lay_off
+    from payme.solver import evaluate
+
+    best = lay_off(hand, list(declarer), rules, dealt)
+    laid = sum(len(cards) for _, cards in best.lay_offs)
+    own = evaluate(hand, rules, dealt)
+    naive = lay_off(own.deadwood, list(declarer), rules, dealt).deadwood_points
+    return 2 * laid + (4 if naive > best.deadwood_points else 0)
+
+
+def kinds_for(rules: Ruleset | str) -> tuple[PuzzleKind, ...]:
+    """The puzzle kinds that make sense under a rule set (lay-offs only where allowed)."""
+    r = get_rules(rules)
+    return tuple(k for k in KINDS if k != "lay_off" or r.lay_off)
+
+
+def puzzle_from_id(puzzle_id: str) -> Puzzle:
+    """Rebuild a puzzle from its id; a ``ValueError`` says what is wrong with a bad id."""
+    if not isinstance(puzzle_id, str):
+        raise ValueError(f"a puzzle id is text, not {type(puzzle_id).__name__}")
+    parts = puzzle_id.strip().split("-")
+    form = "RULES-DEALT-KIND-SEED, e.g. denexa-7-discard-42"
+    if len(parts) != 4:
+        raise ValueError(f"bad puzzle id {puzzle_id!r}: expected {form}")
+    name, dealt_text, kind, seed_text = parts
+    if name not in PRESETS:
+        raise ValueError(
+            f"bad puzzle id {puzzle_id!r}: unknown rule set {name!r} (one of {', '.join(PRESETS)})"
+        )
+    rules = PRESETS[name]
+    if kind not in kinds_for(rules):
+        raise ValueError(
+            f"bad puzzle id {puzzle_id!r}: the kind must be one of "
+            f"{', '.join(kinds_for(rules))} for {name}"
+        )
+    if not dealt_text.isdigit() or not seed_text.isdigit():
+        raise ValueError(
+            f"bad puzzle id {puzzle_id!r}: cards dealt and seed must be whole numbers ({form})"
+        )
+    dealt = int(dealt_text)
+    rules.check_dealt(dealt)
+    return _build(rules, dealt, kind, int(seed_text))
+
+
+def new_puzzle(
+    kind: PuzzleKind | None = None,
+    rules: Ruleset | str = "denexa",
+    dealt: int | None = None,
+    difficulty: Difficulty | None = None,
+    seed: int | None = None,
+) -> Puzzle:
+    """A new puzzle; each choice left as ``None`` is drawn at random from ``seed``.
+
+    With ``difficulty`` given, seeds are tried in turn from ``seed`` until a puzzle of that
+    difficulty comes up; the id records the seed that did, so the puzzle can be rebuilt.
+
+    >>> p = new_puzzle("deadwood", "family", dealt=6, difficulty="easy", seed=1)
+    >>> p.difficulty, p.kind, len(p.hand)
+    ('easy', 'deadwood', 6)
+    """
+    r = get_rules(rules)
+    if r.name not in PRESETS or PRESETS[r.name] != r:
+        raise ValueError("puzzles use the preset rule sets (their ids name the preset)")
+    if kind is not None and kind not in kinds_for(r):
+        raise ValueError(
+            f"kind must be one of {', '.join(kinds_for(r))} for {r.name}, not {kind!r}"
+        )
+    if difficulty is not None and difficulty not in DIFFICULTIES:
+        raise ValueError(f"difficulty must be one of {', '.join(DIFFICULTIES)}, not {difficulty!r}")
+    if dealt is not None:
+        r.check_dealt(dealt)
+    start = random.randrange(10**6) if seed is None else seed
+    if start < 0:
+        raise ValueError(f"seed must be 0 or more, not {start}")
+    for s in range(start, start + _MAX_TRIES):
+        pick = random.Random(s)
+        k = pick.choice(kinds_for(r)) if kind is None else kind
+        d = dealt if dealt is not None else pick.randint(r.min_dealt, min(r.max_dealt, 10))
+        puzzle = _build(r, d, k, s)
+        if difficulty is None or puzzle.difficulty == difficulty:
+            return puzzle
+    raise ValueError(
+        f"no {difficulty} {kind or ''} puzzle found with {dealt} cards dealt in {_MAX_TRIES} "
+        "tries; try another number of cards"
+    )
+
+
+# --------------------------------------------------------------------------------------
+# Grading
+
+
+def _points(cards: Iterable[Card], p: Puzzle) -> int:
+    return sum(p.rules.card_points(c, p.dealt) for c in cards)
+
+
+def _layout_text(melds: Iterable[Meld], deadwood: Iterable[Card]) -> str:
+    shown = "; ".join(str(m) for m in melds) or "no melds"
+    rest = format_hand(deadwood) or "nothing"
+    return f"melds {shown}; deadwood {rest}"
+
+
+def _explain(p: Puzzle) -> str:
+    from payme.layoff import lay_off
+    from payme.solver import can_go_out, evaluate
+
+    unit = "unmelded cards" if p.rules.game == "rummy_3_pack" else "points"
+    if p.kind == "deadwood":
+        ev = evaluate(p.hand, p.rules, p.dealt)
+        return f"Best: {_layout_text(ev.melds, ev.deadwood)} — {ev.deadwood_points} {unit}."
+    if p.kind == "discard":
+        best = _discard_results(p)
+        low = min(best.values())
+        cards = [str(c) for c, v in sorted(best.items()) if v == low]
+        return f"Discard {' or '.join(cards)}: the rest leaves {low} {unit} of deadwood at best."
+    if p.kind == "go_out":
+        out = can_go_out(p.hand, p.rules, p.dealt)
+        if not out.ok:
+            ev = evaluate(p.hand, p.rules, p.dealt)
+            return (
+                f"No: the best layout still leaves {format_hand(ev.deadwood)} unmelded "
+                f"({_layout_text(ev.melds, ev.deadwood)})."
+            )
+        ways = ["without discarding" if d is None else f"discarding {d}" for d in out.discards]
+        return f"Yes: the hand goes out {' or '.join(ways)}."
+    lo = lay_off(p.hand, list(p.declarer_melds), p.rules, p.dealt)
+    placed = (
+        "; ".join(f"{format_hand(cards)} onto {p.declarer_melds[i]}" for i, cards in lo.lay_offs)
+        or "nothing"
+    )
+    return (
+        f"{lo.deadwood_points} {unit}: your melds {'; '.join(map(str, lo.melds)) or 'none'}, "
+        f"lay off {placed}, deadwood {format_hand(lo.deadwood) or 'nothing'}."
+    )
+
+
+def _discard_results(p: Puzzle) -> dict[Card, int]:
+    from payme.solver import evaluate
+
+    results: dict[Card, int] = {}
+    for card in sorted(set(p.hand)):
+        if card.special in p.rules.never_discarded:
+            continue
+        rest = list(p.hand)
+        rest.remove(card)
+        results[card] = evaluate(rest, p.rules, p.dealt).deadwood_points
+    return results
+
+
+def _as_int(answer: object) -> int | None:
+    if isinstance(answer, bool):
+        return None
+    if isinstance(answer, int):
+        return answer
+    if isinstance(answer, str) and answer.strip().isdigit():
+        return int(answer.strip())
+    return None
+
+
+def _check(p: Puzzle, answer: object) -> Verdict:
+    from payme.layoff import lay_off
+    from payme.solver import can_go_out, evaluate
+
+    why = p.solution()
+    if p.kind == "lay_off":
+        n = _as_int(answer)
+        if n is None:
+            raise ValueError(f"answer with a whole number of points, not {answer!r}")
+        best = lay_off(p.hand, list(p.declarer_melds), p.rules, p.dealt).deadwood_points
+        return Verdict(n == best, ("Right. " if n == best else "Not quite. ") + why)
+    if p.kind == "deadwood":
+        best = evaluate(p.hand, p.rules, p.dealt).deadwood_points
+        n = _as_int(answer)
+        if n is not None:
+            return Verdict(n == best, ("Right. " if n == best else "Not quite. ") + why)
+        chosen = parse_hand(answer)  # type: ignore[arg-type]
+        left = Counter(p.hand)
+        for c in chosen:
+            if left[c] == 0:
+                raise CardError(f"{c} is not in the hand (or not that many times)", token=str(c))
+            left[c] -= 1
+        rest = list(left.elements())
+        fully_melded = evaluate(rest, p.rules, p.dealt).deadwood_points == 0 if rest else True
+        ok = fully_melded and _points(chosen, p) == best
+        if not ok and not fully_melded:
+            return Verdict(False, "Not quite: the other cards do not all fit in melds. " + why)
+        return Verdict(ok, ("Right. " if ok else "Not quite. ") + why)
+    text = str(answer).strip() if answer is not None else "none"
+    if p.kind == "go_out":
+        out = can_go_out(p.hand, p.rules, p.dealt)
+        low = text.lower()
+        if low in ("no", "n", "can't", "cannot"):
+            return Verdict(not out.ok, ("Right. " if not out.ok else "Not quite. ") + why)
+        if low in ("none", "yes", "") and None in out.discards:
+            return Verdict(True, "Right. " + why)
+        if low in ("none", "yes", ""):
+            return Verdict(False, "Not quite. " + why)
+        card = parse_hand(text)
+        if len(card) != 1:
+            raise ValueError("answer 'no', 'none' or one card to discard")
+        if card[0] not in p.hand:
+            raise CardError(f"{card[0]} is not in the hand", token=str(card[0]))
+        ok = card[0] in out.discards
+        return Verdict(ok, ("Right. " if ok else "Not quite. ") + why)
+    # discard
+    card = parse_hand(text)
+    if len(card) != 1:
+        raise ValueError("answer with exactly one card to discard")
+    if card[0] not in p.hand:
+        raise CardError(f"{card[0]} is not in the hand", token=str(card[0]))
+    results = _discard_results(p)
+    if card[0] not in results:
+        return Verdict(False, f"{card[0]} may never be discarded. " + why)
+    ok = results[card[0]] == min(results.values())
+    return Verdict(ok, ("Right. " if ok else "Not quite. ") + why)
+
+
+__all__ = [
+    "DIFFICULTIES",
+    "KINDS",
+    "Puzzle",
+    "PuzzleKind",
+    "Verdict",
+    "candidate_melds",
+    "difficulty_score",
+    "grade",
+    "kinds_for",
+    "new_puzzle",
+    "puzzle_from_id",
+]
