@@ -216,15 +216,26 @@ def test_layout_shows_melds_and_deadwood_with_points_caption() -> None:
     assert "No deadwood: 0 points" in layout_html(clean)
 
 
-def test_layoff_names_the_declarers_meld() -> None:
+def test_layoff_names_the_declarers_meld_and_marks_laid_off_cards() -> None:
     run = _real_meld("5H 6H 7H", "denexa", 9)
     layoff = SimpleNamespace(
         deadwood_points=10, melds=(), lay_offs=((0, parse_hand("8H")),),
         deadwood=parse_hand("KD"), declarer_melds=(run,),
     )  # fmt: skip
     html = unescape(layoff_html(layoff))
-    assert f"Laid off onto declarer's meld 1 (Run 5♥{VS15}–7♥{VS15})" in html
+    assert f"Laid off 8♥{VS15} onto declarer's meld 1 (Run 5♥{VS15}–7♥{VS15})" in html
     assert "Deadwood: 10 points" in html
+
+    # With the engine's grown melds, the laid-off card is shown in its place, marked.
+    from payme.layoff import lay_off
+
+    real = lay_off("8H KD", ["5H 6H 7H"], rules="denexa", dealt=9)
+    root = parse_fragment(layoff_html(real))
+    grown = [f for f in root.iter("figure") if "making Run 5" in (f.get("aria-label") or "")]
+    assert len(grown) == 1
+    titles = [title_of(svg) for svg in cards_in(grown[0])]
+    assert titles == ["five of hearts, in a meld", "six of hearts, in a meld",
+                      "seven of hearts, in a meld", "eight of hearts, laid off"]  # fmt: skip
 
 
 def test_go_out_lists_discards_and_the_no_discard_option() -> None:

@@ -187,7 +187,12 @@ def meld_label(meld: Any, rules: Any = None) -> str:
 
 
 def meld_html(
-    meld: Any, *, width: int = 60, caption: str | None = None, rules: Any = None
+    meld: Any,
+    *,
+    width: int = 60,
+    caption: str | None = None,
+    rules: Any = None,
+    laid_off: Iterable[Card] = (),
 ) -> str:
     """A meld in a labelled box; each wild card is tagged with what it stands for.
 
@@ -201,7 +206,15 @@ def meld_html(
     """
     cards = _cards(meld.cards)
     stands = stand_ins(meld)
-    marks = ["wild" if _is_wild_here(c, s) else "meld" for c, s in zip(cards, stands, strict=True)]
+    marks: list[str | None] = [
+        "wild" if _is_wild_here(c, s) else "meld" for c, s in zip(cards, stands, strict=True)
+    ]
+    # Cards laid off onto this meld get their own mark (a wild one keeps its WILD tag).
+    added = list(laid_off)
+    for i in reversed(range(len(cards))):
+        if cards[i] in added and marks[i] != "wild":
+            added.remove(cards[i])
+            marks[i] = "laid_off"
     # Natural cards need no "stands for itself" in their title.
     shown = [s if s is not None and s != c else None for c, s in zip(cards, stands, strict=True)]
     label = caption if caption is not None else meld_label(meld, rules)
@@ -209,7 +222,7 @@ def meld_html(
     return (
         f'<figure class="payme-meld" role="group" aria-label="{escape(label)}" '
         f'style="margin:0;padding:4px 6px 6px;border:2px solid #2e7d32;border-radius:8px;'
-        f'max-width:100%;box-sizing:border-box">'
+        f'width:fit-content;max-width:100%;box-sizing:border-box">'
         f'<figcaption style="{_CAPTION};color:#1b5e20">{escape(label)}</figcaption>'
         f"{row}</figure>"
     )
@@ -290,15 +303,23 @@ def layoff_html(layoff: Any, *, width: int = 60) -> str:
         _melds_row(tuple(layoff.melds), width, rules),
     ]
     declarer = tuple(getattr(layoff, "declarer_melds", ()) or ())
+    grown = tuple(getattr(layoff, "grown_melds", ()) or ())
     for index, added in layoff.lay_offs:
         cards = _cards(added)
         target = f"declarer's meld {index + 1}"
         if 0 <= index < len(declarer):
             target += f" ({meld_label(declarer[index], rules)})"
-        marks = ["wild" if c.token in _ALWAYS_WILD else "meld" for c in cards]
-        parts.append(
-            hand_html(cards, marks=marks, caption=f"Laid off onto {target}", width=width)
-        )
+        names = " ".join(short_label(c) for c in cards)
+        caption = f"Laid off {names} onto {target}"
+        if 0 <= index < len(grown):
+            # The grown meld shows where each card went and what a wild one stands for.
+            parts.append(
+                meld_html(grown[index], width=width, rules=rules, laid_off=cards,
+                          caption=f"{caption}, making {meld_label(grown[index], rules)}")
+            )  # fmt: skip
+            continue
+        marks = ["wild" if c.token in _ALWAYS_WILD else "laid_off" for c in cards]
+        parts.append(hand_html(cards, marks=marks, caption=caption, width=width))
     parts.append(deadwood_html(layoff.deadwood, points, rules, width=width))
     parts.append("</div>")
     return "".join(parts)

@@ -21,8 +21,8 @@ from typing import Final, Literal
 
 from payme.cards import Card
 
-Mark = Literal["wild", "deadwood", "meld", "selected"]
-MARKS: Final = ("wild", "deadwood", "meld", "selected")
+Mark = Literal["wild", "deadwood", "meld", "selected", "laid_off"]
+MARKS: Final = ("wild", "deadwood", "meld", "selected", "laid_off")
 
 TEXT_STYLE: Final = "\ufe0e"
 """Variation selector 15: asks for the text (not emoji) form of the symbol before it."""
@@ -78,7 +78,10 @@ def card_title(card: Card, *, mark: str | None = None, stands_for: Card | None =
     if mark == "wild" or (stands_for is not None and stands_for != card):
         parts.append("wild")
     elif mark is not None:
-        parts.append({"deadwood": "deadwood", "meld": "in a meld", "selected": "selected"}[mark])
+        parts.append(
+            {"deadwood": "deadwood", "meld": "in a meld", "selected": "selected",
+             "laid_off": "laid off"}[mark]
+        )  # fmt: skip
     if stands_for is not None:
         parts.append("stands for itself" if stands_for == card else f"stands for {stands_for.name}")
     return ", ".join(parts)
@@ -221,7 +224,8 @@ def card_svg(
     """One card as an inline SVG string with ``role="img"`` and a ``<title>``.
 
     ``mark`` is ``None``, ``"wild"`` (a "WILD" tag, "WILD→6♥" when ``stands_for`` is given),
-    ``"deadwood"`` (dashed red outline), ``"meld"`` (solid green outline) or ``"selected"``
+    ``"deadwood"`` (dashed red outline), ``"meld"`` (solid green outline), ``"selected"`` or
+    ``"laid_off"`` (a card added to another player's meld)
     (thick blue outline and a tick).  A card standing for another card is marked wild even
     without ``mark``.
 
@@ -231,8 +235,8 @@ def card_svg(
     >>> card_svg(parse_card("7H"), mark="shiny")
     Traceback (most recent call last):
     ...
-    ValueError: unknown card mark 'shiny': use None or one of wild, deadwood, meld, selected
-    """
+    ValueError: unknown card mark 'shiny': use None or one of wild, deadwood, meld, selected, laid_off
+    """  # noqa: E501
     if not isinstance(card, Card):
         raise TypeError(f"card_svg needs a Card, not {type(card).__name__}")
     _check_mark(mark)
@@ -261,7 +265,7 @@ def card_svg(
         outline = {"stroke": RED, "stroke-width": "2.5", "stroke-dasharray": "5 3"}
     elif shown_mark == "meld":
         outline = {"stroke": "#2e7d32", "stroke-width": "2.5"}
-    elif shown_mark == "selected":
+    elif shown_mark in ("selected", "laid_off"):
         outline = {"stroke": "#1565c0", "stroke-width": "4"}
     elif shown_mark == "wild":
         outline = {"stroke": "#202020", "stroke-width": "2"}
@@ -280,7 +284,7 @@ def card_svg(
 
     if wild:
         _tag(svg, "WILD" if stands_for is None else "WILD→" + short_label(stands_for))
-    if shown_mark == "selected":
+    if shown_mark in ("selected", "laid_off"):
         ET.SubElement(svg, "circle", {"cx": "50", "cy": "10", "r": "8", "fill": "#1565c0"})
         _text(
             svg, 50, 14, "✓", 12,
