@@ -75,7 +75,7 @@ class Tutorial(widgets.VBox):  # type: ignore[misc]
         self._custom = {ruleset.name: ruleset}
         self.rules_dd = widgets.Dropdown(options=choices, value=ruleset.name,
                                          description="Rule set",
-                                         layout=widgets.Layout(width="auto", max_width="100%"))
+                                         layout=widgets.Layout(width="30em", max_width="100%"))
         self.rules_dd.add_class("payme-tutorial-rules")
         self.rules_dd.layout.display = "" if len(choices) > 1 else "none"
         self.back_btn = _button("Back", "the previous step", "payme-tutorial-back", "arrow-left")
@@ -270,7 +270,7 @@ class Tutorial(widgets.VBox):  # type: ignore[misc]
         self.q_counter.value = (
             f"<span style='color:#555'>Question {q_index + 1} of {len(self.questions)}</span>"
         )
-        self.prompt.value = f"<div class='payme-tutorial-prompt'>{html.escape(q.prompt)}</div>"
+        self.prompt.value = f"<div>{html.escape(q.prompt)}</div>"
         self.cards.value = (
             cards_html(q.cards, self.rules, None, caption=q.caption or None) if q.cards else ""
         )
@@ -288,7 +288,7 @@ class Tutorial(widgets.VBox):  # type: ignore[misc]
             w = widgets.Dropdown(options=[("(choose)", None), *q.options], value=None,
                                  layout=widgets.Layout(width="auto", max_width="100%"))
         elif q.kind == "number":
-            w = widgets.Text(placeholder="type a number", continuous_update=False,
+            w = widgets.Text(placeholder="type a number", continuous_update=True,
                              layout=widgets.Layout(width="12em"))
             w.add_class("payme-tutorial-number")
             w.on_submit(guarded(self.message)(lambda _w: self.check()))

@@ -1,0 +1,155 @@
+"""The Learn-the-rules pages in Chromium: load, step with Next/Back, answer a check and read
+the engine's verdict, survive nonsense, open a step from the URL.
+
+Expected titles, answers and explanations are computed here from the engine and the step
+data, never copied from the page.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+
+from payme.rulesets import rules
+from payme.tutorial import steps_for
+
+from .conftest import ARTIFACTS
+
+pytestmark = pytest.mark.e2e
+
+READY = ".payme-tutorial-counter"
+
+
+def expect() -> Any:
+    from playwright.sync_api import expect as pw_expect
+
+    return pw_expect
+
+
+def counter(page: Any) -> Any:
+    return page.locator(".payme-tutorial-counter")
+
+
+def title(page: Any) -> Any:
+    return page.locator(".payme-tutorial-title h2")
+
+
+def message(page: Any) -> Any:
+    return page.locator(".payme-tutorial-check-area .payme-message")
+
+
+def screenshot(page: Any, name: str) -> None:
+    # Voila scrolls inside its own container: a tall viewport shows the whole step.
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.set_viewport_size({"width": 1000, "height": 1600})
+    page.screenshot(path=str(ARTIFACTS / name), full_page=True)
+    page.set_viewport_size({"width": 1000, "height": 700})
+
+
+def no_horizontal_overflow(page: Any) -> bool:
+    return bool(
+        page.evaluate("document.documentElement.scrollWidth <= window.innerWidth + 1")
+    )
+
+
+def test_pay_me_loads_and_next_back_walk_the_steps(
+    open_page: Any, page_errors: list[str]
+) -> None:
+    steps = steps_for(rules("denexa"))
+    page = open_page("learn_pay_me", ready=READY)
+    expect()(counter(page)).to_contain_text(f"Step 1 of {len(steps)}")
+    expect()(title(page)).to_have_text(steps[0].title)
+    page.locator("button.payme-tutorial-next").click()
+    expect()(counter(page)).to_contain_text(f"Step 2 of {len(steps)}")
+    expect()(title(page)).to_have_text(steps[1].title)
+    page.locator("button.payme-tutorial-next").click()
+    expect()(title(page)).to_have_text(steps[2].title)
+    page.locator("button.payme-tutorial-back").click()
+    expect()(counter(page)).to_contain_text(f"Step 2 of {len(steps)}")
+    expect()(page.locator(".payme-tutorial-back")).to_be_enabled()
+    # Cards are drawn as images with text alternatives.
+    expect()(page.locator(".payme-tutorial-text svg[role=img]").first).to_be_visible()
+    screenshot(page, "learn_pay_me.png")
+    assert no_horizontal_overflow(page)
+    assert not page_errors
+
+
+def test_answer_a_meld_check_and_read_the_engine_verdict(
+    open_page: Any, page_errors: list[str]
+) -> None:
+    r = rules("classic")
+    steps = steps_for(r)
+    index = next(i for i, s in enumerate(steps) if s.key == "sets")
+    question = steps[index].questions(r)[0]
+    page = open_page("learn_pay_me", query=f"step={index + 1}&rules=classic", ready=READY)
+    expect()(title(page)).to_have_text(steps[index].title)
+    expect()(page.locator(".payme-tutorial-rules select")).to_have_value(r.title)
+    expect()(page.locator(".payme-tutorial-prompt")).to_have_text(question.prompt)
+    right = next(label for label, v in question.options if v in question.right)
+    wrong = next(label for label, v in question.options if v not in question.right)
+    answers = page.locator(".payme-tutorial-input button")
+    answers.filter(has_text=re.compile(f"^{wrong}$")).click()
+    page.locator("button.payme-tutorial-check").click()
+    expect()(message(page)).to_contain_text("Not quite")
+    expect()(message(page)).to_contain_text(question.explanation)
+    answers.filter(has_text=re.compile(f"^{right}$")).click()
+    page.locator("button.payme-tutorial-check").click()
+    expect()(message(page)).to_contain_text("Right.")
+    expect()(message(page)).to_contain_text(question.explanation)
+    screenshot(page, "learn_pay_me_check.png")
+    assert not page_errors
+
+
+def test_nonsense_in_a_number_check_shows_a_message_and_the_page_keeps_working(
+    open_page: Any, page_errors: list[str]
+) -> None:
+    r = rules("family")
+    steps = steps_for(r)
+    index = next(i for i, s in enumerate(steps) if s.key == "penalty")
+    question = steps[index].questions(r)[0]
+    page = open_page("learn_pay_me", query=f"step={index + 1}&rules=family", ready=READY)
+    box = page.locator(".payme-tutorial-number input")
+    box.fill("lots!!")
+    box.press("Enter")
+    expect()(message(page)).to_contain_text("type a whole number")
+    # Still working: a real answer is graded, and Next still moves on.
+    box.fill(question.right_answer())
+    page.locator("button.payme-tutorial-check").click()
+    expect()(message(page)).to_contain_text("Right.")
+    expect()(message(page)).to_contain_text(question.explanation)
+    page.locator("button.payme-tutorial-next").click()
+    expect()(title(page)).to_have_text(steps[index + 1].title)
+    screenshot(page, "learn_pay_me_nonsense.png")
+    assert not page_errors
+
+
+def test_a_bad_step_in_the_url_opens_step_one_with_a_message(
+    open_page: Any, page_errors: list[str]
+) -> None:
+    page = open_page("learn_pay_me", query="step=banana", ready=READY)
+    expect()(counter(page)).to_contain_text("Step 1 of")
+    expect()(page.locator(".payme-tutorial .payme-message").first).to_contain_text("banana")
+    assert not page_errors
+
+
+def test_three_pack_loads_and_grades_a_check(open_page: Any, page_errors: list[str]) -> None:
+    r = rules("three_pack")
+    steps = steps_for(r)
+    page = open_page("learn_three_pack", ready=READY)
+    expect()(counter(page)).to_contain_text(f"Step 1 of {len(steps)}")
+    expect()(title(page)).to_have_text(steps[0].title)
+    # Rummy 3-Pack has one rule set: no selector is shown.
+    expect()(page.locator(".payme-tutorial-rules")).to_be_hidden()
+    question = steps[0].questions(r)[0]
+    box = page.locator(".payme-tutorial-number input")
+    box.fill(question.right_answer())
+    page.locator("button.payme-tutorial-check").click()
+    expect()(message(page)).to_contain_text("Right.")
+    expect()(message(page)).to_contain_text(question.explanation)
+    page.locator("button.payme-tutorial-next").click()
+    expect()(title(page)).to_have_text(steps[1].title)
+    screenshot(page, "learn_three_pack.png")
+    assert no_horizontal_overflow(page)
+    assert not page_errors
