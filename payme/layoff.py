@@ -199,10 +199,12 @@ def _grow_run(
             new_places = [*range(lo, low), *range(high + 1, hi + 1)]
             by_place: dict[int, Card] = {}
             for c in naturals:
-                place = next((p for p in new_places if _card_at(p, suit) is c), None)
-                if place is None or place in by_place:
+                rank = c.rank or 0
+                if rank == 1 and t.ace_high and hi == ACE_HIGH:
+                    rank = ACE_HIGH
+                if not (lo <= rank < low or high < rank <= hi) or rank in by_place:
                     break
-                by_place[place] = c
+                by_place[rank] = c
             else:
                 free = [p for p in new_places if p not in by_place]
                 wild_places = sorted(old_wild | set(free))
@@ -292,7 +294,13 @@ def _candidates(meld: Meld, hand: Counter[Card], t: RuleTables) -> Counter[Card]
             continue
         fits = _is_wild_in(c, kind, t)
         if not fits and not meld.all_wild and c.index < N_REGULAR:
-            fits = c.rank == meld.rank if kind == "set" else c.suit == meld.suit
+            if kind == "set":
+                fits = c.rank == meld.rank
+            elif c.suit == meld.suit and c.rank is not None:
+                # Only a card beyond either end can join a run (an ace maybe above a king).
+                low, high = meld.low or 0, meld.high or 0
+                places = (c.rank, ACE_HIGH) if c.rank == 1 and t.ace_high else (c.rank,)
+                fits = any(p < low or p > high for p in places)
         if fits:
             out[c] = n
     return out
@@ -321,17 +329,52 @@ def _options(meld: Meld, hand: Counter[Card], t: RuleTables) -> list[_Option]:
     return found
 
 
-_Found = tuple[int, tuple[tuple[int, _Option], ...]]
-"""Points reached and the options chosen (meld index, option) to reach them."""
+_Choice = tuple[tuple[int, _Option], ...]
+"""Options chosen, as (index of the declarer's meld, option)."""
+_NOTHING: _Choice = ()
+
+
+class _Packed:
+    """Multisets of the lay-off candidate cards packed into one integer, a field per kind.
+
+    Each field has a guard bit above the largest count, so "does ``o`` fit in ``r``" is one
+    subtraction: no field borrows exactly when every guard bit survives.
+    """
+
+    def __init__(self, kinds: list[Card], counts: Counter[Card]) -> None:
+        self.kinds = kinds
+        most = max((counts[k] for k in kinds), default=1)
+        self.width = most.bit_length() + 1
+        self.shift = {k: i * self.width for i, k in enumerate(kinds)}
+        self.guards = sum(1 << (i * self.width + self.width - 1) for i in range(len(kinds)))
+        self.mask = (1 << (self.width - 1)) - 1
+
+    def pack(self, cards: Iterable[Card]) -> int:
+        return sum(1 << self.shift[c] for c in cards)
+
+    def fits(self, part: int, whole: int) -> bool:
+        return ((whole | self.guards) - part) & self.guards == self.guards
+
+    def unpack(self, value: int) -> list[Card]:
+        out = []
+        for i, k in enumerate(self.kinds):
+            out += [k] * ((value >> (i * self.width)) & self.mask)
+        return out
 
 
 class _Search:
-    """Depth-first over the declarer's melds, one option (or none) each, memoised."""
+    """The joint optimum over every reachable set of laid-off cards.
 
-    def __init__(self, options: list[list[_Option]], t: RuleTables) -> None:
+    First every distinct set of cards that can be laid off together is listed (one option
+    or none per declarer's meld, memoised on the cards left).  Then they are weighed, most
+    points laid off first: since ``evaluate(hand - laid) >= evaluate(hand) - points(laid)``,
+    the rest can be skipped as soon as that bound reaches the best found.
+    """
+
+    def __init__(self, cards: tuple[Card, ...], options: list[list[_Option]], t: RuleTables):
+        self.cards = cards
         self.options = options
         self.t = t
-        self.memo: dict[tuple[int, tuple[Card, ...]], _Found] = {}
         self.evaluations: dict[tuple[Card, ...], Evaluation] = {}
 
     def evaluate(self, cards: tuple[Card, ...]) -> Evaluation:
@@ -342,29 +385,44 @@ class _Search:
             ev = self.evaluations[cards] = evaluate(cards, self.t.rules, self.t.dealt)
         return ev
 
-    def best(self, i: int, left: tuple[Card, ...]) -> _Found:
-        key = (i, left)
-        hit = self.memo.get(key)
-        if hit is not None:
-            return hit
-        if i == len(self.options):
-            result: _Found = (self.evaluate(left).deadwood_points, ())
-        else:
-            result = self.best(i + 1, left)
-            if result[0] > 0 and self.options[i]:
-                have = Counter(left)
-                for option in self.options[i]:
-                    need = Counter(option.added)
-                    if any(have[c] < n for c, n in need.items()):
-                        continue
-                    rest = tuple(sorted((have - need).elements()))
-                    points, chosen = self.best(i + 1, rest)
-                    if points < result[0]:
-                        result = (points, ((i, option), *chosen))
-                        if points == 0:
-                            break
-        self.memo[key] = result
-        return result
+    def best(self) -> tuple[Evaluation, _Choice]:
+        whole = self.evaluate(self.cards)
+        if not any(self.options) or whole.deadwood_points == 0:
+            return whole, _NOTHING
+        counts = Counter(self.cards)
+        kinds = sorted({c for opts in self.options for o in opts for c in o.added})
+        packed = _Packed(kinds, counts)
+        others = [c for c in self.cards if c not in packed.shift]
+        points = self.t.points
+        # Each reachable "cards left" value with the first choice reaching it and the points
+        # laid off by it.
+        start = packed.pack(c for c in self.cards if c in packed.shift)
+        reach: dict[int, tuple[_Choice, int]] = {start: ((), 0)}
+        for i, opts in enumerate(self.options):
+            coded = [(packed.pack(o.added), o, sum(points[c.index] for c in o.added)) for o in opts]
+            grown: dict[int, tuple[_Choice, int]] = {}
+            for left, (choice, laid) in reach.items():
+                grown.setdefault(left, (choice, laid))
+                for code, option, pts in coded:
+                    if packed.fits(code, left):
+                        grown.setdefault(left - code, ((*choice, (i, option)), laid + pts))
+            reach = grown
+        # Among equal points the fewest cards laid off wins (own melds are kept), then the
+        # first found: the answer is the same every time.
+        best, best_choice, best_size = whole, _NOTHING, 0
+        ranked = sorted(reach.items(), key=lambda kv: -kv[1][1])
+        for left, (choice, laid) in ranked:
+            if whole.deadwood_points - laid > best.deadwood_points:
+                break
+            size = sum(len(o.added) for _, o in choice)
+            if not choice or (
+                whole.deadwood_points - laid == best.deadwood_points and size >= best_size
+            ):
+                continue
+            ev = self.evaluate(tuple(sorted((*others, *packed.unpack(left)))))
+            if (ev.deadwood_points, size) < (best.deadwood_points, best_size):
+                best, best_choice, best_size = ev, choice, size
+        return best, best_choice
 
 
 def _declared(melds: Iterable[MeldLike], t: RuleTables) -> tuple[Meld, ...]:
@@ -381,17 +439,12 @@ def _lay_off(hand: tuple[Card, ...], declared: tuple[Meld, ...], t: RuleTables) 
     options = (
         [_options(m, Counter(cards), t) for m in declared] if t.rules.lay_off else []
     )
-    search = _Search(options, t)
-    _, chosen = search.best(0, cards)
-    used: Counter[Card] = Counter()
+    ev, chosen = _Search(cards, options, t).best()
     grown = list(declared)
     lay_offs = []
     for index, option in chosen:
-        used.update(option.added)
         grown[index] = option.grown
         lay_offs.append((index, option.placed))
-    rest = tuple(sorted((Counter(cards) - used).elements()))
-    ev = search.evaluate(rest)
     return LayOff(
         deadwood_points=ev.deadwood_points,
         melds=tuple(ev.melds),

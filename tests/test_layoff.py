@@ -184,8 +184,8 @@ def test_in_turn_a_set_fills_up() -> None:
 
 
 def test_declarer_melds_may_be_meld_objects() -> None:
-    melds = evaluate("5H 6H 7H QC QD QS", rules="denexa", dealt=5).melds
-    lo = lay_off("8H QH", melds, rules="denexa", dealt=5)
+    melds = evaluate("5H 6H 7H QC QD QS", rules="denexa", dealt=10).melds
+    lo = lay_off("8H QH", melds, rules="denexa", dealt=10)
     assert lo.deadwood_points == 0 and len(lo.lay_offs) == 2
 
 
