@@ -23,6 +23,9 @@ Difficulty is a number worked out from the hand (:func:`difficulty_score`):
 * 4 points when the obvious approach — keep taking the meld worth the most points — does
   not reach the best answer (a trap).
 
+A lay-off puzzle adds 2 points for each card the best answer lays off, and 4 more when
+the naive way (meld your own hand first, then lay off what is left) falls short.
+
 Scores 0–4 are *easy*, 5–9 *medium*, 10 and more *hard*.
 
 >>> p = puzzle_from_id("denexa-7-discard-3")
