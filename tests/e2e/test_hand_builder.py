@@ -130,3 +130,19 @@ def test_narrow_screen_nothing_overflows(
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / "hand_builder_narrow.png"), full_page=True)
     assert not page_errors
+
+
+def test_fast_clicks_each_add_one_card(open_page: Any, page_errors: list[str]) -> None:
+    page = open_page("hand_builder", query="rules=classic&dealt=5&players=2", ready=READY)
+    expect()(page.locator(TEXT)).to_have_value("")
+    labels = ["A♠", "2♠", "3♠", "4♥", "5♦", "6♣"]
+    for label in labels:  # no waiting between clicks
+        page.locator(".payme-pick-row button", has_text=re.compile("^" + label)).click()
+    expect()(page.locator(TEXT)).to_have_value("AS 2S 3S 4H 5D 6C")
+    # One pack for two players: the 6♣ button now says none is left, and a click is refused.
+    six = page.locator(".payme-pick-row button", has_text=re.compile("^6♣"))
+    expect()(six).to_have_text(re.compile(r"6♣\ufe0e? 0"))
+    six.click()
+    expect()(page.locator(".payme-hand-input .payme-message")).to_contain_text("No 6C left")
+    expect()(page.locator(TEXT)).to_have_value("AS 2S 3S 4H 5D 6C")
+    assert not page_errors
