@@ -24,11 +24,11 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Iterable, Sequence
-from functools import lru_cache
 from typing import Any, Protocol
 
 from payme.cards import Card
 from payme.game.actions import Action, Discard, Draw, GoOut, LayOff
+from payme.game.evaluation import best_discard, best_lay_off, layout, may_fit, points
 from payme.game.view import SeatView
 from payme.rulesets import Ruleset, RulesLike
 from payme.rulesets import rules as get_rules
@@ -53,21 +53,6 @@ class Bot(Protocol):
 Hand = tuple[Card, ...]
 
 
-@lru_cache(maxsize=1 << 18)
-def _points(hand: Hand, rules: Ruleset, dealt: int) -> int:
-    """Fewest deadwood points of a sorted hand (memoised: bots ask the same things often)."""
-    from payme.solver import evaluate
-
-    return evaluate(hand, rules, dealt).deadwood_points
-
-
-@lru_cache(maxsize=1 << 16)
-def _deadwood(hand: Hand, rules: Ruleset, dealt: int) -> Hand:
-    from payme.solver import evaluate
-
-    return tuple(evaluate(hand, rules, dealt).deadwood)
-
-
 def _without(hand: Hand, card: Card) -> Hand:
     i = hand.index(card)
     return hand[:i] + hand[i + 1 :]
@@ -77,40 +62,18 @@ def _with(hand: Hand, card: Card) -> Hand:
     return tuple(sorted((*hand, card)))
 
 
-@lru_cache(maxsize=1 << 17)
-def _discard_points(hand: Hand, rules: Ruleset, dealt: int) -> tuple[tuple[Card, int], ...]:
-    """Each distinct discard of a sorted hand and the deadwood points of what is left."""
-    return tuple((c, _points(_without(hand, c), rules, dealt)) for c in sorted(set(hand)))
-
-
 def _best_after_discard(hand: Hand, rules: Ruleset, dealt: int) -> int:
-    return min(p for _, p in _discard_points(hand, rules, dealt))
-
-
-def _lay_off_points(hand: Hand, melds: tuple[Any, ...], rules: Ruleset, dealt: int) -> int:
-    if not melds or not rules.lay_off:
-        return _points(hand, rules, dealt)
-    from payme.layoff import lay_off
-
-    return lay_off(hand, list(melds), rules, dealt).deadwood_points
-
-
-def _placed(action: LayOff) -> list[Card]:
-    return [c for _, cards in action.placements for c in cards]
+    return best_discard(hand, rules, dealt)[1]
 
 
 def _best_lay_off(view: SeatView, legal: Sequence[Action]) -> Action:
+    """The legal lay-off that leaves the fewest points (the engine lists the best one)."""
     hand = tuple(sorted(view.hand))
-    best: tuple[int, int] | None = None
-    choice = legal[0]
-    for k, action in enumerate(legal):
-        assert isinstance(action, LayOff)
-        left = Counter(hand)
-        left.subtract(_placed(action))
-        pts = _points(tuple(sorted(left.elements())), view.rules, view.dealt)
-        if best is None or (pts, k) < best:
-            best, choice = (pts, k), action
-    return choice
+    wanted = best_lay_off(hand, view.table_melds, view.rules, view.dealt)[1]
+    for action in legal:
+        if isinstance(action, LayOff) and action.placements == wanted:
+            return action
+    return legal[0]
 
 
 # ---------------------------------------------------------------------------- the bots
@@ -158,16 +121,13 @@ class GreedyBot:
             if "stock" not in sources:
                 return sources["discard"]
             hand = tuple(sorted(view.hand))
-            now = _points(hand, view.rules, view.dealt)
+            now = points(hand, view.rules, view.dealt)
             if _best_after_discard(_with(hand, top), view.rules, view.dealt) < now:
                 return sources["discard"]
         return sources.get("stock") or next(iter(sources.values()))
 
     def _discard(self, view: SeatView, legal: Sequence[Action]) -> Action:
-        hand = tuple(sorted(view.hand))
-        scored = _discard_points(hand, view.rules, view.dealt)
-        # Fewest points left; among ties, throw the card worth most.
-        card = min(scored, key=lambda cp: (cp[1], -view.rules.card_points(cp[0], view.dealt)))[0]
+        card = best_discard(tuple(sorted(view.hand)), view.rules, view.dealt)[0]
         return Discard(view.seat, card)
 
 
@@ -235,7 +195,7 @@ class StrongBot(GreedyBot):
             return sources["discard"]
         rules, dealt = view.rules, view.dealt
         hand = tuple(sorted(view.hand))
-        now = _points(hand, rules, dealt)
+        now = points(hand, rules, dealt)
         with_top = _best_after_discard(_with(hand, top), rules, dealt)
         if rules.is_wild(top, dealt):
             return sources["discard"]  # a wild card is worth more than its points
@@ -279,59 +239,66 @@ class StrongBot(GreedyBot):
         if "discard" in sources and top is not None:
             if "stock" not in sources:
                 return sources["discard"]
-            hand = tuple(sorted(view.hand))
-            now = self._final_points(view, hand)
-            if self._final_points(view, _with(hand, top), discard=True) < now:
-                return sources["discard"]
-        return sources.get("stock") or next(iter(sources.values()))
+            if _fits_table(top, view):
+                return sources["discard"]  # it will be laid off: as good as melded
+        return GreedyBot._draw(self, view, legal)
 
     # --- discards
 
-    def _final_points(self, view: SeatView, hand: Hand, discard: bool = False) -> int:
-        """Points after lay-offs onto the declarer's melds (after the best discard)."""
+    def _candidates(self, view: SeatView) -> dict[Card, tuple[int, Hand]]:
+        """Discards worth weighing, each with the points and deadwood of what is left.
+
+        Throwing a card of the best layout's deadwood leaves that layout less the card (no
+        search needed); the one search of the best discard adds a card from a meld when
+        breaking it is better.
+        """
         rules, dealt = view.rules, view.dealt
-        melds = view.table_melds
-        if not discard:
-            return _lay_off_points(hand, melds, rules, dealt)
-        return min(
-            _lay_off_points(_without(hand, c), melds, rules, dealt) for c in sorted(set(hand))
-        )
+        hand = tuple(sorted(view.hand))
+        total, dead = layout(hand, rules, dealt)
+        found: dict[Card, tuple[int, Hand]] = {}
+        for card in dead:
+            if card not in found:
+                found[card] = (total - rules.card_points(card, dealt), _without(dead, card))
+        card, _ = best_discard(hand, rules, dealt)
+        if card not in found:
+            found[card] = layout(_without(hand, card), rules, dealt)
+        return found
 
     def _final_discard(self, view: SeatView) -> Action:
-        hand = tuple(sorted(view.hand))
+        """Fewest points after lay-offs: keep the cards that fit the declarer's melds."""
         rules, dealt = view.rules, view.dealt
-        best = min(
-            sorted(set(hand)),
-            key=lambda c: (
-                _lay_off_points(_without(hand, c), view.table_melds, rules, dealt),
-                -rules.card_points(c, dealt),
-            ),
-        )
-        return Discard(view.seat, best)
+        best_key: tuple[int, int] | None = None
+        choice: Card | None = None
+        for card, (pts, dead) in self._candidates(view).items():
+            saved = sum(rules.card_points(c, dealt) for c in dead if _fits_table(c, view))
+            key = (pts - saved, -rules.card_points(card, dealt))
+            if best_key is None or key < best_key:
+                best_key, choice = key, card
+        assert choice is not None
+        return Discard(view.seat, choice)
 
     def _discard(self, view: SeatView, legal: Sequence[Action]) -> Action:
         rules, dealt = view.rules, view.dealt
-        hand = tuple(sorted(view.hand))
-        scored = _discard_points(hand, rules, dealt)
+        candidates = self._candidates(view)
         unseen = self._unseen(view)
         wanted = self._wanted_by_next(view)
         late = min(1.0, sum(view.turns) / max(1, view.players * view.dealt))
-        lowest = min(p for _, p in scored)
+        lowest = min(p for p, _ in candidates.values())
         best_key: tuple[float, int] | None = None
-        choice = scored[0][0]
-        for card, pts in scored:
+        choice: Card | None = None
+        for card, (pts, dead) in candidates.items():
             if pts > lowest + 10:
                 continue  # never throw away a whole meld's worth for potential
             score = float(pts)
             if rules.is_wild(card, dealt):
                 score += 15.0  # keep wild cards: they fit anywhere later
-            left = _without(hand, card)
-            score -= self.LIVE_WEIGHT * (1.0 - 0.5 * late) * _live_outs(left, rules, dealt, unseen)
+            score -= self.LIVE_WEIGHT * (1.0 - 0.5 * late) * _live_outs(dead, rules, dealt, unseen)
             if _matches(card, wanted):
                 score += self.FEED_PENALTY * (0.5 + late)
             key = (score, -rules.card_points(card, dealt))
             if best_key is None or key < best_key:
                 best_key, choice = key, card
+        assert choice is not None
         return Discard(view.seat, choice)
 
     def _wanted_by_next(self, view: SeatView) -> list[Card]:
@@ -349,10 +316,23 @@ def _matches(card: Card, wanted: Iterable[Card]) -> bool:
     return False
 
 
-def _live_outs(hand: Hand, rules: Ruleset, dealt: int, unseen: Counter[Card]) -> float:
+def _fits_table(card: Card, view: SeatView) -> bool:
+    """Whether ``card`` alone can be laid off onto one of the declarer's melds."""
+    if not view.rules.lay_off:
+        return False
+    from payme.layoff import grow_meld
+
+    rules, dealt = view.rules, view.dealt
+    return any(
+        may_fit(card, meld, rules, dealt) and grow_meld(meld, (card,), rules, dealt) is not None
+        for meld in view.table_melds
+    )
+
+
+def _live_outs(deadwood: Hand, rules: Ruleset, dealt: int, unseen: Counter[Card]) -> float:
     """The chance-weighted points that one draw could save by completing a pair or a near-run
-    of the hand's deadwood (the share of unseen cards that fit, times the pair's points)."""
-    dead = [c for c in _deadwood(hand, rules, dealt) if c.rank is not None]
+    of the deadwood (the share of unseen cards that fit, times the pair's points)."""
+    dead = [c for c in deadwood if c.rank is not None]
     if len(dead) < 2:
         return 0.0
     total = sum(unseen.values()) or 1

@@ -39,6 +39,7 @@ from payme.game.actions import (
     Record,
     Verdict,
 )
+from payme.game.evaluation import points
 from payme.game.view import HandSummary, SeatView
 from payme.pack import Pack
 from payme.rulesets import Ruleset, RulesLike
@@ -312,10 +313,9 @@ class PayMeGame:
         assert seat is not None
         key = tuple(sorted(self._hands[seat]))
         if self._go_out_cache is None or self._go_out_cache[0] != key:
-            from payme.solver import can_go_out
+            from payme.game.evaluation import go_out_discards
 
-            out = can_go_out(key, self.rules, self._dealt)
-            discards = tuple(out.discards) if out.ok else ()
+            discards = go_out_discards(key, self.rules, self._dealt)
             if self.rules.going_out == "discard_required":
                 discards = tuple(d for d in discards if d is not None)
             self._go_out_cache = (key, discards)
@@ -509,13 +509,11 @@ class PayMeGame:
         self._show_hands()
 
     def _show_hands(self) -> None:
-        from payme.solver import evaluate
-
         declarer = self._declarer
         assert declarer is not None
         self._shown = [list(h) for h in self._hands]
         self._deadwood = [
-            0 if s == declarer else evaluate(tuple(h), self.rules, self._dealt).deadwood_points
+            0 if s == declarer else points(tuple(sorted(h)), self.rules, self._dealt)
             for s, h in enumerate(self._hands)
         ]
         self._record(
@@ -580,30 +578,42 @@ class PayMeGame:
             melds[index] = grown
         return melds, hand
 
-    def _layoff_options(self, seat: int) -> list[Action]:
-        from payme.layoff import lay_off
+    def _single_lay_offs(self, seat: int) -> list[LayOff]:
+        """Each card of ``seat``'s hand that fits one of the declarer's melds by itself."""
+        from payme.game.evaluation import may_fit
+        from payme.layoff import grow_meld
 
-        options: list[Action] = [LayOff(seat, ())]
-        best = lay_off(tuple(self._hands[seat]), self._declarer_melds, self.rules, self._dealt)
-        placements = tuple((i, tuple(cs)) for i, cs in best.lay_offs if cs)
-        if placements:
-            options.append(LayOff(seat, placements))
+        singles = []
         for card in sorted(set(self._hands[seat])):
-            for index in range(len(self._declarer_melds)):
-                single = LayOff(seat, ((index, (card,)),))
-                if single not in options and self._can_lay_off(single).ok:
-                    options.append(single)
+            for index, meld in enumerate(self._declarer_melds):
+                if (
+                    may_fit(card, meld, self.rules, self._dealt)
+                    and grow_meld(meld, (card,), self.rules, self._dealt) is not None
+                ):
+                    singles.append(LayOff(seat, ((index, (card,)),)))
+        return singles
+
+    def _layoff_options(self, seat: int) -> list[Action]:
+        options: list[Action] = [LayOff(seat, ())]
+        best = self.best_lay_off(seat)
+        if best.placements:
+            options.append(best)
+        options += [single for single in self._single_lay_offs(seat) if single != best]
         return options
 
     def best_lay_off(self, seat: int | None = None) -> LayOff:
         """The lay-off that leaves ``seat`` (default: the one to move) the fewest points."""
-        from payme.layoff import lay_off
+        from payme.game.evaluation import best_lay_off
 
         seat = self.to_move if seat is None else seat
         if self.phase != "lay_off" or seat is None:
             raise IllegalAction("There is nothing to lay off now.", "lay-offs")
-        best = lay_off(tuple(self._hands[seat]), self._declarer_melds, self.rules, self._dealt)
-        return LayOff(seat, tuple((i, tuple(cs)) for i, cs in best.lay_offs if cs))
+        # Every chain starts with a card that fits by itself: without one, nothing fits.
+        if not self._single_lay_offs(seat):
+            return LayOff(seat, ())
+        hand = tuple(sorted(self._hands[seat]))
+        placements = best_lay_off(hand, tuple(self._declarer_melds), self.rules, self._dealt)[1]
+        return LayOff(seat, placements)
 
     def _do_lay_off(self, action: LayOff) -> Record:
         seat = action.seat
@@ -628,25 +638,19 @@ class PayMeGame:
 
     def _end_hand(self, why: str) -> None:
         """The hand ends with no declarer: everyone scores their deadwood."""
-        from payme.solver import evaluate
-
         self._record(f"The hand ends with no declarer: {why}.")
         self._shown = [list(h) for h in self._hands]
-        self._deadwood = [
-            evaluate(tuple(h), self.rules, self._dealt).deadwood_points for h in self._hands
-        ]
+        self._deadwood = [points(tuple(sorted(h)), self.rules, self._dealt) for h in self._hands]
         self._score_hand(why)
 
     def _score_hand(self, how: str) -> None:
-        from payme.solver import evaluate
-
         declarer = self._declarer
-        points = [
-            0 if s == declarer else evaluate(tuple(h), self.rules, self._dealt).deadwood_points
+        scored = [
+            0 if s == declarer else points(tuple(sorted(h)), self.rules, self._dealt)
             for s, h in enumerate(self._hands)
         ]
         if declarer is None:
-            points = list(self._deadwood)
+            scored = list(self._deadwood)
         money: list[int] | None = None
         stakes = self.rules.money
         if stakes is not None:
@@ -657,7 +661,7 @@ class PayMeGame:
                         money[s] -= stakes.per_hand
                         money[declarer] += stakes.per_hand
         for s in range(self.players):
-            self._totals[s] += points[s]
+            self._totals[s] += scored[s]
         last = self.hand_number == self.rules.hands
         if last and stakes is not None and money is not None:
             for s, share in enumerate(self._pot_shares()):
@@ -676,7 +680,7 @@ class PayMeGame:
                     "went_out": s == declarer,
                     "turns": self._turns[s],
                     "deadwood": self._deadwood[s],
-                    "points": points[s],
+                    "points": scored[s],
                     "total": self._totals[s],
                     "money": None if money is None else money[s],
                 }
@@ -692,7 +696,7 @@ class PayMeGame:
                 table=self.table,
                 lay_offs=tuple(self._lay_offs),
                 deadwood=tuple(self._deadwood),
-                points=tuple(points),
+                points=tuple(scored),
                 turns=tuple(self._turns),
                 money=None if money is None else tuple(money),
                 how=how,
@@ -700,7 +704,7 @@ class PayMeGame:
         )
         self._record(
             f"Hand {self.hand_number} scores: "
-            + ", ".join(f"seat {s} {p}" for s, p in enumerate(points))
+            + ", ".join(f"seat {s} {p}" for s, p in enumerate(scored))
             + "; totals: "
             + ", ".join(str(t) for t in self._totals)
             + "."

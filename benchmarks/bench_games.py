@@ -1,0 +1,153 @@
+"""Pay Me games with bots: time per game for each bot, and how strong each bot is.
+
+1. Time: full four-player ``denexa`` games (11 hands) with the same bot in every seat,
+   seconds per game (median and slowest).  Targets: greedy ≤ 0.3 s, strong ≤ 2 s.
+2. Strength: seeded four-player ``denexa`` games with one strong, two greedy and one random
+   bot, the seats rotated game by game so no bot keeps a seat.  For each bot: the mean
+   final total (lower is better) with its 95% confidence interval, and the paired
+   differences strong − greedy and greedy − random (per game, each kind's mean over its
+   seats) with their intervals.  Intervals are normal approximations (mean ± 1.96 s/√n).
+
+Run::
+
+    .venv/bin/python -m benchmarks games          # or: .venv/bin/python -m benchmarks.bench_games
+
+``BENCH_GAMES_N`` sets the strength games (default 1000), ``BENCH_GAMES_TIMED`` the timed
+games per bot (default 5) and ``BENCH_GAMES_WORKERS`` the processes (default 2).
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import platform
+import statistics
+import subprocess
+import time
+from collections.abc import Sequence
+from datetime import UTC, datetime
+from multiprocessing import get_context
+
+from payme.game import BOT_NAMES, play_game
+
+GAMES = int(os.environ.get("BENCH_GAMES_N", "1000"))
+TIMED = int(os.environ.get("BENCH_GAMES_TIMED", "5"))
+WORKERS = int(os.environ.get("BENCH_GAMES_WORKERS", "2"))
+SEED = 2026
+LINEUP = ("strong", "greedy", "random", "greedy")
+
+
+def seating(game: int) -> tuple[str, ...]:
+    """The lineup rotated by the game number: each bot sits in every seat in turn."""
+    k = game % len(LINEUP)
+    return LINEUP[k:] + LINEUP[:k]
+
+
+def _one_game(game: int) -> tuple[tuple[str, ...], tuple[int, ...], float]:
+    bots = seating(game)
+    started = time.process_time()
+    g = play_game("denexa", 4, bots, seed=SEED + game)
+    return bots, tuple(g.totals), time.process_time() - started
+
+
+def _timed(bot: str) -> list[float]:
+    times = []
+    for k in range(TIMED):
+        started = time.perf_counter()
+        play_game("denexa", 4, (bot,) * 4, seed=SEED + 100_000 + k)
+        times.append(time.perf_counter() - started)
+    return times
+
+
+def _interval(values: Sequence[float]) -> tuple[float, float]:
+    mean = statistics.fmean(values)
+    half = 1.96 * statistics.stdev(values) / math.sqrt(len(values)) if len(values) > 1 else 0.0
+    return mean, half
+
+
+def _machine() -> str:
+    try:
+        load = "{:.2f} {:.2f} {:.2f}".format(*os.getloadavg())
+    except OSError:  # not on Unix
+        load = "n/a"
+    return (
+        f"{platform.processor() or platform.machine()}, {os.cpu_count()} cores, "
+        f"Python {platform.python_version()}, load average at start {load}"
+    )
+
+
+def _commit() -> str:
+    try:
+        out = subprocess.run(
+            ["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True, check=True
+        )
+    except (OSError, subprocess.CalledProcessError):
+        return "unknown"
+    return out.stdout.strip()
+
+
+def strength(games: int = GAMES, workers: int = WORKERS) -> dict[str, list[float]]:
+    """Per game, each bot kind's mean final total over its seats."""
+    with get_context("spawn").Pool(workers) as pool:
+        played = pool.map(_one_game, range(games), chunksize=8)
+    per_kind: dict[str, list[float]] = {name: [] for name in BOT_NAMES}
+    for bots, totals, _ in played:
+        for name in BOT_NAMES:
+            mine = [t for b, t in zip(bots, totals, strict=True) if b == name]
+            per_kind[name].append(statistics.fmean(mine))
+    return per_kind
+
+
+def run() -> str:
+    """Run the benchmark and return its Markdown section."""
+    started = datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
+    lines = [
+        "## Pay Me games with bots",
+        "",
+        f"Measured {started} at commit {_commit()} on {_machine()}.",
+        f"Command: `BENCH_GAMES_N={GAMES} BENCH_GAMES_TIMED={TIMED} "
+        f"BENCH_GAMES_WORKERS={WORKERS} .venv/bin/python -m benchmarks games`.",
+        "The machine is shared with other work: times are noisy upper bounds.",
+        "",
+        "### Time per full four-player denexa game (11 hands), same bot in every seat",
+        "",
+        "| bot | games | median s/game | slowest s/game | target |",
+        "| --- | ---: | ---: | ---: | --- |",
+    ]
+    targets = {"greedy": "≤ 0.3 s", "strong": "≤ 2 s", "random": "—"}
+    for bot in BOT_NAMES:
+        times = _timed(bot)
+        lines.append(
+            f"| {bot} | {len(times)} | {statistics.median(times):.3f} | {max(times):.3f} "
+            f"| {targets[bot]} |"
+        )
+    lines.append("")
+    lines.append(
+        "All-random games rarely see anyone go out once hands are large; those hands end at "
+        "the bots' safety turn limit (a hand with no declarer), which is what their time "
+        "measures."
+    )
+    per_kind = strength()
+    n = len(per_kind["strong"])
+    lines += [
+        "",
+        f"### Strength: {n:,} four-player denexa games, lineup {', '.join(LINEUP)} rotated",
+        "",
+        "Mean final total after 11 hands (lower is better), with 95% confidence intervals.",
+        "",
+        "| bot | mean total | 95% interval |",
+        "| --- | ---: | --- |",
+    ]
+    for name in sorted(BOT_NAMES, key=lambda b: statistics.fmean(per_kind[b])):
+        mean, half = _interval(per_kind[name])
+        lines.append(f"| {name} | {mean:.1f} | {mean - half:.1f} – {mean + half:.1f} |")
+    lines += ["", "| paired difference per game | mean | 95% interval |", "| --- | ---: | --- |"]
+    for a, b in (("strong", "greedy"), ("greedy", "random"), ("strong", "random")):
+        diff = [x - y for x, y in zip(per_kind[a], per_kind[b], strict=True)]
+        mean, half = _interval(diff)
+        lines.append(f"| {a} − {b} | {mean:.1f} | {mean - half:.1f} – {mean + half:.1f} |")
+    return "\n".join(lines) + "\n"
+
+
+if __name__ == "__main__":
+    print(run())

@@ -1,0 +1,144 @@
+"""Memoised solver answers shared by the game engine and the bots.
+
+Games ask the same questions over and over (the hand a bot keeps after its discard is the
+hand it holds at its next draw; the engine and the bot both ask whether a hand can go
+out), so the answers are kept, keyed on the hand in canonical order.
+
+>>> from payme.cards import parse_hand
+>>> from payme.rulesets import rules
+>>> hand = tuple(sorted(parse_hand("5H 6H 7H 9C")))
+>>> go_out_discards(hand, rules("classic"), 3)
+(Card('9C'),)
+>>> best_discard(hand, rules("classic"), 3)
+(Card('9C'), 0)
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Any
+
+from payme.cards import Card
+from payme.rulesets import Ruleset
+
+Hand = tuple[Card, ...]
+"""A hand in canonical (sorted) order."""
+
+_layouts: dict[tuple[Hand, Ruleset, int], tuple[int, Hand]] = {}
+_MAX_LAYOUTS = 1 << 18
+
+
+def layout(hand: Hand, rules: Ruleset, dealt: int) -> tuple[int, Hand]:
+    """The fewest deadwood points of a sorted hand and the deadwood of its best layout."""
+    key = (hand, rules, dealt)
+    known = _layouts.get(key)
+    if known is None:
+        from payme.solver import evaluate
+
+        ev = evaluate(hand, rules, dealt)
+        known = (ev.deadwood_points, tuple(ev.deadwood))
+        _remember(key, known)
+    return known
+
+
+def _remember(key: tuple[Hand, Ruleset, int], value: tuple[int, Hand]) -> None:
+    if len(_layouts) >= _MAX_LAYOUTS:
+        _layouts.clear()  # crude but bounded: games only revisit recent hands
+    _layouts[key] = value
+
+
+def points(hand: Hand, rules: Ruleset, dealt: int) -> int:
+    """The fewest deadwood points of a sorted hand (exact, from :func:`payme.solver.evaluate`)."""
+    return layout(hand, rules, dealt)[0]
+
+
+def deadwood(hand: Hand, rules: Ruleset, dealt: int) -> Hand:
+    """The deadwood cards of the best layout of a sorted hand."""
+    return layout(hand, rules, dealt)[1]
+
+
+@lru_cache(maxsize=1 << 16)
+def best_discard(hand: Hand, rules: Ruleset, dealt: int) -> tuple[Card, int]:
+    """The discard leaving the fewest deadwood points, and those points (one search)."""
+    from payme.solver import best_discard as solve
+
+    found = solve(hand, rules, dealt)
+    ev = found.evaluation
+    _remember((tuple(sorted(ev.cards)), rules, dealt), (ev.deadwood_points, tuple(ev.deadwood)))
+    return found.card, found.deadwood_points
+
+
+@lru_cache(maxsize=1 << 16)
+def go_out_discards(hand: Hand, rules: Ruleset, dealt: int) -> tuple[Card | None, ...]:
+    """Every way a hand of ``dealt + 1`` cards may go out (``None``: without a discard).
+
+    Going out leaves no deadwood, so a hand whose best discard leaves points and which has
+    points itself cannot go out; only the rest pay for the full list.
+    """
+    if best_discard(hand, rules, dealt)[1] > 0 and points(hand, rules, dealt) > 0:
+        return ()
+    from payme.solver import can_go_out
+
+    out = can_go_out(hand, rules, dealt)
+    return tuple(out.discards) if out.ok else ()
+
+
+def discard_points(hand: Hand, rules: Ruleset, dealt: int) -> tuple[tuple[Card, int], ...]:
+    """Each distinct discard of a sorted hand and the deadwood points of what is left."""
+    out = []
+    for i, card in enumerate(hand):
+        if i and hand[i - 1] == card:
+            continue
+        out.append((card, points(hand[:i] + hand[i + 1 :], rules, dealt)))
+    return tuple(out)
+
+
+@lru_cache(maxsize=1 << 12)
+def best_lay_off(
+    hand: Hand, melds: tuple[Any, ...], rules: Ruleset, dealt: int
+) -> tuple[int, tuple[tuple[int, tuple[Card, ...]], ...]]:
+    """The fewest points a sorted hand reaches with its own melds and lay-offs onto the
+    declarer's ``melds`` (:class:`payme.melds.Meld` objects), and the lay-offs that do it."""
+    from payme.layoff import lay_off
+
+    found = lay_off(hand, melds, rules, dealt)
+    return found.deadwood_points, tuple((i, tuple(cs)) for i, cs in found.lay_offs if cs)
+
+
+def may_fit(card: Card, meld: Any, rules: Ruleset, dealt: int) -> bool:
+    """A quick test that ``card`` could possibly be laid off onto ``meld`` (never a false
+    no; :func:`payme.layoff.grow_meld` gives the exact answer)."""
+    if rules.is_wild(card, dealt):
+        return True
+    if meld.kind == "set":
+        rank = meld.rank
+        return rank is None or card.rank == rank
+    if meld.kind == "run":
+        suit, low, high = meld.suit, meld.low, meld.high
+        if suit is None or low is None or high is None or card.suit != suit:
+            return suit is None
+        rank = card.rank
+        assert rank is not None
+        return rank in (low - 1, high + 1) or (rank == 1 and high + 1 == 14)
+    return False
+
+
+def clear() -> None:
+    """Forget every remembered answer."""
+    _layouts.clear()
+    best_discard.cache_clear()
+    go_out_discards.cache_clear()
+    best_lay_off.cache_clear()
+
+
+__all__ = [
+    "best_discard",
+    "best_lay_off",
+    "clear",
+    "deadwood",
+    "discard_points",
+    "go_out_discards",
+    "layout",
+    "may_fit",
+    "points",
+]
