@@ -36,7 +36,9 @@ Readings where the source leaves a choice (RULES.md gives the rules; these are t
   :attr:`ThreePackGame.seating` says which player (by their place at the face-up deal) sits
   in each seat.
 * **Three-Card Draw** and **Spread-Out Discard Pile** both give ``Draw(..., take=2)`` a meaning,
-  so a game may use one of them, not both.
+  so a game may use one of them, not both.  Both let a hand grow; the engine (not the rules)
+  refuses a draw that would make a hand larger than ``payme.pack.MAX_HAND`` (30) cards, the
+  most the solver takes.
 """
 
 from __future__ import annotations
@@ -60,7 +62,7 @@ from payme.game.actions import (
     Record,
     Verdict,
 )
-from payme.pack import Pack
+from payme.pack import MAX_HAND, Pack
 from payme.rulesets import Ruleset, RulesLike
 from payme.rulesets import rules as get_rules
 
@@ -118,7 +120,7 @@ def _go_out_options(rules: Ruleset, hand: tuple[Card, ...]) -> tuple[Card | None
     """The solver's go-out leftovers for a sorted hand, minus any card never left over."""
     from payme.solver import can_go_out
 
-    result = can_go_out(list(hand), rules)
+    result = can_go_out(hand, rules)
     if not result.ok:
         return ()
     never = set(rules.never_left_over)
@@ -129,7 +131,7 @@ def _go_out_options(rules: Ruleset, hand: tuple[Card, ...]) -> tuple[Card | None
 def _melds_of(rules: Ruleset, hand: tuple[Card, ...]) -> tuple[tuple[Card, ...], ...]:
     from payme.solver import evaluate
 
-    ev = evaluate(list(hand), rules)
+    ev = evaluate(hand, rules)
     return tuple(tuple(m.cards) for m in ev.melds)
 
 
@@ -137,7 +139,7 @@ def _melds_of(rules: Ruleset, hand: tuple[Card, ...]) -> tuple[tuple[Card, ...],
 def _unmelded(rules: Ruleset, hand: tuple[Card, ...]) -> int:
     from payme.solver import evaluate
 
-    return int(evaluate(list(hand), rules).deadwood_points)
+    return int(evaluate(hand, rules).deadwood_points)
 
 
 def go_out_options(rules: Ruleset, hand: Iterable[Card]) -> tuple[Card | None, ...]:
@@ -177,6 +179,7 @@ class ThreePackGame:
         dealt: int = 7,
         optional: dict[str, int] | None = None,
         first: int | None = None,
+        turn_limit: int | None = None,
     ) -> None:
         r = get_rules(rules)
         if r.game != "rummy_3_pack":
@@ -198,6 +201,11 @@ class ThreePackGame:
                 "drawing 2 discards a different meaning"
             )
         self.optional: dict[str, int] = {k: v for k, v in sorted(chosen.items()) if v}
+        if turn_limit is not None and (not isinstance(turn_limit, int) or turn_limit < 1):
+            raise ValueError(f"turn_limit must be a whole number of turns >= 1, not {turn_limit!r}")
+        self.turn_limit = turn_limit
+        """An engine option, no rule: the game ends after this many turns (a safety net for
+        bot simulations of the Go Out variation, which has no other end)."""
         self.pack: Pack = Pack.of(r, players, self.optional)
         if seed is None:
             seed = random.SystemRandom().randrange(2**63)
@@ -364,14 +372,21 @@ class ThreePackGame:
     def _draw_options(self, seat: int) -> list[Draw]:
         """Every draw the pile and stock allow now (before the final-chance filter)."""
         opts: list[Draw] = []
+        room = MAX_HAND - len(self.hands[seat])
         if self.stock:
             opts.append(Draw(seat, "stock"))
         if self.pile:
             opts.append(Draw(seat, "discard", 1))
-            if self.rules.variation_three_card_draw and len(self.pile) >= 2 and self.stock:
+            if (
+                self.rules.variation_three_card_draw
+                and len(self.pile) >= 2
+                and self.stock
+                and room >= 3
+            ):
                 opts.append(Draw(seat, "discard", 2))
             if self.rules.variation_spread_discard_pile:
-                opts.extend(Draw(seat, "discard", k) for k in range(2, len(self.pile) + 1))
+                deepest = min(len(self.pile), room)
+                opts.extend(Draw(seat, "discard", k) for k in range(2, deepest + 1))
         return opts
 
     def _drawn_cards(self, draw: Draw) -> list[Card]:
@@ -492,12 +507,24 @@ class ThreePackGame:
                             "Three-Card Draw takes the top stock card too, and the stock is empty",
                             "variation: Three-Card Draw",
                         )
+                    if len(self.hands[d.seat]) + 3 > MAX_HAND:
+                        return Verdict(
+                            False,
+                            f"a hand may hold at most {MAX_HAND} cards (an engine limit)",
+                            "engine limit: hand size",
+                        )
                 elif r.variation_spread_discard_pile:
                     if d.take > len(self.pile):
                         return Verdict(
                             False,
                             f"the discard pile holds {len(self.pile)} cards, not {d.take}",
                             "variation: Spread-Out Discard Pile",
+                        )
+                    if len(self.hands[d.seat]) + d.take > MAX_HAND:
+                        return Verdict(
+                            False,
+                            f"a hand may hold at most {MAX_HAND} cards (an engine limit)",
+                            "engine limit: hand size",
                         )
                 else:
                     return Verdict(False, "only the top discard may be drawn", RULE_DRAW)
@@ -684,6 +711,8 @@ class ThreePackGame:
         self.phase = "draw"
         if not self._draw_options(seat):
             self._finish("no card can be drawn")
+        elif self.turn_limit is not None and sum(self.turns) >= self.turn_limit:
+            self._finish(f"the turn limit of {self.turn_limit} turns was reached")
 
     def _end_turn(self, seat: int) -> None:
         nxt = self._next_active(seat)
@@ -809,6 +838,7 @@ def new_three_pack_game(
     dealt: int = 7,
     optional: dict[str, int] | None = None,
     first: int | None = None,
+    turn_limit: int | None = None,
 ) -> ThreePackGame:
     """A new game, dealt and ready for the first draw.
 
@@ -823,7 +853,9 @@ def new_three_pack_game(
     ...
     ValueError: three_pack is for 2-10 players, not 11
     """
-    return ThreePackGame(rules, players, seed, dealt=dealt, optional=optional, first=first)
+    return ThreePackGame(
+        rules, players, seed, dealt=dealt, optional=optional, first=first, turn_limit=turn_limit
+    )
 
 
 def replay_three_pack(
