@@ -106,12 +106,11 @@ class Question:
             return next(v for _, v in self.options if v not in self.right)
         if self.kind == "number":
             return str(max(int(v) for v in self.right) + 1)
-        # cards: the learner's cards that are not all right: add or drop one card
-        for card in self.cards:
-            candidate = normalise_cards(f"{self.right_answer()} {card}")
-            if candidate not in self.right:
-                return candidate
-        return "" if "" not in self.right else format_hand(self.cards)
+        # cards: one card fewer than the right choice, or one more when it is empty
+        right = self.right_answer().split()
+        if right:
+            return " ".join(right[1:])
+        return normalise_cards(str(self.cards[0]))
 
 
 def normalise(kind: AnswerKind, answer: str, options: Sequence[tuple[str, str]] = ()) -> str:

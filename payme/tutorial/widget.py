@@ -18,8 +18,10 @@ the page goes on working.
 from __future__ import annotations
 
 import html
+import warnings
 from collections.abc import Mapping
 from typing import Any
+from urllib.parse import urlencode
 
 import ipywidgets as widgets
 
@@ -229,7 +231,7 @@ class Tutorial(widgets.VBox):  # type: ignore[misc]
         r = self.rules
         self.back_btn.disabled = self.index == 0
         self.next_btn.disabled = self.index == len(self.steps) - 1
-        link = f"?step={self.index + 1}&rules={html.escape(r.name)}"
+        link = html.escape("?" + urlencode({"step": self.index + 1, "rules": r.name}))
         self.counter.value = (
             f"<b>{self.counter_text()}</b> "
             f"<a class='payme-tutorial-link' href='{link}' title='a link to this step'>"
@@ -291,7 +293,11 @@ class Tutorial(widgets.VBox):  # type: ignore[misc]
             w = widgets.Text(placeholder="type a number", continuous_update=True,
                              layout=widgets.Layout(width="12em"))
             w.add_class("payme-tutorial-number")
-            w.on_submit(guarded(self.message)(lambda _w: self.check()))
+            with warnings.catch_warnings():
+                # on_submit is deprecated in ipywidgets 8 but still the only way to act on
+                # Enter; the value syncs as typed (continuous_update), so it is current.
+                warnings.simplefilter("ignore", DeprecationWarning)
+                w.on_submit(guarded(self.message)(lambda _w: self.check()))
         else:
             toggles = [
                 widgets.ToggleButton(description=str(c), tooltip=c.name,
