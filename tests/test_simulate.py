@@ -7,10 +7,12 @@ like the real one), so they are fast and check the plumbing on its own; the test
 
 from __future__ import annotations
 
+import multiprocessing
 import os
 import random
 import subprocess
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -199,6 +201,33 @@ def test_progress_callback_counts_up_to_the_total(workers: int) -> None:
     assert seen[0] == (0, 30) and seen[-1] == (30, 30)
     done = [d for d, _ in seen]
     assert done == sorted(done) and len(seen) > 2 and {t for _, t in seen} == {30}
+
+
+def slow_play(rules: Ruleset, players: int, bots: Any = (), seed: int = 0, **o: Any) -> Any:
+    time.sleep(0.4)
+    return fake_play(rules, players, bots, seed)
+
+
+class Stop(Exception):
+    pass
+
+
+def test_a_progress_callback_can_stop_a_run_at_once() -> None:
+    def stop_after_first(done: int, total: int) -> None:
+        if done > 0:
+            raise Stop
+
+    started = time.perf_counter()
+    with pytest.raises(Stop):
+        # 160 slow games in batches of 10 (4 s each): the first two batches end together
+        # at ~4 s; waiting for the batches already handed out would take ~8 s
+        simulate(games=160, players=2, workers=2, play=slow_play, progress=stop_after_first)
+    assert time.perf_counter() - started < 6.5
+    # and no worker goes on playing in the background
+    deadline = time.perf_counter() + 3
+    while multiprocessing.active_children() and time.perf_counter() < deadline:
+        time.sleep(0.05)
+    assert multiprocessing.active_children() == []
 
 
 def test_progress_true_draws_a_bar_on_stderr(capsys: pytest.CaptureFixture[str]) -> None:

@@ -278,10 +278,18 @@ def _run_pool(
             start, stop = futures[future]
             done[start] = future.result()
             report(stop - start)
-    finally:
-        # on an error or Ctrl-C, drop the batches not started yet
-        pool.shutdown(wait=True, cancel_futures=True)
+    except BaseException:
+        # A failed game, Ctrl-C, or a progress callback asking to stop: drop the queued
+        # batches and stop the running ones now rather than waiting for them to finish.
+        workers_now = list((getattr(pool, "_processes", None) or {}).values())
+        pool.shutdown(wait=False, cancel_futures=True)
+        for process in workers_now:  # the executor offers no public way to stop them
+            if process.is_alive():
+                process.terminate()
+        raise
+    pool.shutdown(wait=True)
     return [row for start, _ in work for row in done[start]]
+
 
 
 def _run_dask(
