@@ -322,42 +322,43 @@ def _describe(meld: Meld) -> str:
 # Interpreting a group of cards as a set or a run
 
 
-def _set_suit_stand_ins(rank: int, naturals: list[Card], n_wild: int) -> list[Card]:
-    """Cards a set's wild cards play as: suits missing from the set first, in S H D C order."""
-    have = {c.suit for c in naturals}
-    missing = [s for s in SUITS if s not in have] or list(SUITS)
-    return [Card.regular(rank, missing[i % len(missing)]) for i in range(n_wild)]
+def _index(c: Card) -> int:
+    return c.index
 
 
 def build_set(rank: int | None, naturals: list[Card], wilds: list[Card]) -> Meld:
-    """A set meld from its natural cards and its wild cards (canonical order)."""
+    """A set meld from its natural cards and its wild cards, in canonical order.
+
+    Each wild card stands for a card of the set's rank in a suit the set lacks (S H D C
+    order; suits repeat only when the rule set allows and all four are there).
+    """
     if rank is None:
-        cards = tuple(sorted(wilds))
+        cards = tuple(sorted(wilds, key=_index))
         return Meld("set", cards, (None,) * len(cards))
-    stand = _set_suit_stand_ins(rank, naturals, len(wilds))
-    pairs = sorted(
-        [(c, c) for c in naturals] + list(zip(sorted(wilds), stand, strict=True)),
-        key=lambda p: (p[0], p[1].index),
-    )
-    return Meld("set", tuple(p[0] for p in pairs), tuple(p[1] for p in pairs))
+    have = {c.index // 13 for c in naturals}
+    missing = [s for s in range(4) if s not in have] or [0, 1, 2, 3]
+    rows = [(c.index, 0, c, c) for c in naturals]
+    for i, w in enumerate(sorted(wilds, key=_index)):
+        rows.append((w.index, 1 + i, w, CARDS[missing[i % len(missing)] * 13 + rank - 1]))
+    rows.sort(key=lambda row: (row[0], row[1]))
+    return Meld("set", tuple(r[2] for r in rows), tuple(r[3] for r in rows))
 
 
 def build_run(suit: str, low: int, by_place: dict[int, Card], wilds: list[Card]) -> Meld:
     """A run meld of ``len(by_place) + len(wilds)`` places from ``low``; wilds fill the gaps."""
     n = len(by_place) + len(wilds)
-    spare = iter(sorted(wilds))
+    spare = iter(sorted(wilds, key=_index))
+    base = SUITS.index(suit) * 13 - 1
     cards: list[Card] = []
     stands: list[Card | None] = []
     for place in range(low, low + n):
-        rank = 1 if place == ACE_HIGH else place
-        card = Card.regular(rank, suit)
         natural = by_place.get(place)
         if natural is not None:
             cards.append(natural)
             stands.append(natural)
         else:
             cards.append(next(spare))
-            stands.append(card)
+            stands.append(CARDS[base + (1 if place == ACE_HIGH else place)])
     return Meld("run", tuple(cards), tuple(stands))
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from payme.cards import CARDS, SUITS, Card
 from payme.melds import RUN_MOST, Meld, RuleTables, build_run, build_set
 from payme.solver.search import Leftover, Move, Search
+from payme.solver.shapes import Template
 
 
 def layout(
@@ -20,9 +21,9 @@ def layout(
     melds: list[Meld] = [Meld("single", (c,), (c,)) for c in h.singles]
     discard: Card | None = None
     converted: list[Card] = []
-    wanted: list[tuple[int, int, int]] = []
+    wanted: list[tuple[Template, int, int]] = []
     slots = h.slots
-    for kind, a, b, c in moves:
+    for kind, a, b, c, e in moves:
         if kind == "dead":
             deadwood.append(slots[a])
         elif kind == "discard":
@@ -30,19 +31,17 @@ def layout(
         elif kind == "wild":
             converted.append(slots[a])
         else:
-            wanted.append((a, b, c))
+            wanted.append((h.templates[a][b], c, e))
     xs, gs, xr, qs, drop = fin
     any_slots = sum(k for _, k, _ in wanted)
     n_pure_used = any_slots - len(converted)
     left_any = h.pure_any[n_pure_used:]
-    templates = h.templates
-    set_used = sum(u for tid, _, u in wanted if templates[tid][0] == "set")
-    run_used = sum(u for tid, _, u in wanted if templates[tid][0] == "run")
+    set_used = sum(u for tpl, _, u in wanted if tpl[0] == "set")
+    run_used = sum(u for tpl, _, u in wanted if tpl[0] == "run")
     set_pool = list(h.pure_set[:set_used])
     run_pool = list(h.pure_run[:run_used])
     any_pool = sorted(converted + h.pure_any[:n_pure_used], key=_index)
-    for tid, k, use in wanted:
-        kind, number, shape = templates[tid]
+    for (kind, number, shape), k, use in wanted:
         if kind == "set":
             wilds = any_pool[:k] + set_pool[:use]
             del any_pool[:k], set_pool[:use]
@@ -92,8 +91,9 @@ def _index(c: Card) -> int:
     return c.index
 
 
-def _meld_key(m: Meld) -> tuple[int, ...]:
-    return tuple(sorted(c.index for c in m.cards))
+def _meld_key(m: Meld) -> int:
+    # Melds come out in a fixed order already; this only puts them low card first.
+    return min(c.index for c in m.cards)
 
 
 __all__ = ["add_all_wild", "layout"]

@@ -22,21 +22,23 @@ from typing import Final
 
 from payme.cards import CARDS, N_REGULAR, Card
 from payme.melds import RUN_MOST, RuleTables
-from payme.solver.shapes import RunShape, SetShape, ShapeBook
+from payme.solver.shapes import ShapeBook, Template
+
+_NONE: list[tuple[int, int]] = []
+_NO_TPL: list[Template] = []
 
 INF: Final = 1 << 40
 
-Move = tuple[str, int, int, int]
-"""A step of a best layout: ``("dead" | "discard" | "wild", slot, 0, 0)`` or
-``("meld", template, wild cards of any scope, wild cards of the meld's own scope)``."""
+Move = tuple[str, int, int, int, int]
+"""A step of a best layout: ``("dead" | "discard" | "wild", position, 0, 0, 0)`` or
+``("meld", anchor position, candidate index, wild cards of any scope, wild cards of the
+meld's own scope)``."""
 Leftover = tuple[int, int, int, int, tuple[int, ...]]
 """What happens to the pure wild cards left at the end: (any-scope ones in all-wild sets,
 set-only ones in them, any-scope ones in all-wild runs, run-only ones in them, and ``(0,)``
 when one of them is the discard, else ``()``)."""
 NO_LEFTOVER: Final[Leftover] = (0, 0, 0, 0, ())
 
-Template = tuple[str, int, SetShape | RunShape]
-"""A candidate meld: ``("set", rank, shape)`` or ``("run", suit index, shape)``."""
 
 
 def _rank_major(i: int) -> tuple[int, int]:
@@ -73,8 +75,7 @@ class Search:
         regular: list[int] = []
         n_conv = 0
         masks = [0, 0, 0, 0]
-        for i in sorted(counts):
-            n = counts[i]
+        for i, n in counts.items():
             if i < N_REGULAR:
                 regular.append(i)
                 if scope[i] is not None:
@@ -98,129 +99,55 @@ class Search:
         self.pure_set = pure_set
         self.pure_run = pure_run
         self.n_any, self.n_set, self.n_run = len(pure_any), len(pure_set), len(pure_run)
-        self.scoped = bool(pure_set or pure_run)
+        self.scoped = scoped = bool(pure_set or pure_run)
         self.n_conv = n_conv
+        self.slots = book.card_at
 
-        # Candidate shapes, per suit (runs) and per rank (sets); which cards they use.
-        used: set[int] = set()
-        runs: list[tuple[int, list[RunShape]]] = []
+        # Candidate melds, looked up by suit (runs) and rank (sets), grouped by anchor: the
+        # first of their natural cards in the search order.
+        bundles = []
         w_run = self.n_any + self.n_run + n_conv
         for s in range(4):
             if masks[s]:
-                shapes, used_ranks = book.runs(masks[s], w_run)
-                if shapes:
-                    runs.append((s, shapes))
-                    base = s * 13 - 1
-                    for r in range(1, 14):
-                        if used_ranks >> r & 1:
-                            used.add(base + r)
-        sets: list[tuple[int, list[SetShape]]] = []
+                bundles.append(book.run_bundle(s, masks[s], w_run, scoped))
         w_set = self.n_any + self.n_set + n_conv
         get = counts.get
-        for r in sorted({i % 13 for i in regular}):
+        set_bundle = book.set_bundle
+        for r in {i % 13 for i in regular}:
             copies = (get(r, 0), get(13 + r, 0), get(26 + r, 0), get(39 + r, 0))
-            shapes2, used_suits = book.sets(copies, w_set)
-            if shapes2:
-                sets.append((r + 1, shapes2))
-                for si in range(4):
-                    if used_suits >> si & 1:
-                        used.add(si * 13 + r)
-        # Cards in no candidate meld (and not wild) are deadwood whatever else happens.
-        self.isolated: list[Card] = []
-        plain: list[int] = []
-        conv: list[int] = []
-        for i in regular:
-            if scope[i] is not None:
-                conv.append(i)
-            elif i in used:
-                plain.append(i)
-            else:
-                self.isolated += [CARDS[i]] * counts[i]
-        # Rank-major order keeps each candidate meld's cards close together in the order.
-        order = sorted(plain + conv, key=_rank_major)
-        self.slots = [CARDS[i] for i in order]
-        most = max((counts[i] for i in order), default=1)
-        w = 2 if most == 1 else most.bit_length() + 1
-        self.width = w
-        unit_of = [0] * N_REGULAR
-        slot_of = [-1] * N_REGULAR
-        unit: list[int] = []
-        state = guard = 0
-        for j, i in enumerate(order):
-            u = 1 << (j * w)
-            unit.append(u)
-            unit_of[i] = u
-            slot_of[i] = j
-            state += counts[i] * u
-            guard += u << (w - 1)
-        self.unit = unit
-        self.guard = guard
-        self.state0 = state
-        # Wild cards of a rank come last, so the search can count those left cheaply.
-        self.conv_shift = 0
-        conv_slots = [j for j, i in enumerate(order) if scope[i] is not None]
-        self.conv_masks = [
-            sum(1 << (j * w + bit) for j in conv_slots) for bit in range(w - 1)
-        ]
-        self.slot_cost = [cost[i] for i in order]
-        self.slot_conv = [scope[i] is not None for i in order]
-        self.bit_slot = [b // w for b in range(len(order) * w)]
-
-        # Candidate melds per anchor slot: (cards taken, wild cards), and their templates.
-        n_slots = len(order)
-        cands: list[list[tuple[int, int]]] = [[] for _ in range(n_slots)]
-        kinds: list[list[bool]] = [[] for _ in range(n_slots)]
-        tids: list[list[int]] = [[] for _ in range(n_slots)]
-        templates: list[Template] = []
-        # Without scoped wild cards a set and a run taking the same cards are the same move.
-        seen: set[tuple[int, int]] | None = None if self.scoped else set()
-        for r, shapes2 in sets:
-            base = r - 1
-            for shape2 in shapes2:
-                copies2, _, k = shape2
-                delta = (
-                    copies2[0] * unit_of[base]
-                    + copies2[1] * unit_of[13 + base]
-                    + copies2[2] * unit_of[26 + base]
-                    + copies2[3] * unit_of[39 + base]
-                )
-                if seen is not None:
-                    if (delta, k) in seen:
-                        continue
-                    seen.add((delta, k))
-                j = min(slot_of[si * 13 + base] for si in range(4) if copies2[si])
-                cands[j].append((delta, k))
-                kinds[j].append(True)
-                tids[j].append(len(templates))
-                templates.append(("set", r, shape2))
-        for suit, shapes in runs:
-            base = suit * 13 - 1
-            for shape in shapes:
-                ranks = shape[0]
-                k = shape[3]
-                delta = 0
-                j = n_slots
-                for rank in ranks:
-                    delta += unit_of[base + rank]
-                    if slot_of[base + rank] < j:
-                        j = slot_of[base + rank]
-                if seen is not None:
-                    if (delta, k) in seen:
-                        continue
-                    seen.add((delta, k))
-                cands[j].append((delta, k))
-                kinds[j].append(False)
-                tids[j].append(len(templates))
-                templates.append(("run", suit, shape))
+            bundles.append(set_bundle(r + 1, copies, w_set))
+        cands: list[list[tuple[int, int]]] = [_NONE] * N_REGULAR
+        tpls: list[list[Template]] = [_NO_TPL] * N_REGULAR
+        used = 0
+        for groups, bundle_used in bundles:
+            used |= bundle_used
+            for p, cl, tl in groups:
+                if cands[p] is _NONE:
+                    cands[p] = cl
+                    tpls[p] = tl
+                else:
+                    cands[p] = cands[p] + cl
+                    tpls[p] = tpls[p] + tl
         self.cands = cands
-        self.kinds = kinds
-        self.tids = tids
-        self.templates = templates
+        self.templates = tpls
+        # Cards in no candidate meld (and not wild) are deadwood whatever else happens.
+        unit_of = book.unit_of
+        fmask = (1 << book.width) - 1
+        self.isolated: list[Card] = []
+        state = 0
+        for i in regular:
+            u = unit_of[i]
+            if scope[i] is None and not used & (u * fmask):
+                self.isolated += [CARDS[i]] * counts[i]
+            else:
+                state += counts[i] * u
+        self.state0 = state
+        self.slot_cost = book.cost_at(cost)
         self.terminal = terminal_table(self)
         self.memo: dict[object, int] = {}
         self.value: Callable[[int, int, int, int, int], int]
         self._plain: _PlainSolver | None = None
-        if self.scoped:
+        if scoped:
             self.value = self._solve_scoped
         else:
             plain_solver = self._plain = _PlainSolver(self)
@@ -231,10 +158,9 @@ class Search:
 
     def conv_left(self, state: int) -> int:
         """How many wild cards of a rank are still in ``state`` (they can repay a debt)."""
-        x = state >> self.conv_shift
         n = 0
-        for bit, mask in enumerate(self.conv_masks):
-            n += (x & mask).bit_count() << bit
+        for bit, mask in enumerate(self.book.conv_masks):
+            n += (state & mask).bit_count() << bit
         return n
 
     def finish(self, b: int, g: int, q: int, d: int) -> tuple[int, Leftover]:
@@ -266,28 +192,30 @@ class Search:
         self, state: int, b: int, g: int, q: int, d: int
     ) -> Iterator[tuple[int, tuple[int, int, int, int, int], Move]]:
         """Every move from a state in search order: (cost now, next state, the move)."""
-        j = self.bit_slot[(state & -state).bit_length() - 1]
-        rest = state - self.unit[j]
-        yield self.slot_cost[j], (rest, b, g, q, d), ("dead", j, 0, 0)
+        book = self.book
+        j = book.pos_at_bit[(state & -state).bit_length() - 1]
+        rest = state - book.unit_at[j]
+        yield self.slot_cost[j], (rest, b, g, q, d), ("dead", j, 0, 0, 0)
         if not d:
-            yield 0, (rest, b, g, q, 1), ("discard", j, 0, 0)
-        if self.slot_conv[j]:
-            yield 0, (rest, b + 1, g, q, d), ("wild", j, 0, 0)
-        guard = self.guard
+            yield 0, (rest, b, g, q, 1), ("discard", j, 0, 0, 0)
+        if book.conv_at[j]:
+            yield 0, (rest, b + 1, g, q, d), ("wild", j, 0, 0, 0)
+        guard = book.guard
         sg = state | guard
-        for (delta, k), is_set, tid in zip(self.cands[j], self.kinds[j], self.tids[j], strict=True):
+        for i, ((delta, k), tpl) in enumerate(zip(self.cands[j], self.templates[j], strict=True)):
             if (sg - delta) & guard != guard:
                 continue
             nxt = state - delta
+            is_set = tpl[0] == "set"
             scoped = g if is_set else q
             for use in range(min(k, scoped) + 1):
                 nb = b - (k - use)
                 if nb < 0 and nb + self.conv_left(nxt) < 0:
                     continue
                 if is_set:
-                    yield 0, (nxt, nb, g - use, q, d), ("meld", tid, k - use, use)
+                    yield 0, (nxt, nb, g - use, q, d), ("meld", j, i, k - use, use)
                 else:
-                    yield 0, (nxt, nb, g, q - use, d), ("meld", tid, k - use, use)
+                    yield 0, (nxt, nb, g, q - use, d), ("meld", j, i, k - use, use)
 
     def walk(self, d: int) -> tuple[int, list[Move], Leftover]:
         """The best total and the moves of one best layout (the first best in search order).
@@ -333,14 +261,14 @@ class _PlainSolver:
 
     def _make(self) -> Callable[[int, int, int], int]:
         h = self.h
-        unit = h.unit
+        book = h.book
+        unit = book.unit_at
         cost = h.slot_cost
-        conv = h.slot_conv
+        conv = book.conv_at
         cands = h.cands
-        guard = h.guard
-        bit_slot = h.bit_slot
-        conv_shift = h.conv_shift
-        conv_masks = h.conv_masks
+        guard = book.guard
+        bit_slot = book.pos_at_bit
+        conv_masks = book.conv_masks
         n_any = h.n_any
         term = h.terminal
         end = [[term[(b, 0, 0, d)][0] for b in range(n_any + 1)] for d in (0, 1)]
@@ -383,10 +311,9 @@ class _PlainSolver:
                         nb = b - k
                         nxt = state - delta
                         if nb < 0:
-                            x = nxt >> conv_shift
                             have = 0
                             for bit, mask in enumerate(conv_masks):
-                                have += (x & mask).bit_count() << bit
+                                have += (nxt & mask).bit_count() << bit
                             if nb + have < 0:
                                 i += 1
                                 continue
@@ -409,24 +336,24 @@ class _PlainSolver:
         moves: list[Move] = []
         if total >= INF:
             return total, moves, NO_LEFTOVER
-        unit, bit_slot, off = h.unit, h.bit_slot, self.off
+        unit, bit_slot, off = h.book.unit_at, h.book.pos_at_bit, self.off
         while state:
             pick = self.picks[(b + off) << 1 | d][state]
             j = bit_slot[(state & -state).bit_length() - 1]
             if pick == -1:
-                moves.append(("dead", j, 0, 0))
+                moves.append(("dead", j, 0, 0, 0))
                 state -= unit[j]
             elif pick == -2:
-                moves.append(("discard", j, 0, 0))
+                moves.append(("discard", j, 0, 0, 0))
                 state -= unit[j]
                 d = 1
             elif pick == -3:
-                moves.append(("wild", j, 0, 0))
+                moves.append(("wild", j, 0, 0, 0))
                 state -= unit[j]
                 b += 1
             else:
                 delta, k = h.cands[j][pick]
-                moves.append(("meld", h.tids[j][pick], k, 0))
+                moves.append(("meld", j, pick, k, 0))
                 state -= delta
                 b -= k
         return total, moves, h.finish(b, 0, 0, d)[1]

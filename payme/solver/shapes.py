@@ -18,6 +18,7 @@ from __future__ import annotations
 from itertools import combinations, product
 from typing import Final
 
+from payme.cards import CARDS, N_REGULAR
 from payme.melds import ACE_HIGH, RUN_MOST, RuleTables
 
 SPLIT_CAP: Final = 5
@@ -31,6 +32,22 @@ the natural card that comes first in the search order: non-wild ranks come befor
 ranks (which the search takes last), each group from low to high."""
 SetShape = tuple[tuple[int, int, int, int], int, int]
 """``(natural copies per suit S H D C, anchor suit index, wild cards)``."""
+Template = tuple[str, int, SetShape | RunShape]
+"""A candidate meld: ``("set", rank, shape)`` or ``("run", suit index, shape)``."""
+Bundle = tuple[tuple[tuple[int, list[tuple[int, int]], list[Template]], ...], int]
+"""Candidate melds grouped by anchor position -- ``(position, [(cards taken, wild cards)],
+[templates])`` -- and the packed mask (one bit per card) of every card they use."""
+
+
+def _bundle(items: list[tuple[int, int, int, Template]]) -> Bundle:
+    groups: dict[int, tuple[list[tuple[int, int]], list[Template]]] = {}
+    used = 0
+    for anchor, delta, k, tpl in items:
+        g = groups.setdefault(anchor, ([], []))
+        g[0].append((delta, k))
+        g[1].append(tpl)
+        used |= delta
+    return tuple((p, g[0], g[1]) for p, g in sorted(groups.items())), used
 
 
 class ShapeBook:
@@ -49,6 +66,95 @@ class ShapeBook:
         self._run_parts: dict[tuple[int, int], list[RunShape]] = {}
         self._sets: dict[tuple[tuple[int, ...], int], tuple[list[SetShape], int]] = {}
         self.terminals: dict[object, object] = {}
+
+        # Where each regular card's count sits in the packed state: rank-major order (all
+        # aces, then all twos, ...), so a meld's cards lie close together in the order and
+        # the search leaves few holes behind.  Fields are wide enough for the largest pack.
+        copies = max(t.largest_pack[:N_REGULAR])
+        w = max(copies, 1).bit_length() + 1
+        self.width = w
+        self.pos_of = [(i % 13) * 4 + i // 13 for i in range(N_REGULAR)]
+        self.index_at = [0] * N_REGULAR
+        for i, p in enumerate(self.pos_of):
+            self.index_at[p] = i
+        self.card_at = [CARDS[i] for i in self.index_at]
+        self.unit_of = [1 << (p * w) for p in self.pos_of]
+        self.unit_at = [1 << (p * w) for p in range(N_REGULAR)]
+        self.guard = sum(1 << (p * w + w - 1) for p in range(N_REGULAR))
+        self.pos_at_bit = [b // w for b in range(N_REGULAR * w)]
+        self.conv_at = [t.scope[self.index_at[p]] is not None for p in range(N_REGULAR)]
+        conv_pos = [p for p in range(N_REGULAR) if self.conv_at[p]]
+        # Masks picking bit ``k`` of every wild-of-a-rank field: counting those cards left.
+        self.conv_masks = [sum(1 << (p * w + k) for p in conv_pos) for k in range(w - 1)]
+        self._costs: dict[int, tuple[tuple[int, ...], list[int]]] = {}
+        self._run_bundles: dict[tuple[int, int, int, bool], Bundle] = {}
+        self._set_bundles: dict[tuple[int, tuple[int, ...], int], Bundle] = {}
+        self._set_bundles_raw: dict[tuple[int, tuple[int, ...], int], Bundle] = {}
+
+    def cost_at(self, cost: tuple[int, ...]) -> list[int]:
+        """``cost`` (by card index) rearranged by position in the packed state."""
+        hit = self._costs.get(id(cost))
+        if hit is None or hit[0] is not cost:
+            hit = (cost, [cost[i] for i in self.index_at])
+            self._costs[id(cost)] = hit
+        return hit[1]
+
+    def run_bundle(self, suit: int, mask: int, wilds: int, single: bool) -> Bundle:
+        """The candidate runs of one suit for a hand holding the ranks in ``mask``.
+
+        ``single``: also list runs with just one natural card (needed only when wild cards
+        of different scopes make such a run differ from the set of the same cards).
+        """
+        wcap = self.run_wild_cap(mask, wilds)
+        key = (suit, mask, wcap, single)
+        hit = self._run_bundles.get(key)
+        if hit is None:
+            shapes, _ = self.runs(mask, wcap)
+            base = suit * 13 - 1
+            most = self.set_most
+            items: list[tuple[int, int, int, Template]] = []
+            seen: set[tuple[int, int]] = set()
+            for shape in shapes:
+                ranks, _, _, k, _ = shape
+                if not single and len(ranks) == 1 and 1 + k <= most:
+                    continue  # the same cards as a set: one move is enough
+                delta = 0
+                for r in ranks:
+                    delta += self.unit_of[base + r]
+                if (delta, k) in seen:
+                    continue
+                seen.add((delta, k))
+                anchor = min(self.pos_of[base + r] for r in ranks)
+                items.append((anchor, delta, k, ("run", suit, shape)))
+            hit = _bundle(items)
+            if len(self._run_bundles) > 100_000:
+                self._run_bundles.clear()
+            self._run_bundles[key] = hit
+        return hit
+
+    def set_bundle(self, rank: int, copies: tuple[int, ...], wilds: int) -> Bundle:
+        """The candidate sets of one rank for a hand holding ``copies`` of it per suit."""
+        raw = (rank, copies, min(wilds, self.set_most - 1))
+        hit = self._set_bundles_raw.get(raw)
+        if hit is not None:
+            return hit
+        capped, wcap = self._set_key(copies, wilds)
+        key = (rank, capped, wcap)
+        hit = self._set_bundles.get(key)
+        if hit is None:
+            shapes, _ = self.sets(capped, wcap)
+            base = rank - 1
+            items: list[tuple[int, int, int, Template]] = []
+            for shape in shapes:
+                m, first, k = shape
+                delta = sum(m[s] * self.unit_of[s * 13 + base] for s in range(4))
+                items.append((self.pos_of[first * 13 + base], delta, k, ("set", rank, shape)))
+            hit = _bundle(items)
+            self._set_bundles[key] = hit
+        if len(self._set_bundles_raw) > 100_000:
+            self._set_bundles_raw.clear()
+        self._set_bundles_raw[raw] = hit
+        return hit
 
     def run_wild_cap(self, mask: int, wilds: int) -> int:
         """The most wild cards any run over ``mask`` can use (a cache key component)."""
@@ -152,22 +258,24 @@ class ShapeBook:
                         out.append((ranks, tuple(nat), anchor, forced + extra, low))
         return out
 
-    def sets(self, copies: tuple[int, ...], wilds: int) -> tuple[list[SetShape], int]:
-        """Sets of one rank from ``copies`` (cards held per suit S H D C) and wild cards,
-        and the mask of suits (bit s) that appear in any of them."""
-        t = self.t
+    def _set_key(self, copies: tuple[int, ...], wilds: int) -> tuple[tuple[int, ...], int]:
         most = self.set_most
-        if t.distinct_suits:
+        if self.t.distinct_suits:
             copies = tuple(min(c, 1) for c in copies)
         else:
             copies = tuple(min(c, most) for c in copies)
         wcap = min(wilds, most - 1)
-        if t.half_limit:
+        if self.t.half_limit:
             wcap = min(wcap, most // 2)
-        key = (copies, wcap)
+        return copies, wcap
+
+    def sets(self, copies: tuple[int, ...], wilds: int) -> tuple[list[SetShape], int]:
+        """Sets of one rank from ``copies`` (cards held per suit S H D C) and wild cards,
+        and the mask of suits (bit s) that appear in any of them."""
+        key = self._set_key(copies, wilds)
         hit = self._sets.get(key)
         if hit is None:
-            shapes = self._make_sets(copies, wcap)
+            shapes = self._make_sets(*key)
             used = 0
             for shape in shapes:
                 for s in range(4):
@@ -210,4 +318,4 @@ def book_for(t: RuleTables) -> ShapeBook:
     return book
 
 
-__all__ = ["SPLIT_CAP", "RunShape", "SetShape", "ShapeBook", "book_for"]
+__all__ = ["SPLIT_CAP", "Bundle", "RunShape", "SetShape", "ShapeBook", "Template", "book_for"]
