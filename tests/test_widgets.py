@@ -262,3 +262,48 @@ def test_hand_builder_survives_nonsense_and_rule_changes() -> None:
     assert (again.rules, again.dealt, again.hand) == (hb.rules, hb.dealt, hb.hand)
     # A hand pasted with "+" between cards (as in a URL) is read too.
     assert HandBuilder.from_query({"hand": "7H+8H+9H"}).hand == parse_hand("7H 8H 9H")
+
+
+def test_rummy_three_pack_optional_cards_change_the_pack() -> None:
+    picker = RulesPicker("three_pack", show_players=True)
+    assert picker.optional == {"NOMELD": 3, "NOGO": 3, "WILD": 6}  # all: the largest pack
+    picker.optional = {"NOGO": 1}  # left out: none of that card
+    assert picker.optional == {"NOMELD": 0, "NOGO": 1, "WILD": 0}
+    with pytest.raises(ValueError, match="0 to 3 optional NOGO, not 4"):
+        picker.optional = {"NOGO": 4}
+    assert RulesPicker("family", show_players=True).optional is None
+
+    cards = CardPicker("three_pack", optional={"NOGO": 1})
+    assert (cards.count("NOGO"), cards.count("NOMELD"), cards.count("WILD")) == (1, 0, 1)
+    click(cards, "NOGO")
+    click(cards, "NOGO")
+    assert cards.value == parse_hand("NOGO") and "No NOGO left" in cards.message.text
+
+
+def test_hand_builder_seen_cards_and_optional_cards_change_the_chance() -> None:
+    from urllib.parse import parse_qsl
+
+    from payme.odds import go_out_chance
+    from payme.widgets.hand_builder import HandBuilder
+
+    hand = "7H 8H 9S 9D 9C"
+    hb = HandBuilder.from_query({"rules": "classic", "dealt": "5", "players": "2", "hand": hand})
+    full = go_out_chance(hand, "classic", 5, players=2)
+    assert f"{full.outs} of {full.unseen} unseen" in hb.verdict.value
+    hb.seen.value = "6H 9H"
+    fewer = go_out_chance(hand, "classic", 5, players=2, known="6H 9H")
+    assert f"{fewer.outs} of {fewer.unseen} unseen" in hb.verdict.value
+    hb.seen.value = "7H"  # the only 7H is in the hand: a message beside the box
+    assert "2 copies of 7H" in hb.seen_message.text
+    assert f"{full.outs} of {full.unseen} unseen" in hb.verdict.value
+
+    three = HandBuilder.from_query(
+        {"rules": "three_pack", "dealt": "3", "optional": "NOGO:1", "hand": "7H 8H RUMMY"}
+    )
+    assert three.picker.optional == {"NOMELD": 0, "NOGO": 1, "WILD": 0}
+    chance = go_out_chance("7H 8H RUMMY", "three_pack", 3, optional={"NOGO": 1})
+    assert f"{chance.outs} of {chance.unseen} unseen" in three.verdict.value
+    query = three.share_query()
+    assert "optional=NOMELD:0,NOGO:1,WILD:0" in query
+    again = HandBuilder.from_query(dict(parse_qsl(query)))
+    assert again.picker.optional == three.picker.optional and again.hand == three.hand

@@ -26,7 +26,7 @@ from urllib.parse import urlencode
 
 import ipywidgets as widgets
 
-from payme.cards import CardsLike, format_hand
+from payme.cards import CardError, CardsLike, format_hand, parse_hand
 from payme.display import chance_html, go_out_html, points_phrase, short_label
 from payme.rulesets import Ruleset, RulesLike
 from payme.rulesets import rules as get_rules
@@ -75,22 +75,40 @@ class HandBuilder(widgets.VBox):  # type: ignore[misc]
         self.verdict.add_class("payme-verdict")
         self.share = widgets.HTML()
         self.share.add_class("payme-share")
+        # Cards seen elsewhere (the discard pile, a player's shown cards) are not drawn.
+        self.seen = widgets.Text(
+            description="Seen elsewhere",
+            placeholder="e.g. the discard pile: KD 4C",
+            continuous_update=False,
+            style={"description_width": "initial"},
+            layout=widgets.Layout(flex="1 1 260px", min_width="0", max_width="40em"),
+        )
+        self.seen.add_class("payme-seen-text")
+        self.seen_message = MessageBox()
         self.guard = guarded(self.message)
         self.picker.on_change(self.guard(self._rules_changed))
         self.input.on_change(self.guard(self.refresh))
+        self.seen.observe(self.guard(lambda _change: self.refresh()), names="value")
         super().__init__(
             children=[
                 _section("1. Rule set and round", self.picker, "payme-hb-rules"),
                 _section("2. Your hand", self._hand_box(), "payme-hb-hand"),
                 self.message,
                 _section("3. Best layout", self.layout_view, "payme-hb-layout"),
-                _section("4. Going out", self.verdict, "payme-hb-verdict"),
+                _section("4. Going out", self._verdict_box(), "payme-hb-verdict"),
                 self.share,
             ],
             layout=widgets.Layout(max_width="100%", overflow="hidden"),
         )
         self.add_class("payme-hand-builder")
         self.guard(self.refresh)()
+
+    def _verdict_box(self) -> widgets.VBox:
+        seen_row = widgets.HBox(
+            [self.seen, self.seen_message],
+            layout=widgets.Layout(flex_flow="row wrap", align_items="center", max_width="100%"),
+        )
+        return widgets.VBox([self.verdict, seen_row], layout=widgets.Layout(max_width="100%"))
 
     def _hand_box(self) -> widgets.VBox:
         return widgets.VBox([self.input, self.hand_view], layout=widgets.Layout(max_width="100%"))
@@ -114,9 +132,14 @@ class HandBuilder(widgets.VBox):  # type: ignore[misc]
         params: dict[str, str] = {"rules": self.rules.name, "dealt": str(self.dealt)}
         if self.picker.players is not None:
             params["players"] = str(self.picker.players)
+        optional = self.picker.optional
+        if optional is not None and optional != dict(self.rules.optional_cards):
+            params["optional"] = ",".join(f"{t}:{n}" for t, n in optional.items())
         if self.hand:
             params["hand"] = format_hand(self.hand)
-        return urlencode(params)
+        if self.seen.value.strip():
+            params["seen"] = self.seen.value.strip()
+        return urlencode(params, safe=":,")
 
     @classmethod
     def from_query(cls, params: Mapping[str, str]) -> HandBuilder:
@@ -137,6 +160,7 @@ class HandBuilder(widgets.VBox):  # type: ignore[misc]
             ("rules", self._set_rules_text),
             ("players", self._set_players_text),
             ("dealt", self._set_dealt_text),
+            ("optional", self._set_optional_text),
         ):
             if params.get(key):
                 try:
@@ -146,6 +170,8 @@ class HandBuilder(widgets.VBox):  # type: ignore[misc]
         if params.get("hand"):
             # "+" separates cards in a URL; a query pasted undecoded still reads.
             self.input.text = params["hand"].replace("+", " ")
+        if params.get("seen"):
+            self.seen.value = params["seen"].replace("+", " ")
         if problems:
             self.message.error("Link: " + "; ".join(problems))
 
@@ -159,6 +185,18 @@ class HandBuilder(widgets.VBox):  # type: ignore[misc]
             raise ValueError(f"players must be a whole number, not {text!r}") from None
         self.picker.players = players
 
+    def _set_optional_text(self, text: str) -> None:
+        """``NOMELD:1,NOGO:0,WILD:6``: how many of each optional special card."""
+        chosen: dict[str, int] = {}
+        for part in text.replace(" ", ",").split(","):
+            if not part:
+                continue
+            token, sep, count = part.partition(":")
+            if not sep or not count.isdigit():
+                raise ValueError(f"optional cards are written like NOGO:1,WILD:6, not {part!r}")
+            chosen[token.upper()] = int(count)
+        self.picker.optional = chosen
+
     def _set_dealt_text(self, text: str) -> None:
         try:
             dealt = int(text)
@@ -171,11 +209,11 @@ class HandBuilder(widgets.VBox):  # type: ignore[misc]
     def _rules_changed(self) -> None:
         ruleset = self.picker.rules
         self.input.picker.max_cards = ruleset.max_dealt + 1
-        self.input.set_rules(ruleset, self.picker.players)  # notifies: refresh runs
+        # Notifies: refresh runs.
+        self.input.set_rules(ruleset, self.picker.players, self.picker.optional)
 
     def refresh(self) -> None:
         """Recompute everything shown from the rule set, the round and the hand."""
-        from payme.odds import go_out_chance
         from payme.solver import can_go_out, evaluate
 
         self.message.clear()
@@ -207,11 +245,11 @@ class HandBuilder(widgets.VBox):  # type: ignore[misc]
             ]
             self.verdict.value = "".join(parts)
         elif n == dealt:
-            chance = go_out_chance(cards, ruleset, dealt, players=self.picker.players)
             self.verdict.value = (
                 f"<p style='margin:0 0 4px 0'>{n} cards = the {dealt} dealt: the hand before "
-                "drawing. The next card comes from the cards you have not seen (the pack "
-                "minus this hand).</p>" + chance_html(chance)
+                "drawing. The next card comes from the cards you have not seen: the pack "
+                "minus this hand and any cards seen elsewhere (below).</p>"
+                + chance_html(self._chance(cards))
             )
         else:
             self.verdict.value = (
@@ -219,6 +257,21 @@ class HandBuilder(widgets.VBox):  # type: ignore[misc]
                 f"before drawing and {dealt + 1} after. This hand has {n}, so only its "
                 "layout is shown.</p>"
             )
+
+    def _chance(self, cards: tuple[Any, ...]) -> Any:
+        """The next-draw chance; bad "seen elsewhere" cards become a message beside them."""
+        from payme.odds import go_out_chance
+
+        self.seen_message.clear()
+        players, optional = self.picker.players, self.picker.optional
+        try:
+            known = parse_hand(self.seen.value)
+            return go_out_chance(
+                cards, self.rules, self.dealt, players=players, known=known, optional=optional
+            )
+        except CardError as error:
+            self.seen_message.error(f"{error}; the chance ignores the seen cards")
+        return go_out_chance(cards, self.rules, self.dealt, players=players, optional=optional)
 
     def _best_discard_html(self, cards: tuple[Any, ...]) -> str:
         from payme.solver import best_discard

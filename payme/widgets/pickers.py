@@ -88,18 +88,25 @@ class RulesPicker(widgets.HBox):  # type: ignore[misc]
         self._rules_dd.add_class("payme-rules")
         self._dealt_dd.add_class("payme-dealt")
         self._players_dd.add_class("payme-players")
+        # Optional special cards the players choose before a game (Rummy 3-Pack's).
+        self._optional_dds: dict[str, widgets.Dropdown] = {}
+        self._optional_box = widgets.HBox(
+            layout=widgets.Layout(flex_flow="row wrap", align_items="center", max_width="100%")
+        )
+        self._optional_box.add_class("payme-optional-cards")
+        guard = guarded(self.message)
+        self._guard = guard
         self._fill_options(ruleset, dealt, players)
         children = [self._rules_dd]
         if show_dealt:
             children.append(self._dealt_dd)
         if show_players:
-            children.append(self._players_dd)
+            children += [self._players_dd, self._optional_box]
         super().__init__(
             children=[*children, self.message],
             layout=widgets.Layout(flex_flow="row wrap", align_items="center"),
         )
         self.add_class("payme-rules-picker")
-        guard = guarded(self.message)
         self._rules_dd.observe(guard(self._rules_changed), names="value")
         self._dealt_dd.observe(guard(self._value_changed), names="value")
         self._players_dd.observe(guard(self._value_changed), names="value")
@@ -129,8 +136,27 @@ class RulesPicker(widgets.HBox):  # type: ignore[misc]
             self._players_dd.options = choices
             ok = players is not None and ruleset.min_players <= players <= ruleset.max_players
             self._players_dd.value = players if ok and players is not None else 0
+            self._fill_optional(ruleset)
         finally:
             self._quiet = False
+
+    def _fill_optional(self, ruleset: Ruleset) -> None:
+        """One dropdown per optional special card; all of them by default (the largest pack)."""
+        self._optional_dds = {}
+        for token, most in ruleset.optional_cards:
+            name = "extra WILD" if token in dict(ruleset.special_cards) else token
+            dd = widgets.Dropdown(
+                options=list(range(most + 1)),
+                value=most,
+                description=f"{name} cards",
+                style=_WIDE,
+                layout=widgets.Layout(width="auto"),
+            )
+            dd.add_class(f"payme-optional-{token.lower()}")
+            dd.observe(self._guard(self._value_changed), names="value")
+            self._optional_dds[token] = dd
+        self._optional_box.children = list(self._optional_dds.values())
+        self._optional_box.layout.display = None if self._optional_dds else "none"
 
     # --- values -------------------------------------------------------------------------
 
@@ -166,6 +192,25 @@ class RulesPicker(widgets.HBox):  # type: ignore[misc]
         if value is not None:
             self.rules.check_players(value)
         self._players_dd.value = value or 0
+
+    @property
+    def optional(self) -> dict[str, int] | None:
+        """The chosen optional special cards (``None`` when the rule set has none)."""
+        if not self._optional_dds:
+            return None
+        return {token: int(dd.value) for token, dd in self._optional_dds.items()}
+
+    @optional.setter
+    def optional(self, chosen: dict[str, int]) -> None:
+        self.rules.pack_counts(None, chosen)  # a ValueError naming a bad token or count
+        self._quiet = True
+        try:
+            # As in Ruleset.pack_counts: a card left out of ``chosen`` is not used.
+            for token, dd in self._optional_dds.items():
+                dd.value = chosen.get(token, 0)
+        finally:
+            self._quiet = False
+        self._notify()
 
     @property
     def dealt_options(self) -> list[int]:
@@ -218,9 +263,11 @@ class CardPicker(widgets.VBox):  # type: ignore[misc]
         value: CardsLike = (),
         max_cards: int = MAX_HAND,
         message: MessageBox | None = None,
+        optional: dict[str, int] | None = None,
     ) -> None:
         self._rules = get_rules(rules)
         self._players = players
+        self._optional = optional
         self.max_cards = max_cards
         self._value: tuple[Card, ...] = ()
         self._counts: tuple[int, ...] = ()
@@ -263,7 +310,7 @@ class CardPicker(widgets.VBox):  # type: ignore[misc]
         )
         super().__init__(children=[widgets.HTML(PICKER_CSS), *self.rows, buttons])
         self.add_class("payme-card-picker")
-        self.set_rules(self._rules, players, value=value)
+        self.set_rules(self._rules, players, value=value, optional=optional)
 
     # --- the pack -----------------------------------------------------------------------
 
@@ -275,10 +322,20 @@ class CardPicker(widgets.VBox):  # type: ignore[misc]
     def players(self) -> int | None:
         return self._players
 
+    @property
+    def optional(self) -> dict[str, int] | None:
+        return self._optional
+
     def set_rules(
-        self, rules: RulesLike, players: int | None = None, *, value: CardsLike | None = None
+        self,
+        rules: RulesLike,
+        players: int | None = None,
+        *,
+        value: CardsLike | None = None,
+        optional: dict[str, int] | None = None,
     ) -> None:
-        """Switch to another rule set / player count; the hand is kept if the pack allows it.
+        """Switch to another pack (rule set, players, optional special cards); the hand is
+        kept if the new pack can supply it.
 
         A hand the new pack cannot supply raises :class:`~payme.cards.CardError` and the
         picker is left empty for the new pack.
@@ -286,8 +343,9 @@ class CardPicker(widgets.VBox):  # type: ignore[misc]
         ruleset = get_rules(rules)
         if players is not None:
             ruleset.check_players(players)
-        self._rules, self._players = ruleset, players
-        self._counts = ruleset.pack_counts(players)
+        counts = ruleset.pack_counts(players, optional)
+        self._rules, self._players, self._optional = ruleset, players, optional
+        self._counts = counts
         self.rows[-1].options = []  # rebuilt by _refresh
         keep = self._value if value is None else parse_hand(value)
         self._value = ()
@@ -340,7 +398,7 @@ class CardPicker(widgets.VBox):  # type: ignore[misc]
         if len(hand) > self.max_cards:
             raise CardError(f"a hand of {len(hand)} cards is too large here: at most "
                             f"{self.max_cards}")
-        check_hand(hand, self._rules, self._players)
+        check_hand(hand, self._rules, self._players, self._optional)
         self._value = hand
         self.message.clear()
         self._refresh()
@@ -477,10 +535,15 @@ class HandInput(widgets.VBox):  # type: ignore[misc]
     def on_change(self, callback: Callback) -> None:
         self._callbacks.append(callback)
 
-    def set_rules(self, rules: RulesLike, players: int | None = None) -> None:
+    def set_rules(
+        self,
+        rules: RulesLike,
+        players: int | None = None,
+        optional: dict[str, int] | None = None,
+    ) -> None:
         """Change the pack; a hand the new pack cannot hold becomes a message."""
         try:
-            self.picker.set_rules(rules, players)
+            self.picker.set_rules(rules, players, optional=optional)
         except CardError as error:
             # Keep the typed text, so the visitor can fix it; the hand is empty meanwhile.
             self._fail(f"{error}; fix the hand for this rule set")
