@@ -72,6 +72,7 @@ def meld(
         str(result.reason),
         cards=hand,
         caption=format_hand(hand),
+        dealt=dealt,
         claim=claim,
         holds=None if shows is None else (lambda: shows(verdict())),
     )
@@ -106,6 +107,7 @@ def deadwood_cost(
         f"{_points_sentence(rules, ev.deadwood, dealt)}.",
         cards=hand,
         caption=format_hand(hand),
+        dealt=dealt,
         claim=claim,
         holds=None
         if shows is None
@@ -145,6 +147,7 @@ def layout_points(
         cards=hand,
         caption=format_hand(hand),
         figure=str(layout_html(ev)),
+        dealt=dealt,
         claim=claim,
         holds=None if shows is None else (lambda: shows(evaluate(hand, rules=rules, dealt=dealt))),
     )
@@ -215,6 +218,7 @@ def go_out(
         cards=hand,
         caption=format_hand(hand),
         figure=str(go_out_html(out)),
+        dealt=dealt,
         claim=claim,
         holds=None if shows is None else (lambda: shows(ways())),
     )
@@ -259,7 +263,9 @@ def lay_off_points(
         _lay_off_sentence(rules, lo, declarer, dealt, alone),
         cards=hand,
         caption="your hand: " + format_hand(hand),
-        figure=declarer_html(rules, declarer, dealt) + str(layoff_html(lo)),
+        show=declarer_html(rules, declarer, dealt),
+        figure=str(layoff_html(lo)),
+        dealt=dealt,
         claim=claim,
         holds=None if shows is None else (lambda: shows(*both())),
     )
@@ -301,7 +307,9 @@ def lay_off_cards(
         right,
         _lay_off_sentence(rules, lo, declarer, dealt, alone),
         caption="your hand: " + format_hand(hand),
-        figure=declarer_html(rules, declarer, dealt) + str(layoff_html(lo)),
+        show=declarer_html(rules, declarer, dealt),
+        figure=str(layoff_html(lo)),
+        dealt=dealt,
         claim=claim,
         holds=None if shows is None else (lambda: shows(laid())),
     )

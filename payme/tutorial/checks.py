@@ -65,6 +65,10 @@ class Question:
     """``(label, value)`` pairs for ``yes_no`` and ``choice`` questions."""
     figure: str = ""
     """HTML shown with the verdict, e.g. the engine's best layout drawn as cards."""
+    show: str = ""
+    """HTML shown with the question, e.g. the declarer's melds to lay off onto."""
+    dealt: int | None = None
+    """The cards dealt in the example's hand (it fixes which cards are wild)."""
     claim: str = ""
     """What this example is meant to show under the chosen rule set."""
     holds: Callable[[], bool] | None = field(default=None, compare=False)
@@ -151,6 +155,8 @@ def yes_no_question(
     cards: Iterable[Card] = (),
     caption: str = "",
     figure: str = "",
+    show: str = "",
+    dealt: int | None = None,
     claim: str = "",
     holds: Callable[[], bool] | None = None,
 ) -> Question:
@@ -163,6 +169,8 @@ def yes_no_question(
         caption=caption,
         options=YES_NO,
         figure=figure,
+        show=show,
+        dealt=dealt,
         claim=claim,
         holds=holds,
     )
@@ -176,6 +184,8 @@ def number_question(
     cards: Iterable[Card] = (),
     caption: str = "",
     figure: str = "",
+    show: str = "",
+    dealt: int | None = None,
     claim: str = "",
     holds: Callable[[], bool] | None = None,
 ) -> Question:
@@ -187,6 +197,8 @@ def number_question(
         cards=tuple(cards),
         caption=caption,
         figure=figure,
+        show=show,
+        dealt=dealt,
         claim=claim,
         holds=holds,
     )
@@ -201,6 +213,8 @@ def choice_question(
     cards: Iterable[Card] = (),
     caption: str = "",
     figure: str = "",
+    show: str = "",
+    dealt: int | None = None,
     claim: str = "",
     holds: Callable[[], bool] | None = None,
 ) -> Question:
@@ -213,6 +227,8 @@ def choice_question(
         caption=caption,
         options=tuple(options),
         figure=figure,
+        show=show,
+        dealt=dealt,
         claim=claim,
         holds=holds,
     )
@@ -226,6 +242,8 @@ def cards_question(
     *,
     caption: str = "",
     figure: str = "",
+    show: str = "",
+    dealt: int | None = None,
     claim: str = "",
     holds: Callable[[], bool] | None = None,
 ) -> Question:
@@ -238,6 +256,8 @@ def cards_question(
         cards=tuple(cards),
         caption=caption,
         figure=figure,
+        show=show,
+        dealt=dealt,
         claim=claim,
         holds=holds,
     )

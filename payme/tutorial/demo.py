@@ -48,7 +48,7 @@ class TurnDemo(widgets.VBox):  # type: ignore[misc]
                                         layout=widgets.Layout(width="auto"))
         self.pile_btn = widgets.Button(description="Take the top discard",
                                        layout=widgets.Layout(width="auto"))
-        self.card_dd = widgets.Dropdown(description="Card", layout=widgets.Layout(width="auto"))
+        self.card_dd = widgets.Dropdown(description="Card", layout=widgets.Layout(width="11em"))
         self.discard_btn = widgets.Button(description="Discard it",
                                           layout=widgets.Layout(width="auto"))
         self.out_btn = widgets.Button(description="Go out (Pay me!)",
@@ -136,7 +136,10 @@ class TurnDemo(widgets.VBox):  # type: ignore[misc]
             + cards_html(view.hand, self.rules, view.dealt, caption="your hand")
             + pile
         )
-        self.card_dd.options = [str(c) for c in sorted(set(view.hand))]
+        options = [str(c) for c in sorted(set(view.hand))]
+        self.card_dd.options = options
+        # Offer the card just drawn first: the usual discard when it does not help.
+        self.card_dd.value = str(view.drawn) if view.drawn is not None else options[0]
         self.events.value = (
             "<p style='color:#555'>" + " ".join(
                 str(rec.event) for rec in g.history[-3:]

@@ -284,12 +284,11 @@ def deal_questions(r: Ruleset) -> list[Question]:
             + ("is wild." if scope is not None else "is not.")
         )
         qs.append(
+            # No card drawn here: its wild mark would give the answer away.
             yes_no_question(
-                f"In hand {hand}, is the {card.name} a wild card?",
+                f"In hand {hand}, is the {card.name} ({card}) a wild card?",
                 scope is not None,
                 why,
-                cards=(card,),
-                caption=str(card),
             )
         )
     return qs
@@ -705,6 +704,7 @@ def penalty_questions(r: Ruleset) -> list[Question]:
             + f": {r.card_points(nine, dealt)} points.",
             cards=(nine,),
             caption="9H",
+            dealt=dealt,
         )
     )
     return qs

@@ -80,6 +80,7 @@ def turn_questions(r: Ruleset) -> list[Question]:
                 else "No: the discard pile starts empty."
             ),
             cards=view.hand,
+            dealt=view.dealt,
             caption=f"your hand; the discard pile shows {top or 'nothing'}",
         )
     ]
@@ -91,6 +92,7 @@ def turn_questions(r: Ruleset) -> list[Question]:
             verdict.ok,
             _verdict_text(verdict, "Yes."),
             cards=view.hand,
+            dealt=view.dealt,
             caption="your hand",
         )
     )
@@ -112,6 +114,7 @@ def turn_questions(r: Ruleset) -> list[Question]:
             verdict.ok,
             _verdict_text(verdict, "Yes."),
             cards=view.hand,
+            dealt=view.dealt,
             caption="your hand after drawing",
         )
     )
@@ -155,6 +158,7 @@ def final_turn_questions(r: Ruleset) -> list[Question]:
                 _verdict_text(verdict, f"Yes: {r.name} lets a final turn draw from the "
                               "discard pile too."),
                 cards=view.hand,
+            dealt=view.dealt,
                 caption="your hand",
             )
         )
@@ -167,6 +171,7 @@ def final_turn_questions(r: Ruleset) -> list[Question]:
             verdict.ok,
             _verdict_text(verdict, "Yes."),
             cards=view.hand,
+            dealt=view.dealt,
             caption="your hand after the final draw",
         )
     )

@@ -273,9 +273,10 @@ class Tutorial(widgets.VBox):  # type: ignore[misc]
             f"<span style='color:#555'>Question {q_index + 1} of {len(self.questions)}</span>"
         )
         self.prompt.value = f"<div>{html.escape(q.prompt)}</div>"
-        self.cards.value = (
-            cards_html(q.cards, self.rules, None, caption=q.caption or None) if q.cards else ""
+        cards = (
+            cards_html(q.cards, self.rules, q.dealt, caption=q.caption or None) if q.cards else ""
         )
+        self.cards.value = q.show + cards
         self.another_btn.disabled = len(self.questions) < 2
         self.answer_widget = self._answer_widget(q)
         self.answer_box.children = [self.answer_widget]
@@ -283,11 +284,11 @@ class Tutorial(widgets.VBox):  # type: ignore[misc]
     def _answer_widget(self, q: Question) -> Any:
         if q.kind == "yes_no":
             w = widgets.ToggleButtons(options=[label for label, _ in q.options], value=None)
-        elif q.kind == "choice" and len(q.options) <= 4:
+        elif q.kind == "choice" and len(q.options) <= 10:
             w = widgets.RadioButtons(options=list(q.options), value=None,
                                      layout=widgets.Layout(width="auto", max_width="100%"))
         elif q.kind == "choice":
-            w = widgets.Dropdown(options=[("(choose)", None), *q.options], value=None,
+            w = widgets.Dropdown(options=[("(choose an answer)", ""), *q.options], value="",
                                  layout=widgets.Layout(width="auto", max_width="100%"))
         elif q.kind == "number":
             w = widgets.Text(placeholder="type a number", continuous_update=True,
