@@ -71,17 +71,22 @@ def summary(df: pd.DataFrame, seconds: float, where: str, out: str | None) -> st
         lines.append(f"wrote {out}")
     table = bot_strength(df)
     if "mean_total" in table.columns:
-        lines.append("bot      mean final total (95% interval)   win rate")
+        money = "mean_money" in table.columns
+        lines.append(
+            "bot      mean final total (95% interval)  win rate"
+            + ("  money per game" if money else "")
+        )
         for bot, row in table.iterrows():
+            interval = f"({row['total_low']:.1f} to {row['total_high']:.1f})"
             lines.append(
-                f"{bot!s:<8} {row['mean_total']:7.1f} ({row['total_low']:.1f}-"
-                f"{row['total_high']:.1f}){'':>12} {row['win_rate']:6.1%}"
+                f"{bot!s:<8} {row['mean_total']:7.1f} {interval:<24} {row['win_rate']:8.1%}"
+                + (f"  {row['mean_money'] / 100:+.2f} $" if money else "")
             )
     else:
         lines.append("bot      win rate (95% interval)")
         for bot, row in table.iterrows():
             lines.append(
-                f"{bot!s:<8} {row['win_rate']:6.1%} ({row['win_low']:.1%}-{row['win_high']:.1%})"
+                f"{bot!s:<8} {row['win_rate']:6.1%} ({row['win_low']:.1%} to {row['win_high']:.1%})"
             )
     return "\n".join(lines)
 
