@@ -10,7 +10,9 @@ Use them like this::
 
 Fixtures
 --------
-``voila_app``   (session) the running :class:`VoilaServer`; ``voila_app.url(path)``.
+``voila_app``   (session) the running :class:`VoilaServer` with the repository's settings
+                (voila.json: preheated kernels) plus tracebacks shown; ``voila_app.url(path)``,
+                ``voila_app.page_url(name, query)``.  ``PAYME_VOILA_ARGS`` adds options.
 ``browser``     (session) headless Chromium from ``/usr/bin/chromium`` (``PAYME_CHROMIUM``).
 ``page``        a fresh 1000x700 page with a 60 s default timeout; a screenshot of it is saved
                 to ``test-artifacts/`` when the test fails.
@@ -192,7 +194,9 @@ def _require_chromium() -> None:
 @pytest.fixture(scope="session")
 def voila_app(tmp_path_factory: pytest.TempPathFactory) -> Iterator[VoilaServer]:
     _require_chromium()
-    server = VoilaServer(NOTEBOOKS, tmp_path_factory.mktemp("voila")).start()
+    # PAYME_VOILA_ARGS adds options, e.g. "--preheat_kernel=False" to compare.
+    extra = os.environ.get("PAYME_VOILA_ARGS", "").split()
+    server = VoilaServer(NOTEBOOKS, tmp_path_factory.mktemp("voila"), extra).start()
     try:
         yield server
     finally:
