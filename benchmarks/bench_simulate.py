@@ -6,8 +6,10 @@ each bot's mean final total with its 95% interval, from the same games::
 
     .venv/bin/python -m benchmarks simulate     # or: .venv/bin/python -m benchmarks.bench_simulate
 
-``BENCH_SIMULATE_GAMES`` sets the games per seating (default 1000) and
-``BENCH_SIMULATE_WORKERS`` the processes (default 2).
+``BENCH_SIMULATE_GAMES`` sets the games per seating (default 1000),
+``BENCH_SIMULATE_WORKERS`` the processes (default 2) and ``BENCH_SIMULATE_SEATINGS`` which
+seatings run (``greedy,mix`` by default).  Each table row also goes to stderr as soon as it
+is measured, so a long run shows its progress.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from __future__ import annotations
 import os
 import platform
 import subprocess
+import sys
 import time
 from datetime import UTC, datetime
 
@@ -24,10 +27,11 @@ from payme.analysis.stats import bot_strength
 GAMES = int(os.environ.get("BENCH_SIMULATE_GAMES", "1000"))
 WORKERS = int(os.environ.get("BENCH_SIMULATE_WORKERS", "2"))
 SEED = 2026
-SEATINGS: tuple[tuple[str, tuple[str, ...]], ...] = (
-    ("greedy ×4", ("greedy",) * 4),
-    ("standard mix: strong, greedy, random, greedy", STANDARD_MIX),
-)
+SEATINGS: dict[str, tuple[str, tuple[str, ...]]] = {
+    "greedy": ("greedy ×4", ("greedy",) * 4),
+    "mix": ("standard mix: strong, greedy, random, greedy", STANDARD_MIX),
+}
+CHOSEN = [s.strip() for s in os.environ.get("BENCH_SIMULATE_SEATINGS", "greedy,mix").split(",")]
 
 
 def _machine() -> str:
@@ -60,7 +64,10 @@ def run() -> str:
         "| --- | ---: | ---: | ---: | ---: | ---: | ---: |",
     ]
     mix_frame = None
-    for label, bots in SEATINGS:
+    unknown = [name for name in CHOSEN if name not in SEATINGS]
+    if unknown:
+        raise ValueError(f"BENCH_SIMULATE_SEATINGS: unknown {unknown}; choose from greedy, mix")
+    for label, bots in (SEATINGS[name] for name in CHOSEN):
         t0 = time.perf_counter()
         cpu0 = _children_cpu()
         df = simulate(games=GAMES, rules="denexa", players=4, bots=bots, seed=SEED,
@@ -73,6 +80,7 @@ def run() -> str:
             f"| {label} | {GAMES} | {WORKERS} | {wall:.1f} s | "
             f"{GAMES / wall:.2f} | {per_game} | {free} |"
         )
+        print(lines[-1], file=sys.stderr, flush=True)
         if bots == STANDARD_MIX:
             mix_frame = df
     if mix_frame is not None:
