@@ -210,8 +210,12 @@ def go_out(
             + _layout_sentence(rules, ev, dealt)
         )
     return choice_question(
-        _with_note(f"You hold these {len(hand)} cards after drawing. What can you do?", rules,
-                   dealt),
+        _with_note(
+            f"You hold these {len(hand)} cards after drawing. What can you do? (Any way that "
+            "works counts.)",
+            rules,
+            dealt,
+        ),
         go_out_options(rules, hand),
         right,
         explanation,

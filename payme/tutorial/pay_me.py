@@ -220,6 +220,20 @@ def packs_questions(r: Ruleset) -> list[Question]:
                 f"{len(Pack.of(r, most))} cards.",
             )
         )
+    triple = parse_hand("7H 7H 7H")
+    try:
+        check_hand(triple, r)
+        ok, why = True, (f"Yes: {r.name}'s largest pack is {r.packs_for(None)} packs, so "
+                         "there can be three 7H.")
+    except ValueError as err:
+        ok, why = False, f"No: {err}."
+    qs.append(
+        yes_no_question(
+            f"When the number of players is not known, the largest {r.name} pack counts. "
+            "May a hand then hold three 7H?",
+            ok, why, cards=triple, caption="7H 7H 7H",
+        )
+    )
     too_many = r.max_players + 1
     try:
         r.check_players(too_many)
@@ -609,8 +623,12 @@ def lay_offs_text(r: Ruleset) -> str:
         "its suit at either end, or a wild card standing for it. Cards may be chained: 8♥ "
         "then 9♥ onto 5♥ 6♥ 7♥.",
         "A wild card already in a meld keeps its place: you cannot swap it out. You never "
-        "lay off onto anyone but the declarer.",
-    ) + para("Cards you cannot meld or lay off are your deadwood.")
+        "lay off onto anyone but the declarer, and each player lays off onto the melds as "
+        "the players before left them.",
+    ) + para(
+        "Cards you cannot meld or lay off are your deadwood. You may even take a card out "
+        "of one of your own melds to lay it off, when that leaves you fewer points."
+    )
 
 
 def lay_offs_questions(r: Ruleset) -> list[Question]:

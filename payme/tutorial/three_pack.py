@@ -328,6 +328,8 @@ def melds_questions(r: Ruleset) -> list[Question]:
         ("AH 2H 3H", bool, "the ace low"),
         ("QH KH AH", bool, "the ace high"),
         ("KH AH 2H", lambda ok: not ok, "no wrapping"),
+        ("AH 2H 3H 4H 5H 6H 7H 8H 9H TH JH QH KH AH", lambda ok: not ok,
+         "at most 13 cards: the ace is low or high, not both"),
         ("7H 8H 9S", lambda ok: not ok, "one suit only"),
         ("7H 7S 8H", lambda ok: not ok, "no mix of group and sequence"),
     ])
