@@ -247,8 +247,9 @@ class HandBuilder(widgets.VBox):  # type: ignore[misc]
         elif n == dealt:
             self.verdict.value = (
                 f"<p style='margin:0 0 4px 0'>{n} cards = the {dealt} dealt: the hand before "
-                "drawing. The next card comes from the cards you have not seen: the pack "
-                "minus this hand and any cards seen elsewhere (below).</p>"
+                "drawing. A card drawn from the stock is any card you have not seen, all "
+                "equally likely: the pack minus this hand and any cards seen elsewhere "
+                "(below).</p>"
                 + chance_html(self._chance(cards))
             )
         else:
