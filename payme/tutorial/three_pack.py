@@ -476,11 +476,11 @@ def going_out_questions(r: Ruleset) -> list[Question]:
 # --- 11. winners ----------------------------------------------------------------------------
 
 
-@lru_cache(maxsize=4)
-def _finished(r: Ruleset, seed: int) -> Any:
+@lru_cache(maxsize=8)
+def _finished(r: Ruleset, seed: int, bots: str = "greedy") -> Any:
     from payme.game.three_pack import play_three_pack
 
-    return play_three_pack(r, players=PLAYERS, bots=("greedy",), seed=seed, dealt=DEALT)
+    return play_three_pack(r, players=PLAYERS, bots=(bots,), seed=seed, dealt=DEALT)
 
 
 def winners_text(r: Ruleset) -> str:
@@ -505,14 +505,17 @@ def _rummy_holders(g: Any) -> list[int]:
 def winners_questions(r: Ruleset) -> list[Question]:
     """Finished games: one where someone went out and a RUMMY holder also wins, if found."""
     found: list[Any] = []
+    # Greedy bots go out; random bots seldom do, so their games show the stock's end.
     for seed in range(1, 40):
         g = _finished(r, seed)
-        if g.went_out is not None and _rummy_holders(g) and not found:
+        if g.went_out is not None and _rummy_holders(g):
             found.append(g)
-        if g.went_out is None and len(found) == 1:
-            found.append(g)
-        if len(found) == 2:
             break
+    no_declarer = [
+        g for g in (_finished(r, seed, "random") for seed in range(1, 12)) if g.went_out is None
+    ]
+    # Prefer a game where a RUMMY card makes someone a winner with nobody out.
+    found.extend(sorted(no_declarer, key=lambda g: not _rummy_holders(g))[:1])
     qs = []
     for g in found:
         won = tuple(g.winners())
@@ -524,7 +527,8 @@ def winners_questions(r: Ruleset) -> list[Question]:
         )
         held = (
             "seat " + " and seat ".join(map(str, holders)) + " held a RUMMY card"
-            if holders else "no other player held a RUMMY card"
+            if holders
+            else "no " + ("other " if g.went_out is not None else "") + "player held a RUMMY card"
         )
         options = list(seat_options(g.players, you=None))
         options.append(("nobody", "none"))
