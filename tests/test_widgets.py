@@ -307,3 +307,32 @@ def test_hand_builder_seen_cards_and_optional_cards_change_the_chance() -> None:
     assert "optional=NOMELD:0,NOGO:1,WILD:0" in query
     again = HandBuilder.from_query(dict(parse_qsl(query)))
     assert again.picker.optional == three.picker.optional and again.hand == three.hand
+
+
+def test_every_button_of_the_hand_builder_has_description_icon_and_tooltip() -> None:
+    import ipywidgets as widgets
+
+    from payme.widgets.hand_builder import HandBuilder
+
+    def walk(w: Any) -> list[Any]:
+        return [w, *(x for child in getattr(w, "children", ()) for x in walk(child))]
+
+    everything = walk(HandBuilder())
+    buttons = [w for w in everything if isinstance(w, widgets.Button)]
+    assert len(buttons) >= 4
+    for b in buttons:
+        assert b.description and b.icon and b.tooltip, b
+    # Card buttons: one tooltip per card, naming it and the copies left.
+    rows = [w for w in everything if isinstance(w, widgets.ToggleButtons)]
+    assert rows and all(len(r.tooltips) == len(r.options) for r in rows)
+    assert "seven of hearts: 3 of 3 left" in rows[1].tooltips
+
+
+def test_seen_box_nonsense_is_a_message_whatever_the_hand_size() -> None:
+    from payme.widgets.hand_builder import HandBuilder
+
+    hb = HandBuilder(rules="denexa", dealt=3, hand="7H 8H 9H KD")  # dealt + 1: no chance shown
+    hb.seen.value = "QS what"
+    assert "'what'" in hb.seen_message.text
+    hb.seen.value = "QS"
+    assert hb.seen_message.kind is None

@@ -217,6 +217,7 @@ class HandBuilder(widgets.VBox):  # type: ignore[misc]
         from payme.solver import can_go_out, evaluate
 
         self.message.clear()
+        self._check_seen()
         ruleset, dealt, cards = self.rules, self.dealt, self.hand
         self.share.value = self._share_html()
         wild = ["wild" if ruleset.is_wild(c, dealt) else None for c in cards]
@@ -259,14 +260,22 @@ class HandBuilder(widgets.VBox):  # type: ignore[misc]
                 "layout is shown.</p>"
             )
 
+    def _check_seen(self) -> tuple[Any, ...]:
+        """The "seen elsewhere" cards; bad text becomes a message beside the box."""
+        self.seen_message.clear()
+        try:
+            return parse_hand(self.seen.value)
+        except CardError as error:
+            self.seen_message.error(f"{error}; the chance ignores the seen cards")
+            return ()
+
     def _chance(self, cards: tuple[Any, ...]) -> Any:
-        """The next-draw chance; bad "seen elsewhere" cards become a message beside them."""
+        """The next-draw chance, without the seen cards if the pack cannot hold them too."""
         from payme.odds import go_out_chance
 
-        self.seen_message.clear()
         players, optional = self.picker.players, self.picker.optional
+        known = self._check_seen()
         try:
-            known = parse_hand(self.seen.value)
             return go_out_chance(
                 cards, self.rules, self.dealt, players=players, known=known, optional=optional
             )

@@ -73,6 +73,11 @@ def test_nonsense_shows_a_message_and_the_page_keeps_working(
         deadwood_caption(hand, "denexa", 5)
     )
     expect()(message).to_have_text("")
+    # Nonsense in the other text box, "seen elsewhere", is named beside that box.
+    seen = page.locator(".payme-seen-text input")
+    seen.fill("QS ??x")
+    seen.press("Enter")
+    expect()(page.locator(".payme-hb-verdict .payme-message")).to_contain_text("'??x'")
     assert not page_errors
 
 
