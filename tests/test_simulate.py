@@ -253,6 +253,8 @@ def test_progress_true_draws_a_bar_on_stderr(capsys: pytest.CaptureFixture[str])
          "unknown bot 'smart': the bots are random, greedy, strong"),
         ({"bots": ("greedy", "random")}, ValueError, "4 players need 4 bots"),
         ({"bots": ()}, ValueError, "got 0: none"),
+        ({"bots": 3}, TypeError, "bots must be a bot name or one name per seat"),
+        ({"bots": ("greedy", None)}, TypeError, "a bot is named by a string, not None"),
         ({"seed": 1.5}, TypeError, "seed must be a whole number or a string"),
         ({"workers": 0}, ValueError, "workers must be at least 1"),
         ({"workers": 2, "scheduler": "tcp://x:1"}, ValueError, "not both"),

@@ -153,7 +153,12 @@ def check_bots(bots: str | Iterable[str] | None, players: int) -> tuple[str, ...
     """
     if bots is None:
         return tuple(STANDARD_MIX[seat % len(STANDARD_MIX)] for seat in range(players))
-    names = [bots] if isinstance(bots, str) else list(bots)
+    if isinstance(bots, str):
+        names = [bots]
+    elif isinstance(bots, Iterable):
+        names = list(bots)
+    else:
+        raise TypeError(f"bots must be a bot name or one name per seat, not {bots!r}")
     known = bot_names()
     checked = []
     for name in names:
