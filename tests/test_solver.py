@@ -1,0 +1,236 @@
+"""Best layouts and penalty points, worked out by hand from RULES.md for each rule set."""
+
+from __future__ import annotations
+
+import dataclasses
+import itertools
+import random
+
+import pytest
+
+from payme import CardError, best_discard, check_meld, evaluate, parse_hand, rules
+from payme.cards import CARDS
+from payme.pack import MAX_HAND
+
+DENEXA = rules("denexa")
+CLASSIC = rules("classic")
+FAMILY = rules("family")
+THREE = rules("three_pack")
+
+
+def points(hand: str, r: object = "denexa", dealt: int | None = 9) -> int:
+    return evaluate(hand, rules=r, dealt=dealt).deadwood_points  # type: ignore[arg-type]
+
+
+def assert_sound(hand: str, r: object, dealt: int | None) -> None:
+    """The layout partitions the hand, every meld is valid, points add up."""
+    ev = evaluate(hand, rules=r, dealt=dealt)  # type: ignore[arg-type]
+    rs = rules(r)  # type: ignore[arg-type]
+    laid = sorted([c for m in ev.melds for c in m.cards] + list(ev.deadwood))
+    assert laid == sorted(parse_hand(hand))
+    for m in ev.melds:
+        assert check_meld(m.cards, rules=rs, dealt=dealt).ok, str(m)
+    assert ev.deadwood_points == sum(rs.card_points(c, dealt) for c in ev.deadwood)
+
+
+# --- penalty points -----------------------------------------------------------------
+
+
+def test_denexa_points() -> None:
+    # A to 7 score 5, 8 to K 10, wild cards 15 (jokers, twos, the round wild rank).
+    assert points("AS 7D") == 10
+    assert points("8S KD") == 20
+    assert points("JK") == 15
+    assert points("2C") == 15
+    assert points("9C", dealt=9) == 15  # the round wild rank scores as a wild card
+    assert points("9C", dealt=8) == 10
+
+
+def test_classic_points() -> None:
+    assert points("AS 7D 8S KD", CLASSIC) == 30
+    assert points("JK", CLASSIC) == 15
+    assert points("2C", CLASSIC) == 5  # twos are not wild in classic
+    assert points("9C", CLASSIC, dealt=9) == 10  # the wild rank scores by its rank
+    assert points("5C", CLASSIC, dealt=5) == 5
+
+
+def test_family_points() -> None:
+    # 2 to 10 face value; J, Q, K 10; A 15; joker 25.
+    assert points("AS 2D 9C KH", FAMILY, dealt=3) == 36
+    assert points("TS JD QS", FAMILY, dealt=3) == 30
+    assert points("TS JS QS", FAMILY, dealt=3) == 0
+    assert points("JK", FAMILY) == 25
+    assert points("9C", FAMILY, dealt=9) == 9  # a nine in family scores 9
+
+
+def test_three_pack_counts_unmelded_cards() -> None:
+    assert points("RUMMY NOMELD NOGO 5H", THREE, None) == 3  # RUMMY is melded
+    assert points("WILD WILD WILD", THREE, None) == 0
+    assert points("WILD WILD", THREE, None) == 2
+    assert points("5H 5S 5D NOMELD", THREE, None) == 1
+    assert points("GROUP SEQ WILD WILD", THREE, None) == 1  # GROUP+2 WILD or SEQ+2 WILD
+    assert points("GROUP SEQ WILD WILD WILD WILD", THREE, None) == 0
+
+
+def test_empty_hand() -> None:
+    ev = evaluate("", rules="denexa", dealt=3)
+    assert ev.deadwood_points == 0 and ev.melds == () and ev.deadwood == ()
+
+
+# --- best layouts -------------------------------------------------------------------
+
+
+def test_simple_layouts() -> None:
+    assert points("5H 6H 7H 9S 9D 9C QS", dealt=3) == 10
+    # Two separate melds of the same rank (three packs in denexa).
+    assert points("5H 5S 5D 5H 5S 5C") == 0
+    # The same cards with a gap: the joker fills it.
+    assert points("5H JK 7H KC KD KS") == 0
+
+
+def test_wild_cards_are_used_where_they_save_most() -> None:
+    # 7D 8D + the 2C as 9D is a run; AS and KC stay: 15.
+    assert points("AS 7D 8D KC 2C", dealt=5) == 15
+    # KS KD + 2H as KH.
+    ev = evaluate("KS KD 2H 9C", rules="denexa", dealt=5)
+    assert ev.deadwood_points == 10
+    assert [str(m) for m in ev.melds] == ["KS 2H(KH) KD"]
+
+
+def test_denexa_wild_limits_cost_points() -> None:
+    # 5H with two jokers breaks the half-wild limit in denexa, not in classic.
+    assert points("5H JK JK") == 35
+    assert points("5H JK JK", CLASSIC) == 0
+    # Two wild cards next to each other in a run: no run in denexa.
+    assert points("5H JK JK 8H") == 45
+    assert points("5H JK JK 8H", CLASSIC) == 0
+    assert points("JK JK JK") == 45
+    assert points("JK JK JK", CLASSIC) == 0
+
+
+def test_wild_rank_card_plays_natural_or_wild() -> None:
+    # 7 dealt: 7H 7H 7S is a valid denexa set (one 7H stands for 7D or 7C).
+    assert points("7H 7H 7S", dealt=7) == 0
+    assert points("7H 7H 7S", dealt=8) == 15
+    # A 7 as itself in a run, another 7 as a wild card in a set.
+    assert points("5H 6H 7H 7C QS QD", dealt=7) == 0
+
+
+def test_denexa_sets_need_distinct_suits() -> None:
+    assert points("5H 5H 5H") == 15
+    assert points("5H 5H 5S", CLASSIC) == 0
+    assert points("5H 5H 5S") == 15
+
+
+def test_denexa_long_alternating_run() -> None:
+    # 5H W 7H W 9H W JH: three wild of seven, never two side by side.
+    assert points("5H JK 7H JK 9H 2C JH", dealt=3) == 0
+
+
+def test_classic_big_set_and_all_wild_meld() -> None:
+    assert points("5H 5H 5S 5D 5C 5C", CLASSIC) == 0
+    assert points("JK JK JK 4D JK", CLASSIC, dealt=5) == 0
+
+
+def test_three_pack_layouts() -> None:
+    assert points("QH KH AH 2S 3S", THREE, None) == 2  # Q-K-A; 2S 3S alone
+    assert points("KH AH 2H", THREE, None) == 3  # never wraps
+    # One ace cannot be both: QH KH AH leaves 2H 3H, AH 2H 3H leaves QH KH.
+    assert points("QH KH AH 2H 3H", THREE, None) == 2
+    assert points("QH KH AH 2H 3H AS", THREE, None) == 3
+    assert points("QH KH AH 2H 3H AH", THREE, None) == 0
+
+
+def test_custom_rule_sets() -> None:
+    no_twos = dataclasses.replace(DENEXA, name="denexa-no-twos", twos_wild=False)
+    assert points("2C 7D 8D", DENEXA, dealt=5) == 0
+    assert points("2C 7D 8D", no_twos, dealt=5) == 20
+    loose = dataclasses.replace(DENEXA, name="loose", set_max=None, set_distinct_suits=False)
+    assert points("5H 5H 5S 5D 5C", loose) == 0
+    assert points("5H 5H 5S 5D 5C", DENEXA) == 5
+    plain_jokers = dataclasses.replace(FAMILY, name="family-no-jokers", jokers_wild=False)
+    assert points("JK 5H 5S", plain_jokers) == 35
+    assert points("JK 5H 5S", FAMILY) == 0
+
+
+# --- determinism and soundness --------------------------------------------------------
+
+
+def test_same_result_for_any_card_order() -> None:
+    hand = parse_hand("5H 6H 7H 7C QS QD JK 2C 9D 9S")
+    first = evaluate(hand, rules="denexa", dealt=7)
+    for perm in itertools.islice(itertools.permutations(hand), 0, 40_000, 997):
+        ev = evaluate(perm, rules="denexa", dealt=7)
+        assert ev.melds == first.melds
+        assert ev.deadwood == first.deadwood
+
+
+@pytest.mark.parametrize("name", ["denexa", "classic", "family", "three_pack"])
+def test_random_layouts_are_sound(name: str) -> None:
+    rs = rules(name)
+    rng = random.Random(11)
+    pack = [CARDS[i] for i, n in enumerate(rs.pack_counts(None)) for _ in range(n)]
+    for _ in range(60):
+        dealt = None if name == "three_pack" else rng.randint(3, 13)
+        hand = rng.sample(pack, rng.randint(1, 16))
+        assert_sound(" ".join(map(str, hand)), rs, dealt)
+
+
+def test_largest_hand() -> None:
+    rng = random.Random(2)
+    pack = [CARDS[i] for i, n in enumerate(DENEXA.pack_counts(None)) for _ in range(n)]
+    hand = " ".join(map(str, rng.sample(pack, MAX_HAND)))
+    assert_sound(hand, DENEXA, 13)
+    with pytest.raises(CardError, match="too large"):
+        evaluate(hand + " 5H", rules="denexa", dealt=13)
+
+
+def test_errors() -> None:
+    with pytest.raises(CardError, match="1X"):
+        evaluate("5H 1X", rules="denexa", dealt=5)
+    with pytest.raises(CardError, match="JK"):
+        evaluate("JK", rules="three_pack")
+    with pytest.raises(CardError, match="5H"):
+        evaluate("5H 5H 5H", rules="classic", dealt=5)
+    with pytest.raises(ValueError, match="3 to 13"):
+        evaluate("5H", rules="denexa")
+    with pytest.raises(ValueError, match="3 to 13"):
+        evaluate("5H", rules="family", dealt=2)
+
+
+# --- best discard ---------------------------------------------------------------------
+
+
+def test_best_discard() -> None:
+    card, ev = best_discard("5H 6H 7H 8H KC 3S", rules="denexa", dealt=9)
+    assert (str(card), ev.deadwood_points) == ("KC", 5)
+    assert str(best_discard("5H 6H 7H 9C", rules="classic", dealt=3).card) == "9C"
+    # Throwing a joker is best when nothing else can use it.
+    assert str(best_discard("5H 6H 7H JK", rules="denexa", dealt=3).card) in ("5H", "JK")
+
+
+def test_best_discard_matches_every_single_discard() -> None:
+    rng = random.Random(5)
+    pack = [CARDS[i] for i, n in enumerate(DENEXA.pack_counts(None)) for _ in range(n)]
+    for _ in range(40):
+        dealt = rng.randint(3, 13)
+        hand = rng.sample(pack, dealt + 1)
+        got = best_discard(hand, rules="denexa", dealt=dealt)
+        each = []
+        for i in range(len(hand)):
+            each.append(evaluate(hand[:i] + hand[i + 1 :], rules="denexa", dealt=dealt))
+        assert got.deadwood_points == min(e.deadwood_points for e in each)
+        kept = list(hand)
+        kept.remove(got.card)
+        assert sorted(got.evaluation.cards) == sorted(kept)
+
+
+def test_best_discard_never_throws_a_barred_card() -> None:
+    got = best_discard("NOGO 5H 5S 5D", rules="three_pack")
+    assert str(got.card) != "NOGO"
+    assert got.deadwood_points == 3
+    got = best_discard("NOMELD NOGO 5H 5S 5D 5C", rules="three_pack")
+    assert str(got.card) in ("5S", "5H", "5D", "5C")
+    assert got.deadwood_points == 2
+    with pytest.raises(ValueError, match="discard"):
+        best_discard("NOGO NOMELD", rules="three_pack")
