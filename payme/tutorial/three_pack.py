@@ -360,6 +360,16 @@ def wilds_questions(r: Ruleset) -> list[Question]:
     ])
 
 
+def wilds_example(r: Ruleset) -> str:
+    from payme.display import meld_html
+    from payme.solver import evaluate
+
+    ev = evaluate("7H WILD 9H 5S 5D GROUP", rules=r, dealt=DEALT)
+    return cards_html(parse_hand("WILD GROUP SEQ"), caption="WILD, GROUP and SEQ") + para(
+        "The engine shows what each one stands for:"
+    ) + "".join(str(meld_html(m)) for m in ev.melds)
+
+
 # --- 8. RUMMY -------------------------------------------------------------------------------
 
 
@@ -388,6 +398,11 @@ def rummy_questions(r: Ruleset) -> list[Question]:
         )
     )
     return qs
+
+
+def rummy_example(r: Ruleset) -> str:
+    return cards_html(parse_hand("RUMMY RUMMY"), caption="both RUMMY cards: laid down "
+                      "together in one turn, they win at once")
 
 
 # --- 9. NOMELD and NOGO ---------------------------------------------------------------------
@@ -432,6 +447,10 @@ def nomeld_questions(r: Ruleset) -> list[Question]:
             )
         )
     return qs
+
+
+def nomeld_example(r: Ruleset) -> str:
+    return cards_html(parse_hand("NOMELD NOGO"), caption="NOMELD and NOGO")
 
 
 # --- 10. going out --------------------------------------------------------------------------
@@ -758,9 +777,11 @@ THREE_PACK_STEPS: tuple[Step, ...] = (
     Step("turn", "A turn", "yes_no", turn_text, turn_questions),
     Step("melds", "Groups and sequences", "yes_no", melds_text, melds_questions,
          melds_example),
-    Step("wilds", "WILD, GROUP and SEQ", "yes_no", wilds_text, wilds_questions),
-    Step("rummy", "RUMMY CAN'T LOSE", "yes_no", rummy_text, rummy_questions),
-    Step("nomeld_nogo", "NOMELD and NOGO", "yes_no", nomeld_text, nomeld_questions),
+    Step("wilds", "WILD, GROUP and SEQ", "yes_no", wilds_text, wilds_questions,
+         wilds_example),
+    Step("rummy", "RUMMY CAN'T LOSE", "yes_no", rummy_text, rummy_questions, rummy_example),
+    Step("nomeld_nogo", "NOMELD and NOGO", "yes_no", nomeld_text, nomeld_questions,
+         nomeld_example),
     Step("going_out", "Going out", "choice", going_out_text, going_out_questions),
     Step("winners", "Winners", "choice", winners_text, winners_questions),
     Step("stock", "When the stock is exhausted", "yes_no", stock_text, stock_questions),

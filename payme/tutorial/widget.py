@@ -219,16 +219,27 @@ class Tutorial(widgets.VBox):  # type: ignore[misc]
         ruleset = self._custom.get(name) or get_rules(name)
         if ruleset.game != self.rules.game:
             raise ValueError(f"{ruleset.name} is not a rule set of this game")
-        self.rules = ruleset
-        self.go(self.index)
+        previous, self.rules = self.rules, ruleset
+        try:
+            self.go(self.index)
+        except Exception:
+            self.rules = previous
+            raise
 
     def go(self, index: int) -> None:
         """Show step ``index`` (0-based), clamped to the first and last steps."""
         if not isinstance(index, int):
             raise ValueError(f"a step number must be a whole number, not {index!r}")
-        self.index = max(0, min(index, len(self.steps) - 1))
-        step = self.step
-        r = self.rules
+        index = max(0, min(index, len(self.steps) - 1))
+        step, r = self.steps[index], self.rules
+        # Ask the engine first, so the page changes all at once (or not at all on an error).
+        key = (r, step.key)
+        if key not in self._cache:
+            self._cache[key] = step.questions(r)
+        text = step.text(r)
+        example = step.example(r) if step.example is not None else ""
+        self.index = index
+        self.questions = self._cache[key]
         self.back_btn.disabled = self.index == 0
         self.next_btn.disabled = self.index == len(self.steps) - 1
         link = html.escape("?" + urlencode({"step": self.index + 1, "rules": r.name}))
@@ -241,14 +252,8 @@ class Tutorial(widgets.VBox):  # type: ignore[misc]
         self.jump.value = self.index
         self._quiet = False
         self.title.value = f"<h2 style='margin:0.4em 0'>{html.escape(step.title)}</h2>"
-        text = step.text(r)
-        example = step.example(r) if step.example is not None else ""
         self.body.value = f"<div class='payme-tutorial-text'>{text}{example}</div>"
         self._show_demo(step)
-        key = (r, step.key)
-        if key not in self._cache:
-            self._cache[key] = step.questions(r)
-        self.questions = self._cache[key]
         self.show_question(0)
 
     def _show_demo(self, step: Step) -> None:
