@@ -223,11 +223,13 @@ def winner_questions(r: Ruleset) -> list[Question]:
     g = finished_game(r)
     totals = tuple(g.totals)
     won = tuple(g.winners())
-    options = list(seat_options(g.players))
-    tied = [s for s, t in enumerate(totals) if t == min(totals)]
-    if len(tied) > 1:
-        options.append(("seats " + " and ".join(map(str, tied)) + " share the win",
-                        "+".join(map(str, tied))))
+    options = list(seat_options(g.players, you=None))
+    # Offer a shared win too: the two lowest totals (the right answer when they are equal).
+    lowest = sorted(range(len(totals)), key=lambda s: totals[s])
+    tied = [s for s in lowest if totals[s] == totals[lowest[0]]]
+    pair = tied if len(tied) > 1 else sorted(lowest[:2])
+    options.append(("seats " + " and ".join(map(str, pair)) + " share the win",
+                    "+".join(map(str, pair))))
     right = "+".join(map(str, won))
     table = ", ".join(f"seat {s}: {t}" for s, t in enumerate(totals))
     qs = [
@@ -241,6 +243,7 @@ def winner_questions(r: Ruleset) -> list[Question]:
             + f" with the lowest total, {min(totals)} points.",
         )
     ]
+    qs.extend(tie_questions(r))
     first = [row for row in g.results() if row["hand"] == 1]
     out = [row["seat"] for row in first if row["went_out"]]
     if out:
@@ -255,6 +258,34 @@ def winner_questions(r: Ruleset) -> list[Question]:
             )
         )
     return qs
+
+
+def tie_questions(r: Ruleset) -> list[Question]:
+    """A tie for the lowest total, found in short games of the same rules cut to one hand."""
+    import dataclasses
+
+    from payme.game import play_game
+
+    short = dataclasses.replace(r, name=f"{r.name} (one hand)", hands=1)
+    for seed in range(1, 40):
+        g = play_game(short, players=PLAYERS, bots=("greedy",), seed=seed)
+        won = tuple(g.winners())
+        if len(won) > 1:
+            break
+    else:
+        return []
+    totals = ", ".join(f"seat {s}: {t}" for s, t in enumerate(g.totals))
+    tied = "+".join(map(str, won))
+    return [
+        choice_question(
+            f"The same rules cut to a one-hand game (rule sets are data) ended with the totals "
+            f"{totals}. Who won?",
+            (*seat_options(g.players, you=None),
+             ("seats " + " and ".join(map(str, won)) + " share the win", tied)),
+            {tied},
+            f"The engine: {g.history[-1].event}",
+        )
+    ]
 
 
 def money_questions(r: Ruleset) -> list[Question]:
@@ -286,6 +317,7 @@ __all__ = [
     "new_table",
     "seat_options",
     "stock_out_questions",
+    "tie_questions",
     "turn_questions",
     "winner_questions",
 ]
