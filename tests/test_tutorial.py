@@ -300,3 +300,17 @@ def test_step_keys_are_unique() -> None:
     for name in ("denexa", "three_pack"):
         keys = [s.key for s in steps_for(rules(name))]
         assert len(keys) == len(set(keys))
+
+
+@pytest.mark.parametrize("name", ["denexa", "classic", "family"])
+def test_winning_teaches_a_shared_win_found_by_the_engine(name: str) -> None:
+    questions = _questions(name, "winning")
+    shared = [q for q in questions if "+" in q.right_answer()]
+    assert shared, "no tied game was found"
+    assert "share the win" in shared[0].explanation
+
+
+def test_three_pack_winners_include_rummy_holders() -> None:
+    questions = _questions("three_pack", "winners")
+    assert any("+" in q.right_answer() for q in questions)  # went out + RUMMY holder
+    assert any("rummy card" in q.explanation for q in questions)
