@@ -41,18 +41,29 @@ _EXPORTS: dict[str, str] = {
     "best_discard": "payme.solver",
     "LayOff": "payme.layoff",
     "lay_off": "payme.layoff",
+    "lay_off_in_turn": "payme.layoff",
+    "GoOutChance": "payme.odds",
+    "go_out_chance": "payme.odds",
+    # puzzles
+    "Puzzle": "payme.puzzles",
+    "new_puzzle": "payme.puzzles",
+    "puzzle_from_id": "payme.puzzles",
     # games and analysis (pandas is imported only when simulate runs)
     "new_game": "payme.game",
+    "play_game": "payme.game",
+    "replay": "payme.game",
     "simulate": "payme.analysis.simulate",
 }
 
 if TYPE_CHECKING:  # pragma: no cover
     from payme.analysis.simulate import simulate
     from payme.cards import Card, CardError, format_hand, parse_card, parse_hand
-    from payme.game import new_game
-    from payme.layoff import LayOff, lay_off
+    from payme.game import new_game, play_game, replay
+    from payme.layoff import LayOff, lay_off, lay_off_in_turn
     from payme.melds import Meld, MeldCheck, check_meld
+    from payme.odds import GoOutChance, go_out_chance
     from payme.pack import Pack, check_hand
+    from payme.puzzles import Puzzle, new_puzzle, puzzle_from_id
     from payme.rulesets import PRESETS, Money, Ruleset, rules
     from payme.solver import Evaluation, GoOut, best_discard, can_go_out, evaluate
 
@@ -62,11 +73,13 @@ __all__ = [
     "CardError",
     "Evaluation",
     "GoOut",
+    "GoOutChance",
     "LayOff",
     "Meld",
     "MeldCheck",
     "Money",
     "Pack",
+    "Puzzle",
     "Ruleset",
     "best_discard",
     "can_go_out",
@@ -74,10 +87,16 @@ __all__ = [
     "check_meld",
     "evaluate",
     "format_hand",
+    "go_out_chance",
     "lay_off",
+    "lay_off_in_turn",
     "new_game",
+    "new_puzzle",
     "parse_card",
     "parse_hand",
+    "play_game",
+    "puzzle_from_id",
+    "replay",
     "rules",
     "simulate",
 ]
