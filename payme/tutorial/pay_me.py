@@ -237,7 +237,7 @@ def packs_questions(r: Ruleset) -> list[Question]:
     too_many = r.max_players + 1
     try:
         r.check_players(too_many)
-        allowed, why = True, f"{r.name} allows {too_many} players."
+        allowed, why = True, f"The {r.name} rules allow {too_many} players."
     except ValueError as err:
         allowed, why = False, f"No: {err}."
     qs.append(yes_no_question(f"May {too_many} people play one game of {r.name}?", allowed, why))
@@ -399,9 +399,11 @@ def wilds_text(r: Ruleset) -> str:
     return para(
         f"In {r.name} the wild cards are {and_list(wild_kinds(r))}. A wild card may stand "
         "for any card you need in a meld.",
-        "A wild card that has a rank (a 2, or a card of the round wild rank) may instead "
-        "be itself: with 7 cards dealt, 7♥ 7♠ 7♦ is a plain set of sevens. A joker is always "
-        "wild.",
+        "A wild card that has a rank ("
+        + ("a 2, or a card of the round wild rank" if r.twos_wild else
+           "a card of the round wild rank")
+        + ") may instead be itself: with 7 cards dealt, 7♥ 7♠ 7♦ is a plain set of sevens. "
+        "A joker is always wild.",
         "A wild card may even stand for a card you already hold, so a spare copy of a wild "
         "card can play the part of its own twin.",
     )
@@ -438,11 +440,11 @@ def wilds_questions(r: Ruleset) -> list[Question]:
 def wild_limits_text(r: Ruleset) -> str:
     if not (r.wild_at_most_half or r.no_adjacent_wilds_in_run):
         return para(
-            f"{r.name} puts no limit on wild cards: a meld may hold as many as you like, and "
-            "a meld made only of wild cards (JK JK JK) is valid. A set may also be larger "
+            f"The {r.name} rules put no limit on wild cards: a meld may hold as many as you "
+            "like, and a meld made only of wild cards (JK JK JK) is valid. A set may also be larger "
             "than four cards."
             if r.set_max is None
-            else f"{r.name} puts no limit on wild cards."
+            else f"The {r.name} rules put no limit on wild cards."
         )
     limits = []
     if r.wild_at_most_half:
@@ -450,7 +452,7 @@ def wild_limits_text(r: Ruleset) -> str:
     if r.no_adjacent_wilds_in_run:
         limits.append("in a run, two wild cards may not sit next to each other")
     return para(
-        f"{r.name} limits wild cards: {and_list(limits)}.",
+        f"The {r.name} rules limit wild cards: {and_list(limits)}.",
         "Only a card standing for something other than itself counts as wild here: a 7 "
         "used as a seven (with 7 cards dealt) is a natural card.",
         "So three wild cards alone are never a meld.",
@@ -539,7 +541,8 @@ def going_out_text(r: Ruleset) -> str:
     return para(
         f"After drawing you hold one card more than you were dealt. To go out in {r.name}, "
         f"{how}",
-        "You lay your melds on the table and call “Pay me!”.",
+        "You lay your melds on the table and call “Pay me!”. The player who goes out is "
+        "called the declarer.",
     )
 
 
@@ -613,7 +616,8 @@ def lay_offs_text(r: Ruleset) -> str:
         return para(
             "After the final turns everyone shows their hand and scores the deadwood left "
             "after making their best melds.",
-            f"{r.name} has no lay-offs: you may not add your cards to the declarer's melds.",
+            f"The {r.name} rules have no lay-offs: you may not add your cards to the "
+            "declarer's melds.",
         )
     return para(
         "After the final turns everyone shows their hand. Then, one at a time from the "
@@ -747,7 +751,7 @@ def stock_out_questions(r: Ruleset) -> list[Question]:
             "The stock is empty and you must draw. Is the discard pile (all but its top card) "
             "shuffled into a new stock?",
             rebuild,
-            f"{r.name}: "
+            f"The {r.name} rules: "
             + (
                 "yes, the stock is rebuilt from the discard pile, keeping its top card."
                 if rebuild
@@ -774,10 +778,10 @@ def winning_text(r: Ruleset) -> str:
 
 def money_text(r: Ruleset) -> str:
     if r.money is None:
-        return para(f"{r.name} is played for points only: no money changes hands.")
+        return para(f"The {r.name} game is played for points only: no money changes hands.")
     m = r.money
     return para(
-        f"{r.name} is played for money. Before the game each player puts {m.ante}¢ into "
+        f"The {r.name} game is played for money. Before the game each player puts {m.ante}¢ into "
         "the pot.",
         f"In every hand the player who goes out collects {m.per_hand}¢ from each other "
         "player.",
@@ -791,7 +795,7 @@ def money_questions(r: Ruleset) -> list[Question]:
             yes_no_question(
                 f"Does {r.name} play for money?",
                 False,
-                f"{r.name} has no stakes in its data: points decide the game.",
+                f"The {r.name} rule set has no stakes in its data: points decide the game.",
             )
         ]
     m = r.money
