@@ -441,8 +441,8 @@ def wild_limits_text(r: Ruleset) -> str:
     if not (r.wild_at_most_half or r.no_adjacent_wilds_in_run):
         return para(
             f"The {r.name} rules put no limit on wild cards: a meld may hold as many as you "
-            "like, and a meld made only of wild cards (JK JK JK) is valid. A set may also be larger "
-            "than four cards."
+            "like, and a meld made only of wild cards (JK JK JK) is valid. A set may also be "
+            "larger than four cards."
             if r.set_max is None
             else f"The {r.name} rules put no limit on wild cards."
         )
