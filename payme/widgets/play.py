@@ -379,6 +379,7 @@ class PlayPage:
         self.buttons["next_hand"].on_click(guard(lambda _b: self._next_hand()))
         self.buttons["hint"].on_click(guard(lambda _b: self._hint()))
         self.play_move.on_click(guard(lambda _b: self._play_chosen()))
+        self.cards.observe(guard(self._draw_hand), names="value")
 
     def apply_query(self, query: dict[str, str]) -> None:
         """Set the settings from a URL's query and start that game."""
@@ -510,11 +511,9 @@ class PlayPage:
         self.status.value = f"<b>{escape(session.status())}</b>"
         self.table.value = _table_html(session, view)
         hand = session.hand()
-        drawn = None if isinstance(view, dict) else view.drawn
-        marks = ["selected" if drawn is not None and c == drawn else None for c in hand]
-        self.hand_view.update(hand, marks=marks, caption="Your hand")
         self.cards.options = [(_label(c), i) for i, c in enumerate(hand)]
         self.cards.value = None
+        self._draw_hand()
         legal = session.legal()
         kinds = {type(a) for a in legal}
         sources = {a.source for a in legal if isinstance(a, Draw) and a.take == 1}
@@ -544,6 +543,21 @@ class PlayPage:
             + "".join(f"<li>{escape(line)}</li>" for line in session.log())
             + "</ol></div>"
         )
+
+    def _draw_hand(self, _change: Any = None) -> None:
+        """Your hand, the selected card and wild cards marked (by a sign as well as colour)."""
+        session = self._need_session()
+        view = session.view()
+        hand = session.hand()
+        dealt = session.game.dealt
+        selected = self.cards.value
+        marks: list[str | None] = [
+            "selected" if i == selected else "wild" if session.rules.is_wild(c, dealt) else None
+            for i, c in enumerate(hand)
+        ]
+        drawn = None if isinstance(view, dict) else view.drawn
+        caption = "Your hand" + (f" (you drew {_label(drawn)})" if drawn is not None else "")
+        self.hand_view.update(hand, marks=marks, caption=caption)
 
 
 def _table_html(session: PlaySession, view: Any) -> str:
