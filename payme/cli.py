@@ -367,7 +367,10 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
 
     def hand_options(p: argparse.ArgumentParser, what: str) -> None:
-        p.add_argument("hand", metavar=what.upper(), help=f"the {what}, or - for one per line")
+        p.add_argument(
+            "hand", metavar=what.upper(),
+            help=f"the {what}, or - to read one per line (answers as JSON Lines)",
+        )
         p.add_argument("--rules", default="denexa", help="rule set (default denexa)")
         p.add_argument(
             "--dealt", type=_whole, default=None,

@@ -237,6 +237,8 @@ def random_declared(rng: random.Random, name: str, dealt: int) -> list[Meld]:
             cards = [Card.regular(rank, s) for s in rng.sample("SHDC", 3)]
         if rng.random() < 0.4:
             cards[rng.randrange(len(cards))] = rng.choice(wilds)
+        if rng.random() < 0.05:
+            cards = rng.sample(wilds, 3)  # valid only where there are no wild limits
         try:
             melds.append(parse_declared_meld(cards, r, dealt))
         except ValueError:
@@ -263,13 +265,16 @@ def random_layoff_hand(rng: random.Random, name: str, dealt: int, melds: list[Me
     return hand
 
 
+LAYOFF_CASES = 250
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("name", ["denexa", "family"])
 def test_lay_off_matches_the_reference(name: str) -> None:
     rng = random.Random(f"layoff-{name}")
     r = rules(name)
     checked = 0
-    for _ in range(250):
+    for _ in range(LAYOFF_CASES):
         dealt = rng.choice([3, 5, 7, 9, 12, 13])
         melds = random_declared(rng, name, dealt)
         hand = random_layoff_hand(rng, name, dealt, melds)
@@ -281,4 +286,4 @@ def test_lay_off_matches_the_reference(name: str) -> None:
         assert lo.deadwood_points == want, (hand, [str(m) for m in melds], dealt, lo)
         check_consistent(lo, tuple(hand))
         checked += 1
-    assert checked >= 200
+    assert checked >= LAYOFF_CASES * 0.8
