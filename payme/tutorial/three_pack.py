@@ -260,8 +260,8 @@ def no_upcard_questions(r: Ruleset) -> list[Question]:
 
 def turn_text(r: Ruleset) -> str:
     return para(
-        "A turn: draw one card (the top of the stock or the top of the discard pile), then "
-        "go out if you can; otherwise discard one card."
+        "On your turn, draw one card (the top of the stock or the top of the discard pile), "
+        "then go out if you can; otherwise discard one card. Play goes clockwise."
     )
 
 
@@ -305,6 +305,8 @@ def melds_text(r: Ruleset) -> str:
         f"A sequence is {r.run_min} or more cards of one suit in a row. The ace may be low "
         "(A-2-3) or high (Q-K-A), but not both at once: K-A-2 is not a sequence.",
         "A meld is either a group or a sequence, never a mix.",
+        "(The engine's explanations say set for a group and run for a sequence, as in Pay "
+        "Me.)",
     )
 
 
