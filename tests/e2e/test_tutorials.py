@@ -153,3 +153,35 @@ def test_three_pack_loads_and_grades_a_check(open_page: Any, page_errors: list[s
     screenshot(page, "learn_three_pack.png")
     assert no_horizontal_overflow(page)
     assert not page_errors
+
+
+def test_the_turn_demo_plays_a_real_turn_and_refuses_an_illegal_one(
+    open_page: Any, page_errors: list[str]
+) -> None:
+    steps = steps_for(rules("denexa"))
+    index = next(i for i, s in enumerate(steps) if s.key == "turn")
+    page = open_page("learn_pay_me", query=f"step={index + 1}", ready=READY)
+    demo = page.locator(".payme-turn-demo")
+    demo_message = demo.locator(".payme-message")
+    # Discarding before drawing: the game engine refuses, with its reason.
+    demo.locator("button.payme-demo-discard").click()
+    expect()(demo_message).to_contain_text("Draw a card first")
+    demo.locator("button.payme-demo-stock").click()
+    expect()(demo_message).to_contain_text("Seat 0 draws from the stock.")
+    demo.locator("button.payme-demo-discard").click()
+    expect()(demo_message).to_contain_text("Seat 0 discards")
+    expect()(demo_message).to_contain_text("Seat 1")  # the bot played its turn
+    assert not page_errors
+
+
+def test_fast_repeated_next_clicks_land_on_the_right_step(
+    open_page: Any, page_errors: list[str]
+) -> None:
+    steps = steps_for(rules("denexa"))
+    page = open_page("learn_pay_me", ready=READY)
+    for _ in range(5):
+        page.locator("button.payme-tutorial-next").click()
+    expect()(counter(page)).to_contain_text(f"Step 6 of {len(steps)}")
+    expect()(title(page)).to_have_text(steps[5].title)
+    expect()(page.locator(".payme-tutorial-question-counter")).to_contain_text("Question 1 of")
+    assert not page_errors
