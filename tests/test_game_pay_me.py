@@ -437,7 +437,8 @@ def _check_finished(g: PayMeGame) -> None:
         for r in hand_rows:
             running[r["seat"]] += r["points"]
             assert r["total"] == running[r["seat"]]
-            assert r["points"] <= r["deadwood"]
+            if not g.summaries[h - 1].lay_offs[r["seat"]]:  # laid nothing off
+                assert r["points"] == r["deadwood"]
         if g.rules.money is not None:
             assert sum(r["money"] for r in hand_rows) == 0
     assert tuple(running) == g.totals
@@ -481,11 +482,12 @@ SHORT = 4  # hands per randomised game: 3, 4, 5 and 6 cards dealt keep each game
 
 
 @pytest.mark.parametrize("name", ["denexa", "classic", "family"])
-@pytest.mark.parametrize("block", range(4))
+@pytest.mark.parametrize("block", range(3))
 def test_seeded_random_games_keep_every_invariant(name: str, block: int) -> None:
+    """90 short games per rule set (270 in all), 2 to the most players, mixed bots."""
     ruleset = custom(name, hands=SHORT)
     top = rules(name).max_players
-    for k in range(40):
+    for k in range(30):
         seed = block * 1000 + k
         players = 2 + seed % (top - 1)
         bots = (("random", "greedy"), ("greedy", "random", "random"), ("random",))[k % 3]

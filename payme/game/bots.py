@@ -142,6 +142,10 @@ class StrongBot(GreedyBot):
     LIVE_WEIGHT = 2.0
     # extra points a discard costs when the next player has shown interest in it
     FEED_PENALTY = 4.0
+    # a discard that saves this many points is taken without weighing the stock
+    SURE_GAIN = 10
+    # cards that may meld weighed one by one when estimating a draw from the stock
+    SAMPLE = 10
 
     def choose(self, view: SeatView, legal: Sequence[Action]) -> Action:
         first = legal[0]
@@ -201,7 +205,7 @@ class StrongBot(GreedyBot):
             return sources["discard"]  # a wild card is worth more than its points
         if with_top >= now:
             return sources["stock"]
-        if with_top == 0:
+        if with_top == 0 or with_top <= now - self.SURE_GAIN:
             return sources["discard"]
         expected = self._expected_stock(view, hand, now)
         # Taking the discard shows the table what we collect: ask it to beat the stock.
@@ -218,19 +222,26 @@ class StrongBot(GreedyBot):
         near = {(c.suit, c.rank + d) for c in hand if c.rank is not None for d in (-2, -1, 1, 2)}
         drop_best = _best_after_discard(hand, rules, dealt)  # fewest points with one card gone
         expect = 0.0
-        for card, n in unseen.items():
-            relevant = (
-                rules.is_wild(card, dealt)
-                or card.rank in ranks
-                or (card.suit, card.rank) in near
-            )
-            if relevant:
-                value = _best_after_discard(_with(hand, card), rules, dealt)
+        relevant: list[tuple[Card, int]] = []
+        for card, n in sorted(unseen.items()):
+            if rules.is_wild(card, dealt) or card.rank in ranks or (card.suit, card.rank) in near:
+                relevant.append((card, n))
             else:
                 # A card that melds with nothing: keep it in place of the worst deadwood
                 # card, or throw it back.
-                value = min(now, drop_best + rules.card_points(card, dealt))
-            expect += n * value
+                expect += n * min(now, drop_best + rules.card_points(card, dealt))
+        if relevant:
+            # Weigh a sample of the cards that may meld (the search costs), scaled up.
+            sample = (
+                relevant
+                if len(relevant) <= self.SAMPLE
+                else self.rng.sample(relevant, self.SAMPLE)
+            )
+            weight = sum(n for _, n in sample)
+            mean = sum(
+                n * _best_after_discard(_with(hand, card), rules, dealt) for card, n in sample
+            ) / weight
+            expect += mean * sum(n for _, n in relevant)
         return expect / total
 
     def _final_draw(self, view: SeatView, legal: Sequence[Action]) -> Action:

@@ -32,7 +32,8 @@ class HandSummary:
     dealer: int
     declarer: int | None
     hands: tuple[tuple[Card, ...], ...]
-    """Each seat's hand at the show-down (before lay-offs; the declarer's after its discard)."""
+    """Each seat's hand at the show-down, before lay-offs (the declarer's is empty: its cards
+    are on the table)."""
     table: tuple[tuple[Card, ...], ...]
     lay_offs: tuple[tuple[tuple[int, tuple[Card, ...]], ...], ...]
     deadwood: tuple[int, ...]
