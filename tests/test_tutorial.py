@@ -314,3 +314,13 @@ def test_three_pack_winners_include_rummy_holders() -> None:
     questions = _questions("three_pack", "winners")
     assert any("+" in q.right_answer() for q in questions)  # went out + RUMMY holder
     assert any("rummy card" in q.explanation for q in questions)
+
+
+def test_show_the_answer_gives_the_engine_answer_and_its_reason() -> None:
+    t = Tutorial("denexa", step=4)
+    q = t.question
+    t.show_btn.click()
+    label = next(label for label, v in q.options if v in q.right)
+    assert t.message.kind == "info"
+    assert label in t.message.text and q.explanation in t.message.text
+    assert t.progress.value == 5 and t.progress.max == len(t.steps)

@@ -83,6 +83,9 @@ class Tutorial(widgets.VBox):  # type: ignore[misc]
         self.back_btn = _button("Back", "the previous step", "payme-tutorial-back", "arrow-left")
         self.next_btn = _button("Next", "the next step", "payme-tutorial-next", "arrow-right")
         self.counter = widgets.HTML()
+        self.progress = widgets.IntProgress(min=0, max=1, value=0,
+                                            layout=widgets.Layout(width="10em"))
+        self.progress.add_class("payme-tutorial-progress")
         self.counter.add_class("payme-tutorial-counter")
         self.jump = widgets.Dropdown(description="Go to", layout=widgets.Layout(width="auto",
                                                                                   max_width="100%"))
@@ -102,6 +105,8 @@ class Tutorial(widgets.VBox):  # type: ignore[misc]
         self.check_btn = _button("Check my answer", "the engine grades your answer",
                                  "payme-tutorial-check", "check")
         self.check_btn.button_style = "primary"
+        self.show_btn = _button("Show the answer", "the engine's answer and why",
+                                "payme-tutorial-show", "eye")
         self.another_btn = _button("Another question", "the next question of this step",
                                    "payme-tutorial-another", "refresh")
         self.q_counter = widgets.HTML()
@@ -115,6 +120,7 @@ class Tutorial(widgets.VBox):  # type: ignore[misc]
         self.next_btn.on_click(guard(lambda _b: self.go(self.index + 1)))
         self.check_btn.on_click(guard(lambda _b: self.check()))
         self.another_btn.on_click(guard(lambda _b: self.next_question()))
+        self.show_btn.on_click(guard(lambda _b: self.show_answer()))
         self.rules_dd.observe(guard(lambda ch: self.set_rules(ch["new"])), names="value")
         self.jump.observe(guard(lambda ch: self._jump(ch["new"])), names="value")
         self.answer_widget: Any = None
@@ -128,7 +134,7 @@ class Tutorial(widgets.VBox):  # type: ignore[misc]
                 self.prompt,
                 self.cards,
                 self.answer_box,
-                widgets.HBox([self.check_btn, self.another_btn],
+                widgets.HBox([self.check_btn, self.show_btn, self.another_btn],
                              layout=widgets.Layout(flex_flow="row wrap")),
                 self.message,
                 self.figure,
@@ -138,7 +144,7 @@ class Tutorial(widgets.VBox):  # type: ignore[misc]
         )
         check_area.add_class("payme-tutorial-check-area")
         nav = widgets.HBox(
-            [self.back_btn, self.counter, self.next_btn, self.jump],
+            [self.back_btn, self.counter, self.next_btn, self.progress, self.jump],
             layout=widgets.Layout(flex_flow="row wrap", align_items="center",
                                   max_width="100%"),
         )
@@ -242,11 +248,13 @@ class Tutorial(widgets.VBox):  # type: ignore[misc]
         self.questions = self._cache[key]
         self.back_btn.disabled = self.index == 0
         self.next_btn.disabled = self.index == len(self.steps) - 1
+        self.progress.max = len(self.steps)
+        self.progress.value = self.index + 1
         link = html.escape("?" + urlencode({"step": self.index + 1, "rules": r.name}))
         self.counter.value = (
             f"<b>{self.counter_text()}</b> "
             f"<a class='payme-tutorial-link' href='{link}' title='a link to this step'>"
-            "(link)</a>"
+            "(link to this step)</a>"
         )
         self._quiet = True
         self.jump.value = self.index
@@ -351,6 +359,14 @@ class Tutorial(widgets.VBox):  # type: ignore[misc]
             else:
                 w.value = value
         self._pending = None
+
+    def show_answer(self) -> None:
+        """Show the engine's answer and its explanation (for a learner who is stuck)."""
+        q = self.question
+        labels = dict((v, label) for label, v in q.options)
+        answers = [labels.get(v, v) or "no cards" for v in sorted(q.right)]
+        self.message.info(f"The engine's answer: {' or '.join(answers)}. {q.explanation}")
+        self.figure.value = q.figure
 
     def check(self) -> None:
         """Grade the current answer with the engine and show the verdict."""
