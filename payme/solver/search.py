@@ -151,8 +151,8 @@ class Search:
             self.value = self._solve_scoped
         else:
             plain_solver = self._plain = _PlainSolver(self)
-            solve = plain_solver.solve
-            self.value = lambda state, b, g, q, d: solve(state, b, d)
+            value = plain_solver.value
+            self.value = lambda state, b, g, q, d: value(state, b, d)
 
     # --- helpers ----------------------------------------------------------------------
 
@@ -245,21 +245,34 @@ class Search:
 class _PlainSolver:
     """The search for hands without scoped wild cards (the hot path).
 
-    Memo tables are split by (balance, discard owed) so that the key is the bare packed
-    state; next to each value the index of the first best move is kept for the walk
-    (-1 deadwood, -2 discard, -3 play as wild, else a candidate's index).
+    Two closures: ``solve`` when no discard is owed and ``solve_d`` when one is (the best
+    discard search); discarding moves from the second to the first.  Both are branch and
+    bound: melds are tried first, and a branch is cut off as soon as it cannot beat the
+    best layout found so far (``budget``); a value is exact when below its budget, and a
+    cut-off leaves only a lower bound, kept so the same state is not searched again in
+    vain.  Memo tables are split by wild balance so that the key is the bare packed state;
+    next to each exact value the first best move is kept for the walk (-1 deadwood,
+    -2 discard, -3 play as wild, else the index of a candidate meld).  A card that starts
+    no candidate meld and cannot be wild is simply deadwood, without a memo entry.
     """
 
     def __init__(self, h: Search) -> None:
         self.h = h
-        off = h.n_conv
-        self.off = off
+        self.off = h.n_conv
         span = h.n_any + 2 * h.n_conv + 2
-        self.memos: list[dict[int, int]] = [{} for _ in range(2 * span)]
-        self.picks: list[dict[int, int]] = [{} for _ in range(2 * span)]
-        self.solve = self._make()
+        self.memos: list[dict[int, int]] = [{} for _ in range(span)]
+        self.picks: list[dict[int, int]] = [{} for _ in range(span)]
+        self.memos_d: list[dict[int, int]] = [{} for _ in range(span)]
+        self.picks_d: list[dict[int, int]] = [{} for _ in range(span)]
+        self.plain_dead = [
+            not c and not w for c, w in zip(h.cands, h.book.conv_at, strict=True)
+        ]
+        self.solve, self.solve_d = self._make()
 
-    def _make(self) -> Callable[[int, int, int], int]:
+    def value(self, state: int, b: int, d: int) -> int:
+        return self.solve(state, b) if d else self.solve_d(state, b)
+
+    def _make(self) -> tuple[Callable[[int, int], int], Callable[[int, int], int]]:
         h = self.h
         book = h.book
         unit = book.unit_at
@@ -271,75 +284,136 @@ class _PlainSolver:
         conv_masks = book.conv_masks
         n_any = h.n_any
         term = h.terminal
-        end = [[term[(b, 0, 0, d)][0] for b in range(n_any + 1)] for d in (0, 1)]
-        memos = self.memos
-        picks = self.picks
+        end = [term[(b, 0, 0, 1)][0] for b in range(n_any + 1)]
+        end_d = [term[(b, 0, 0, 0)][0] for b in range(n_any + 1)]
+        memos, picks = self.memos, self.picks
+        lows: list[dict[int, int]] = [{} for _ in memos]
+        memos_d, picks_d = self.memos_d, self.picks_d
+        lows_d: list[dict[int, int]] = [{} for _ in memos]
         off = self.off
-        plain_dead = [not c and not w for c, w in zip(cands, conv, strict=True)]
+        plain_dead = self.plain_dead
 
-        def solve(state: int, b: int, d: int) -> int:
+        def conv_left(state: int) -> int:
+            have = 0
+            for bit, mask in enumerate(conv_masks):
+                have += (state & mask).bit_count() << bit
+            return have
+
+        def solve(state: int, b: int, budget: int = INF) -> int:
+            # Exact when below ``budget``; otherwise some value >= budget (a cut-off).
             if not state:
-                return end[d][b] if 0 <= b <= n_any else INF
-            slot = (b + off) << 1 | d
-            memo = memos[slot]
+                return end[b] if 0 <= b <= n_any else INF
+            j = bit_slot[(state & -state).bit_length() - 1]
+            if plain_dead[j]:
+                c = cost[j]
+                if c >= budget:
+                    return c  # a lower bound: this branch cannot win
+                return c + solve(state - unit[j], b, budget - c)
+            memo = memos[b + off]
             hit = memo.get(state)
             if hit is not None:
                 return hit
+            low = lows[b + off].get(state)
+            if low is not None and low >= budget:
+                return low
+            rest = state - unit[j]
+            best = budget
+            pick = 0
+            sg = state | guard
+            i = -1
+            for delta, k in cands[j]:
+                i += 1
+                if (sg - delta) & guard == guard:
+                    nb = b - k
+                    nxt = state - delta
+                    if nb < 0 and nb + conv_left(nxt) < 0:
+                        continue
+                    v = solve(nxt, nb, best)
+                    if v < best:
+                        best, pick = v, i
+                        if not v:
+                            break
+            if best and conv[j]:
+                v = solve(rest, b + 1, best)
+                if v < best:
+                    best, pick = v, -3
+            c = cost[j]
+            if best > c:
+                v = c + solve(rest, b, best - c)
+                if v < best:
+                    best, pick = v, -1
+            if best < budget:
+                memo[state] = best
+                picks[b + off][state] = pick
+            else:
+                lows[b + off][state] = budget
+            return best
+
+        def solve_d(state: int, b: int, budget: int = INF) -> int:
+            # As ``solve``, with one discard still owed (it may be this card).
+            if not state:
+                return end_d[b] if 0 <= b <= n_any else INF
+            memo = memos_d[b + off]
+            hit = memo.get(state)
+            if hit is not None:
+                return hit
+            low = lows_d[b + off].get(state)
+            if low is not None and low >= budget:
+                return low
             j = bit_slot[(state & -state).bit_length() - 1]
             rest = state - unit[j]
-            if plain_dead[j] and d:
-                # A card that starts no candidate meld and cannot be wild: deadwood here.
-                best = cost[j] + solve(rest, b, d)
-                memo[state] = best
-                picks[slot][state] = -1
-                return best
-            best = cost[j] + solve(rest, b, d)
-            pick = -1
-            if best and not d:
-                v = solve(rest, b, 1)
+            best = budget
+            pick = 0
+            sg = state | guard
+            i = -1
+            for delta, k in cands[j]:
+                i += 1
+                if (sg - delta) & guard == guard:
+                    nb = b - k
+                    nxt = state - delta
+                    if nb < 0 and nb + conv_left(nxt) < 0:
+                        continue
+                    v = solve_d(nxt, nb, best)
+                    if v < best:
+                        best, pick = v, i
+                        if not v:
+                            break
+            if best:
+                v = solve(rest, b, best)
                 if v < best:
                     best, pick = v, -2
             if best and conv[j]:
-                v = solve(rest, b + 1, d)
+                v = solve_d(rest, b + 1, best)
                 if v < best:
                     best, pick = v, -3
-            if best:
-                sg = state | guard
-                i = 0
-                for delta, k in cands[j]:
-                    if (sg - delta) & guard == guard:
-                        nb = b - k
-                        nxt = state - delta
-                        if nb < 0:
-                            have = 0
-                            for bit, mask in enumerate(conv_masks):
-                                have += (nxt & mask).bit_count() << bit
-                            if nb + have < 0:
-                                i += 1
-                                continue
-                        v = solve(nxt, nb, d)
-                        if v < best:
-                            best, pick = v, i
-                            if not v:
-                                break
-                    i += 1
-            memo[state] = best
-            picks[slot][state] = pick
+            c = cost[j]
+            if best > c:
+                v = c + solve_d(rest, b, best - c)
+                if v < best:
+                    best, pick = v, -1
+            if best < budget:
+                memo[state] = best
+                picks_d[b + off][state] = pick
+            else:
+                lows_d[b + off][state] = budget
             return best
 
-        return solve
+        return solve, solve_d
 
     def walk(self, d: int) -> tuple[int, list[Move], Leftover]:
         h = self.h
         state, b = h.state0, h.n_any
-        total = self.solve(state, b, d)
+        total = self.value(state, b, d)
         moves: list[Move] = []
         if total >= INF:
             return total, moves, NO_LEFTOVER
         unit, bit_slot, off = h.book.unit_at, h.book.pos_at_bit, self.off
         while state:
-            pick = self.picks[(b + off) << 1 | d][state]
             j = bit_slot[(state & -state).bit_length() - 1]
+            if d and self.plain_dead[j]:
+                pick = -1
+            else:
+                pick = (self.picks if d else self.picks_d)[b + off][state]
             if pick == -1:
                 moves.append(("dead", j, 0, 0, 0))
                 state -= unit[j]

@@ -16,7 +16,7 @@ every hand -- across many hands the same keys come back again and again.
 from __future__ import annotations
 
 from itertools import combinations, product
-from typing import Final
+from typing import Any, Final
 
 from payme.cards import CARDS, N_REGULAR
 from payme.melds import ACE_HIGH, RUN_MOST, RuleTables
@@ -27,9 +27,7 @@ cards (the pieces keep their natural cards or are all-wild, which such rule sets
 candidate melds longer than this are never needed."""
 
 RunShape = tuple[tuple[int, ...], tuple[int, ...], int, int, int]
-"""``(natural ranks, their places, anchor rank, wild cards, lowest place)``.  The anchor is
-the natural card that comes first in the search order: non-wild ranks come before wild
-ranks (which the search takes last), each group from low to high."""
+"""``(natural ranks, their places, lowest natural rank, wild cards, lowest place)``."""
 SetShape = tuple[tuple[int, int, int, int], int, int]
 """``(natural copies per suit S H D C, anchor suit index, wild cards)``."""
 Template = tuple[str, int, SetShape | RunShape]
@@ -39,9 +37,17 @@ Bundle = tuple[tuple[tuple[int, list[tuple[int, int]], list[Template]], ...], in
 [templates])`` -- and the packed mask (one bit per card) of every card they use."""
 
 
+def _size(tpl: Template) -> int:
+    """Natural cards in a candidate meld."""
+    shape = tpl[2]
+    return sum(shape[0]) if tpl[0] == "set" else len(shape[0])
+
+
 def _bundle(items: list[tuple[int, int, int, Template]]) -> Bundle:
     groups: dict[int, tuple[list[tuple[int, int]], list[Template]]] = {}
     used = 0
+    # Bigger melds first: the search finds good layouts early and cuts off worse ones.
+    items = sorted(items, key=lambda it: (-_size(it[3]), it[2]))
     for anchor, delta, k, tpl in items:
         g = groups.setdefault(anchor, ([], []))
         g[0].append((delta, k))
@@ -56,15 +62,10 @@ class ShapeBook:
     def __init__(self, t: RuleTables) -> None:
         self.t = t
         self.cap = None if t.half_limit else SPLIT_CAP
-        # Ranks whose cards are wild this round (they may also stand for themselves).
-        self.wild_ranks = frozenset(r for r in range(1, 14) if t.scope[r - 1] is not None)
         most = t.set_max if t.set_max is not None else 99
         if self.cap is not None:
             most = min(most, self.cap)
         self.set_most = most
-        self._runs: dict[tuple[int, int], tuple[list[RunShape], int]] = {}
-        self._run_parts: dict[tuple[int, int], list[RunShape]] = {}
-        self._sets: dict[tuple[tuple[int, ...], int], tuple[list[SetShape], int]] = {}
         self.terminals: dict[object, object] = {}
 
         # Where each regular card's count sits in the packed state: rank-major order (all
@@ -87,9 +88,22 @@ class ShapeBook:
         # Masks picking bit ``k`` of every wild-of-a-rank field: counting those cards left.
         self.conv_masks = [sum(1 << (p * w + k) for p in conv_pos) for k in range(w - 1)]
         self._costs: dict[int, tuple[tuple[int, ...], list[int]]] = {}
-        self._run_bundles: dict[tuple[int, int, int, bool], Bundle] = {}
-        self._set_bundles: dict[tuple[int, tuple[int, ...], int], Bundle] = {}
-        self._set_bundles_raw: dict[tuple[int, tuple[int, ...], int], Bundle] = {}
+        # Shapes and bundles depend on the meld rules only, not on the round (which cards
+        # are wild changes nothing about which cards a meld may take), so every round of a
+        # rule set shares them.
+        shared_key = (
+            t.set_min, most, t.distinct_suits, t.run_min, t.ace_high, t.half_limit,
+            t.adjacent_limit, w,
+        )  # fmt: skip
+        shared = _SHARED.get(shared_key)
+        if shared is None:
+            shared = _SHARED[shared_key] = ({}, {}, {}, {}, {}, {})
+        self._runs: dict[tuple[int, int], tuple[list[RunShape], int]] = shared[0]
+        self._run_parts: dict[tuple[int, int], list[RunShape]] = shared[1]
+        self._sets: dict[tuple[tuple[int, ...], int], tuple[list[SetShape], int]] = shared[2]
+        self._run_bundles: dict[tuple[int, int, int, bool], Bundle] = shared[3]
+        self._set_bundles: dict[tuple[int, tuple[int, ...], int], Bundle] = shared[4]
+        self._set_bundles_raw: dict[tuple[int, tuple[int, ...], int], Bundle] = shared[5]
 
     def cost_at(self, cost: tuple[int, ...]) -> list[int]:
         """``cost`` (by card index) rearranged by position in the packed state."""
@@ -228,7 +242,6 @@ class ShapeBook:
         most = min(RUN_MOST, self.cap or RUN_MOST, n_avail + wcap)
         if t.half_limit:
             most = min(most, 2 * n_avail)
-        wild_ranks = self.wild_ranks
         out: list[RunShape] = []
         for length in range(t.run_min, most + 1):
             limit = min(wcap, length // 2) if t.half_limit else wcap
@@ -253,9 +266,7 @@ class ShapeBook:
                             ):
                                 continue
                         ranks = tuple(1 if p == ACE_HIGH else p for p in nat)
-                        plain = [r for r in ranks if r not in wild_ranks]
-                        anchor = min(plain) if plain else min(ranks)
-                        out.append((ranks, tuple(nat), anchor, forced + extra, low))
+                        out.append((ranks, tuple(nat), min(ranks), forced + extra, low))
         return out
 
     def _set_key(self, copies: tuple[int, ...], wilds: int) -> tuple[tuple[int, ...], int]:
@@ -304,6 +315,7 @@ class ShapeBook:
 
 
 _BOOKS: dict[int, tuple[RuleTables, ShapeBook]] = {}
+_SHARED: dict[tuple[object, ...], tuple[dict[Any, Any], ...]] = {}
 
 
 def book_for(t: RuleTables) -> ShapeBook:
