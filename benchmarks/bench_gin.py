@@ -29,7 +29,7 @@ from typing import Any
 
 from payme.cards import CARDS, Card, format_hand
 from payme.rulesets import rules
-from payme.solver import evaluate
+from payme.solver import best_discard, evaluate
 
 GIN = dataclasses.replace(
     rules("classic"),
@@ -256,7 +256,67 @@ def run() -> str:
         "payme's: above 1, payme is faster.  RLCard is pure Python; OpenSpiel's utilities "
         "are C++ called through pybind11."
     )
+    if "OpenSpiel 2.0.2" in others:
+        lines += ["", *_discard_section(rng)]
     return "\n".join(lines) + "\n"
+
+
+def _ours_after_discard(hand: tuple[Card, ...]) -> int:
+    return best_discard(hand, GIN, DEALT).deadwood_points
+
+
+def _every_discard(hand: tuple[Card, ...]) -> int:
+    """The slow, plain answer: evaluate the hand without each card in turn."""
+    return min(
+        evaluate(hand[:i] + hand[i + 1 :], GIN, DEALT).deadwood_points for i in range(len(hand))
+    )
+
+
+def _discard_section(rng: random.Random) -> list[str]:
+    """11 cards after the best discard: payme's best_discard against OpenSpiel's shortcut."""
+    import pyspiel
+
+    util = pyspiel.gin_rummy.GinRummyUtils(13, 4, 10)
+
+    def prepare(hand: tuple[Card, ...]) -> Any:
+        return util.card_strings_to_card_ints([str(c)[0] + str(c)[1].lower() for c in hand])
+
+    lines = [
+        "### After the best discard (11 cards, one to throw)",
+        "",
+        "OpenSpiel's `min_deadwood` with `hand_size=10` scores an 11-card hand after a "
+        "discard: it takes a best layout of all 11 cards and drops the highest deadwood "
+        "card.  payme's `best_discard` weighs every discard in one search.  Where they "
+        "differ, the plain answer (evaluate the hand without each card in turn) decides.",
+        "",
+        "| hands | agree | OpenSpiel lower | payme lower | payme right (plain check) "
+        "| payme CPU ms/hand | OpenSpiel CPU ms/hand | ratio |",
+        "| --- | --- | --- | --- | --- | --- | --- | --- |",
+    ]
+    examples = []
+    for kind, make_hands in (("random", random_hands), ("meld-rich", meld_rich_hands)):
+        hands = make_hands(rng, HANDS, 11)
+        ours = _timed(_ours_after_discard, hands)
+        theirs = _timed(lambda ints: int(util.min_deadwood(ints)), [prepare(h) for h in hands])
+        agree = they_lower = we_lower = right = 0
+        for hand, a, b in zip(hands, ours.answers, theirs.answers, strict=True):
+            if a == b:
+                agree += 1
+                continue
+            they_lower += b < a
+            we_lower += a < b
+            right += a == _every_discard(hand)
+            if len(examples) < 3:
+                examples.append(f"- {format_hand(hand)}: payme {a}, OpenSpiel {b}")
+        wrong = len(hands) - agree
+        lines.append(
+            f"| {kind} | {agree}/{len(hands)} | {they_lower} | {we_lower} | {right}/{wrong} "
+            f"| {_ms(ours.cpu_mean)} | {_ms(theirs.cpu_mean)} "
+            f"| {theirs.cpu_mean / ours.cpu_mean:.2f} |"
+        )
+    if examples:
+        lines += ["", "For example:", *examples]
+    return lines
 
 
 if __name__ == "__main__":
