@@ -21,7 +21,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from reference import Reference, meld_ok
 
-from payme.cards import Card, format_hand
+from payme.cards import Card, format_hand, parse_hand
 from payme.melds import check_meld
 from payme.pack import Pack
 from payme.rulesets import PRESETS, Ruleset, rules
@@ -140,6 +140,34 @@ def reference(name: str, dealt: int) -> Reference:
 
 
 # --- part one: the reference agrees -----------------------------------------------------------
+
+# Worked by hand from RULES.md, so that the reference itself is checked too.
+WORKED = [
+    ("denexa", 7, "7H 8H 9H JK 2C 5S 5D 5C", 0),  # 2C stands for 6H; JK for TH
+    ("denexa", 5, "KS KD 2H 9C", 10),  # K K 2: one wild of three
+    ("denexa", 9, "9H 9S 5C", 35),  # two wild of three breaks the half limit: 15 + 15 + 5
+    ("classic", 9, "9H 9S 5C", 0),  # no wild limits in classic
+    ("classic", 9, "9H KS", 20),  # a round-wild-rank card in deadwood scores by its rank
+    ("denexa", 3, "QH KH AH", 25),  # ace low: Q-K-A is no run; 10 + 10 + 5
+    ("denexa", 3, "7S 7S 7H", 15),  # no suit twice in a denexa set
+    ("family", 3, "7S 7S 7H", 0),  # suits may repeat in family
+    ("family", 3, "AS 2D 9C KH", 36),  # 15 + 2 + 9 + 10
+    ("family", 5, "JK JK JK", 0),  # a meld of wild cards only
+    ("family", 5, "JK JK JK 9C", 0),  # or a set of nines with three wild cards
+    ("denexa", 5, "JK JK JK 9C", 55),  # never in denexa: 3 x 15 + 10
+    ("three_pack", 7, "QH KH AH", 0),  # ace high in Rummy 3-Pack
+    ("three_pack", 7, "KH AH 2H", 3),  # never around the corner
+    ("three_pack", 7, "RUMMY NOGO NOMELD WILD", 3),  # RUMMY melds alone
+    ("three_pack", 7, "GROUP WILD WILD SEQ", 1),  # GROUP and SEQ never share a meld
+]
+
+
+@pytest.mark.parametrize(("name", "dealt", "hand", "points"), WORKED)
+def test_worked_examples(name: str, dealt: int, hand: str, points: int) -> None:
+    cards = parse_hand(hand)
+    assert reference(name, dealt).best_points(cards) == points
+    assert evaluate(cards, name, dealt).deadwood_points == points
+
 
 
 @pytest.mark.slow
