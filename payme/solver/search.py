@@ -259,20 +259,27 @@ class _PlainSolver:
     def __init__(self, h: Search) -> None:
         self.h = h
         self.off = h.n_conv
-        span = h.n_any + 2 * h.n_conv + 2
-        self.memos: list[dict[int, int]] = [{} for _ in range(span)]
-        self.picks: list[dict[int, int]] = [{} for _ in range(span)]
-        self.memos_d: list[dict[int, int]] = [{} for _ in range(span)]
-        self.picks_d: list[dict[int, int]] = [{} for _ in range(span)]
-        self.plain_dead = [
-            not c and not w for c, w in zip(h.cands, h.book.conv_at, strict=True)
-        ]
-        self.solve, self.solve_d = self._make()
+        self.span = h.n_any + 2 * h.n_conv + 2
+        # memo[b + off][state]: (value << 16 | pick + 8) when exact, -(bound + 1) when only
+        # a lower bound is known.
+        self.memos: list[dict[int, int]] = [{} for _ in range(self.span)]
+        self.memos_d: list[dict[int, int]] = []
+        self.solve = self._make(self.memos, None)
+        self._solve_d: Callable[..., int] | None = None
 
     def value(self, state: int, b: int, d: int) -> int:
-        return self.solve(state, b) if d else self.solve_d(state, b)
+        if d:
+            return self.solve(state, b)
+        if self._solve_d is None:
+            self.memos_d = [{} for _ in range(self.span)]
+            self._solve_d = self._make(self.memos_d, self.solve)
+        return self._solve_d(state, b)
 
-    def _make(self) -> tuple[Callable[[int, int], int], Callable[[int, int], int]]:
+    def _make(
+        self, memos: list[dict[int, int]], after_discard: Callable[..., int] | None
+    ) -> Callable[..., int]:
+        """The search as a closure; with ``after_discard`` set, one discard is still owed
+        and ``after_discard`` searches on once it is made."""
         h = self.h
         book = h.book
         unit = book.unit_at
@@ -284,14 +291,10 @@ class _PlainSolver:
         conv_masks = book.conv_masks
         n_any = h.n_any
         term = h.terminal
-        end = [term[(b, 0, 0, 1)][0] for b in range(n_any + 1)]
-        end_d = [term[(b, 0, 0, 0)][0] for b in range(n_any + 1)]
-        memos, picks = self.memos, self.picks
-        lows: list[dict[int, int]] = [{} for _ in memos]
-        memos_d, picks_d = self.memos_d, self.picks_d
-        lows_d: list[dict[int, int]] = [{} for _ in memos]
+        owed = after_discard is not None
+        end = [term[(b, 0, 0, 0 if owed else 1)][0] for b in range(n_any + 1)]
         off = self.off
-        plain_dead = self.plain_dead
+        rest_search = after_discard
 
         def conv_left(state: int) -> int:
             have = 0
@@ -304,7 +307,9 @@ class _PlainSolver:
             if not state:
                 return end[b] if 0 <= b <= n_any else INF
             j = bit_slot[(state & -state).bit_length() - 1]
-            if plain_dead[j]:
+            moves = cands[j]
+            if not moves and not owed and not conv[j]:
+                # Starts no meld, cannot be wild, no discard owed: deadwood, no choice.
                 c = cost[j]
                 if c >= budget:
                     return c  # a lower bound: this branch cannot win
@@ -312,16 +317,16 @@ class _PlainSolver:
             memo = memos[b + off]
             hit = memo.get(state)
             if hit is not None:
-                return hit
-            low = lows[b + off].get(state)
-            if low is not None and low >= budget:
-                return low
+                if hit >= 0:
+                    return hit >> 16
+                if -hit - 1 >= budget:
+                    return -hit - 1
             rest = state - unit[j]
             best = budget
             pick = 0
             sg = state | guard
             i = -1
-            for delta, k in cands[j]:
+            for delta, k in moves:
                 i += 1
                 if (sg - delta) & guard == guard:
                     nb = b - k
@@ -333,6 +338,10 @@ class _PlainSolver:
                         best, pick = v, i
                         if not v:
                             break
+            if best and rest_search is not None:
+                v = rest_search(rest, b, best)
+                if v < best:
+                    best, pick = v, -2
             if best and conv[j]:
                 v = solve(rest, b + 1, best)
                 if v < best:
@@ -343,62 +352,12 @@ class _PlainSolver:
                 if v < best:
                     best, pick = v, -1
             if best < budget:
-                memo[state] = best
-                picks[b + off][state] = pick
+                memo[state] = best << 16 | (pick + 8)
             else:
-                lows[b + off][state] = budget
+                memo[state] = -budget - 1
             return best
 
-        def solve_d(state: int, b: int, budget: int = INF) -> int:
-            # As ``solve``, with one discard still owed (it may be this card).
-            if not state:
-                return end_d[b] if 0 <= b <= n_any else INF
-            memo = memos_d[b + off]
-            hit = memo.get(state)
-            if hit is not None:
-                return hit
-            low = lows_d[b + off].get(state)
-            if low is not None and low >= budget:
-                return low
-            j = bit_slot[(state & -state).bit_length() - 1]
-            rest = state - unit[j]
-            best = budget
-            pick = 0
-            sg = state | guard
-            i = -1
-            for delta, k in cands[j]:
-                i += 1
-                if (sg - delta) & guard == guard:
-                    nb = b - k
-                    nxt = state - delta
-                    if nb < 0 and nb + conv_left(nxt) < 0:
-                        continue
-                    v = solve_d(nxt, nb, best)
-                    if v < best:
-                        best, pick = v, i
-                        if not v:
-                            break
-            if best:
-                v = solve(rest, b, best)
-                if v < best:
-                    best, pick = v, -2
-            if best and conv[j]:
-                v = solve_d(rest, b + 1, best)
-                if v < best:
-                    best, pick = v, -3
-            c = cost[j]
-            if best > c:
-                v = c + solve_d(rest, b, best - c)
-                if v < best:
-                    best, pick = v, -1
-            if best < budget:
-                memo[state] = best
-                picks_d[b + off][state] = pick
-            else:
-                lows_d[b + off][state] = budget
-            return best
-
-        return solve, solve_d
+        return solve
 
     def walk(self, d: int) -> tuple[int, list[Move], Leftover]:
         h = self.h
@@ -410,10 +369,8 @@ class _PlainSolver:
         unit, bit_slot, off = h.book.unit_at, h.book.pos_at_bit, self.off
         while state:
             j = bit_slot[(state & -state).bit_length() - 1]
-            if d and self.plain_dead[j]:
-                pick = -1
-            else:
-                pick = (self.picks if d else self.picks_d)[b + off][state]
+            entry = (self.memos if d else self.memos_d)[b + off].get(state)
+            pick = -1 if entry is None else (entry & 0xFFFF) - 8
             if pick == -1:
                 moves.append(("dead", j, 0, 0, 0))
                 state -= unit[j]
