@@ -6,6 +6,8 @@ import random
 from collections import Counter
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 from reference import DeclaredMeld, Reference
 
 from payme.cards import Card, CardError, parse_hand
@@ -287,3 +289,32 @@ def test_lay_off_matches_the_reference(name: str) -> None:
         check_consistent(lo, tuple(hand))
         checked += 1
     assert checked >= LAYOFF_CASES * 0.8
+
+
+# --- properties ---------------------------------------------------------------------------
+
+
+@given(st.sampled_from(["denexa", "family", "classic"]), st.sampled_from([3, 7, 9, 12, 13]),
+       st.integers(0, 2**32))
+def test_lay_offs_never_cost_points_and_more_melds_never_hurt(
+    name: str, dealt: int, seed: int
+) -> None:
+    rng = random.Random(seed)
+    r = rules(name)
+    melds = random_declared(rng, name, dealt)
+    hand = random_layoff_hand(rng, name, dealt, melds) + rng.sample(Pack.of(r).cards(), 4)
+    counts = Counter(hand) + Counter(c for m in melds for c in m.cards)
+    if any(n > Pack.of(r).count(c) for c, n in counts.items()):
+        return
+    lo = lay_off(hand, melds, r, dealt)
+    check_consistent(lo, tuple(hand))
+    alone = evaluate(hand, r, dealt).deadwood_points
+    assert lo.deadwood_points <= alone
+    if not r.lay_off:
+        assert lo.deadwood_points == alone and lo.lay_offs == ()
+    fewer = lay_off(hand, melds[1:], r, dealt)
+    assert lo.deadwood_points <= fewer.deadwood_points
+    # In turn: the second opponent lays off onto what the first left.
+    first, second = lay_off_in_turn([hand[:3], hand[3:]], melds, r, dealt)
+    assert second.declarer_melds == first.grown_melds
+    assert second.deadwood_points == lay_off(hand[3:], first.grown_melds, r, dealt).deadwood_points
