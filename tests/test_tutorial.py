@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import html
+import logging
 from pathlib import Path
 
 import pytest
@@ -324,3 +325,30 @@ def test_show_the_answer_gives_the_engine_answer_and_its_reason() -> None:
     assert t.message.kind == "info"
     assert label in t.message.text and q.explanation in t.message.text
     assert t.progress.value == 5 and t.progress.max == len(t.steps)
+
+
+def test_no_preset_misses_an_example(caplog: pytest.LogCaptureFixture) -> None:
+    with caplog.at_level(logging.INFO, logger="payme.tutorial"):
+        for name in PRESETS:
+            for step in steps_for(rules(name)):
+                assert step.questions(rules(name)), (name, step.key)
+    assert [r.getMessage() for r in caplog.records] == []
+
+
+@pytest.mark.parametrize(
+    "changes",
+    [
+        {"jokers_wild": False},
+        {"round_rank_wild": False},
+        {"set_distinct_suits": False, "set_max": None, "lay_off": False},
+        {"going_out": "discard_required", "final_turn_draw": ("stock", "discard")},
+    ],
+)
+def test_custom_rule_sets_walk_through_without_errors(changes: dict[str, object]) -> None:
+    custom = dataclasses.replace(rules("denexa"), name="custom", **changes)  # type: ignore[arg-type]
+    t = Tutorial(custom)
+    for i in range(len(t.steps)):
+        t.go(i)
+        assert t.message.kind != "error", (t.step_key, t.message.text)
+        for q in t.questions:
+            assert q.holds is None or q.holds(), (t.step_key, q.claim)

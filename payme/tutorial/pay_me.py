@@ -16,7 +16,7 @@ for the next candidate (see :func:`payme.tutorial.checks.pick`).
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from functools import partial
 
 from payme.cards import CARDS, JOKER_INDEX, RANK_NAMES, Card, parse_card, parse_hand
@@ -102,7 +102,7 @@ def _parses(token: str) -> tuple[bool, str]:
     return True, f"Yes: {token!r} is read as {card}, the {card.name}."
 
 
-def cards_questions(r: Ruleset) -> list[Question]:
+def cards_questions(r: Ruleset) -> Sequence[Question | None]:
     qs = []
     for token in ("JS", "QH"):
         card = parse_card(token)
@@ -168,7 +168,7 @@ def goal_example(r: Ruleset) -> str:
     ) + str(layout_html(ev))
 
 
-def goal_questions(r: Ruleset) -> list[Question]:
+def goal_questions(r: Ruleset) -> Sequence[Question | None]:
     qs = [
         number_question(
             "How many hands does a game of Pay Me have?",
@@ -208,7 +208,7 @@ def packs_example(r: Ruleset) -> str:
     return table_html(("players", "packs", "cards in the stock before the deal"), rows)
 
 
-def packs_questions(r: Ruleset) -> list[Question]:
+def packs_questions(r: Ruleset) -> Sequence[Question | None]:
     qs = []
     for _low, most, _packs in player_ranges(r):
         n = r.packs_for(most)
@@ -273,7 +273,7 @@ def deal_example(r: Ruleset) -> str:
     return table_html(("hand", "cards dealt", "round wild rank"), rows)
 
 
-def deal_questions(r: Ruleset) -> list[Question]:
+def deal_questions(r: Ruleset) -> Sequence[Question | None]:
     qs = []
     for hand in (2, 9, r.hands):
         dealt = r.dealt_in_hand(hand)
@@ -331,7 +331,7 @@ def sets_example(r: Ruleset) -> str:
     return cards_html(parse_hand("8S 8H 8D"), r, 5, caption="a set of eights")
 
 
-def sets_questions(r: Ruleset) -> list[Question]:
+def sets_questions(r: Ruleset) -> Sequence[Question | None]:
     d = 5  # fives (and in denexa twos) are wild; no example card is
     return [
         pick([lambda: ask.meld(r, "8S 8H 8D", d, shows=bool, claim="three of a rank")], "a set"),
@@ -376,7 +376,7 @@ def runs_example(r: Ruleset) -> str:
     return cards_html(parse_hand("4H 5H 6H 7H"), r, 9, caption="a run of hearts")
 
 
-def runs_questions(r: Ruleset) -> list[Question]:
+def runs_questions(r: Ruleset) -> Sequence[Question | None]:
     d = 9  # nines are wild: no example card is a nine
     cases: list[tuple[str, Callable[[bool], bool], str]] = [
         ("4H 5H 6H 7H", bool, "four in a row"),
@@ -418,7 +418,7 @@ def wilds_example(r: Ruleset) -> str:
     return para("With 7 cards dealt, the engine shows what each wild card stands for:") + melds
 
 
-def wilds_questions(r: Ruleset) -> list[Question]:
+def wilds_questions(r: Ruleset) -> Sequence[Question | None]:
     cases: list[tuple[str, int, Callable[[bool], bool], str]] = [
         ("5H JK 7H", 9, bool, "a joker fills a gap"),
         ("7H 7S 7D", 7, bool, "wild-rank cards may be themselves"),
@@ -459,7 +459,7 @@ def wild_limits_text(r: Ruleset) -> str:
     )
 
 
-def wild_limits_questions(r: Ruleset) -> list[Question]:
+def wild_limits_questions(r: Ruleset) -> Sequence[Question | None]:
     d = 9
     half, adjacent = r.wild_at_most_half, r.no_adjacent_wilds_in_run
     cases: list[tuple[str, Callable[[bool], bool], str]] = [
@@ -486,7 +486,7 @@ def same_rank_text(r: Ruleset) -> str:
     )
 
 
-def same_rank_questions(r: Ruleset) -> list[Question]:
+def same_rank_questions(r: Ruleset) -> Sequence[Question | None]:
     def two_melds(ev: object) -> bool:
         return getattr(ev, "deadwood_points", 1) == 0 and len(getattr(ev, "melds", ())) >= 2
 
@@ -546,7 +546,7 @@ def going_out_text(r: Ruleset) -> str:
     )
 
 
-def going_out_questions(r: Ruleset) -> list[Question]:
+def going_out_questions(r: Ruleset) -> Sequence[Question | None]:
     optional = r.going_out == "discard_optional"
     return [
         pick(
@@ -635,7 +635,7 @@ def lay_offs_text(r: Ruleset) -> str:
     )
 
 
-def lay_offs_questions(r: Ruleset) -> list[Question]:
+def lay_offs_questions(r: Ruleset) -> Sequence[Question | None]:
     lays = r.lay_off
     return [
         pick(
@@ -701,7 +701,7 @@ def penalty_example(r: Ruleset) -> str:
     return table_html(("card left over", "penalty points"), rows)
 
 
-def penalty_questions(r: Ruleset) -> list[Question]:
+def penalty_questions(r: Ruleset) -> Sequence[Question | None]:
     qs = [
         pick(
             [
@@ -744,7 +744,7 @@ def stock_out_text(r: Ruleset) -> str:
     )
 
 
-def stock_out_questions(r: Ruleset) -> list[Question]:
+def stock_out_questions(r: Ruleset) -> Sequence[Question | None]:
     rebuild = r.stock_out == "rebuild"
     return [
         yes_no_question(
@@ -789,7 +789,7 @@ def money_text(r: Ruleset) -> str:
     )
 
 
-def money_questions(r: Ruleset) -> list[Question]:
+def money_questions(r: Ruleset) -> Sequence[Question | None]:
     if r.money is None:
         return [
             yes_no_question(

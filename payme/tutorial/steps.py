@@ -10,7 +10,7 @@ the questions of its check (built by asking the engine).
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from payme.rulesets import Ruleset
@@ -22,7 +22,7 @@ class Step:
     """One step of a tutorial.
 
     ``text`` and ``example`` turn the chosen rule set's data into HTML (the example draws
-    cards with :mod:`payme.display`); ``questions`` builds the check's questions, each graded
+    cards with :mod:`payme.display`); ``ask`` builds the check's questions, each graded
     by the engine.  ``check`` names the main kind of answer the learner gives.
     """
 
@@ -30,10 +30,15 @@ class Step:
     title: str
     check: AnswerKind
     text: Callable[[Ruleset], str]
-    questions: Callable[[Ruleset], list[Question]]
+    ask: Callable[[Ruleset], Sequence[Question | None]]
+    """Builds the check's questions; ``None`` marks an example the rule set cannot show."""
     example: Callable[[Ruleset], str] | None = None
     demo: str | None = None
     """Name of an interactive demo the widget adds (``"turn"``: play a turn in a real game)."""
+
+    def questions(self, rules: Ruleset) -> list[Question]:
+        """The check's questions under ``rules``, each answered by the engine."""
+        return [q for q in self.ask(rules) if q is not None]
 
 
 __all__ = ["Step"]

@@ -13,7 +13,7 @@ the exhausted stock, dropping out, matches and the variations' rules) and from t
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from functools import lru_cache, partial
 from typing import Any
 
@@ -98,7 +98,7 @@ def pack_example(r: Ruleset) -> str:
     )
 
 
-def pack_questions(r: Ruleset) -> list[Question]:
+def pack_questions(r: Ruleset) -> Sequence[Question | None]:
     plain = Pack.of(r, PLAYERS, {})
     chosen = {"NOGO": 1, "WILD": 2}
     more = Pack.of(r, PLAYERS, chosen)
@@ -139,7 +139,7 @@ def players_text(r: Ruleset) -> str:
     )
 
 
-def players_questions(r: Ruleset) -> list[Question]:
+def players_questions(r: Ruleset) -> Sequence[Question | None]:
     qs = []
     for players in (r.max_players, r.max_players + 1):
         try:
@@ -185,7 +185,7 @@ def first_dealer_text(r: Ruleset) -> str:
     )
 
 
-def first_dealer_questions(r: Ruleset) -> list[Question]:
+def first_dealer_questions(r: Ruleset) -> Sequence[Question | None]:
     from payme.game.three_pack import deal_order_key
 
     qs = []
@@ -227,7 +227,7 @@ def no_upcard_text(r: Ruleset) -> str:
     )
 
 
-def no_upcard_questions(r: Ruleset) -> list[Question]:
+def no_upcard_questions(r: Ruleset) -> Sequence[Question | None]:
     g = _game(r, seed=2)
     first = g.to_move
     view = g.view(first)
@@ -265,7 +265,7 @@ def turn_text(r: Ruleset) -> str:
     )
 
 
-def turn_questions(r: Ruleset) -> list[Question]:
+def turn_questions(r: Ruleset) -> Sequence[Question | None]:
     g = _game(r, seed=2)
     me = g.to_move
     hand = g.view(me)["hand"]
@@ -315,15 +315,16 @@ def melds_example(r: Ruleset) -> str:
         cards_html(parse_hand("7S 7S 7H"), caption="a group (suits may repeat)")
 
 
-def _meld_cases(r: Ruleset, cases: list[tuple[str, Callable[[bool], bool], str]]) -> list[
-        Question]:
+def _meld_cases(
+    r: Ruleset, cases: list[tuple[str, Callable[[bool], bool], str]]
+) -> list[Question | None]:
     return [
         pick([partial(ask.meld, r, c, DEALT, shows=s, claim=w)], w)
         for c, s, w in cases
     ]
 
 
-def melds_questions(r: Ruleset) -> list[Question]:
+def melds_questions(r: Ruleset) -> Sequence[Question | None]:
     return _meld_cases(r, [
         ("7S 7S 7H", bool, "a group with a repeated suit"),
         ("7S 7H 7D 7C 7S 7H", bool, "a group of six"),
@@ -349,7 +350,7 @@ def wilds_text(r: Ruleset) -> str:
     )
 
 
-def wilds_questions(r: Ruleset) -> list[Question]:
+def wilds_questions(r: Ruleset) -> Sequence[Question | None]:
     return _meld_cases(r, [
         ("7H WILD 9H", bool, "WILD fills a sequence"),
         ("WILD WILD WILD", bool, "WILDs alone"),
@@ -384,7 +385,7 @@ def rummy_text(r: Ruleset) -> str:
     )
 
 
-def rummy_questions(r: Ruleset) -> list[Question]:
+def rummy_questions(r: Ruleset) -> Sequence[Question | None]:
     qs = _meld_cases(r, [
         ("RUMMY", bool, "RUMMY alone is a meld"),
         ("7H RUMMY 9H", lambda ok: not ok, "RUMMY is not wild"),
@@ -430,7 +431,7 @@ def _holding(r: Ruleset, token: str) -> Any:
     )
 
 
-def nomeld_questions(r: Ruleset) -> list[Question]:
+def nomeld_questions(r: Ruleset) -> Sequence[Question | None]:
     qs = _meld_cases(r, [
         ("NOMELD 7H 7S", lambda ok: not ok, "NOMELD never melds"),
         ("NOGO WILD WILD", lambda ok: not ok, "NOGO never melds"),
@@ -467,7 +468,7 @@ def going_out_text(r: Ruleset) -> str:
     )
 
 
-def going_out_questions(r: Ruleset) -> list[Question]:
+def going_out_questions(r: Ruleset) -> Sequence[Question | None]:
     cases: list[tuple[str, Callable[[tuple[str, ...]], bool], str]] = [
         ("7H 7S 7D 8C 9C TC QS RUMMY", lambda w: w == ("QS",), "one card left over"),
         ("7H 7S 7D 8C 9C TC JC RUMMY", lambda w: ask.NO_DISCARD in w, "every card melds"),
@@ -523,7 +524,7 @@ def _rummy_holders(g: Any) -> list[int]:
     ]
 
 
-def winners_questions(r: Ruleset) -> list[Question]:
+def winners_questions(r: Ruleset) -> Sequence[Question | None]:
     """Finished games: one where someone went out and a RUMMY holder also wins, if found."""
     found: list[Any] = []
     # Greedy bots go out; random bots seldom do, so their games show the stock's end.
@@ -583,7 +584,7 @@ def stock_text(r: Ruleset) -> str:
     )
 
 
-def stock_questions(r: Ruleset) -> list[Question]:
+def stock_questions(r: Ruleset) -> Sequence[Question | None]:
     g = _drive(r, lambda g: g.to_move is not None and g.phase == "draw"
                and g.view(g.to_move)["stock_count"] == 1, bots="random")
     seat = g.to_move
@@ -617,7 +618,7 @@ def drop_text(r: Ruleset) -> str:
     )
 
 
-def drop_questions(r: Ruleset) -> list[Question]:
+def drop_questions(r: Ruleset) -> Sequence[Question | None]:
     g = _game(r, seed=4)
     other = (g.to_move + 1) % g.players
     verdict = g.can(DropOut(other))
@@ -662,7 +663,7 @@ def _match(r: Ruleset) -> Any:
     return ThreePackMatch(r, players=PLAYERS, seed=3, dealt=DEALT).play(("greedy",))
 
 
-def match_questions(r: Ruleset) -> list[Question]:
+def match_questions(r: Ruleset) -> Sequence[Question | None]:
     m = _match(r)
     qs = [
         number_question(
@@ -720,7 +721,7 @@ def variations_text(r: Ruleset) -> str:
     ) + "</ul>"
 
 
-def variations_questions(r: Ruleset) -> list[Question]:
+def variations_questions(r: Ruleset) -> Sequence[Question | None]:
     from payme.game.three_pack import new_three_pack_game, seven_pile_shuffle
 
     qs = []

@@ -211,6 +211,8 @@ class Tutorial(widgets.VBox):  # type: ignore[misc]
 
     @property
     def question(self) -> Question:
+        if not self.questions:
+            raise ValueError("this step has no question under these rules")
         return self.questions[self.q_index]
 
     def counter_text(self) -> str:
@@ -275,13 +277,25 @@ class Tutorial(widgets.VBox):  # type: ignore[misc]
     # --- the check -------------------------------------------------------------------
 
     def next_question(self) -> None:
-        self.show_question((self.q_index + 1) % len(self.questions))
+        self.show_question((self.q_index + 1) % max(1, len(self.questions)))
 
     def show_question(self, q_index: int) -> None:
-        self.q_index = q_index
-        q = self.question
         self.message.clear()
         self.figure.value = ""
+        if not self.questions:
+            # A custom rule set may leave a step without an example that fits it.
+            self.q_index = 0
+            self.q_counter.value = ""
+            self.prompt.value = "<div>No question fits this rule set here: read on.</div>"
+            self.cards.value = ""
+            self.answer_box.children = []
+            self.answer_widget = None
+            for b in (self.check_btn, self.show_btn, self.another_btn):
+                b.disabled = True
+            return
+        self.check_btn.disabled = self.show_btn.disabled = False
+        self.q_index = q_index
+        q = self.question
         self.q_counter.value = (
             f"<span style='color:#555'>Question {q_index + 1} of {len(self.questions)}</span>"
         )
