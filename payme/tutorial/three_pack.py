@@ -752,6 +752,19 @@ def variations_questions(r: Ruleset) -> Sequence[Question | None]:
         verdict.ok,
         _verdict(verdict, "Yes."),
     ))
+    seating = dataclasses.replace(r, variation_seating=True)
+    g = _game(seating, seed=6)
+    shown = "; ".join(f"player {p}: {format_hand(c)}" for p, c in enumerate(g.preliminary))
+    seat_event = next(str(rec.event) for rec in g.history if rec.event.startswith("Seating"))
+    qs.append(
+        choice_question(
+            f"With the Seating variation the face-up cards were {shown}. Which player takes "
+            "seat 0, the first to play?",
+            tuple((f"player {p}", str(p)) for p in range(g.players)),
+            {str(g.seating[0])},
+            f"The lowest card chooses first. The engine: {seat_event}",
+        )
+    )
     nine = parse_hand("AS 2S 3S 4S 5S 6S 7S 8S 9S")
     top = seven_pile_shuffle(nine)[-1]
     qs.append(
