@@ -100,7 +100,11 @@ def _evaluation(
     kept = list(cards)
     if dropped is not None:
         kept.remove(dropped)
-    points = sum(t.points[c.index] for c in deadwood)
+    pts = t.points
+    if h.cost is pts:
+        points = total + sum(pts[c.index] for c in (*h.fixed_dead, *h.isolated))
+    else:
+        points = sum(pts[c.index] for c in deadwood)
     ev = Evaluation(
         tuple(sorted(kept, key=_index)), tuple(melds), tuple(deadwood), points, t.rules, t.dealt
     )

@@ -66,7 +66,8 @@ def layout(
         rest.sort(key=lambda c: (-h.cost[c.index], c.index))
         discard = rest.pop(0)
     deadwood.extend(rest)
-    melds.sort(key=_meld_key)
+    if len(melds) > 1:
+        melds.sort(key=_meld_key)
     deadwood.sort(key=_index)
     return melds, deadwood, discard
 

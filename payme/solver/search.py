@@ -75,12 +75,15 @@ class Search:
         regular: list[int] = []
         n_conv = 0
         masks = [0, 0, 0, 0]
+        ranks: dict[int, int] = {}  # rank - 1 -> copies per suit, 4 bits each
         for i, n in counts.items():
             if i < N_REGULAR:
                 regular.append(i)
                 if scope[i] is not None:
                     n_conv += n
-                masks[i // 13] |= 2 << (i % 13)
+                s, r = divmod(i, 13)
+                masks[s] |= 2 << r
+                ranks[r] = ranks.get(r, 0) + (min(n, 15) << (4 * s))
                 continue
             c = CARDS[i]
             if i in t.single:
@@ -106,16 +109,25 @@ class Search:
         # Candidate melds, looked up by suit (runs) and rank (sets), grouped by anchor: the
         # first of their natural cards in the search order.
         bundles = []
-        w_run = self.n_any + self.n_run + n_conv
+        fast = book.bundles_by_key
+        w_run = min(self.n_any + self.n_run + n_conv, 63)
+        run_key = w_run << 1 | scoped
         for s in range(4):
-            if masks[s]:
-                bundles.append(book.run_bundle(s, masks[s], w_run, scoped))
-        w_set = self.n_any + self.n_set + n_conv
-        get = counts.get
-        set_bundle = book.set_bundle
-        for r in {i % 13 for i in regular}:
-            copies = (get(r, 0), get(13 + r, 0), get(26 + r, 0), get(39 + r, 0))
-            bundles.append(set_bundle(r + 1, copies, w_set))
+            mask = masks[s]
+            if mask:
+                key = s << 24 | mask << 8 | run_key
+                hit = fast.get(key)
+                if hit is None:
+                    hit = book.remember(key, book.run_bundle(s, mask, w_run, scoped))
+                bundles.append(hit)
+        w_set = min(self.n_any + self.n_set + n_conv, 63)
+        for r, code in ranks.items():
+            key = 1 << 40 | r << 24 | code << 8 | w_set
+            hit = fast.get(key)
+            if hit is None:
+                copies = tuple(code >> (4 * s) & 15 for s in range(4))
+                hit = book.remember(key, book.set_bundle(r + 1, copies, w_set))
+            bundles.append(hit)
         cands: list[list[tuple[int, int]]] = [_NONE] * N_REGULAR
         tpls: list[list[Template]] = [_NO_TPL] * N_REGULAR
         used = 0
@@ -145,14 +157,15 @@ class Search:
         self.slot_cost = book.cost_at(cost)
         self.terminal = terminal_table(self)
         self.memo: dict[object, int] = {}
-        self.value: Callable[[int, int, int, int, int], int]
-        self._plain: _PlainSolver | None = None
-        if scoped:
-            self.value = self._solve_scoped
-        else:
-            plain_solver = self._plain = _PlainSolver(self)
-            value = plain_solver.value
-            self.value = lambda state, b, g, q, d: value(state, b, d)
+        self._plain = None if scoped else _PlainSolver(self)
+
+    def value(self, state: int, b: int, g: int, q: int, d: int) -> int:
+        """The fewest points from a state: remaining cards ``state``, wild balance ``b``
+        (any scope), ``g`` set-only and ``q`` run-only wild cards left, ``d`` = 0 while a
+        discard is owed."""
+        if self._plain is not None:
+            return self._plain.value(state, b, d)
+        return self._solve_scoped(state, b, g, q, d)
 
     # --- helpers ----------------------------------------------------------------------
 

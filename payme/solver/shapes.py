@@ -97,13 +97,23 @@ class ShapeBook:
         )  # fmt: skip
         shared = _SHARED.get(shared_key)
         if shared is None:
-            shared = _SHARED[shared_key] = ({}, {}, {}, {}, {}, {})
+            shared = _SHARED[shared_key] = ({}, {}, {}, {}, {}, {}, {})
         self._runs: dict[tuple[int, int], tuple[list[RunShape], int]] = shared[0]
         self._run_parts: dict[tuple[int, int], list[RunShape]] = shared[1]
         self._sets: dict[tuple[tuple[int, ...], int], tuple[list[SetShape], int]] = shared[2]
         self._run_bundles: dict[tuple[int, int, int, bool], Bundle] = shared[3]
         self._set_bundles: dict[tuple[int, tuple[int, ...], int], Bundle] = shared[4]
         self._set_bundles_raw: dict[tuple[int, tuple[int, ...], int], Bundle] = shared[5]
+        # Bundles by one packed int (suit or rank, cards held, the hand's wild count before
+        # capping): the search's setup looks each up in a single step.
+        self.bundles_by_key: dict[int, Bundle] = shared[6]
+
+    def remember(self, key: int, bundle: Bundle) -> Bundle:
+        """Keep ``bundle`` under ``key`` in :attr:`bundles_by_key` (bounded in size)."""
+        if len(self.bundles_by_key) > 300_000:
+            self.bundles_by_key.clear()
+        self.bundles_by_key[key] = bundle
+        return bundle
 
     def cost_at(self, cost: tuple[int, ...]) -> list[int]:
         """``cost`` (by card index) rearranged by position in the packed state."""
