@@ -205,7 +205,11 @@ def packs_example(r: Ruleset) -> str:
     for low, most, packs in player_ranges(r):
         players = f"{low}" if low == most else f"{low}–{most}"
         rows.append((players, packs, len(Pack.of(r, most))))
-    return table_html(("players", "packs", "cards in the stock before the deal"), rows)
+    jokers = " ".join(["JK"] * r.jokers_per_pack)
+    sample = cards_html(parse_hand(f"AS KH 7D 2C {jokers}"),
+                        caption=f"a pack: 13 cards of each suit ♠ ♥ ♦ ♣ and {r.jokers_per_pack} "
+                        "jokers")
+    return sample + table_html(("players", "packs", "cards in the stock before the deal"), rows)
 
 
 def packs_questions(r: Ruleset) -> Sequence[Question | None]:
@@ -270,7 +274,10 @@ def deal_example(r: Ruleset) -> str:
         wild = r.round_wild_rank(dealt)
         rows.append((hand, dealt, "—" if wild is None else f"{rank_token(wild)} "
                      f"({plural_rank(wild)})"))
-    return table_html(("hand", "cards dealt", "round wild rank"), rows)
+    first = r.dealt_in_hand(1)
+    hand = cards_html(parse_hand("3H 9C JK")[:first], r, first,
+                      caption=f"a hand of {first} cards in hand 1: wild cards marked WILD")
+    return hand + table_html(("hand", "cards dealt", "round wild rank"), rows)
 
 
 def deal_questions(r: Ruleset) -> Sequence[Question | None]:
