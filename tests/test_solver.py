@@ -234,3 +234,14 @@ def test_best_discard_never_throws_a_barred_card() -> None:
     assert got.deadwood_points == 2
     with pytest.raises(ValueError, match="discard"):
         best_discard("NOGO NOMELD", rules="three_pack")
+
+
+def test_best_discard_respects_a_custom_bar() -> None:
+    # A lone joker is the best discard (30 left) ...
+    got = best_discard("AS 5H 9D KC JK", rules="denexa", dealt=3)
+    assert (str(got.card), got.deadwood_points) == ("JK", 30)
+    # ... unless a custom rule set forbids discarding jokers: then a ten-point card goes.
+    no_joker = dataclasses.replace(DENEXA, name="keep-jokers", never_discarded=("JK",))
+    got = best_discard("AS 5H 9D KC JK", rules=no_joker, dealt=3)
+    assert str(got.card) in ("9D", "KC")
+    assert got.deadwood_points == 35

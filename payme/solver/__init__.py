@@ -226,12 +226,30 @@ def best_discard(
     if best[1] == 0:
         _, ev, dropped = _evaluation(cards, t, h, 0)
         assert dropped is not None
-        if dropped.token not in barred:
-            return Discard(dropped, ev)
+        if dropped.token in barred:
+            # A custom rule set bars a card the search may throw: weigh the allowed
+            # discards one by one instead.
+            return _discard_one_by_one(cards, t, barred)
+        return Discard(dropped, ev)
     card = best[3]
     rest = list(cards)
     rest.remove(card)
     return Discard(card, evaluate(tuple(rest), t.rules, t.dealt))
+
+
+def _discard_one_by_one(cards: tuple[Card, ...], t: RuleTables, barred: set[str]) -> Discard:
+    found: Discard | None = None
+    for c in sorted(set(cards), key=_index):
+        if c.token in barred:
+            continue
+        rest = list(cards)
+        rest.remove(c)
+        ev = evaluate(tuple(rest), t.rules, t.dealt)
+        if found is None or ev.deadwood_points < found.deadwood_points:
+            found = Discard(c, ev)
+    if found is None:
+        raise ValueError("this hand holds no card that may be discarded")
+    return found
 
 
 __all__ = ["Discard", "Evaluation", "GoOut", "best_discard", "can_go_out", "evaluate"]
