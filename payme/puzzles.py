@@ -234,7 +234,11 @@ def _declarer_melds(rng: random.Random, rules: Ruleset, dealt: int | None) -> tu
     """Two or three melds a declarer might have gone out with."""
     melds: list[Meld] = []
     while len(melds) < rng.choice((2, 3)):
-        chk = check_meld(_meld_cards(rng, rules, dealt), rules, dealt)
+        cards = _meld_cards(rng, rules, dealt)
+        # A same-suit set (family) can need more copies than the pack holds: draw again.
+        if not _fits_pack(cards, rules):
+            continue
+        chk = check_meld(cards, rules, dealt)
         if chk.ok and chk.meld is not None and chk.meld.kind != "single":
             melds.append(chk.meld)
     return tuple(melds)

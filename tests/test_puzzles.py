@@ -135,3 +135,14 @@ def test_three_pack_puzzles_count_unmelded_cards() -> None:
     ev = evaluate(p.hand, rules("three_pack"))
     assert p.check(ev.deadwood_points).correct
     assert "unmelded cards" in p.solution()
+
+
+@pytest.mark.parametrize("puzzle_id", ["family-4-lay_off-0", "family-11-lay_off-3"])
+def test_family_lay_off_declarer_melds_fit_the_pack(puzzle_id: str) -> None:
+    # Family sets may repeat a suit; a declarer's set of three identical cards needs more
+    # copies than the two-pack deck holds, and these ids once raised a CardError.
+    p = puzzle_from_id(puzzle_id)
+    every = [*p.hand, *(c for m in p.declarer_melds for c in m.cards)]
+    pack = p.rules.pack_counts(None)
+    assert all(every.count(c) <= pack[c.index] for c in set(every))
+    assert len(p.declarer_melds) >= 2
