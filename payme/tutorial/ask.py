@@ -26,7 +26,6 @@ from payme.tutorial.checks import (
     number_question,
     yes_no_question,
 )
-from payme.tutorial.draw import cards_html
 
 NO_DISCARD = "none"
 CANNOT = "cannot"
@@ -320,8 +319,13 @@ def lay_off_cards(
 
 
 def declarer_html(rules: Ruleset, declarer: Sequence[str], dealt: int) -> str:
+    """The declarer's melds as laid down, each wild card labelled with what it stands for."""
+    from payme.display import meld_html
+    from payme.melds import parse_declared_meld
+
     rows = "".join(
-        cards_html(parse_hand(m), rules, dealt, caption=f"declarer's meld {i + 1}")
+        str(meld_html(parse_declared_meld(m, rules, dealt),
+                      caption=f"declarer's meld {i + 1}"))
         for i, m in enumerate(declarer)
     )
     return f'<div class="payme-tutorial-declarer">{rows}</div>'

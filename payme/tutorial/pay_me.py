@@ -275,9 +275,9 @@ def deal_example(r: Ruleset) -> str:
         rows.append((hand, dealt, "—" if wild is None else f"{rank_token(wild)} "
                      f"({plural_rank(wild)})"))
     first = r.dealt_in_hand(1)
-    hand = cards_html(parse_hand("3H 9C JK")[:first], r, first,
-                      caption=f"a hand of {first} cards in hand 1: wild cards marked WILD")
-    return hand + table_html(("hand", "cards dealt", "round wild rank"), rows)
+    sample = cards_html(parse_hand("3H 9C JK")[:first], r, first,
+                        caption=f"a hand of {first} cards in hand 1: wild cards marked WILD")
+    return sample + table_html(("hand", "cards dealt", "round wild rank"), rows)
 
 
 def deal_questions(r: Ruleset) -> Sequence[Question | None]:
