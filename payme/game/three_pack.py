@@ -46,7 +46,6 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Iterable, Sequence
-from functools import lru_cache
 from typing import Any
 
 from payme.cards import Card, format_hand, parse_card
@@ -115,41 +114,140 @@ def seven_pile_shuffle(cards: Sequence[Card]) -> list[Card]:
     return stacked
 
 
-@lru_cache(maxsize=65536)
-def _go_out_options(rules: Ruleset, hand: tuple[Card, ...]) -> tuple[Card | None, ...]:
-    """The solver's go-out leftovers for a sorted hand, minus any card never left over."""
-    from payme.solver import can_go_out
-
-    result = can_go_out(hand, rules)
-    if not result.ok:
-        return ()
-    never = set(rules.never_left_over)
-    return tuple(d for d in result.discards if d is None or d.token not in never)
+_CACHE_LIMIT = 200_000
+_caches: dict[int, tuple[Ruleset, dict[tuple[str, bytes], Any]]] = {}
 
 
-@lru_cache(maxsize=65536)
-def _melds_of(rules: Ruleset, hand: tuple[Card, ...]) -> tuple[tuple[Card, ...], ...]:
-    from payme.solver import evaluate
+def _cache(rules: Ruleset) -> dict[tuple[str, bytes], Any]:
+    """Solver answers for one rule set, keyed by a hand's sorted card indices.
 
-    ev = evaluate(hand, rules)
-    return tuple(tuple(m.cards) for m in ev.melds)
+    Keyed by the rule set's identity (kept alive in the entry) because hashing a whole
+    Ruleset, or a tuple of cards, on every question costs more than many answers.
+    """
+    entry = _caches.get(id(rules))
+    if entry is None or entry[0] is not rules:
+        entry = _caches[id(rules)] = (rules, {})
+    if len(entry[1]) > _CACHE_LIMIT:
+        entry[1].clear()
+    return entry[1]
 
 
-@lru_cache(maxsize=65536)
-def _unmelded(rules: Ruleset, hand: tuple[Card, ...]) -> int:
-    from payme.solver import evaluate
+def _key(hand: Iterable[Card]) -> bytes:
+    return bytes(sorted(c.index for c in hand))
 
-    return int(evaluate(hand, rules).deadwood_points)
+
+def _run_gap(rules: Ruleset, a: int, b: int) -> int:
+    """How many places apart ranks ``a`` and ``b`` can sit in one sequence."""
+    gap = abs(a - b)
+    if rules.ace == "low_or_high" and 1 in (a, b):
+        gap = min(gap, abs(14 - max(a, b)))
+    return gap
+
+
+def _hopeless(rules: Ruleset, hand: Sequence[Card]) -> bool:
+    """A quick proof that ``hand`` cannot go out: two cards no meld could hold.
+
+    A card that may never be melded is stuck.  A regular card is *lonely* when no other
+    regular card of the hand could share a meld with it: none of its rank, and none of its
+    suit close enough for the hand's ``w`` wild cards to fill the gap (at most ``w + 1``
+    places apart; the ace sits beside the king too when it may be high).  A lonely card can
+    be melded only with wild cards (two of them in a three-card meld), and two lonely cards
+    never share a meld, so at most ``w // 2`` of them are melded; the rest are stuck.  Two
+    stuck cards, or a stuck card that may not be left over, and the hand cannot go out.
+    One-card melds (RUMMY) are never stuck.  The solver need not be asked.
+    """
+    need = min(rules.set_min, rules.run_min) - 1
+    if need < 1:
+        return False
+    wilds = 0
+    stuck = 0
+    barred = False
+    ranks: Counter[int] = Counter()
+    suits: dict[str, set[int]] = {}
+    for c in hand:
+        if rules.wild_scope(c, None) is not None:
+            wilds += 1
+        elif c.rank is None or c.suit is None:
+            if c.token in rules.single_card_melds:
+                continue
+            stuck += 1
+            barred = barred or c.token in rules.never_left_over
+        else:
+            ranks[c.rank] += 1
+            suits.setdefault(c.suit, set()).add(c.rank)
+    reach = wilds + 1
+    lonely = 0
+    for held in suits.values():
+        for rank in held:
+            if ranks[rank] == 1 and not any(
+                r != rank and _run_gap(rules, rank, r) <= reach for r in held
+            ):
+                lonely += 1
+    stuck += max(0, lonely - wilds // need)
+    return stuck > 1 or (barred and stuck > 0)
+
+
+def _counts_cards(rules: Ruleset) -> bool:
+    """Whether hand evaluation counts cards (every card 1 point), as Rummy 3-Pack's does.
+
+    Then one evaluation (the fewest unmelded cards) settles most go-out questions: the
+    solver's ``can_go_out`` tries each leftover card in turn and costs several.
+    """
+    return set(rules.rank_points) == {1} and rules.special_points == 1
 
 
 def go_out_options(rules: Ruleset, hand: Iterable[Card]) -> tuple[Card | None, ...]:
-    """Each card that may be left over when ``hand`` goes out (``None``: no card left)."""
-    return _go_out_options(rules, tuple(sorted(hand)))
+    """Each card that may be left over when ``hand`` goes out (``None``: no card left).
+
+    The solver's ``can_go_out`` answer, less any card the rules forbid leaving over.
+
+    >>> from payme.cards import parse_hand
+    >>> go_out_options(get_rules("three_pack"), parse_hand("5H 6H 7H 9C 9S 9D 2C"))
+    (Card('2C'),)
+    >>> go_out_options(get_rules("three_pack"), parse_hand("5H 6H 7H 9C 9S 9D NOGO"))
+    ()
+    """
+    cards = tuple(hand)
+    cache = _cache(rules)
+    key = ("out", _key(cards))
+    known = cache.get(key)
+    if known is None:
+        if _hopeless(rules, cards) or (
+            _counts_cards(rules) and unmelded_count(rules, cards) > 1
+        ):
+            known = ()
+        else:
+            from payme.solver import can_go_out
+
+            result = can_go_out(cards, rules)
+            never = set(rules.never_left_over)
+            known = tuple(d for d in result.discards if d is None or d.token not in never)
+        cache[key] = known
+    return known
 
 
 def unmelded_count(rules: Ruleset, hand: Iterable[Card]) -> int:
-    """The fewest cards of ``hand`` left out of melds (RUMMY melds alone; NOMELD/NOGO never)."""
-    return _unmelded(rules, tuple(sorted(hand)))
+    """The fewest cards of ``hand`` left out of melds (RUMMY melds alone; NOMELD/NOGO never).
+
+    >>> from payme.cards import parse_hand
+    >>> unmelded_count(get_rules("three_pack"), parse_hand("5H 6H WILD RUMMY NOMELD 2C"))
+    2
+    """
+    cards = tuple(hand)
+    cache = _cache(rules)
+    key = ("count", _key(cards))
+    known = cache.get(key)
+    if known is None:
+        from payme.solver import evaluate
+
+        known = cache[key] = int(evaluate(cards, rules).deadwood_points)
+    return known
+
+
+def _melds_of(rules: Ruleset, hand: Sequence[Card]) -> tuple[tuple[Card, ...], ...]:
+    from payme.solver import evaluate
+
+    return tuple(tuple(m.cards) for m in evaluate(tuple(hand), rules).melds)
 
 
 def _stock_estimate(n: int) -> int:
@@ -651,7 +749,7 @@ class ThreePackGame:
         rest = list(hand)
         if g.discard is not None:
             rest.remove(g.discard)
-        melds = _melds_of(self.rules, tuple(sorted(rest)))
+        melds = _melds_of(self.rules, rest)
         self.shown[s].extend(melds)
         for m in melds:
             for c in m:
