@@ -23,27 +23,33 @@ def layout(
     converted: list[Card] = []
     wanted: list[tuple[Template, int, int]] = []
     slots = h.slots
+    any_slots = set_used = run_used = 0
     for kind, a, b, c, e in moves:
         if kind == "dead":
             deadwood.append(slots[a])
-        elif kind == "discard":
-            discard = slots[a]
+        elif kind == "meld":
+            tpl = h.templates[a][b]
+            wanted.append((tpl, c, e))
+            any_slots += c
+            if e:
+                if tpl[0] == "set":
+                    set_used += e
+                else:
+                    run_used += e
         elif kind == "wild":
             converted.append(slots[a])
         else:
-            wanted.append((h.templates[a][b], c, e))
-    xs, gs, xr, qs, drop = fin
-    any_slots = sum(k for _, k, _ in wanted)
+            discard = slots[a]
+    pure = bool(h.pure_any or h.pure_set or h.pure_run)
     n_pure_used = any_slots - len(converted)
-    left_any = h.pure_any[n_pure_used:]
-    set_used = sum(u for tpl, _, u in wanted if tpl[0] == "set")
-    run_used = sum(u for tpl, _, u in wanted if tpl[0] == "run")
-    set_pool = list(h.pure_set[:set_used])
-    run_pool = list(h.pure_run[:run_used])
-    any_pool = sorted(converted + h.pure_any[:n_pure_used], key=_index)
+    any_pool = converted + h.pure_any[:n_pure_used] if pure else converted
+    if len(any_pool) > 1:
+        any_pool.sort(key=_index)
+    set_pool = h.pure_set[:set_used]
+    run_pool = h.pure_run[:run_used]
     for (kind, number, shape), k, use in wanted:
         if kind == "set":
-            wilds = any_pool[:k] + set_pool[:use]
+            wilds = any_pool[:k] + set_pool[:use] if use else any_pool[:k]
             del any_pool[:k], set_pool[:use]
             copies = shape[0]
             naturals = [
@@ -51,21 +57,24 @@ def layout(
             ]
             melds.append(build_set(number, naturals, wilds))
         else:
-            wilds = any_pool[:k] + run_pool[:use]
+            wilds = any_pool[:k] + run_pool[:use] if use else any_pool[:k]
             del any_pool[:k], run_pool[:use]
             ranks, places, _, _, low = shape  # type: ignore[misc]
             by_place = {p: CARDS[number * 13 + r - 1] for r, p in zip(ranks, places, strict=True)}
             melds.append(build_run(SUITS[number], low, by_place, wilds))
-    rest_set = h.pure_set[set_used:]
-    rest_run = h.pure_run[run_used:]
-    # Leftover pure wild cards: the dearest go into all-wild melds, one may be discarded.
-    add_all_wild(melds, "set", [*left_any[:xs], *rest_set[:gs]], h.t)
-    add_all_wild(melds, "run", [*left_any[xs : xs + xr], *rest_run[:qs]], h.t)
-    rest = [*left_any[xs + xr :], *rest_set[gs:], *rest_run[qs:]]
-    if drop:
-        rest.sort(key=lambda c: (-h.cost[c.index], c.index))
-        discard = rest.pop(0)
-    deadwood.extend(rest)
+    if pure:
+        left_any = h.pure_any[n_pure_used:]
+        rest_set = h.pure_set[set_used:]
+        rest_run = h.pure_run[run_used:]
+        xs, gs, xr, qs, drop = fin
+        # Leftover pure wild cards: the dearest go into all-wild melds, one may be discarded.
+        add_all_wild(melds, "set", [*left_any[:xs], *rest_set[:gs]], h.t)
+        add_all_wild(melds, "run", [*left_any[xs : xs + xr], *rest_run[:qs]], h.t)
+        rest = [*left_any[xs + xr :], *rest_set[gs:], *rest_run[qs:]]
+        if drop:
+            rest.sort(key=lambda c: (-h.cost[c.index], c.index))
+            discard = rest.pop(0)
+        deadwood.extend(rest)
     if len(melds) > 1:
         melds.sort(key=_meld_key)
     deadwood.sort(key=_index)

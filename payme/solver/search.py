@@ -25,6 +25,12 @@ from payme.melds import RUN_MOST, RuleTables
 from payme.solver.shapes import ShapeBook, Template
 
 _NONE: list[tuple[int, int]] = []
+# Per card index: suit index, rank - 1, the rank's bit in a suit mask (bit r for rank r),
+# and the shift of its suit's 4-bit count field in a rank's copies code.
+_SUIT_OF: Final = [i // 13 for i in range(N_REGULAR)]
+_RANK_OF: Final = [i % 13 for i in range(N_REGULAR)]
+_RANK_BIT: Final = [2 << (i % 13) for i in range(N_REGULAR)]
+_SUIT_SHIFT: Final = [4 * (i // 13) for i in range(N_REGULAR)]
 _NO_TPL: list[Template] = []
 
 INF: Final = 1 << 40
@@ -76,14 +82,15 @@ class Search:
         n_conv = 0
         masks = [0, 0, 0, 0]
         ranks: dict[int, int] = {}  # rank - 1 -> copies per suit, 4 bits each
+        suit_of, rank_of, rank_bit, suit_shift = _SUIT_OF, _RANK_OF, _RANK_BIT, _SUIT_SHIFT
         for i, n in counts.items():
             if i < N_REGULAR:
                 regular.append(i)
                 if scope[i] is not None:
                     n_conv += n
-                s, r = divmod(i, 13)
-                masks[s] |= 2 << r
-                ranks[r] = ranks.get(r, 0) + (min(n, 15) << (4 * s))
+                masks[suit_of[i]] |= rank_bit[i]
+                r = rank_of[i]
+                ranks[r] = ranks.get(r, 0) + ((n if n < 16 else 15) << suit_shift[i])
                 continue
             c = CARDS[i]
             if i in t.single:
@@ -407,16 +414,26 @@ def terminal_table(h: Search) -> dict[tuple[int, int, int, int], tuple[int, Left
     """For each count of pure wild cards left at the end -- (any, set-only, run-only) -- and
     whether a discard is still owed: the cheapest way to meld some of them in all-wild melds
     (where the rule set allows those), discard one if owed, and leave the rest."""
-    cost_any = tuple(h.cost[c.index] for c in h.pure_any)  # dearest first
-    cost_set = tuple(h.cost[c.index] for c in h.pure_set)
-    cost_run = tuple(h.cost[c.index] for c in h.pure_run)
-    key = (cost_any, cost_set, cost_run)
+    cost_any: tuple[int, ...] = ()
+    cost_set: tuple[int, ...] = ()
+    cost_run: tuple[int, ...] = ()
+    if not (h.pure_any or h.pure_set or h.pure_run):
+        key: tuple[tuple[int, ...], ...] = _NO_WILDS
+    else:
+        cost = h.cost
+        cost_any = tuple([cost[c.index] for c in h.pure_any])  # dearest first
+        cost_set = tuple([cost[c.index] for c in h.pure_set])
+        cost_run = tuple([cost[c.index] for c in h.pure_run])
+        key = (cost_any, cost_set, cost_run)
     book = h.book
     hit = book.terminals.get(key)
     if hit is None:
         hit = _make_terminal(h.t, cost_any, cost_set, cost_run)
         book.terminals[key] = hit
     return hit  # type: ignore[return-value]
+
+
+_NO_WILDS: Final[tuple[tuple[int, ...], ...]] = ((), (), ())
 
 
 def _sizes(ok: bool, least: int, most: int | None) -> set[int]:
