@@ -224,6 +224,9 @@ def run() -> str:
         rule += " --- | --- | --- | --- |"
     lines += [header, rule]
     disagreements: list[str] = []
+    rl_ratios: dict[str, list[float]] = {"random": [], "meld-rich": []}
+    os_ratios: list[float] = []
+    compared = mismatches = 0
     for kind, make_hands in (("random", random_hands), ("meld-rich", meld_rich_hands)):
         for size in SIZES:
             hands = make_hands(rng, HANDS, size)
@@ -234,9 +237,15 @@ def run() -> str:
                 agree = 0
                 for hand, a, b in zip(hands, ours.answers, theirs.answers, strict=True):
                     agree += a == b
+                    mismatches += a != b
                     if a != b and len(disagreements) < 10:
                         disagreements.append(f"{name}: {format_hand(hand)} payme {a}, {name} {b}")
                 ratio = theirs.cpu_mean / ours.cpu_mean
+                compared += len(hands)
+                if name.startswith("RLCard"):
+                    rl_ratios[kind].append(ratio)
+                else:
+                    os_ratios.append(ratio)
                 row += (
                     f" {agree}/{len(hands)} | {_ms(theirs.median)} | {_ms(theirs.cpu_mean)} "
                     f"| {ratio:.2f} |"
@@ -256,9 +265,38 @@ def run() -> str:
         "payme's: above 1, payme is faster.  RLCard is pure Python; OpenSpiel's utilities "
         "are C++ called through pybind11."
     )
+    if others:
+        lines += ["", *_verdict(compared, mismatches, rl_ratios, os_ratios)]
     if "OpenSpiel 2.0.2" in others:
         lines += ["", *_discard_section(rng)]
     return "\n".join(lines) + "\n"
+
+
+def _verdict(
+    compared: int, wrong: int, rl: dict[str, list[float]], ospiel: list[float]
+) -> list[str]:
+    """The targets of the engine issue, each said to be met or not, from the numbers above."""
+
+    def met(ok: bool) -> str:
+        return "met" if ok else "**not met**"
+
+    lines = [
+        "Against the targets: the same answer on every hand — "
+        f"{met(wrong == 0)} ({compared - wrong}/{compared} comparisons agree)."
+    ]
+    if rl["random"]:
+        low = min(rl["random"])
+        lines.append(f"Faster than RLCard on random hands — {met(low > 1)} (ratios "
+                     + ", ".join(f"{r:.2f}" for r in rl["random"]) + ").")
+    if rl["meld-rich"]:
+        low = min(rl["meld-rich"])
+        lines.append(f"At least 3x faster than RLCard on meld-rich hands — {met(low >= 3)} "
+                     "(ratios " + ", ".join(f"{r:.2f}" for r in rl["meld-rich"]) + ").")
+    if ospiel:
+        lines.append("OpenSpiel's C++ is faster by a factor of "
+                     + ", ".join(f"{1 / r:.0f}" for r in ospiel) + " (10 and 11 cards, random "
+                     "then meld-rich).")
+    return [" ".join(lines)]
 
 
 def _ours_after_discard(hand: tuple[Card, ...]) -> int:
