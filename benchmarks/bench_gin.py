@@ -103,7 +103,7 @@ def _rlcard_solver() -> tuple[Callable[[tuple[Card, ...]], Any], Callable[[Any],
     def solve(hand: Any) -> int:
         if len(hand) == 10:
             best = melding.get_best_meld_clusters(hand)
-            return rl_utils.get_deadwood_count(hand, best[0] if best else [])
+            return int(rl_utils.get_deadwood_count(hand, best[0] if best else []))
         # RLCard's deadwood helpers insist on 10 cards; for 11 this is the same search
         # (every cluster of up to three disjoint melds) with its card values.
         clusters = melding.get_meld_clusters(hand)
@@ -331,7 +331,7 @@ def _discard_section(rng: random.Random) -> list[str]:
         "| payme CPU ms/hand | OpenSpiel CPU ms/hand | ratio |",
         "| --- | --- | --- | --- | --- | --- | --- | --- |",
     ]
-    examples = []
+    examples: list[str] = []
     for kind, make_hands in (("random", random_hands), ("meld-rich", meld_rich_hands)):
         hands = make_hands(rng, HANDS, 11)
         ours = _timed(_ours_after_discard, hands)
