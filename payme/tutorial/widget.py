@@ -262,7 +262,7 @@ class Tutorial(widgets.VBox):  # type: ignore[misc]
         self.jump.value = self.index
         self._quiet = False
         self.title.value = f"<h2 style='margin:0.4em 0'>{html.escape(step.title)}</h2>"
-        self.body.value = f"<div class='payme-tutorial-text'>{text}{example}</div>"
+        self.body.value = f"<div>{text}{example}</div>"
         self._show_demo(step)
         self.show_question(0)
 

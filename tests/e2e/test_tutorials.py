@@ -185,3 +185,21 @@ def test_fast_repeated_next_clicks_land_on_the_right_step(
     expect()(title(page)).to_have_text(steps[5].title)
     expect()(page.locator(".payme-tutorial-question-counter")).to_contain_text("Question 1 of")
     assert not page_errors
+
+
+def test_choosing_another_rule_set_redraws_the_step_with_its_answers(
+    open_page: Any, page_errors: list[str]
+) -> None:
+    family = rules("family")
+    steps = steps_for(family)
+    index = next(i for i, s in enumerate(steps) if s.key == "going_out")
+    page = open_page("learn_pay_me", query=f"step={index + 1}", ready=READY)
+    page.locator(".payme-tutorial-rules select").select_option(label=family.title)
+    expect()(page.locator(".payme-tutorial-text")).to_contain_text("you must discard one card")
+    question = steps[index].questions(family)[0]
+    assert "none" not in question.right  # family: going out needs a discard
+    page.get_by_role("radio", name="Go out without a discard").check()
+    page.locator("button.payme-tutorial-check").click()
+    expect()(message(page)).to_contain_text("Not quite")
+    expect()(message(page)).to_contain_text(question.explanation)
+    assert not page_errors
