@@ -60,21 +60,25 @@ def _meld_text(meld: Meld) -> str:
     shown = []
     for card, stands in zip(meld.cards, meld.stands_for, strict=True):
         shown.append(str(card) if stands is None or stands == card else f"{card}={stands}")
-    return f"{meld.kind:<5} {' '.join(shown)}"
+    return f"{meld.kind:<6} {' '.join(shown)}"
 
 
 def _discards_json(out: GoOut) -> list[str | None]:
     return _tokens(out.discards)
 
 
-def _discards_text(out: GoOut) -> str:
+def _discards_text(out: GoOut, ruleset: Ruleset) -> str:
     if not out.ok:
         return "no"
+    # Rummy 3-Pack lists the one card left unmelded (NOMELD stays in the hand, unthrown).
+    left_over = ruleset.going_out == "one_unmelded"
     cards = [str(d) for d in out.discards if d is not None]
-    ways = ["without discarding"] if None in out.discards else []
+    ways = []
+    if None in out.discards:
+        ways.append("with every card melded" if left_over else "without discarding")
     if cards:
         which = " or ".join(cards) if len(cards) < 3 else "any of " + " ".join(cards)
-        ways.append(f"discarding {which}")
+        ways.append(f"leaving {which} unmelded" if left_over else f"discarding {which}")
     return "yes, " + ", or ".join(ways)
 
 
@@ -119,7 +123,7 @@ def _evaluate_text(hand: tuple[Card, ...], ruleset: Ruleset, dealt: int | None) 
     lines.append(f"points    {ev.deadwood_points}")
     out = _go_out_for(hand, ruleset, dealt)
     if out is not None:
-        lines.append(f"go out    {_discards_text(out)}")
+        lines.append(f"go out    {_discards_text(out, ruleset)}")
     return "\n".join(lines)
 
 
@@ -290,7 +294,7 @@ def _cmd_go_out(args: argparse.Namespace, stdin: IO[str], stdout: IO[str]) -> in
     def text(hand: tuple[Card, ...], ruleset: Ruleset, dealt: int | None) -> str:
         from payme.solver import can_go_out
 
-        return f"go out    {_discards_text(can_go_out(hand, ruleset, dealt))}"
+        return f"go out    {_discards_text(can_go_out(hand, ruleset, dealt), ruleset)}"
 
     return _hand_command(args, go_out_json, text, stdin, stdout)
 
