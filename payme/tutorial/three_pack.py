@@ -683,6 +683,7 @@ def match_questions(r: Ruleset) -> Sequence[Question | None]:
             + ".",
         ),
     ]
+    qs.extend(_tie_break_questions(r))
     if len(m.games) > 1 and m.games[0].winners():
         g0, g1 = m.games[0], m.games[1]
         first0 = m.game_players[0][g0.first]
@@ -697,6 +698,43 @@ def match_questions(r: Ruleset) -> Sequence[Question | None]:
             )
         )
     return qs
+
+
+def _tie_break_questions(r: Ruleset) -> list[Question]:
+    """A match the engine played where two players reached the goal in the same game."""
+    from payme.game.three_pack import ThreePackMatch
+
+    for seed in range(1, 30):
+        m = ThreePackMatch(r, players=PLAYERS, seed=seed, dealt=DEALT).play(("greedy",))
+        if any(m.tie_break):
+            break
+    else:
+        return []
+    k = m.tie_break.index(True)
+    points = [0] * m.players
+    for game, seats in zip(m.games[:k], m.game_players[:k], strict=True):
+        for s in game.winners():
+            points[seats[s]] += 1
+    playing = m.game_players[k]
+    everyone = tuple(range(m.players))
+    options = [("players " + " and ".join(map(str, playing)) + " only",
+                "+".join(map(str, playing)))]
+    if playing != everyone:
+        options.append(("all players", "+".join(map(str, everyone))))
+    options.append(("nobody: the match is over", "none"))
+    return [
+        choice_question(
+            f"After game {k} of a match the game points are "
+            + ", ".join(f"player {p}: {n}" for p, n in enumerate(points))
+            + ". Who plays the next game?",
+            tuple(options),
+            {"+".join(map(str, playing))},
+            f"The engine's match: players tied at {r.game_points_to_win} or more play a "
+            f"tie-break game, so game {k + 1} is played by players "
+            + " and ".join(map(str, playing))
+            + f"; player {m.winner} wins the match.",
+        )
+    ]
 
 
 # --- 15. variations -------------------------------------------------------------------------
