@@ -790,6 +790,20 @@ def variations_questions(r: Ruleset) -> Sequence[Question | None]:
         verdict.ok,
         _verdict(verdict, "Yes."),
     ))
+    g = _drive(three, lambda g: g.phase == "draw" and len(g.pile) >= 2)
+    me = g.to_move
+    before, pile = len(g.view(me)["hand"]), len(g.pile)
+    verdict = g.can(Draw(me, "discard", take=2))
+    if verdict.ok:
+        g.apply(Draw(me, "discard", take=2))
+        qs.append(number_question(
+            f"Three-Card Draw is on, the discard pile holds {pile} cards and you "
+            f"hold {before}. You take the top two discards and the top stock card. How many "
+            "cards do you hold now?",
+            len(g.view(me)["hand"]),
+            f"The engine: {g.history[-1].event} You hold {len(g.view(me)['hand'])} cards "
+            "and still discard only one.",
+        ))
     seating = dataclasses.replace(r, variation_seating=True)
     g = _game(seating, seed=6)
     shown = "; ".join(f"player {p}: {format_hand(c)}" for p, c in enumerate(g.preliminary))
