@@ -14,7 +14,9 @@ pytestmark = pytest.mark.e2e
 
 # Pages whose notebooks exist, each opened and checked for errors.  A page joins this list
 # when its notebook lands in notebooks/; a listed page that fails to load fails the test.
-LIVE_PAGES: list[str] = ["learn_pay_me", "learn_three_pack", "hand_builder", "play", "analysis"]
+LIVE_PAGES: list[str] = [
+    "learn_pay_me", "learn_three_pack", "hand_builder", "puzzles", "play", "analysis"
+]
 
 
 def test_root_redirects_to_landing_page(
