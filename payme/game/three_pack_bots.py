@@ -25,7 +25,7 @@ from typing import Any, Protocol
 
 from payme.cards import CARDS, Card, parse_card
 from payme.game.actions import Action, Discard, Draw, DropOut, GoOut, LayDownRummy
-from payme.game.three_pack import go_out_options, unmelded_count
+from payme.game.three_pack import unmelded_count
 from payme.rulesets import Ruleset, RulesLike
 from payme.rulesets import rules as get_rules
 
@@ -117,25 +117,29 @@ class GreedyBot:
 class StrongBot(GreedyBot):
     """Weighs draws by the unseen cards, keeps wild cards, watches the table.
 
-    * A draw from the stock is valued as the average, over the cards it has not seen
-      (the pack less its hand, the discards it saw and the cards shown), of the best count
-      after discarding; the top discard is taken when it beats that by enough.
-    * Among discards leaving the same count it prefers the hand with the most *outs* (unseen
-      cards that would let it go out next turn) and keeps wild cards and RUMMY cards.
-    * It never gives away a RUMMY card, always takes one it can, and avoids discarding
-      cards the next player has shown interest in (same rank, or same suit nearby, as cards
-      that player took from the pile).
+    * A hand is valued by its unmelded count less the chance that the next stock card
+      melds: the *improvers* are the unseen cards (the pack less its own hand, every
+      discard it saw and every card laid down) that would not raise the count.
+    * It discards to the fewest unmelded cards, then to the most improvers; it keeps wild
+      cards and RUMMY cards, and avoids cards the next player has shown interest in (same
+      rank, or same suit close by, as cards that player took from the pile).
+    * It takes the top discard when the hand it leaves beats the expected hand after a
+      stock draw, always takes a RUMMY card, goes out when it can and lays down both RUMMY
+      cards when it holds them.
     """
 
     name = "strong"
+    lookahead = 0.5
+    """Weight of the improvers one turn further on when comparing draws."""
 
     def __init__(self, rules: Ruleset, seed: int) -> None:
         super().__init__(rules, seed)
         self.wild_tokens = frozenset(t for t, _ in rules.special_wilds)
-        self.keep_tokens = self.wild_tokens | (
-            {rules.holder_wins} if rules.holder_wins else set()
-        ) | ({rules.instant_win_pair} if rules.instant_win_pair else set())
+        keep = set(self.wild_tokens)
+        keep.update(t for t in (rules.holder_wins, rules.instant_win_pair) if t)
+        self.keep_tokens = frozenset(keep)
         self.prize = parse_card(rules.holder_wins) if rules.holder_wins else None
+        self.high_ace = rules.ace == "low_or_high"
 
     # --- what it knows --------------------------------------------------------------
 
@@ -145,8 +149,7 @@ class StrongBot(GreedyBot):
             {CARDS[i]: n for i, n in enumerate(view["pack_counts"]) if n}
         )
         left.subtract(view["hand"])
-        # The remembered pile is out of the stock; so are the cards others took from it
-        # (they were seen) and every card laid down.
+        # Every discard was seen face up (the ones taken back too); laid-down cards as well.
         for _seat, kind, cards in view["public_log"]:
             if kind == "discard":
                 left.subtract(cards)
@@ -157,56 +160,78 @@ class StrongBot(GreedyBot):
 
     def interest(self, view: dict[str, Any], seat: int) -> list[Card]:
         """Cards ``seat`` took from the discard pile (and may still hold)."""
-        return [c for s, kind, cards in view["public_log"] if s == seat and kind == "take"
-                for c in cards]
+        return [
+            c for s, kind, cards in view["public_log"] if s == seat and kind == "take"
+            for c in cards
+        ]
 
     # --- valuation ------------------------------------------------------------------
 
-    def outs(self, hand: Sequence[Card], unseen: Counter[Card]) -> int:
-        """Unseen cards that would let ``hand`` go out when drawn."""
-        return sum(n for c, n in unseen.items() if go_out_options(self.rules, [*hand, c]))
+    def _near(self, a: Card, b: Card) -> bool:
+        """Whether ``a`` could share a small meld with ``b`` (same rank, or suit nearby)."""
+        ra, rb = a.rank, b.rank
+        if ra is None or rb is None:
+            return False
+        if ra == rb:
+            return True
+        if a.suit != b.suit:
+            return False
+        gap = abs(ra - rb)
+        if self.high_ace and 1 in (ra, rb):
+            gap = min(gap, 14 - max(ra, rb))
+        return gap <= 2
+
+    def improvers(self, hand: Sequence[Card], unseen: Counter[Card]) -> int:
+        """Unseen cards that would join ``hand`` without raising its unmelded count."""
+        base = self.unmelded(hand)
+        count = 0
+        for x, n in unseen.items():
+            if x.rank is None:
+                if x.token in self.rules.never_melded:
+                    continue
+            elif not any(self._near(x, c) for c in hand):
+                continue  # nothing to meld with: it can only add to the count
+            if self.unmelded([*hand, x]) <= base:
+                count += n
+        return count
+
+    def value(self, hand: Sequence[Card], unseen: Counter[Card], total: int) -> float:
+        """Unmelded count less the chance the next stock card melds (lower is better)."""
+        return self.unmelded(hand) - self.improvers(hand, unseen) / max(total, 1)
 
     def danger(self, card: Card, wanted: Sequence[Card]) -> int:
-        if card.rank is None:
-            return 0
-        score = 0
-        for w in wanted:
-            if w.rank is None:
-                continue
-            if w.rank == card.rank or (w.suit == card.suit and abs(w.rank - card.rank) <= 2):
-                score += 1
-        return score
+        return sum(1 for w in wanted if self._near(card, w))
 
-    def discard_value(
+    def best_keep(
         self, hand: Sequence[Card], unseen: Counter[Card], wanted: Sequence[Card]
-    ) -> tuple[tuple[int, int, int, int], Card | None]:
-        """The best card to discard from ``hand`` and the value left (lower is better)."""
-        best: tuple[tuple[int, int, int, int], Card | None] = ((99, 0, 0, 0), None)
+    ) -> tuple[float, Card | None, int]:
+        """The card to discard from ``hand``, the value of the hand kept and its count."""
+        total = sum(unseen.values())
+        options: list[tuple[int, Card, list[Card]]] = []
         for c in sorted(set(hand), reverse=True):
             if c.token in self.never:
                 continue
             rest = list(hand)
             rest.remove(c)
-            n = self.unmelded(rest)
-            keep = 1 if c.token in self.keep_tokens else 0
-            score = (n + 2 * keep, 0, self.danger(c, wanted), -(c.rank or 0))
-            if score[0] <= best[0][0] + 0:
-                outs = -self.outs(rest, unseen) if n <= 2 else 0
-                score = (score[0], outs, score[2], score[3])
-                if score < best[0]:
-                    best = (score, c)
-        return best
+            # Keeping a wild or RUMMY card is worth a card of count.
+            options.append((self.unmelded(rest) + (1 if c.token in self.keep_tokens else 0),
+                            c, rest))
+        if not options:
+            return float(self.unmelded(hand)), None, self.unmelded(hand)
+        low = min(o[0] for o in options)
+        best: tuple[tuple[float, int], float, Card | None, int] = (
+            (float("inf"), 0), 0.0, None, 0
+        )
+        for n, c, rest in options:
+            if n > low:
+                continue
+            v = self.value(rest, unseen, total)
+            score = (v + 0.01 * self.danger(c, wanted), -(c.rank or 0))
+            if score < best[0]:
+                best = (score, v, c, self.unmelded(rest))
+        return best[1], best[2], best[3]
 
-    def stock_value(self, hand: Sequence[Card], unseen: Counter[Card]) -> float:
-        """Expected unmelded count after a stock draw and the best discard."""
-        total = sum(unseen.values())
-        if not total:
-            return float(self.unmelded(hand))
-        acc = 0.0
-        for c, n in unseen.items():
-            after, _ = self.best_discard([*hand, c])
-            acc += n * after
-        return acc / total
+    # --- choices --------------------------------------------------------------------
 
     def choose(self, view: dict[str, Any], legal: Sequence[Action]) -> Action:
         win = _winning_move(legal)
@@ -223,11 +248,11 @@ class StrongBot(GreedyBot):
         draws = [a for a in legal if isinstance(a, Draw)]
         if draws:
             if view["phase"] == "final_draw":
-                return draws[0]
-            return self.choose_draw(view, hand, unseen, draws)
+                return draws[0]  # only draws that let it go out are offered
+            return self.choose_draw(view, hand, unseen, wanted, draws)
         discards = [a for a in legal if isinstance(a, Discard)]
         if discards:
-            _, card = self.discard_value(hand, unseen, wanted)
+            _, card, _ = self.best_keep(hand, unseen, wanted)
             return next((a for a in discards if a.card == card), discards[0])
         return legal[0]
 
@@ -236,13 +261,13 @@ class StrongBot(GreedyBot):
         view: dict[str, Any],
         hand: list[Card],
         unseen: Counter[Card],
+        wanted: Sequence[Card],
         draws: Sequence[Draw],
     ) -> Action:
         stock = next((a for a in draws if a.source == "stock"), None)
         pile = list(view["discard_pile"])
-        # Each discard-pile option: the cards it brings (the stock card of a Three-Card Draw
-        # is valued as an average unseen card, i.e. ignored here).
-        options: list[tuple[float, int, Draw]] = []
+        total = sum(unseen.values())
+        best: tuple[float, Draw] | None = None
         for a in draws:
             if a.source != "discard":
                 continue
@@ -251,24 +276,29 @@ class StrongBot(GreedyBot):
             elif self.rules.variation_three_card_draw:
                 if len(pile) < 2:
                     continue
-                taken = pile[-2:]
+                taken = pile[-2:]  # the stock card comes on top, unknown: not valued
+            elif a.take <= min(len(pile), 3):
+                taken = pile[-a.take :]  # deeper takes swell the hand: not considered
             else:
-                if a.take > len(pile) or a.take > 4:
-                    continue  # deep takes swell the hand: not worth the look
-                taken = pile[-a.take :]
+                continue
             if self.prize is not None and self.prize in taken:
                 return a  # a RUMMY card makes it a winner
-            grown = [*hand, *taken]
-            after, _ = self.best_discard(grown)
-            # Extra cards kept in hand cost what they leave unmelded.
-            options.append((float(after), -a.take, a))
+            v, _, u = self.best_keep([*hand, *taken], unseen, wanted)
+            # The count after this turn, less the chance of melding one turn on; extra
+            # cards kept from a deep take cost flexibility.
+            chance = u - v
+            score = u - self.lookahead * chance + (a.take - 1) * 0.5
+            if best is None or score < best[0]:
+                best = (score, a)
         if stock is None:
-            return min(options)[2] if options else draws[0]
-        expected = self.stock_value(hand, unseen)
-        if options:
-            value, _, best = min(options)
-            if value < expected - 0.25:
-                return best
+            return best[1] if best is not None else draws[0]
+        if best is not None:
+            chance = self.improvers(hand, unseen) / max(total, 1)
+            # Stock: the count after this turn is expected to drop by the chance a stock
+            # card melds, and about as much again one turn on.
+            stock_score = self.unmelded(hand) - chance - self.lookahead * chance
+            if best[0] < stock_score - 1e-9:
+                return best[1]
         return stock
 
 
