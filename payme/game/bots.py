@@ -10,8 +10,8 @@ by :func:`make_bot`, so a game of bots depends on nothing but its seeds.
 * ``strong`` goes out whenever it can and otherwise weighs its choices: a draw from the stock
   by the unseen cards (the pack minus its hand, the discard pile, the table and the cards it
   saw others take), keeps wild cards, keeps pairs and near-runs with live cards, avoids
-  feeding the next player cards that match what it picked up, and in a final turn discards
-  so as to score the fewest points after lay-offs onto the declarer's melds.
+  feeding the next player cards that match what it picked up (more so late in the hand),
+  and in a final turn keeps the cards it can lay off onto the declarer's melds.
 
 >>> from payme.game import play_game
 >>> g = play_game("classic", players=2, bots=("strong", "random"), seed=4)
@@ -26,7 +26,7 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from typing import Any, Protocol
 
-from payme.cards import Card
+from payme.cards import CARDS, Card
 from payme.game.actions import Action, Discard, Draw, GoOut, LayOff
 from payme.game.evaluation import best_discard, best_lay_off, layout, may_fit, points
 from payme.game.view import SeatView
@@ -167,11 +167,7 @@ class StrongBot(GreedyBot):
     def _unseen(self, view: SeatView) -> Counter[Card]:
         """Cards not in this seat's hand, the discard pile, the table or known hands."""
         pack = view.rules.pack_counts(view.players)
-        from payme.cards import CARDS
-
-        unseen: Counter[Card] = Counter(
-            {CARDS[i]: n for i, n in enumerate(pack) if n}
-        )
+        unseen: Counter[Card] = Counter({CARDS[i]: n for i, n in enumerate(pack) if n})
         unseen.subtract(view.hand)
         unseen.subtract(view.discard_pile)
         for meld in view.table:

@@ -399,6 +399,8 @@ class PayMeGame:
         return _no(reason + " Going out needs every card melded.", "going out")
 
     def _can_lay_off(self, action: LayOff) -> Verdict:
+        if not self.rules.lay_off:
+            return _no("In this rule set nobody lays off onto the declarer's melds.", "no lay-offs")
         if self.phase != "lay_off":
             return _no(self._phase_hint(), "lay-offs come after the hands are shown")
         try:
