@@ -209,7 +209,7 @@ def packs_example(r: Ruleset) -> str:
     sample = cards_html(parse_hand(f"AS KH 7D 2C {jokers}"),
                         caption=f"a pack: 13 cards of each suit ♠ ♥ ♦ ♣ and {r.jokers_per_pack} "
                         "jokers")
-    return sample + table_html(("players", "packs", "cards in the stock before the deal"), rows)
+    return sample + table_html(("players", "packs", "cards in the pack"), rows)
 
 
 def packs_questions(r: Ruleset) -> Sequence[Question | None]:
