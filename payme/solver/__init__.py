@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from payme.cards import Card, CardsLike, format_hand
+from payme.cards import N_REGULAR, Card, CardsLike, format_hand
 from payme.melds import Meld, RuleTables, hand_cards, tables_for
 from payme.rulesets import Ruleset, RulesLike
 from payme.solver.layout import layout
@@ -167,24 +167,37 @@ def can_go_out(hand: CardsLike, rules: RulesLike = "denexa", dealt: int | None =
                 f"(just after drawing), not {len(cards)}"
             )
         barred = set(r.never_discarded)
+    h = Search(cards, t, t.unit_points, book_for(t))
     found: list[Card | None] = []
-    if mode != "discard_required" and _melds_without(cards, t, None):
+    if mode != "discard_required" and _melds_without(h, None):
         found.append(None)
     for c in sorted(set(cards), key=_index):
-        if c.token not in barred and _melds_without(cards, t, c):
+        if c.token not in barred and _melds_without(h, c):
             found.append(c)
     return GoOut(bool(found), tuple(found))
 
 
-def _melds_without(cards: tuple[Card, ...], t: RuleTables, card: Card | None) -> bool:
-    """Whether every card of ``cards`` but one copy of ``card`` (if any) can be melded."""
-    rest = list(cards)
-    if card is not None:
-        rest.remove(card)
-    h = Search(tuple(rest), t, t.unit_points, book_for(t))
-    if h.fixed_dead or h.isolated:
+def _melds_without(h: Search, card: Card | None) -> bool:
+    """Whether every card of the searched hand but one copy of ``card`` (if any) can be
+    melded.  One search serves every card: removing a card is a different start state."""
+    aside = [*h.fixed_dead, *h.isolated]
+    state, b, g, q = h.state0, h.n_any, h.n_set, h.n_run
+    if card is not None and card in aside:
+        aside.remove(card)
+    elif card is not None and card not in h.singles:
+        scope = h.t.scope[card.index]
+        if card.index < N_REGULAR:
+            state -= h.book.unit_of[card.index]
+        elif scope == "any":
+            b -= 1
+        elif scope == "set":
+            g -= 1
+        else:
+            q -= 1
+    if aside:
         return False
-    return h.value(h.state0, h.n_any, h.n_set, h.n_run, 1) == 0
+    # Budget 1: only "can everything be melded?" matters, so the search stops early.
+    return h.value(state, b, g, q, 1, 1) == 0
 
 
 def best_discard(

@@ -166,12 +166,12 @@ class Search:
         self.memo: dict[object, int] = {}
         self._plain = None if scoped else _PlainSolver(self)
 
-    def value(self, state: int, b: int, g: int, q: int, d: int) -> int:
+    def value(self, state: int, b: int, g: int, q: int, d: int, budget: int = INF) -> int:
         """The fewest points from a state: remaining cards ``state``, wild balance ``b``
         (any scope), ``g`` set-only and ``q`` run-only wild cards left, ``d`` = 0 while a
-        discard is owed."""
+        discard is owed.  Exact when below ``budget``; otherwise a value >= ``budget``."""
         if self._plain is not None:
-            return self._plain.value(state, b, d)
+            return self._plain.value(state, b, d, budget)
         return self._solve_scoped(state, b, g, q, d)
 
     # --- helpers ----------------------------------------------------------------------
@@ -287,13 +287,13 @@ class _PlainSolver:
         self.solve = self._make(self.memos, None)
         self._solve_d: Callable[..., int] | None = None
 
-    def value(self, state: int, b: int, d: int) -> int:
+    def value(self, state: int, b: int, d: int, budget: int = INF) -> int:
         if d:
-            return self.solve(state, b)
+            return self.solve(state, b, budget)
         if self._solve_d is None:
             self.memos_d = [{} for _ in range(self.span)]
             self._solve_d = self._make(self.memos_d, self.solve)
-        return self._solve_d(state, b)
+        return self._solve_d(state, b, budget)
 
     def _make(
         self, memos: list[dict[int, int]], after_discard: Callable[..., int] | None
