@@ -245,3 +245,24 @@ def test_best_discard_respects_a_custom_bar() -> None:
     got = best_discard("AS 5H 9D KC JK", rules=no_joker, dealt=3)
     assert str(got.card) in ("9D", "KC")
     assert got.deadwood_points == 35
+
+
+def test_wild_may_stand_for_a_card_already_in_the_hand() -> None:
+    # The joker plays 6H in the run while the real 6H sits in a set of sixes.
+    ev = evaluate("5H JK 7H 6H 6S 6D", rules="denexa", dealt=9)
+    assert ev.deadwood_points == 0
+    run = next(m for m in ev.melds if m.kind == "run")
+    assert [str(c) for c in run.stands_for] == ["5H", "6H", "7H"]
+
+
+def test_copy_limits_are_the_largest_pack() -> None:
+    assert points("WILD " * 7, THREE, None) == 0  # 1 required + 6 optional
+    with pytest.raises(CardError, match="WILD"):
+        evaluate("WILD " * 8, rules="three_pack")
+    assert points("NOGO NOGO NOGO", THREE, None) == 3
+    with pytest.raises(CardError, match="NOGO"):
+        evaluate("NOGO " * 4, rules="three_pack")
+    assert points("JK JK JK JK", CLASSIC, dealt=5) == 0
+    assert points("JK " * 6, DENEXA, dealt=5) == 90  # 3 packs: 6 jokers, none meldable
+    with pytest.raises(CardError, match="JK"):
+        evaluate("JK " * 5, rules="classic", dealt=5)  # classic: 2 packs, 4 jokers
