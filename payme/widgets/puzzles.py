@@ -334,8 +334,10 @@ class PuzzlePage(widgets.VBox):  # type: ignore[misc]
             f"(score {puzzle.score}) · {escape(r.title)}, {dealt} cards dealt · "
             f"{escape(wild_phrase(r, dealt))}</p>"
         )
+        title = KIND_LABELS[puzzle.kind]
+        title += "" if title.endswith("?") else ":"
         self.question.value = (
-            f'<p style="margin:4px 0;font-size:110%"><b>{escape(KIND_LABELS[puzzle.kind])}:</b> '
+            f'<p style="margin:4px 0;font-size:110%"><b>{escape(title)}</b> '
             f"{escape(puzzle.question)}</p>"
         )
         if puzzle.declarer_melds:
