@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from itertools import combinations, pairwise
+from itertools import pairwise
 from typing import Final, Literal
 
 from payme.cards import (
@@ -749,11 +749,6 @@ def fixed_meld_problem(meld: Meld, t: RuleTables) -> str:
             if stands[i] is not cards[i] and stands[i + 1] is not cards[i + 1]:
                 return "in a run no two wild cards may sit next to each other"
     return ""
-
-
-def meld_combinations(cards: tuple[Card, ...], size: int) -> Iterable[tuple[Card, ...]]:
-    """Every distinct ``size``-card sub-multiset of ``cards`` (for tests and references)."""
-    return sorted(set(combinations(sorted(cards), size)))
 
 
 __all__ = [

@@ -1,15 +1,16 @@
 """The exact search over a hand's packed card counts.
 
 The hand's *natural* cards (regular cards, including wild cards of a rank, which may stand
-for themselves) are packed as counts into one integer, a few bits per kind of card, in the
-search order: non-wild cards by index, then wild cards of a rank.  The search always takes
-the lowest remaining card and decides its fate: deadwood, the discard (when one is owed), a
-candidate meld in which it is the first natural card, or -- for a wild card of a rank --
-acting as a wild card.  Wild cards without a rank (jokers; Rummy 3-Pack's WILD, GROUP and
+for themselves) are packed as counts into one integer, a few bits per kind of card, at
+fixed positions in rank-major order (every ace, then every two, ...; see
+:class:`~payme.solver.shapes.ShapeBook`).  The search always takes the lowest remaining
+card and decides its fate: a candidate meld in which it is the first natural card, the
+discard (when one is owed), acting as a wild card (a wild card of a rank), or deadwood.  Wild cards without a rank (jokers; Rummy 3-Pack's WILD, GROUP and
 SEQ) are pooled counts: a candidate meld only says how many wild cards it needs and the
 search keeps the balance of the pool.  A meld may borrow from wild cards of a rank that the
 search reaches later; the balance must be settled by the end.  Values are memoised on
-(remaining cards, balance), so the search is exact.
+(remaining cards, balance), so the search is exact; it is also branch and bound, cutting
+off a branch as soon as it cannot beat the best layout found so far.
 
 Cards that belong to no candidate meld at all (and are not wild) never change the answer;
 they are set aside as deadwood before the search starts.
@@ -45,10 +46,6 @@ set-only ones in them, any-scope ones in all-wild runs, run-only ones in them, a
 when one of them is the discard, else ``()``)."""
 NO_LEFTOVER: Final[Leftover] = (0, 0, 0, 0, ())
 
-
-
-def _rank_major(i: int) -> tuple[int, int]:
-    return i % 13, i // 13
 
 
 class Search:
