@@ -5,9 +5,10 @@ for themselves) are packed as counts into one integer, a few bits per kind of ca
 fixed positions in rank-major order (every ace, then every two, ...; see
 :class:`~payme.solver.shapes.ShapeBook`).  The search always takes the lowest remaining
 card and decides its fate: a candidate meld in which it is the first natural card, the
-discard (when one is owed), acting as a wild card (a wild card of a rank), or deadwood.  Wild cards without a rank (jokers; Rummy 3-Pack's WILD, GROUP and
-SEQ) are pooled counts: a candidate meld only says how many wild cards it needs and the
-search keeps the balance of the pool.  A meld may borrow from wild cards of a rank that the
+discard (when one is owed), acting as a wild card (a wild card of a rank), or deadwood.
+Wild cards without a rank (jokers; Rummy 3-Pack's WILD, GROUP and SEQ) are pooled counts:
+a candidate meld only says how many wild cards it needs and the search keeps the balance
+of the pool.  A meld may borrow from wild cards of a rank that the
 search reaches later; the balance must be settled by the end.  Values are memoised on
 (remaining cards, balance), so the search is exact; it is also branch and bound, cutting
 off a branch as soon as it cannot beat the best layout found so far.
