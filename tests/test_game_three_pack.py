@@ -749,3 +749,24 @@ def test_the_quick_no_never_contradicts_the_solver() -> None:
             options = tuple(d for d in solver.discards if d is None or d.token != "NOGO")
             assert go_out_options(TP, hand) == options, hand
     assert refused > 300
+
+
+def test_an_agreed_tie_game_has_no_winner_and_keeps_the_first_player() -> None:
+    g = new_three_pack_game(players=3, seed=4, first=0)
+    arrange(g, {1: "RUMMY 2C 6D KH 9S 4H 8D"})
+    g.apply(Draw(0, "stock"))
+    g.agree_tie()
+    assert g.over and g.winners() == () and g.tie_agreed
+    assert "tie" in g.history[-2].event
+    with pytest.raises(IllegalAction, match="over"):
+        g.agree_tie()
+    plain = new_three_pack_game(players=3, seed=4, first=0)
+    plain.apply(Draw(0, "stock"))
+    again = replay_three_pack("three_pack", 3, 4, plain.actions, tie=True, first=0)
+    assert again.winners() == () and again.history[-1].event.startswith("Game over (a tie")
+
+    m = ThreePackMatch(players=3, seed=8)
+    first = m.game_players[-1][m.game.first]
+    m.game.agree_tie()
+    m.next_game()
+    assert m.game_players[-1][m.game.first] == first and m.points == [0, 0, 0]

@@ -35,6 +35,9 @@ Readings where the source leaves a choice (RULES.md gives the rules; these are t
   next-lowest player picks a free seat at random (the rng stands in for their choice).
   :attr:`ThreePackGame.seating` says which player (by their place at the face-up deal) sits
   in each seat.
+* **A tie game** is one nobody won: the table may agree to one at any time
+  (:meth:`ThreePackGame.agree_tie`, which ends the game with no winner), or the game ends
+  with no one out and no RUMMY card held.  After a tie game a match keeps its first player.
 * **Three-Card Draw** and **Spread-Out Discard Pile** both give ``Draw(..., take=2)`` a meaning,
   so a game may use one of them, not both.  Both let a hand grow; the engine (not the rules)
   refuses a draw that would make a hand larger than ``payme.pack.MAX_HAND`` (30) cards, the
@@ -103,7 +106,7 @@ def seven_pile_shuffle(cards: Sequence[Card]) -> list[Card]:
 
     >>> from payme.cards import parse_hand
     >>> format_hand(seven_pile_shuffle(parse_hand("AS 2S 3S 4S 5S 6S 7S 8S 9S")))
-    '7S 6S 5S 4S 3S 2S AS 9S 8S'
+    '3S 4S 5S 6S 7S 8S AS 9S 2S'
     """
     piles: list[list[Card]] = [[] for _ in range(7)]
     for i, card in enumerate(reversed(cards)):  # from the top down
@@ -329,6 +332,7 @@ class ThreePackGame:
         self.phase: str = "draw"
         self.to_move: int | None = None
         self._winners: tuple[int, ...] = ()
+        self.tie_agreed = False
 
         self.preliminary: tuple[tuple[Card, ...], ...] = ()
         """The face-up cards each player got when choosing the first dealer (by player)."""
@@ -841,8 +845,25 @@ class ThreePackGame:
         self.to_move = nxt
         self.phase = "final_draw"
 
+    def agree_tie(self) -> Record:
+        """End the game as a *tie game*: everyone still in agrees, and nobody wins.
+
+        The source lets the table call a tie unanimously (its example: one card left in the
+        stock and nobody willing to draw it).  It is the whole table's decision, not one
+        seat's action, so it is a method and a recorded event rather than an ``Action``;
+        replay it with ``replay_three_pack(..., tie=True)``.  A RUMMY holder who agrees
+        gives up that win.  In a match no one scores, and the same player plays first
+        in the next game.
+        """
+        if self.over:
+            raise IllegalAction("the game is over", RULE_OVER)
+        self.tie_agreed = True
+        rec = self._event("Everyone still in agrees to call the game a tie.")
+        self._finish("a tie game")
+        return rec
+
     def _finish(self, why: str) -> None:
-        holder = self._holder
+        holder = None if self.tie_agreed else self._holder
         for s in range(self.players):
             if self.active[s] and not self.how[s] and self._holds(s, holder):
                 self.how[s] = "rummy card"
@@ -961,9 +982,13 @@ def replay_three_pack(
     players: int,
     seed: int,
     actions: Iterable[Action],
+    *,
+    tie: bool = False,
     **options: Any,
 ) -> ThreePackGame:
     """Rebuild a game from its seed, options and actions (each one checked as it is applied).
+
+    ``tie=True``: after the actions, the table agreed to a tie game (:meth:`agree_tie`).
 
     >>> g = new_three_pack_game(players=3, seed=9)
     >>> _ = g.apply(g.legal_actions()[0])
@@ -974,6 +999,8 @@ def replay_three_pack(
     game = ThreePackGame(rules, players, seed, **options)
     for action in actions:
         game.apply(action)
+    if tie:
+        game.agree_tie()
     return game
 
 
@@ -1017,9 +1044,11 @@ class ThreePackMatch:
 
     Players are numbered by their place at the first game's face-up deal; ``table`` is the
     clockwise seating (fixed after the first game).  Players tied at 2 points or more play
-    tie-break games among themselves.  The first player moves one seat left after each
-    game, except after a *tie game* — a game nobody won (the source's example is a game the
-    players agree to call off; here it is any game that ends without a winner).
+    tie-break games among themselves (the same table order, the others sitting out).  The
+    first player moves one seat left after each game — also after a tie-break game, where the
+    first of the players in it at or after that seat begins — except after a *tie game*: a
+    game nobody won, whether the table agreed to call it a tie
+    (:meth:`ThreePackGame.agree_tie`) or it ended with no winner.
 
     >>> m = ThreePackMatch(players=3, seed=2)
     >>> m.play(("greedy", "greedy", "strong")).over
