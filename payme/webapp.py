@@ -87,6 +87,10 @@ _ALLOWED_SHELL = frozenset(
 _ALLOWED_CONTROL = frozenset({"kernel_info_request", "shutdown_request", "interrupt_request"})
 
 
+# The page's query string, once read (a page's kernel serves exactly one visit).
+_query: str | None = None
+
+
 def under_voila() -> bool:
     """True when this kernel was started by Voilà (it sets ``VOILA_*`` variables).
 
@@ -105,14 +109,18 @@ def query_params() -> dict[str, str]:
     >>> query_params()
     {}
     """
+    global _query
     if not under_voila():
         return {}
-    query = os.environ.get("QUERY_STRING", "")
-    if os.environ.get("VOILA_PREHEAT") == "True":
-        from voila.utils import get_query_string
+    if _query is None:
+        query = os.environ.get("QUERY_STRING", "")
+        if os.environ.get("VOILA_PREHEAT") == "True":
+            # Voilà answers this wait once per kernel: keep the answer for later calls.
+            from voila.utils import get_query_string
 
-        query = get_query_string() or ""
-    return dict(parse_qsl(query, keep_blank_values=True))
+            query = get_query_string() or ""
+        _query = query
+    return dict(parse_qsl(_query, keep_blank_values=True))
 
 
 def header_html(title: str, intro: str) -> str:
