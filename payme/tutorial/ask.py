@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
 
 from payme.cards import Card, format_hand, parse_hand
 from payme.rulesets import Ruleset, rank_token
@@ -26,6 +27,9 @@ from payme.tutorial.checks import (
     number_question,
     yes_no_question,
 )
+
+if TYPE_CHECKING:  # pragma: no cover
+    from payme.layoff import LayOff
 
 NO_DISCARD = "none"
 CANNOT = "cannot"
@@ -318,6 +322,93 @@ def lay_off_cards(
     )
 
 
+def lay_off_in_turn(
+    rules: Ruleset,
+    before: str,
+    cards: str,
+    declarer: Sequence[str],
+    dealt: int,
+    *,
+    ask_for: str = "points",
+    shows: Callable[[LayOff, LayOff], bool] | None = None,
+    claim: str = "",
+) -> Question | None:
+    """The second opponent's lay-offs after the first has laid off, by ``lay_off_in_turn``.
+
+    ``before`` is the hand of the player left of the declarer, who lays off first;
+    ``cards`` is the learner's hand.  ``ask_for`` is ``"points"`` (what the learner scores)
+    or ``"cards"`` (which cards the learner lays off).  ``shows`` gets the learner's result
+    in turn and the result had the learner laid off first (both :class:`LayOff`).
+    """
+    from payme.display import layoff_html
+    from payme.layoff import lay_off, lay_off_in_turn
+    from payme.solver import evaluate
+
+    if ask_for not in ("points", "cards"):
+        raise ValueError(f"ask_for must be 'points' or 'cards', not {ask_for!r}")
+    hand = parse_hand(cards)
+
+    def both() -> tuple[LayOff, LayOff]:
+        _first, mine = lay_off_in_turn([before, hand], list(declarer), rules=rules, dealt=dealt)
+        alone = lay_off(hand, list(declarer), rules=rules, dealt=dealt)
+        return mine, alone
+
+    mine, alone = both()
+    if shows is not None and not shows(mine, alone):
+        return None
+    first, mine_lo = lay_off_in_turn([before, hand], list(declarer), rules=rules, dealt=dealt)
+    own = evaluate(hand, rules=rules, dealt=dealt).deadwood_points
+    first_did = (
+        "; ".join(f"{format_hand(c)} onto {declarer[i]}" for i, c in first.lay_offs)
+        if first.lay_offs
+        else "nothing"
+    )
+    grown = ", ".join(str(m) for m in mine_lo.declarer_melds)
+    explanation = (
+        f"The player before you lays off first: {first_did}, leaving the declarer's melds as "
+        f"{grown}. Then you: " + _lay_off_sentence(rules, mine_lo, [str(m) for m in
+                                                           mine_lo.declarer_melds], dealt, own)
+    )
+    if alone.lay_offs != mine_lo.lay_offs or alone.deadwood_points != mine_lo.deadwood_points:
+        explanation += (
+            f" (Had you laid off first you would have laid off "
+            f"{format_hand(alone.laid_off) or 'nothing'} and scored {alone.deadwood_points}.)"
+        )
+    show = declarer_html(rules, declarer, dealt) + cards_before_html(rules, before, dealt)
+    caption, figure = "your hand: " + format_hand(hand), str(layoff_html(mine_lo))
+    holds = None if shows is None else (lambda: shows(*both()))
+    setting = (
+        "Someone went out with the melds shown. The player on the declarer's left holds "
+        f"{format_hand(parse_hand(before))} and lays off first; you sit next and lay off "
+        "onto the melds as that player left them. "
+    )
+    if ask_for == "points":
+        return number_question(
+            _with_note(setting + "How many penalty points does your hand score?", rules,
+                       dealt),
+            mine_lo.deadwood_points,
+            explanation,
+            cards=hand, caption=caption, show=show, figure=figure, dealt=dealt, claim=claim,
+            holds=holds,
+        )
+    return cards_question(
+        _with_note(setting + "Which of your cards do you lay off (choose none if none)?",
+                   rules, dealt),
+        hand,
+        mine_lo.laid_off,
+        explanation,
+        caption=caption, show=show, figure=figure, dealt=dealt, claim=claim, holds=holds,
+    )
+
+
+def cards_before_html(rules: Ruleset, before: str, dealt: int) -> str:
+    """The hand of the player who lays off before the learner."""
+    from payme.tutorial.draw import cards_html
+
+    return cards_html(parse_hand(before), rules, dealt,
+                      caption="the player on the declarer's left (lays off first)")
+
+
 def declarer_html(rules: Ruleset, declarer: Sequence[str], dealt: int) -> str:
     """The declarer's melds as laid down, each wild card labelled with what it stands for."""
     from payme.display import meld_html
@@ -359,6 +450,7 @@ def copies_needed(cards: str) -> int:
 __all__ = [
     "CANNOT",
     "NO_DISCARD",
+    "cards_before_html",
     "copies_needed",
     "deadwood_cost",
     "declarer_html",
@@ -366,6 +458,7 @@ __all__ = [
     "go_out_options",
     "hand_note",
     "lay_off_cards",
+    "lay_off_in_turn",
     "lay_off_points",
     "layout_points",
     "meld",

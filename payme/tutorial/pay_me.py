@@ -281,7 +281,7 @@ def deal_example(r: Ruleset) -> str:
 
 
 def deal_questions(r: Ruleset) -> Sequence[Question | None]:
-    qs = []
+    qs: list[Question | None] = []
     for hand in (2, 9, r.hands):
         dealt = r.dealt_in_hand(hand)
         wild = r.round_wild_rank(dealt)
@@ -312,6 +312,7 @@ def deal_questions(r: Ruleset) -> Sequence[Question | None]:
                 why,
             )
         )
+    qs.extend(game_questions.deal_questions(r))
     return qs
 
 
@@ -644,6 +645,44 @@ def lay_offs_text(r: Ruleset) -> str:
 
 def lay_offs_questions(r: Ruleset) -> Sequence[Question | None]:
     lays = r.lay_off
+    return [*lay_off_questions(r), *(in_turn_questions(r) if lays else [])]
+
+
+def in_turn_questions(r: Ruleset) -> list[Question | None]:
+    """Several opponents lay off in turn, from the declarer's left, each onto the melds as
+    the ones before left them (graded by :func:`payme.layoff.lay_off_in_turn`).
+
+    Only for rule sets with lay-offs.  Jacks are wild with 11 cards dealt; no example card
+    is a jack or a 2.
+    """
+    nine, eight = parse_card("9H"), parse_card("8H")
+    return [
+        pick(
+            [
+                lambda: ask.lay_off_in_turn(
+                    r, "8H KD", "9H QC", ["5H 6H 7H"], 11, ask_for="points",
+                    shows=lambda mine, alone: mine.deadwood_points < alone.deadwood_points,
+                    claim="9H fits only after the player before lays off 8H",
+                )
+            ],
+            "a lay-off made possible by the player before",
+        ),
+        pick(
+            [
+                lambda: ask.lay_off_in_turn(
+                    r, "8H KD", "8H 9H QC", ["5H 6H 7H"], 11, ask_for="cards",
+                    shows=lambda mine, alone: mine.laid_off == (nine,)
+                    and eight in alone.laid_off,
+                    claim="the player before took the 8H's place: only 9H still fits",
+                )
+            ],
+            "a lay-off taken by the player before",
+        ),
+    ]
+
+
+def lay_off_questions(r: Ruleset) -> list[Question | None]:
+    lays = r.lay_off
     return [
         pick(
             [
@@ -793,6 +832,9 @@ def money_text(r: Ruleset) -> str:
         f"In every hand the player who goes out collects {m.per_hand}¢ from each other "
         "player.",
         "At the end the winner takes the pot; tied winners split it (our reading).",
+    ) + para(
+        "Below, the engine settles the money of real games: one hand's payments, and a pot "
+        "split between tied winners."
     )
 
 

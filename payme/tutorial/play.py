@@ -130,6 +130,34 @@ def turn_questions(r: Ruleset) -> list[Question]:
     return qs
 
 
+# --- the deal passes to the left -----------------------------------------------------
+
+
+def deal_questions(r: Ruleset) -> list[Question]:
+    """Who deals the next hand, and who plays first in it: a real game's second deal."""
+    g = drive(r, lambda g: g.hand_number == 2)
+    first_dealer = g.summaries[0].dealer
+    seats = seat_options(g.players, you=None)
+    deal_event = next(
+        str(rec.event) for rec in reversed(g.history) if str(rec.event).startswith("Hand 2")
+    )
+    return [
+        choice_question(
+            f"In a {g.players}-player game seat {first_dealer} dealt hand 1 (the seats are "
+            "numbered clockwise, to the left). Who deals hand 2?",
+            seats,
+            {str(g.dealer)},
+            f"The deal passes to the left. The engine: {deal_event}",
+        ),
+        choice_question(
+            f"Seat {g.dealer} deals hand 2. Who plays first in hand 2?",
+            seats,
+            {str(g.to_move)},
+            f"Play starts left of the dealer: seat {g.to_move} draws first.",
+        ),
+    ]
+
+
 # --- final turns -------------------------------------------------------------------------
 
 
@@ -294,7 +322,7 @@ def money_questions(r: Ruleset) -> list[Question]:
     g = finished_game(r)
     rows = [row for row in g.results() if row["hand"] < r.hands and row["went_out"]]
     if not rows:
-        return []
+        return pot_split_questions(r)
     row = rows[0]
     return [
         number_question(
@@ -304,20 +332,78 @@ def money_questions(r: Ruleset) -> list[Question]:
             f"The engine's result for hand {row['hand']}: seat {row['seat']} won "
             f"{row['money']}¢, {r.money.per_hand}¢ from each of the other "
             f"{g.players - 1} players.",
+        ),
+        *pot_split_questions(r),
+    ]
+
+
+TIE_PLAYERS = 4
+"""Players at the table whose pot is split (four antes make an even pot to share)."""
+
+
+def tied_money_game(r: Ruleset) -> Any:
+    """A finished game of ``r`` cut to one hand where exactly two players tie for the win.
+
+    ``None`` when the first few seeds give no such tie (the rules may make ties rare).
+    """
+    import dataclasses
+
+    from payme.game import play_game
+
+    short = dataclasses.replace(r, name=f"{r.name} (one hand)", hands=1)
+    players = max(r.min_players, min(TIE_PLAYERS, r.max_players))
+    for seed in range(1, 60):
+        g = play_game(short, players=players, bots=("greedy",), seed=seed)
+        if len(g.winners()) == 2:
+            return g
+    return None
+
+
+def pot_split_questions(r: Ruleset) -> list[Question]:
+    """How the pot is split between tied winners, settled by the game engine itself."""
+    if r.money is None:
+        return []
+    g = tied_money_game(r)
+    if g is None:
+        return []
+    won = g.winners()
+    # The engine's own settlement of the pot (the code that pays it out at the game's end),
+    # so the tutorial never does the division itself.
+    shares = g._pot_shares()
+    share = shares[won[0]]
+    if any(shares[s] != share for s in won):
+        return []  # an uneven split (odd cents) is not what this question is about
+    totals = ", ".join(f"seat {s}: {t}" for s, t in enumerate(g.totals))
+    pairs = " and ".join(map(str, won))
+    money = ", ".join(f"seat {s} {m:+d}¢" for s, m in enumerate(g.money))
+    return [
+        number_question(
+            f"A {g.players}-player game of {r.name}, cut to one hand (rule sets are data), "
+            f"ended with the totals {totals}, so seats {pairs} share the win. Each player "
+            f"anted {r.money.ante}¢ at the start. How many cents of the pot does each of "
+            f"seats {pairs} take?",
+            share,
+            f"The engine settles the pot of {sum(shares)}¢ ({g.players} antes of "
+            f"{r.money.ante}¢): seats {pairs} take {share}¢ each. {g.history[-1].event} "
+            f"With the antes and the hand's {r.money.per_hand}¢ payments, the game's money: "
+            f"{money}.",
         )
     ]
 
 
 __all__ = [
     "PLAYERS",
+    "deal_questions",
     "drive",
     "final_turn_questions",
     "finished_game",
     "money_questions",
     "new_table",
+    "pot_split_questions",
     "seat_options",
     "stock_out_questions",
     "tie_questions",
+    "tied_money_game",
     "turn_questions",
     "winner_questions",
 ]

@@ -24,6 +24,7 @@ from payme.rulesets import Ruleset
 from payme.tutorial import ask
 from payme.tutorial.checks import (
     Question,
+    cards_question,
     choice_question,
     number_question,
     pick,
@@ -804,6 +805,7 @@ def variations_questions(r: Ruleset) -> Sequence[Question | None]:
             f"The engine: {g.history[-1].event} You hold {len(g.view(me)['hand'])} cards "
             "and still discard only one.",
         ))
+    qs.extend(spread_questions(r))
     seating = dataclasses.replace(r, variation_seating=True)
     g = _game(seating, seed=6)
     shown = "; ".join(f"player {p}: {format_hand(c)}" for p, c in enumerate(g.preliminary))
@@ -829,6 +831,57 @@ def variations_questions(r: Ruleset) -> Sequence[Question | None]:
             f"(bottom to top): {top} is on top.",
             cards=nine,
             caption="before the shuffle, bottom to top",
+        )
+    )
+    return qs
+
+
+def spread_questions(r: Ruleset) -> list[Question]:
+    """Spread-Out Discard Pile: which discards a draw takes, graded by a real game.
+
+    The learner names the cards taken to reach the third card from the top; the engine's
+    ``Draw(seat, "discard", take=3)`` is applied and the cards it puts in the hand are the
+    answer.  A game without the variation says why the same draw is refused.
+    """
+    from collections import Counter
+
+    spread = dataclasses.replace(r, variation_spread_discard_pile=True)
+    g = _drive(spread, lambda g: g.phase == "draw" and len(g.pile) >= 4)
+    me = g.to_move
+    pile = tuple(g.view(me)["discard_pile"])
+    depth = 3
+    target = pile[-depth]
+    verdict = g.can(Draw(me, "discard", take=depth))
+    if not verdict.ok:
+        return []
+    before = Counter(g.view(me)["hand"])
+    record = g.apply(Draw(me, "discard", take=depth))
+    taken = tuple(sorted((Counter(g.view(me)["hand"]) - before).elements()))
+    qs = [
+        cards_question(
+            f"Spread-Out Discard Pile is on. The discard pile holds {len(pile)} cards "
+            f"(shown bottom to top) and you want the {target} third from the top. Which "
+            "cards do you take?",
+            pile,
+            taken,
+            f"The engine: {record.event} Any discard may be taken, together with every card "
+            "above it.",
+            caption="the discard pile, bottom to top",
+        )
+    ]
+    plain = _drive(r, lambda g: g.phase == "draw" and len(g.pile) >= 2)
+    seat = plain.to_move
+    top_two = tuple(plain.pile[-2:])
+    refused = plain.can(Draw(seat, "discard", take=2))
+    qs.append(
+        yes_no_question(
+            f"Without the variation (the standard rules), the top two discards are "
+            f"{format_hand(top_two)}. May you take the {top_two[0]} under the top card, "
+            "together with the top card?",
+            refused.ok,
+            _verdict(refused, "Yes."),
+            cards=top_two,
+            caption="the top of the discard pile, bottom to top",
         )
     )
     return qs
