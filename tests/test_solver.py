@@ -266,3 +266,29 @@ def test_copy_limits_are_the_largest_pack() -> None:
     assert points("JK " * 6, DENEXA, dealt=5) == 90  # 3 packs: 6 jokers, none meldable
     with pytest.raises(CardError, match="JK"):
         evaluate("JK " * 5, rules="classic", dealt=5)  # classic: 2 packs, 4 jokers
+
+
+@pytest.mark.parametrize(
+    ("half", "adjacent"), [(False, False), (False, True), (True, False), (True, True)]
+)
+def test_longest_needed_run_table_matches_its_search(half: bool, adjacent: bool) -> None:
+    from types import SimpleNamespace
+
+    from payme.solver.shapes import _KNOWN_LONGEST, _longest_unsplittable_run
+
+    t = SimpleNamespace(
+        run_min=3,
+        half_limit=half,
+        adjacent_limit=adjacent,
+        all_wild_run_ok=not half and not adjacent,
+    )
+    assert _KNOWN_LONGEST[(3, half, adjacent)] == _longest_unsplittable_run(t)  # type: ignore[arg-type]
+
+
+def test_long_runs_built_from_pieces() -> None:
+    # Thirteen hearts and a joker: one long run is two (or more) shorter ones.
+    assert points("AH 2H 3H 4H 5H 6H 7H 8H 9H TH JH QH KH JK", dealt=12) == 0
+    # N W N W N W cannot be cut (W N W breaks the half-wild limit): a six-card run.
+    assert points("5H JK 7H JK 9H JK", dealt=3) == 0
+    ev = evaluate("5H JK 7H JK 9H JK", rules="denexa", dealt=3)
+    assert [len(m) for m in ev.melds] == [6]

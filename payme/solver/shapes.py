@@ -15,7 +15,7 @@ every hand -- across many hands the same keys come back again and again.
 
 from __future__ import annotations
 
-from itertools import combinations, product
+from itertools import combinations, pairwise, product
 from typing import Any, Final
 
 from payme.cards import CARDS, N_REGULAR
@@ -24,7 +24,9 @@ from payme.melds import ACE_HIGH, RUN_MOST, RuleTables
 SPLIT_CAP: Final = 5
 """Without the half-wild limit, any meld of 6 or more cards splits into valid melds of 3 to 5
 cards (the pieces keep their natural cards or are all-wild, which such rule sets allow), so
-candidate melds longer than this are never needed."""
+candidate melds longer than this are never needed.  With the limit, runs are listed up to
+the longest one that no cut splits (6 cards in denexa), and runs that do split are left
+out: the search builds them from their two pieces."""
 
 RunShape = tuple[tuple[int, ...], tuple[int, ...], int, int, int]
 """``(natural ranks, their places, lowest natural rank, wild cards, lowest place)``."""
@@ -66,6 +68,7 @@ class ShapeBook:
         if self.cap is not None:
             most = min(most, self.cap)
         self.set_most = most
+        self.run_most = longest_run_needed(t)
         self.terminals: dict[object, object] = {}
 
         # Where each regular card's count sits in the packed state: rank-major order (all
@@ -249,7 +252,7 @@ class ShapeBook:
         if t.ace_high and held[1]:
             held[ACE_HIGH] = True
         n_avail = mask.bit_count()
-        most = min(RUN_MOST, self.cap or RUN_MOST, n_avail + wcap)
+        most = min(self.run_most, n_avail + wcap)
         if t.half_limit:
             most = min(most, 2 * n_avail)
         out: list[RunShape] = []
@@ -275,9 +278,18 @@ class ShapeBook:
                                 for p in range(low, high)
                             ):
                                 continue
+                        if length >= 2 * t.run_min and self._splits(low, high, nat):
+                            continue  # two shorter runs do the same job
                         ranks = tuple(1 if p == ACE_HIGH else p for p in nat)
                         out.append((ranks, tuple(nat), min(ranks), forced + extra, low))
         return out
+
+    def _splits(self, low: int, high: int, naturals: list[int]) -> bool:
+        """Whether a run over ``low..high`` with these natural places is two valid runs."""
+        t = self.t
+        natural = set(naturals)
+        pattern = [p in natural for p in range(low, high + 1)]
+        return _splittable(pattern, t.run_min, t.half_limit, t.all_wild_run_ok)
 
     def _set_key(self, copies: tuple[int, ...], wilds: int) -> tuple[tuple[int, ...], int]:
         most = self.set_most
@@ -322,6 +334,58 @@ class ShapeBook:
             for k in range(lo_k, hi_k + 1):
                 out.append(((m[0], m[1], m[2], m[3]), anchor, k))
         return out
+
+
+def _splittable(pattern: list[bool], least: int, half: bool, all_wild_ok: bool) -> bool:
+    """Whether a run whose places are natural (True) or wild (False) as in ``pattern`` can be
+    cut into two valid runs (each keeps its places, so no new wild cards sit side by side)."""
+    n = len(pattern)
+    wild_before = [0]
+    for natural in pattern:
+        wild_before.append(wild_before[-1] + (not natural))
+    total = wild_before[-1]
+    for cut in range(least, n - least + 1):
+        left, right = wild_before[cut], total - wild_before[cut]
+        if half and (2 * left > cut or 2 * right > n - cut):
+            continue
+        if not all_wild_ok and (left == cut or right == n - cut):
+            continue
+        return True
+    return False
+
+
+# (shortest run, half-wild limit, no adjacent wilds) -> the longest run no cut can split:
+# what ``_longest_unsplittable_run`` computes (tests check the table against it), kept here
+# so that a new rule set costs no search.
+_KNOWN_LONGEST: Final = {(3, False, False): 5, (3, False, True): 5, (3, True, False): 13,
+                         (3, True, True): 6}  # fmt: skip
+
+
+def longest_run_needed(t: RuleTables) -> int:
+    """The longest candidate run the search needs under ``t``'s meld rules."""
+    known = _KNOWN_LONGEST.get((t.run_min, t.half_limit, t.adjacent_limit))
+    return known if known is not None else _longest_unsplittable_run(t)
+
+
+def _longest_unsplittable_run(t: RuleTables) -> int:
+    """The longest run (at most 13) that the rule set allows and that no cut splits into two
+    valid runs: longer candidate runs are never needed.  Found by trying every pattern of
+    natural and wild places."""
+    longest = t.run_min
+    for n in range(t.run_min, RUN_MOST + 1):
+        for bits in range(1, 1 << n):
+            pattern = [bool(bits >> i & 1) for i in range(n)]
+            wild = n - sum(pattern)
+            if t.half_limit and 2 * wild > n:
+                continue
+            if t.adjacent_limit and any(
+                not a and not b for a, b in pairwise(pattern)
+            ):
+                continue
+            if not _splittable(pattern, t.run_min, t.half_limit, t.all_wild_run_ok):
+                longest = n
+                break
+    return longest
 
 
 _BOOKS: dict[int, tuple[RuleTables, ShapeBook]] = {}
