@@ -350,3 +350,76 @@ def test_custom_rule_sets_walk_through_without_errors(changes: dict[str, object]
         assert t.message.kind != "error", (t.step_key, t.message.text)
         for q in t.questions:
             assert q.holds is None or q.holds(), (t.step_key, q.claim)
+
+
+# --- rules that had only text before: each now has an engine-graded check ----------------
+# Expected values are worked out here from RULES.md (penalty tables, the ante, the order of
+# play), not read from the code that grades them.
+
+
+@pytest.mark.parametrize(("name", "both_alone"), [("denexa", 20), ("family", 19)])
+def test_lay_offs_in_turn_are_checked(name: str, both_alone: int) -> None:
+    # Declarer 5H 6H 7H; the player on the declarer's left holds 8H KD and lays off 8H
+    # first.  You hold 9H QC: 9H now fits after 8H, leaving QC (10 in both rule sets).
+    points = _by_caption(name, "lay_offs", "your hand: 9H QC")
+    assert "lays off first" in points.prompt
+    assert points.grade("10").ok
+    assert not points.grade(str(both_alone)).ok  # as if 9H could not be laid off
+    # You hold 8H 9H QC: the 8H's place is taken, so only 9H goes on.
+    cards = _by_caption(name, "lay_offs", "your hand: 8H 9H QC")
+    assert cards.grade("9H").ok
+    assert not cards.grade("8H 9H").ok  # what laying off first would allow
+    assert not cards.grade("").ok
+    for q in (points, cards):
+        assert "8H onto 5H 6H 7H" in q.explanation
+
+
+def test_lay_offs_in_turn_are_not_asked_where_nobody_lays_off() -> None:
+    assert not any("lays off first" in q.prompt for q in _questions("classic", "lay_offs"))
+
+
+def test_the_family_pot_is_split_between_tied_winners() -> None:
+    pot = next(q for q in _questions("family", "money") if "share the win" in q.prompt)
+    # RULES.md: each of 4 players antes 50¢; two tied winners split the 200¢ pot.
+    assert "4-player" in pot.prompt and "50¢" in pot.prompt
+    assert pot.grade("100").ok
+    for wrong in ("200", "50", "0"):
+        assert not pot.grade(wrong).ok
+    assert "200¢" in pot.explanation
+
+
+def test_the_pot_question_only_for_rule_sets_with_money() -> None:
+    for name in ("denexa", "classic"):
+        assert not any("share the win" in q.prompt for q in _questions(name, "money"))
+
+
+def test_spread_out_discard_pile_is_checked_by_a_real_game() -> None:
+    qs = _questions("three_pack", "variations")
+    spread = next(q for q in qs if q.prompt.startswith("Spread-Out Discard Pile is on"))
+    pile = [str(c) for c in spread.cards]  # bottom to top
+    assert len(pile) >= 4
+    # RULES.md: any discard may be taken together with every card above it.
+    assert spread.grade(" ".join(pile[-3:])).ok
+    assert not spread.grade(pile[-3]).ok  # the wanted card alone
+    assert not spread.grade(pile[-1]).ok  # only the top card
+    assert not spread.grade(" ".join(pile)).ok  # the whole pile
+    standard = next(q for q in qs if q.prompt.startswith("Without the variation"))
+    assert standard.grade("no").ok and not standard.grade("yes").ok
+    assert "only the top discard" in standard.explanation.lower()
+
+
+@pytest.mark.parametrize("name", ["denexa", "family"])
+def test_the_deal_passes_to_the_left(name: str) -> None:
+    import re
+
+    qs = _questions(name, "deal")
+    deals = next(q for q in qs if q.prompt.endswith("Who deals hand 2?"))
+    match = re.search(r"(\d+)-player game seat (\d+) dealt hand 1", deals.prompt)
+    assert match
+    players, first = int(match[1]), int(match[2])
+    # Seats are numbered clockwise: the next seat is the one on the left.
+    assert deals.grade(str((first + 1) % players)).ok
+    assert not deals.grade(str(first)).ok
+    starts = next(q for q in qs if q.prompt.endswith("Who plays first in hand 2?"))
+    assert starts.grade(str((first + 2) % players)).ok
+    assert not starts.grade(str((first + 1) % players)).ok
