@@ -85,6 +85,20 @@ def free_port() -> int:
         return int(sock.getsockname()[1])
 
 
+def _stop_with_parent() -> None:
+    """In the child, before exec: ask Linux to SIGTERM it when pytest dies.
+
+    Without this a pytest killed hard (a CI timeout, SIGKILL) leaves Voilà and its kernels
+    running, since no teardown runs.  Elsewhere than Linux this does nothing.
+    """
+    if sys.platform.startswith("linux"):
+        import ctypes
+
+        pr_set_pdeathsig = 1
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(pr_set_pdeathsig, signal.SIGTERM)
+
+
 class VoilaServer:
     """The app server (``python -m payme.server``) on a free port, stopped by :meth:`stop`.
 
@@ -139,6 +153,7 @@ class VoilaServer:
                 stderr=subprocess.STDOUT,
                 stdin=subprocess.DEVNULL,
                 start_new_session=True,
+                preexec_fn=_stop_with_parent,
             )
             self._wait_ready()
         except BaseException:
