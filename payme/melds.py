@@ -533,16 +533,18 @@ def _run_in_suit(
 def _too_far(fixed: list[Card], n: int, t: RuleTables) -> str:
     ranks = sorted(c.rank for c in fixed if c.rank is not None)
     lo, hi = ranks[0], ranks[-1]
-    if 1 in ranks:
+    if 1 in ranks and any(r >= 13 - n + 2 for r in ranks if r != 1):
+        # The ace sits next to the king: either the ace is low only, or the run would wrap.
         as_high = sorted(ACE_HIGH if r == 1 else r for r in ranks)
-        if as_high[-1] - as_high[0] < n:
-            if not t.ace_high:
-                return "The ace is low in a run, so a run cannot go up to an ace (Q-K-A)."
-        elif any(r >= 13 - n + 2 for r in ranks if r != 1):
-            return (
-                "A run may not wrap around from K to A to 2: the ace is low or high, "
-                "never both."
-            )
+        if as_high[-1] - as_high[0] < n and not t.ace_high:
+            return "The ace is low in a run, so a run cannot go up to an ace (Q-K-A)."
+        if as_high[-1] - as_high[0] >= n:
+            if t.ace_high:
+                return (
+                    "A run may not wrap around from K to A to 2: the ace is low or high, "
+                    "never both."
+                )
+            return "Runs never wrap around: the ace is low, so K-A-2 is not a run."
     low_c = next(c for c in fixed if c.rank == lo)
     high_c = next(c for c in fixed if c.rank == hi)
     return (
