@@ -167,3 +167,19 @@ def test_strong_beats_greedy_beats_random_over_seeded_games() -> None:
         for s in g.winners():
             wins[bots[s]] += 1
     assert wins["strong"] > wins["greedy"] > wins["random"], wins
+
+
+def test_strong_remembers_the_discard_pile_from_what_it_watched() -> None:
+    r = variant(variation_three_card_draw=True)
+    g = new_three_pack_game(r, players=3, seed=2, first=0)
+    arrange(g, pile="8C 9C")
+    bot = StrongBot(r, 1)
+    g.apply(Draw(0, "stock"))
+    g.apply(Discard(0, g.hands[0][0]))
+    first = g.pile[-1]
+    g.apply(Draw(1, "stock"))
+    g.apply(Discard(1, g.hands[1][0]))
+    # The cards below were there before the game's log began: only the watched ones count.
+    assert bot.remembered_pile(g.view(2)) == [first, g.pile[-1]]
+    g.apply(Draw(2, "discard", 2))
+    assert bot.remembered_pile(g.view(0)) == []

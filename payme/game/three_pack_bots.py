@@ -158,6 +158,16 @@ class StrongBot(GreedyBot):
                 left.subtract(m)
         return +left
 
+    def remembered_pile(self, view: dict[str, Any]) -> list[Card]:
+        """The discard pile as a player who watched every discard and take remembers it."""
+        pile: list[Card] = []
+        for _seat, kind, cards in view["public_log"]:
+            if kind == "discard":
+                pile.extend(cards)
+            elif kind == "take":
+                del pile[len(pile) - len(cards) :]
+        return pile
+
     def interest(self, view: dict[str, Any], seat: int) -> list[Card]:
         """Cards ``seat`` took from the discard pile (and may still hold)."""
         return [
@@ -265,7 +275,7 @@ class StrongBot(GreedyBot):
         draws: Sequence[Draw],
     ) -> Action:
         stock = next((a for a in draws if a.source == "stock"), None)
-        pile = list(view["discard_pile"])
+        pile = self.remembered_pile(view)
         total = sum(unseen.values())
         best: tuple[float, Draw] | None = None
         for a in draws:
