@@ -770,3 +770,10 @@ def test_an_agreed_tie_game_has_no_winner_and_keeps_the_first_player() -> None:
     m.game.agree_tie()
     m.next_game()
     assert m.game_players[-1][m.game.first] == first and m.points == [0, 0, 0]
+
+
+def test_a_custom_rule_set_with_an_upcard_turns_one_up() -> None:
+    g = new_three_pack_game(variant(upcard=True), players=3, seed=3, first=0)
+    assert len(g.pile) == 1 and Draw(0, "discard") in g.legal_actions()
+    assert "upcard" in g.history[-1].event
+    check_invariants(g)

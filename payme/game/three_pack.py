@@ -433,9 +433,14 @@ class ThreePackGame:
             self.rules.variation_seven_pile_shuffle
         ) else "shuffled"
         opts = ", ".join(f"{v} {k}" for k, v in self.optional.items()) or "none"
+        upcard = "no upcard"
+        if self.rules.upcard:  # a custom rule set may turn one up; Rummy 3-Pack does not
+            self.pile.append(self.stock.pop())
+            upcard = f"upcard {self.pile[-1]}"
+            self.public_log.append((self.dealer, "discard", (self.pile[-1],)))
         self._event(
             f"Seat {self.dealer} deals: {len(self.pack)} cards {shuffled}, {self.dealt} "
-            f"to each of {n} players (optional cards: {opts}); no upcard. "
+            f"to each of {n} players (optional cards: {opts}); {upcard}. "
             f"Seat {self.first} draws first.",
             dealer=str(self.dealer),
             first=str(self.first),
