@@ -423,3 +423,36 @@ def test_the_deal_passes_to_the_left(name: str) -> None:
     starts = next(q for q in qs if q.prompt.endswith("Who plays first in hand 2?"))
     assert starts.grade(str((first + 2) % players)).ok
     assert not starts.grade(str((first + 1) % players)).ok
+
+
+@pytest.mark.parametrize(
+    ("name", "queens", "joker", "own_meld_points", "without"),
+    # RULES.md: denexa sets hold at most 4 cards with no suit twice, and at most half of a
+    # meld may be wild; family has neither limit.  8H 9H TH 9S 9D onto 5H 6H 7H: lay off
+    # 8H, meld 9H 9S 9D, TH (10 in both) is left; without that, 20 (denexa) or 18 (family).
+    [("denexa", "QS", "", 10, 20), ("family", "QS QS", "JK", 10, 18)],
+)
+def test_lay_offs_obey_the_grown_meld_limits(
+    name: str, queens: str, joker: str, own_meld_points: int, without: int
+) -> None:
+    sets = _by_caption(name, "lay_offs", "your hand: QS QS 3D")
+    assert sets.grade(queens).ok
+    assert not sets.grade("QS QS" if queens == "QS" else "QS").ok
+    wild = _by_caption(name, "lay_offs", "your hand: JK 3D")
+    assert wild.grade(joker).ok
+    assert not wild.grade("" if joker else "JK").ok
+    own = _by_caption(name, "lay_offs", "your hand: 8H 9H TH 9S 9D")
+    assert own.grade(str(own_meld_points)).ok
+    assert not own.grade(str(without)).ok
+
+
+def test_the_go_out_variation_rebuilds_the_stock() -> None:
+    import re
+
+    q = next(q for q in _questions("three_pack", "variations") if q.prompt.startswith("Go Out"))
+    match = re.search(r"the discard pile holds (\d+) cards", q.prompt)
+    assert match
+    pile = int(match[1])
+    # RULES.md: the stock is rebuilt from the discard pile except its top card.
+    assert q.grade(str(pile - 1)).ok
+    assert not q.grade(str(pile)).ok and not q.grade("0").ok

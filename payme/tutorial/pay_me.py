@@ -637,10 +637,27 @@ def lay_offs_text(r: Ruleset) -> str:
         "A wild card already in a meld keeps its place: you cannot swap it out. You never "
         "lay off onto anyone but the declarer, and each player lays off onto the melds as "
         "the players before left them.",
-    ) + para(
+    ) + para(grown_meld_limits(r)) + para(
         "Cards you cannot meld or lay off are your deadwood. You may even take a card out "
         "of one of your own melds to lay it off, when that leaves you fewer points."
     )
+
+
+def grown_meld_limits(r: Ruleset) -> str:
+    """What a grown meld must still obey under ``r`` (set sizes, suits, wild limits)."""
+    limits = []
+    if r.set_max is not None:
+        limits.append(f"a set may hold at most {r.set_max} cards")
+    if r.set_distinct_suits:
+        limits.append("no suit twice in a set")
+    if r.wild_at_most_half:
+        limits.append("at most half of a meld's cards wild")
+    if r.no_adjacent_wilds_in_run:
+        limits.append("no two wild cards side by side in a run")
+    if not limits:
+        return (f"A grown meld is any valid {r.name} meld: sets have no upper size and "
+                "wild cards no limit.")
+    return f"A grown meld must still be a valid {r.name} meld: {and_list(limits)}."
 
 
 def lay_offs_questions(r: Ruleset) -> Sequence[Question | None]:
@@ -683,6 +700,7 @@ def in_turn_questions(r: Ruleset) -> list[Question | None]:
 
 def lay_off_questions(r: Ruleset) -> list[Question | None]:
     lays = r.lay_off
+    queen, joker = parse_card("QS"), parse_card("JK")
     return [
         pick(
             [
@@ -714,6 +732,38 @@ def lay_off_questions(r: Ruleset) -> list[Question | None]:
                 )
             ],
             "laying off onto a set",
+        ),
+        # Jacks are wild with 11 cards dealt (and 2s in denexa); no example card is either.
+        pick(
+            [
+                lambda: ask.lay_off_cards(
+                    r, "QS QS 3D", ["QC QD QH"], 11,
+                    shows=lambda laid: laid.count(queen)
+                    == (0 if not lays else 1 if r.set_distinct_suits or r.set_max == 4 else 2),
+                    claim="a set grows only as far as the rule set's sets may",
+                )
+            ],
+            "a set that may not grow past four cards",
+        ),
+        pick(
+            [
+                lambda: ask.lay_off_cards(
+                    r, "JK 3D", ["5H JK 7H JK"], 11,
+                    shows=lambda laid: (joker in laid) == (lays and not r.wild_at_most_half),
+                    claim="wild limits still hold after a lay-off",
+                )
+            ],
+            "wild limits in lay-offs",
+        ),
+        pick(
+            [
+                lambda: ask.lay_off_points(
+                    r, "8H 9H TH 9S 9D", ["5H 6H 7H"], 11,
+                    shows=lambda alone, after: (after < alone) == lays,
+                    claim="8H leaves your own run to be laid off; 9H joins 9S 9D",
+                )
+            ],
+            "a lay-off taken from your own meld",
         ),
     ]
 

@@ -771,6 +771,7 @@ def variations_questions(r: Ruleset) -> Sequence[Question | None]:
     except ValueError as err:
         ok, why = False, f"No: {err}."
     qs.append(yes_no_question("May a game with the Go Out variation use NOGO cards?", ok, why))
+    qs.extend(go_out_rebuild_questions(r))
     both = dataclasses.replace(
         r, variation_three_card_draw=True, variation_spread_discard_pile=True
     )
@@ -834,6 +835,30 @@ def variations_questions(r: Ruleset) -> Sequence[Question | None]:
         )
     )
     return qs
+
+
+def go_out_rebuild_questions(r: Ruleset) -> list[Question]:
+    """Go Out: the last stock card is drawn and play goes on with a rebuilt stock."""
+    go_out = dataclasses.replace(r, variation_go_out=True)
+    # Random bots seldom go out, so their games reach the end of the stock.
+    g = _drive(go_out, lambda g: g.to_move is not None and g.phase == "draw"
+               and g.view(g.to_move)["stock_count"] == 1, bots="random")
+    seat = g.to_move
+    g.apply(Draw(seat, "stock"))
+    card = next(c for c in g.view(seat)["hand"] if g.can(Discard(seat, c)).ok)
+    pile = len(g.pile) + 1  # with the discard about to be made
+    g.apply(Discard(seat, card))
+    events = " ".join(str(rec.event) for rec in g.history[-3:])
+    return [
+        number_question(
+            f"Go Out is on. Seat {seat} draws the last stock card and discards {card}, so "
+            f"the discard pile holds {pile} cards. Nobody has gone out. How many cards "
+            "does the new stock hold?",
+            g.view(seat)["stock_count"],
+            f"The engine: {events} The game goes on: {g.view(seat)['stock_count']} cards "
+            f"in the stock and {card} alone on the discard pile.",
+        )
+    ]
 
 
 def spread_questions(r: Ruleset) -> list[Question]:
