@@ -252,11 +252,15 @@ class Tutorial(widgets.VBox):  # type: ignore[misc]
         self.next_btn.disabled = self.index == len(self.steps) - 1
         self.progress.max = len(self.steps)
         self.progress.value = self.index + 1
+        # Voila gives the kernel no way to change the address bar (a Javascript output is
+        # not run), so a reload opens the step the address names.  This link follows every
+        # Back/Next: open, bookmark or share it to come back to this very step.
         link = html.escape("?" + urlencode({"step": self.index + 1, "rules": r.name}))
         self.counter.value = (
             f"<b>{self.counter_text()}</b> "
-            f"<a class='payme-tutorial-link' href='{link}' title='a link to this step'>"
-            "(link to this step)</a>"
+            f"<a class='payme-tutorial-link' href='{link}' title='Open, bookmark or share this "
+            "link to come back to this step (reloading the page opens the step in its "
+            "address)'>(link to this step)</a>"
         )
         self._quiet = True
         self.jump.value = self.index

@@ -203,3 +203,100 @@ def test_choosing_another_rule_set_redraws_the_step_with_its_answers(
     expect()(message(page)).to_contain_text("Not quite")
     expect()(message(page)).to_contain_text(question.explanation)
     assert not page_errors
+
+
+def _open_question(open_page: Any, notebook: str, name: str, key: str,
+                   prompt_start: str) -> tuple[Any, Any]:
+    """Open ``key``'s step under rule set ``name`` and click "Another question" until the
+    question whose prompt starts with ``prompt_start`` shows; the page and that question."""
+    r = rules(name)
+    steps = steps_for(r)
+    index = next(i for i, s in enumerate(steps) if s.key == key)
+    questions = steps[index].questions(r)
+    j = next(i for i, q in enumerate(questions) if q.prompt.startswith(prompt_start))
+    page = open_page(notebook, query=f"step={index + 1}&rules={name}", ready=READY)
+    expect()(title(page)).to_have_text(steps[index].title)
+    for _ in range(j):
+        page.locator("button.payme-tutorial-another").click()
+    expect()(page.locator(".payme-tutorial-question-counter")).to_contain_text(
+        f"Question {j + 1} of {len(questions)}"
+    )
+    expect()(page.locator(".payme-tutorial-prompt")).to_have_text(questions[j].prompt)
+    return page, questions[j]
+
+
+def test_lay_offs_in_turn_are_graded_in_the_browser(
+    open_page: Any, page_errors: list[str]
+) -> None:
+    page, question = _open_question(open_page, "learn_pay_me", "denexa", "lay_offs",
+                                    "Someone went out with the melds shown. The player on")
+    # The declarer's melds and the hand of the player who lays off first are drawn.
+    expect()(page.locator(".payme-tutorial-cards")).to_contain_text("lays off first")
+    box = page.locator(".payme-tutorial-number input")
+    box.fill(question.wrong_answer())
+    page.locator("button.payme-tutorial-check").click()
+    expect()(message(page)).to_contain_text("Not quite")
+    box.fill(question.right_answer())
+    page.locator("button.payme-tutorial-check").click()
+    expect()(message(page)).to_contain_text("Right.")
+    expect()(message(page)).to_contain_text(question.explanation)
+    screenshot(page, "learn_pay_me_lay_off_in_turn.png")
+    assert no_horizontal_overflow(page)
+    assert not page_errors
+
+
+def test_the_family_pot_split_is_graded_in_the_browser(
+    open_page: Any, page_errors: list[str]
+) -> None:
+    page, question = _open_question(open_page, "learn_pay_me", "family", "money",
+                                    "A 4-player game of family")
+    box = page.locator(".payme-tutorial-number input")
+    box.fill(question.right_answer())
+    page.locator("button.payme-tutorial-check").click()
+    expect()(message(page)).to_contain_text("Right.")
+    expect()(message(page)).to_contain_text(question.explanation)
+    screenshot(page, "learn_pay_me_pot_split.png")
+    assert not page_errors
+
+
+def test_spread_out_discard_pile_is_answered_by_clicking_cards(
+    open_page: Any, page_errors: list[str]
+) -> None:
+    page, question = _open_question(open_page, "learn_three_pack", "three_pack", "variations",
+                                    "Spread-Out Discard Pile is on")
+    toggles = page.locator(".payme-tutorial-card-toggle")
+    expect()(toggles).to_have_count(len(question.cards))
+    # The cards are the pile, bottom to top: the wanted card is third from the top.
+    n = len(question.cards)
+    toggles.nth(n - 3).click()
+    page.locator("button.payme-tutorial-check").click()
+    expect()(message(page)).to_contain_text("Not quite")
+    toggles.nth(n - 2).click()
+    toggles.nth(n - 1).click()
+    page.locator("button.payme-tutorial-check").click()
+    expect()(message(page)).to_contain_text("Right.")
+    expect()(message(page)).to_contain_text(question.explanation)
+    screenshot(page, "learn_three_pack_spread.png")
+    assert no_horizontal_overflow(page)
+    assert not page_errors
+
+
+def test_the_link_to_a_step_reopens_that_step_after_next(
+    open_page: Any, page_errors: list[str]
+) -> None:
+    # Voila cannot change the address bar from the kernel (no custom JavaScript), so the
+    # page keeps a link to the current step up to date: following it (a new kernel) lands
+    # on the same step with the same rule set.
+    steps = steps_for(rules("classic"))
+    page = open_page("learn_pay_me", query="rules=classic", ready=READY)
+    page.locator("button.payme-tutorial-next").click()
+    page.locator("button.payme-tutorial-next").click()
+    expect()(counter(page)).to_contain_text(f"Step 3 of {len(steps)}")
+    link = page.locator("a.payme-tutorial-link")
+    expect()(link).to_have_attribute("href", "?step=3&rules=classic")
+    link.click()
+    page.wait_for_url(re.compile(r"step=3&rules=classic"))
+    expect()(counter(page)).to_contain_text(f"Step 3 of {len(steps)}", timeout=120_000)
+    expect()(title(page)).to_have_text(steps[2].title)
+    expect()(page.locator(".payme-tutorial-rules select")).to_have_value(rules("classic").title)
+    assert not page_errors
