@@ -456,3 +456,21 @@ def test_the_go_out_variation_rebuilds_the_stock() -> None:
     # RULES.md: the stock is rebuilt from the discard pile except its top card.
     assert q.grade(str(pile - 1)).ok
     assert not q.grade(str(pile)).ok and not q.grade("0").ok
+
+
+def test_the_last_chance_after_the_stock_runs_out_is_checked() -> None:
+    from payme.solver import can_go_out
+
+    q = next(q for q in _questions("three_pack", "stock") if "last chance" in q.prompt)
+    hand = list(q.cards)
+    top = parse_card(q.caption.rsplit(" ", 1)[-1])
+    # RULES.md: only the next player, holding no RUMMY card, may draw (the top discard: the
+    # stock is empty) to go out.
+    if parse_card("RUMMY") in hand:
+        expected = "rummy"
+    elif can_go_out([*hand, top], rules="three_pack", dealt=len(hand)).ok:
+        expected = "chance"
+    else:
+        expected = "cannot"
+    assert q.grade(expected).ok
+    assert not q.grade(next(v for _, v in q.options if v != expected)).ok

@@ -606,6 +606,50 @@ def stock_questions(r: Ruleset) -> Sequence[Question | None]:
             bool(g.over),
             " ".join(last),
         ),
+        *_last_chance_questions(g, seat),
+    ]
+
+
+LAST_CHANCE: tuple[tuple[str, str], ...] = (
+    ("No: they hold a RUMMY card", "rummy"),
+    ("No: no draw would let them go out", "cannot"),
+    ("Yes: they may draw once, only to go out", "chance"),
+)
+
+
+def _last_chance_questions(g: Any, seat: int) -> list[Question]:
+    """After the last stock card: does the next player get the one chance to go out?
+
+    The answer is the engine's: the game either offers that player a final draw or says
+    why it ended (a RUMMY card in their hand, or no draw that lets them go out).
+    """
+    nxt = next(
+        (s for k in range(1, g.players) if g.active[s := (seat + k) % g.players]), None
+    )
+    if nxt is None:
+        return []
+    event = str(g.history[-1].event)
+    if g.phase == "final_draw" and g.to_move == nxt:
+        right = "chance"
+    elif f"seat {nxt} holds a" in event:
+        right = "rummy"
+    elif f"seat {nxt} cannot go out by drawing" in event:
+        right = "cannot"
+    else:
+        return []
+    top = g.view(nxt)["top_discard"]
+    return [
+        choice_question(
+            f"Seat {seat} drew the last stock card and discarded {top}. Seat {nxt}, whose "
+            "hand is shown, plays next. Does seat "
+            f"{nxt} get a last chance to draw?",
+            LAST_CHANCE,
+            {right},
+            f"The engine: {event} Only the next player may try, and only when they hold no "
+            "RUMMY card and a draw lets them go out.",
+            cards=g.view(nxt)["hand"],
+            caption=f"seat {nxt}'s hand; the top discard is {top}",
+        )
     ]
 
 
