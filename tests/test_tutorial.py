@@ -474,3 +474,18 @@ def test_the_last_chance_after_the_stock_runs_out_is_checked() -> None:
         expected = "cannot"
     assert q.grade(expected).ok
     assert not q.grade(next(v for _, v in q.options if v != expected)).ok
+
+
+def test_laying_down_both_rummy_cards_is_checked_in_a_real_game() -> None:
+    import re
+
+    qs = _questions("three_pack", "rummy")
+    may = next(q for q in qs if q.prompt.endswith("May you lay them down now?"))
+    assert [str(c) for c in may.cards].count("RUMMY") == 2
+    assert may.grade("yes").ok and not may.grade("no").ok
+    won = next(q for q in qs if q.prompt.endswith("Who has won?"))
+    match = re.match(r"Seat (\d+) lays down", won.prompt)
+    assert match
+    # RULES.md: laying down both RUMMY cards wins at once; nobody else holds one.
+    assert won.grade(match[1]).ok
+    assert not won.grade("none").ok

@@ -401,6 +401,44 @@ def rummy_questions(r: Ruleset) -> Sequence[Question | None]:
             "(the game's LayDownRummy action)." if pair else "No card wins at once.",
         )
     )
+    qs.extend(_both_rummy_questions(r))
+    return qs
+
+
+def _both_rummy_questions(r: Ruleset) -> list[Question]:
+    """A real game where the player to move holds both RUMMY cards: they lay them down."""
+    from payme.game.actions import LayDownRummy
+
+    rummy = parse_card("RUMMY")
+    # Random bots keep what they draw, so one soon holds both RUMMY cards.
+    g = _drive(r, lambda g: g.to_move is not None and g.hands[g.to_move].count(rummy) == 2,
+               bots="random")
+    seat = g.to_move
+    hand = g.view(seat)["hand"]
+    verdict = g.can(LayDownRummy(seat))
+    qs = [
+        yes_no_question(
+            f"It is your turn (seat {seat}) and you hold both RUMMY cards. May you lay them "
+            "down now?",
+            verdict.ok,
+            _verdict(verdict, "Yes: both RUMMY cards may be laid down during your turn."),
+            cards=hand,
+            caption="your hand",
+        )
+    ]
+    if not verdict.ok:
+        return qs
+    g.apply(LayDownRummy(seat))
+    won = tuple(g.winners()) if g.over else ()
+    options = (*seat_options(g.players, you=seat), ("nobody yet: play goes on", "none"))
+    qs.append(
+        choice_question(
+            f"Seat {seat} lays down both RUMMY cards. Who has won?",
+            options,
+            {"+".join(map(str, won)) or "none"},
+            "The engine: " + " ".join(str(rec.event) for rec in g.history[-2:]),
+        )
+    )
     return qs
 
 
