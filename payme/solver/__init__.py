@@ -168,6 +168,11 @@ def can_go_out(hand: CardsLike, rules: RulesLike = "denexa", dealt: int | None =
             )
         barred = set(r.never_discarded)
     h = Search(cards, t, t.unit_points, book_for(t))
+    # Removing one card leaves at most one fewer unmelded card: a hand that leaves two or
+    # more unmelded at best cannot go out at all (one search answers most hands).
+    aside = len(h.fixed_dead) + len(h.isolated)
+    if aside >= 2 or aside + h.value(h.state0, h.n_any, h.n_set, h.n_run, 1, 2) >= 2:
+        return GoOut(False, ())
     found: list[Card | None] = []
     if mode != "discard_required" and _melds_without(h, None):
         found.append(None)

@@ -170,7 +170,7 @@ class Search:
         discard is owed.  Exact when below ``budget``; otherwise a value >= ``budget``."""
         if self._plain is not None:
             return self._plain.value(state, b, d, budget)
-        return self._solve_scoped(state, b, g, q, d)
+        return self._solve_scoped(state, b, g, q, d, budget)
 
     # --- helpers ----------------------------------------------------------------------
 
@@ -189,35 +189,39 @@ class Search:
 
     # --- the general search (hands holding scoped wild cards) --------------------------
 
-    def _solve_scoped(self, state: int, b: int, g: int, q: int, d: int) -> int:
+    def _solve_scoped(
+        self, state: int, b: int, g: int, q: int, d: int, budget: int = INF
+    ) -> int:
+        # Branch and bound like the plain search: exact below ``budget``, else a bound.
         if not state:
             return self.finish(b, g, q, d)[0]
         key = (state, b, g, q, d)
         hit = self.memo.get(key)
         if hit is not None:
-            return hit
-        best = INF
+            if hit >= 0:
+                return hit
+            if -hit - 1 >= budget:
+                return -hit - 1
+        best = budget
         for now, nxt, _ in self.options(state, b, g, q, d):
-            v = now + self._solve_scoped(*nxt)
+            if now >= best:
+                continue
+            v = now + self._solve_scoped(*nxt, best - now)
             if v < best:
                 best = v
                 if not best:
                     break
-        self.memo[key] = best
+        self.memo[key] = best if best < budget else -budget - 1
         return best
 
     def options(
         self, state: int, b: int, g: int, q: int, d: int
     ) -> Iterator[tuple[int, tuple[int, int, int, int, int], Move]]:
-        """Every move from a state in search order: (cost now, next state, the move)."""
+        """Every move from a state in search order (melds first, then the discard, playing
+        as wild, deadwood): (cost now, next state, the move)."""
         book = self.book
         j = book.pos_at_bit[(state & -state).bit_length() - 1]
         rest = state - book.unit_at[j]
-        yield self.slot_cost[j], (rest, b, g, q, d), ("dead", j, 0, 0, 0)
-        if not d:
-            yield 0, (rest, b, g, q, 1), ("discard", j, 0, 0, 0)
-        if book.conv_at[j]:
-            yield 0, (rest, b + 1, g, q, d), ("wild", j, 0, 0, 0)
         guard = book.guard
         sg = state | guard
         for i, ((delta, k), tpl) in enumerate(zip(self.cands[j], self.templates[j], strict=True)):
@@ -226,7 +230,7 @@ class Search:
             nxt = state - delta
             is_set = tpl[0] == "set"
             scoped = g if is_set else q
-            for use in range(min(k, scoped) + 1):
+            for use in range(min(k, scoped), -1, -1):
                 nb = b - (k - use)
                 if nb < 0 and nb + self.conv_left(nxt) < 0:
                     continue
@@ -234,6 +238,11 @@ class Search:
                     yield 0, (nxt, nb, g - use, q, d), ("meld", j, i, k - use, use)
                 else:
                     yield 0, (nxt, nb, g, q - use, d), ("meld", j, i, k - use, use)
+        if not d:
+            yield 0, (rest, b, g, q, 1), ("discard", j, 0, 0, 0)
+        if book.conv_at[j]:
+            yield 0, (rest, b + 1, g, q, d), ("wild", j, 0, 0, 0)
+        yield self.slot_cost[j], (rest, b, g, q, d), ("dead", j, 0, 0, 0)
 
     def walk(self, d: int) -> tuple[int, list[Move], Leftover]:
         """The best total and the moves of one best layout (the first best in search order).
