@@ -489,3 +489,25 @@ def test_laying_down_both_rummy_cards_is_checked_in_a_real_game() -> None:
     # RULES.md: laying down both RUMMY cards wins at once; nobody else holds one.
     assert won.grade(match[1]).ok
     assert not won.grade("none").ok
+
+
+def test_identical_face_up_cards_for_the_first_dealer_are_checked() -> None:
+    import re
+
+    q = next(q for q in _questions("three_pack", "first_dealer")
+             if q.prompt.startswith("Identical cards get another card"))
+    dealt = {int(p): cards.split() for p, cards in re.findall(r"player (\d+): ([^;.]+)", q.prompt)}
+    # RULES.md: K high ... A low, ties by suit S > C > D > H; identical cards get another.
+    suit = {"S": 4, "C": 3, "D": 2, "H": 1}
+    ranks = "A23456789TJQK"
+
+    def key(cards: list[str]) -> list[tuple[int, int]]:
+        regular = [c for c in cards if len(c) == 2 and c[0] in ranks and c[1] in suit]
+        return [(ranks.index(c[0]), suit[c[1]]) for c in regular]
+
+    top = max(key(c)[0] for c in dealt.values())
+    tied = [p for p, c in dealt.items() if key(c)[0] == top]
+    assert len(tied) > 1  # the example shows identical cards
+    dealer = max(tied, key=lambda p: key(dealt[p])[1:])
+    assert q.grade(str(dealer)).ok
+    assert not q.grade(str(next(p for p in tied if p != dealer))).ok

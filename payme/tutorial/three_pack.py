@@ -214,7 +214,28 @@ def first_dealer_questions(r: Ruleset) -> Sequence[Question | None]:
             str(g.history[0].event),
         )
     )
+    qs.extend(_identical_cards_questions(r))
     return qs
+
+
+def _identical_cards_questions(r: Ruleset) -> list[Question]:
+    """A real deal for the first dealer where two players turned up identical cards."""
+    for seed in range(1, 60):
+        g = _game(r, seed=seed)
+        if any(sum(c.is_regular for c in cards) > 1 for cards in g.preliminary):
+            break
+    else:
+        return []
+    shown = "; ".join(f"player {p}: {format_hand(c)}" for p, c in enumerate(g.preliminary))
+    return [
+        choice_question(
+            "Identical cards get another card. In a real game the face-up cards, in the "
+            f"order dealt, were {shown}. Which player deals?",
+            tuple((f"player {p}", str(p)) for p in range(g.players)),
+            {str(g.seating[g.dealer])},
+            str(g.history[0].event),
+        )
+    ]
 
 
 # --- 4. no upcard, the first draw -----------------------------------------------------------
