@@ -313,6 +313,45 @@ def test_no_card_can_be_drawn_ends_the_hand_without_a_declarer() -> None:
     assert "no card could be drawn" in g.summaries[-1].how
 
 
+def test_a_stock_that_is_not_rebuilt_gives_the_next_player_one_last_turn() -> None:
+    ending = custom("classic", stock_out="end")
+    g = rig(new_game(ending, players=3, seed=4), ["4H 9C KD", "5S 6S 8D", "QH QS 2C"],
+            pile="QC")  # fmt: skip
+    g._pile = g._stock[:-1] + g._pile  # one card left in the stock
+    g._stock = g._stock[-1:]
+    g.draw("stock")
+    g.discard("KD")
+    # Seat 1 may still go out by taking the discard; the stock is not rebuilt.
+    assert g.stock == () and g.legal_actions() == [Draw(1, "discard")]
+    assert not g.can_draw("stock")
+    g.draw("discard")
+    g.discard("KD")
+    last = g.summaries[-1]
+    assert last.declarer is None and last.how == "the stock ran out"
+    assert g.hand_number == 2
+
+
+def test_custom_rules_without_an_upcard_or_final_turns() -> None:
+    bare = custom("denexa", upcard=False, final_turn_draw=())
+    g = new_game(bare, players=3, seed=2)
+    assert g.discard_pile == () and g.legal_actions() == [Draw(0, "stock")]
+    rig(g, ["5H 6H 7H", "KS QD 9C", "KD 9S 4C"], stock_top="TC")
+    g.draw("stock")
+    g.go_out("TC")
+    assert g.phase == "lay_off" and g.to_move == 1  # no final turns: straight to lay-offs
+    assert [len(g.hand_of(s)) for s in (1, 2)] == [3, 3]
+
+
+def test_a_card_the_rules_never_let_go_cannot_be_discarded() -> None:
+    sticky = custom("family", never_discarded=("JK",))
+    g = rig(new_game(sticky, players=2, seed=4), ["4H 9C JK", "5S 6S 8D"], pile="QC",
+            stock_top="KD")  # fmt: skip
+    g.draw("stock")
+    v = g.can_discard("JK")
+    assert not v and v.rule == "cards never discarded"
+    assert Discard(0, C("JK")) not in g.legal_actions()
+
+
 def test_the_turn_limit_ends_a_hand_like_the_no_card_end() -> None:
     g = new_game("denexa", players=2, seed=8, turn_limit=1)
     g.draw("stock")

@@ -50,6 +50,11 @@ Readings the Pay Me engine uses where RULES.md is silent:
   discard pile has a card, the hand ends with no declarer: everyone scores their deadwood
   and nobody lays off.  In a final turn a player who cannot draw from the allowed sources
   skips the turn.
+* A custom rule set with ``stock_out="end"`` never rebuilds the stock: the player after the
+  one who took the last stock card gets one turn (drawing from the discard pile) to go out,
+  unless holding an instant-win card, and then the hand ends with no declarer.  Cards in
+  ``never_discarded`` are never discarded.  Rummy 3-Pack's other fields (instant wins,
+  holders who win, match points, variations) do not apply to Pay Me's scoring.
 * A final turn is a draw and a discard; it never goes out (the table says "then discard").
 * The declarer lays down the best layout of the cards it goes out with.  Lay-offs come one
   opponent at a time from the declarer's left; a player may lay off nothing.  The points

@@ -239,6 +239,7 @@ class PayMeGame:
             () for _ in range(self.players)
         ]
         self._go_out_cache = None
+        self._last_chance = False
         wild = rules.round_wild_rank(self._dealt)
         self._record(
             f"Hand {number}: seat {self._dealer} deals {self._dealt} cards to each player"
@@ -260,12 +261,23 @@ class PayMeGame:
         if not self._stock and not self._pile:
             self._end_hand("no card could be drawn")
             return
+        if not self._stock and self.rules.stock_out == "end":
+            # The stock is not rebuilt: the player after the one who took the last stock
+            # card gets one turn to go out (holding no instant-win card); then it ends.
+            barred = self.rules.instant_win_pair
+            if self._last_chance or (
+                barred is not None and any(c.token == barred for c in self._hands[seat])
+            ):
+                self._end_hand("the stock ran out")
+                return
+            self._last_chance = True
         self.phase = "draw"
         self.to_move = seat
 
     def _refill_stock(self) -> None:
-        """When the stock is empty, the discard pile but its top card becomes the stock."""
-        if self._stock or len(self._pile) < 2:
+        """When the stock is empty, the discard pile but its top card becomes the stock
+        (rule sets whose ``stock_out`` is ``"rebuild"``)."""
+        if self._stock or len(self._pile) < 2 or self.rules.stock_out != "rebuild":
             return
         top = self._pile.pop()
         self._stock = self._pile
@@ -291,11 +303,14 @@ class PayMeGame:
         phase = self.phase
         if phase in ("draw", "final_draw"):
             return [Draw(seat, src) for src in self._draw_sources() if self._can_draw_from(src)]
+        barred = self.rules.never_discarded
+        throws: list[Action] = [
+            Discard(seat, c) for c in sorted(set(self._hands[seat])) if c.token not in barred
+        ]
         if phase == "discard":
-            outs: list[Action] = [GoOut(seat, d) for d in self._go_out_discards()]
-            return outs + [Discard(seat, c) for c in sorted(set(self._hands[seat]))]
+            return [GoOut(seat, d) for d in self._go_out_discards()] + throws
         if phase == "final_discard":
-            return [Discard(seat, c) for c in sorted(set(self._hands[seat]))]
+            return throws
         if phase == "lay_off":
             return self._layoff_options(seat)
         return []
@@ -371,6 +386,8 @@ class PayMeGame:
             return _no(self._phase_hint(), "a turn: draw, then discard")
         if action.card not in self._hands[action.seat]:
             return _no(f"Seat {action.seat} holds no {action.card}.", "discard a card you hold")
+        if action.card.token in self.rules.never_discarded:
+            return _no(f"{action.card} may never be discarded.", "cards never discarded")
         return _YES
 
     def _can_go_out(self, action: GoOut) -> Verdict:
@@ -465,6 +482,8 @@ class PayMeGame:
         rec = self._record(f"Seat {seat} discards {action.card}.", action, card=action.card)
         if self.phase == "final_discard":
             self._next_final_turn()
+        elif self._last_chance:
+            self._end_hand("the stock ran out")
         else:
             self._turns_this_hand += 1
             self._start_turn((seat + 1) % self.players)
