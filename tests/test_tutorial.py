@@ -511,3 +511,21 @@ def test_identical_face_up_cards_for_the_first_dealer_are_checked() -> None:
     dealer = max(tied, key=lambda p: key(dealt[p])[1:])
     assert q.grade(str(dealer)).ok
     assert not q.grade(str(next(p for p in tied if p != dealer))).ok
+
+
+def test_every_rule_has_an_engine_graded_check() -> None:
+    from payme.tutorial.coverage import CHECKS
+
+    assert [(s, w) for s, w, _ in CHECKS] == [(s, w) for s, w, _ in COVERAGE]
+    cache: dict[tuple[str, str], list[Question]] = {}
+    for (section, words, checks), (_, _, steps) in zip(CHECKS, COVERAGE, strict=True):
+        assert checks, (section, words)
+        for name, key, marker in checks:
+            game = "three_pack" if rules(name).game == "rummy_3_pack" else "pay_me"
+            # The check sits in a step the coverage map says teaches the rule.
+            assert f"{game}:{key}" in steps, (words, name, key)
+            questions = cache.setdefault((name, key), _questions(name, key))
+            found = [q for q in questions if marker in f"{q.prompt} {q.caption}"]
+            assert found, f"{words!r}: no question of {name}:{key} shows {marker!r}"
+            for q in found:
+                assert q.grade(q.right_answer()).ok and not q.grade(q.wrong_answer()).ok

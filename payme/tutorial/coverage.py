@@ -4,7 +4,9 @@
 bullet, table row or paragraph) with the tutorial steps that teach it, as
 ``"pay_me:<step key>"`` or ``"three_pack:<step key>"``.  :func:`rule_items` reads the rule
 items out of RULES.md, so a test can check that none is left without a step and that no
-entry here names a rule or a step that does not exist.
+entry here names a rule or a step that does not exist.  :data:`CHECKS` names, for every
+rule, the engine-graded questions that check it (a marker found in a question's prompt or
+caption under a given rule set), so a test can check that no rule is taught by text alone.
 
 >>> items = rule_items("## Melds\\n\\n- **Set**: cards of one rank.\\n| a | b |\\n| --- | --- |\\n| x | y |\\n")
 >>> items
@@ -41,11 +43,12 @@ _FINE = "Fine points (each follows from the rules above; stated so nobody has to
 COVERAGE: tuple[Entry, ...] = (
     # Cards and notation
     ("Cards and notation", "rank + suit", ("pay_me:cards",)),
-    ("Cards and notation", "JK", ("pay_me:cards", "pay_me:wilds")),
+    ("Cards and notation", "JK", ("pay_me:cards", "pay_me:deal", "pay_me:wilds")),
     ("Cards and notation", "RUMMY WILD GROUP SEQ NOMELD NOGO", ("three_pack:pack",)),
     ("Cards and notation", "Input is case-insensitive", ("pay_me:cards",)),
     ("Cards and notation", "Rank numbers", ("pay_me:cards", "pay_me:deal")),
-    ("Cards and notation", "With several decks", ("pay_me:packs", "pay_me:same_rank")),
+    ("Cards and notation", "With several decks", ("pay_me:cards", "pay_me:packs",
+                                               "pay_me:same_rank")),
     ("Cards and notation", "Bad input is an error", ("pay_me:cards", "three_pack:pack")),
     # Pay Me: shared rules
     (_PM, "A game is 11 hands", ("pay_me:goal",)),
@@ -53,7 +56,7 @@ COVERAGE: tuple[Entry, ...] = (
     (_PM, "The deal passes to the left", ("pay_me:deal", "pay_me:turn")),
     (_PM, "A turn", ("pay_me:turn", "pay_me:going_out")),
     (_PM, "After someone goes out", ("pay_me:final_turns", "pay_me:lay_offs",
-                                     "pay_me:penalty")),
+                                     "pay_me:penalty", "pay_me:winning")),
     (_PM, "After 11 hands the lowest total wins", ("pay_me:winning",)),
     (_PM, "Stock runs out", ("pay_me:stock_out",)),
     # Melds
@@ -109,6 +112,124 @@ COVERAGE: tuple[Entry, ...] = (
                                                           "three_pack:going_out")),
     (_FINE, "When hand evaluation does not know the player count", ("pay_me:packs",
                                                                     "three_pack:pack")),
+)
+
+
+Check = tuple[str, str, tuple[tuple[str, str, str], ...]]
+"""``(section, opening words, ((rule set, step key, marker), ...))``."""
+
+CHECKS: tuple[Check, ...] = (
+    # For every rule of COVERAGE, the questions that check it: a question of that step,
+    # under that rule set, whose prompt or caption contains the marker.  The engine grades
+    # each one, so no rule is taught by text alone.
+    ("Cards and notation", "rank + suit",
+     (("denexa", "cards", "What rank number does the jack of spades"),)),
+    ("Cards and notation", "JK", (("denexa", "deal", "is the joker (JK) a wild card"),)),
+    ("Cards and notation", "RUMMY WILD GROUP SEQ NOMELD NOGO",
+     (("three_pack", "pack", "How many WILD cards"),)),
+    ("Cards and notation", "Input is case-insensitive",
+     (("denexa", "cards", "Is 'kc' a way to write a card"),)),
+    ("Cards and notation", "Rank numbers",
+     (("denexa", "cards", "What rank number does the queen"),)),
+    ("Cards and notation", "With several decks",
+     (("denexa", "cards", "may one hand hold two 7H"),)),
+    ("Cards and notation", "Bad input is an error",
+     (("denexa", "cards", "Is '1X' a way to write a card"),
+      ("three_pack", "pack", "Is there a joker in the pack"))),
+    (_PM, "A game is 11 hands",
+     (("denexa", "goal", "How many hands does a game"),
+      ("denexa", "goal", "How many cards is each player dealt in hand 6"))),
+    (_PM, "Round wild rank", (("denexa", "deal", "round wild rank in hand 9"),)),
+    (_PM, "The deal passes to the left",
+     (("denexa", "deal", "Who deals hand 2"), ("denexa", "deal", "Who plays first in hand 2"),
+      ("denexa", "turn", "Is a card already face up"))),
+    (_PM, "A turn", (("denexa", "turn", "May you draw another card"),
+                     ("denexa", "turn", "Whose turn is it now"))),
+    (_PM, "After someone goes out",
+     (("denexa", "final_turns", "Who takes the first final turn"),
+      ("denexa", "winning", "How many points did seat"))),
+    (_PM, "After 11 hands the lowest total wins",
+     (("denexa", "winning", "After 11 hands the totals are"),
+      ("denexa", "winning", "cut to a one-hand game"))),
+    (_PM, "Stock runs out", (("denexa", "stock_out", "shuffled into a new stock"),
+                             ("denexa", "stock_out", "the last card of the stock"))),
+    ("Melds", "Set: cards of one rank", (("denexa", "sets", "8S 8H 8D"),
+                                          ("denexa", "runs", "4H 5H 6H 7H"))),
+    ("Melds", "Ace is low in Pay Me", (("denexa", "runs", "QH KH AH"),
+                                        ("denexa", "runs", "KH AH 2H"))),
+    ("Melds", "A wild card may stand for any card", (("denexa", "wilds", "7H 7S 7D"),
+                                                      ("denexa", "wilds", "5H JK 7H"))),
+    ("Melds", "A player may hold two separate melds",
+     (("denexa", "same_rank", "9S 9H 9D 9S 9H 9C"),)),
+    (_TABLE, "players", (("denexa", "packs", "May 9 people play"),)),
+    (_TABLE, "packs", (("classic", "packs", "packs are shuffled together for 6 players"),)),
+    (_TABLE, "wild cards", (("denexa", "deal", "is the two of clubs (2C) a wild card"),)),
+    (_TABLE, "sets", (("denexa", "sets", "8S 8H 8D 8C 8S"),)),
+    (_TABLE, "runs", (("denexa", "runs", "7C 8C"),)),
+    (_TABLE, "wild limits", (("denexa", "wild_limits", "5H JK JK 8H"),
+                             ("denexa", "wild_limits", "JK JK QC"))),
+    (_TABLE, "going out", (("family", "going_out", "5H 6H 7H 8H 9H"),)),
+    (_TABLE, "final turn draws from", (("family", "final_turns", "from the discard pile"),)),
+    (_TABLE, "lay off onto the declarer's melds", (("classic", "lay_offs", "8H 9H KD"),)),
+    (_TABLE, "penalty points", (("denexa", "penalty", "AH 5D JK"),
+                                ("family", "penalty", "AH 5D JK"))),
+    (_TABLE, "money", (("family", "money", "how many cents are in the pot"),
+                       ("family", "money", "share the win"))),
+    (_TABLE, "In classic and family a card of the round wild rank",
+     (("family", "penalty", "how many points does a 9♥ left"),)),
+    ("Lay-offs", "The declarer's melds are fixed as laid down",
+     (("denexa", "lay_offs", "6H 4H KC"), ("denexa", "lay_offs", "QS QS 3D"),
+      ("denexa", "lay_offs", "JK 3D"), ("denexa", "lay_offs", "lays off first"))),
+    (_HAND, "For a hand, a rule set and the number of cards dealt",
+     (("denexa", "deal", "In hand 7, is the nine"),)),
+    (_HAND, "Best layout", (("denexa", "same_rank", "5H 6H 7H 5H 6H 7H"),)),
+    (_HAND, "Can go out", (("denexa", "going_out", "5H 6H 7H KS QD"),
+                           ("three_pack", "going_out", "QS RUMMY"))),
+    (_HAND, "Best lay-off", (("denexa", "lay_offs", "8H 9H TH 9S 9D"),)),
+    (_R3, "A different rummy game with no points", (("three_pack", "winners", "Who won"),)),
+    (_R3, "Pack:", (("three_pack", "pack", "How many cards are in the pack"),)),
+    (_R3, "Players 2–10", (("three_pack", "players", "May 11 people"),
+                          ("three_pack", "players", "deal 12 cards each"))),
+    (_R3, "First dealer", (("three_pack", "first_dealer", "Identical cards get another card"),
+                           ("three_pack", "first_dealer", "9D and player B 9H"))),
+    (_R3, "No upcard", (("three_pack", "no_upcard", "Is a card face up on the discard pile"),
+                        ("three_pack", "no_upcard", "Who draws first"))),
+    (_R3, "A turn", (("three_pack", "turn", "May you draw a second card"),)),
+    (_R3, "Melds: a group", (("three_pack", "melds", "KH AH 2H"),
+                             ("three_pack", "melds", "7H 7S 8H"))),
+    (_R3, "WILD stands for any regular card", (("three_pack", "wilds", "GROUP SEQ 7H"),
+                                               ("three_pack", "wilds", "WILD WILD WILD"))),
+    (_R3, "RUMMY counts as a meld by itself",
+     (("three_pack", "rummy", "lays down both RUMMY cards. Who has won"),
+      ("three_pack", "rummy", "7H RUMMY 9H"))),
+    (_R3, "NOMELD and NOGO can never be melded", (("three_pack", "nomeld_nogo", "hold a NOGO"),
+                                                  ("three_pack", "nomeld_nogo", "NOMELD 7H 7S"))),
+    (_R3, "Going out:", (("three_pack", "going_out", "NOGO RUMMY"),)),
+    (_R3, "Winners", (("three_pack", "winners", "held a RUMMY card"),)),
+    (_R3, "Stock exhausted", (("three_pack", "stock", "last chance"),
+                              ("three_pack", "stock", "Is the game over now"))),
+    (_R3, "Dropping out", (("three_pack", "drop_out", "drop out now"),)),
+    (_R3, "Match:", (("three_pack", "match", "Who plays the next game"),
+                     ("three_pack", "match", "Who plays first in game 2"))),
+    (_R3, "Variations", (("three_pack", "variations", "Go Out is on"),
+                         ("three_pack", "variations", "Three-Card Draw is on, the discard pile"),
+                         ("three_pack", "variations", "Spread-Out Discard Pile is on"),
+                         ("three_pack", "variations", "Seating variation"),
+                         ("three_pack", "variations", "seven piles"))),
+    (_R3, "Hand evaluation in three_pack counts unmelded cards",
+     (("three_pack", "going_out", "how many of these cards are left unmelded"),)),
+    (_FINE, "A wild card may stand for a card that is not in the pack",
+     (("denexa", "wilds", "7H 7H 7S"),)),
+    (_FINE, "Where a rule set has no wild limits", (("classic", "wild_limits", "JK JK JK"),
+                                                    ("classic", "sets", "8S 8H 8D 8C 8S"))),
+    (_FINE, "In denexa a card counts as wild in a meld only",
+     (("denexa", "wild_limits", "9C JK 9D"),)),
+    (_FINE, "In denexa penalty points, a wild card is 15", (("denexa", "penalty", "2D 8S KH"),)),
+    (_FINE, "three_pack: RUMMY never joins other cards",
+     (("three_pack", "rummy", "RUMMY 7S 7H 7D"), ("three_pack", "melds", "AH 2H 3H 4H"),
+      ("three_pack", "going_out", "NOMELD RUMMY"))),
+    (_FINE, "When hand evaluation does not know the player count",
+     (("denexa", "packs", "three 7H"),)),
 )
 
 
@@ -172,4 +293,4 @@ def unused(
     ]
 
 
-__all__ = ["COVERAGE", "SECTIONS", "rule_items", "uncovered", "unused"]
+__all__ = ["CHECKS", "COVERAGE", "SECTIONS", "rule_items", "uncovered", "unused"]
