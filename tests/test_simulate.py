@@ -203,6 +203,19 @@ def test_progress_callback_counts_up_to_the_total(workers: int) -> None:
     assert done == sorted(done) and len(seen) > 2 and {t for _, t in seen} == {30}
 
 
+def test_automatic_progress_shows_for_long_runs_someone_can_watch(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from payme.analysis.progress import AUTO_MIN_GAMES, wants_bar
+
+    monkeypatch.delitem(sys.modules, "ipykernel", raising=False)
+    assert not wants_bar(None, 10 * AUTO_MIN_GAMES)  # pytest's stderr is no terminal
+    monkeypatch.setitem(sys.modules, "ipykernel", object())  # as in a Jupyter kernel
+    assert wants_bar(None, AUTO_MIN_GAMES)
+    assert not wants_bar(None, AUTO_MIN_GAMES - 1)
+    assert not wants_bar(False, 10 * AUTO_MIN_GAMES)
+
+
 def slow_play(rules: Ruleset, players: int, bots: Any = (), seed: int = 0, **o: Any) -> Any:
     time.sleep(0.4)
     return fake_play(rules, players, bots, seed)
