@@ -442,7 +442,8 @@ def _both_rummy_questions(r: Ruleset) -> list[Question]:
             f"It is your turn (seat {seat}) and you hold both RUMMY cards. May you lay them "
             "down now?",
             verdict.ok,
-            _verdict(verdict, "Yes: both RUMMY cards may be laid down during your turn."),
+            _verdict(verdict, "The engine allows it: both RUMMY cards may be laid down during "
+                     "your turn."),
             cards=hand,
             caption="your hand",
         )
