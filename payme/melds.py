@@ -755,6 +755,7 @@ def fixed_meld_problem(meld: Meld, t: RuleTables) -> str:
 
 __all__ = [
     "ACE_HIGH",
+    "RUN_MOST",
     "Meld",
     "MeldCheck",
     "MeldKind",
@@ -763,6 +764,7 @@ __all__ = [
     "build_set",
     "check_meld",
     "fixed_meld_problem",
+    "hand_cards",
     "interpret",
     "needs_dealt",
     "parse_declared_meld",
