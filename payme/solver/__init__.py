@@ -157,16 +157,13 @@ def can_go_out(hand: CardsLike, rules: RulesLike = "denexa", dealt: int | None =
     cards = hand_cards(hand, t)
     r = t.rules
     mode = r.going_out
-    if mode == "one_unmelded":
-        barred = set(r.never_left_over)
-    else:
-        assert t.dealt is not None
-        if len(cards) != t.dealt + 1:
-            raise ValueError(
-                f"going out is judged on a hand of dealt + 1 = {t.dealt + 1} cards "
-                f"(just after drawing), not {len(cards)}"
-            )
-        barred = set(r.never_discarded)
+    # Where the cards dealt are known (Pay Me), the hand is the one just after drawing.
+    if t.dealt is not None and len(cards) != t.dealt + 1:
+        raise ValueError(
+            f"going out is judged on a hand of dealt + 1 = {t.dealt + 1} cards "
+            f"(just after drawing), not {len(cards)}"
+        )
+    barred = set(r.never_left_over if mode == "one_unmelded" else r.never_discarded)
     h = Search(cards, t, t.unit_points, book_for(t))
     # Removing one card leaves at most one fewer unmelded card: a hand that leaves two or
     # more unmelded at best cannot go out at all (one search answers most hands).
