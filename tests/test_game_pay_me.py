@@ -71,6 +71,10 @@ def test_the_deal_passes_left_and_hands_grow() -> None:
     assert [int(dict(r.details)["dealt"]) for r in deals] == list(range(3, 14))
     wild = {row["hand"]: row["wild_rank"] for row in g.results()}
     assert [wild[h] for h in range(1, 12)] == list(range(3, 14))
+    # every hand's first turn is taken by the player left of that hand's dealer
+    for h, dealer in enumerate(dealers, start=1):
+        first = next(r.action for r in g.history if r.hand == h and isinstance(r.action, Draw))
+        assert first.seat == (dealer + 1) % 3
 
 
 def test_play_starts_left_of_the_dealer_each_hand() -> None:
