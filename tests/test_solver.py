@@ -205,8 +205,11 @@ def test_best_discard() -> None:
     card, ev = best_discard("5H 6H 7H 8H KC 3S", rules="denexa", dealt=9)
     assert (str(card), ev.deadwood_points) == ("KC", 5)
     assert str(best_discard("5H 6H 7H 9C", rules="classic", dealt=3).card) == "9C"
-    # Throwing a joker is best when nothing else can use it.
-    assert str(best_discard("5H 6H 7H JK", rules="denexa", dealt=3).card) in ("5H", "JK")
+    # Any card of 5H 6H 7H JK may go: the other three still make a run.
+    assert best_discard("5H 6H 7H JK", rules="denexa", dealt=3).deadwood_points == 0
+    # The joker extends the run to four cards, so the king is the card to throw.
+    got = best_discard("5H 6H 7H JK KC", rules="denexa", dealt=3)
+    assert (str(got.card), got.deadwood_points) == ("KC", 0)
 
 
 def test_best_discard_matches_every_single_discard() -> None:
