@@ -312,6 +312,10 @@ def test_lay_offs_never_cost_points_and_more_melds_never_hurt(
     assert lo.deadwood_points <= alone
     if not r.lay_off:
         assert lo.deadwood_points == alone and lo.lay_offs == ()
+    again = lay_off(hand[::-1], melds, r, dealt)  # the same answer for any card order
+    assert (again.melds, again.lay_offs, again.deadwood, again.grown_melds) == (
+        lo.melds, lo.lay_offs, lo.deadwood, lo.grown_melds
+    )
     fewer = lay_off(hand, melds[1:], r, dealt)
     assert lo.deadwood_points <= fewer.deadwood_points
     # In turn: the second opponent lays off onto what the first left.
