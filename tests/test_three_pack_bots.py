@@ -183,3 +183,27 @@ def test_strong_remembers_the_discard_pile_from_what_it_watched() -> None:
     assert bot.remembered_pile(g.view(2)) == [first, g.pile[-1]]
     g.apply(Draw(2, "discard", 2))
     assert bot.remembered_pile(g.view(0)) == []
+
+
+def test_strong_tracks_cards_taken_from_the_pile_and_a_rebuilt_stock() -> None:
+    r = variant(variation_go_out=True)
+    g = new_three_pack_game(r, players=3, seed=2, first=0)
+    arrange(g, {0: "4H 5H 9C 9D KS 2D JC"}, stock_top="QH 3S", stock_size=2)
+    bot = StrongBot(r, 1)
+    pack = Counter(g.pack.cards())
+    three, queen = parse_card("3S"), parse_card("QH")
+
+    def unseen_for(seat: int, card: object) -> int:
+        view = g.view(seat)
+        return bot.unseen(view)[card] - (pack[card] - Counter(view["hand"])[card])
+
+    g.apply(Draw(0, "stock"))
+    g.apply(Discard(0, three))
+    g.apply(Draw(1, "discard"))  # seat 1 takes the 3S: seat 2 knows where it is
+    assert unseen_for(2, three) == -1
+    g.apply(Discard(1, three))  # and back on the pile: still known, counted once
+    assert unseen_for(2, three) == -1
+    g.apply(Draw(2, "stock"))  # the last stock card: the pile but its top is the new stock
+    g.apply(Discard(2, parse_card("6H")))
+    assert g.public_log[-1][1] == "rebuild" and three in g.stock
+    assert unseen_for(0, three) == 0 and unseen_for(0, queen) == 0

@@ -831,6 +831,7 @@ class ThreePackGame:
                 top = self.pile.pop()
                 self.stock = self._shuffle(self.pile)
                 self.pile = [top]
+                self.public_log.append((seat, "rebuild", ()))
                 self._event(
                     f"The stock is exhausted: the discard pile but its top card ({top}) is "
                     f"shuffled into a new stock of {len(self.stock)} cards.",

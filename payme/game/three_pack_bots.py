@@ -131,6 +131,8 @@ class StrongBot(GreedyBot):
     name = "strong"
     lookahead = 0.5
     """Weight of the improvers one turn further on when comparing draws."""
+    caution = 0.01
+    """Weight of a discard's closeness to what the next player took (set each turn)."""
 
     def __init__(self, rules: Ruleset, seed: int) -> None:
         super().__init__(rules, seed)
@@ -144,15 +146,34 @@ class StrongBot(GreedyBot):
     # --- what it knows --------------------------------------------------------------
 
     def unseen(self, view: dict[str, Any]) -> Counter[Card]:
-        """Cards it has not seen anywhere: candidates for the next stock card."""
+        """Cards it has not seen anywhere: candidates for the next stock card.
+
+        The pack less its own hand, the discard pile as it remembers it, the cards it saw
+        other players take from the pile (until it sees them discarded again) and every
+        card laid down.  A rebuilt stock (the Go Out variation) takes the pile back in.
+        """
         left: Counter[Card] = Counter(
             {CARDS[i]: n for i, n in enumerate(view["pack_counts"]) if n}
         )
         left.subtract(view["hand"])
-        # Every discard was seen face up (the ones taken back too); laid-down cards as well.
-        for _seat, kind, cards in view["public_log"]:
+        me = view["seat"]
+        pile: list[Card] = []
+        taken: dict[int, Counter[Card]] = {}
+        for seat, kind, cards in view["public_log"]:
             if kind == "discard":
-                left.subtract(cards)
+                pile.extend(cards)
+                held = taken.get(seat)
+                if held is not None:
+                    held.subtract(cards)
+            elif kind == "take":
+                del pile[len(pile) - len(cards) :]
+                if seat != me:
+                    taken.setdefault(seat, Counter()).update(cards)
+            elif kind == "rebuild":
+                del pile[:-1]
+        left.subtract(pile)
+        for held in taken.values():
+            left.subtract(+held)
         for melds in view["shown"]:
             for m in melds:
                 left.subtract(m)
@@ -166,6 +187,8 @@ class StrongBot(GreedyBot):
                 pile.extend(cards)
             elif kind == "take":
                 del pile[len(pile) - len(cards) :]
+            elif kind == "rebuild":
+                del pile[:-1]
         return pile
 
     def interest(self, view: dict[str, Any], seat: int) -> list[Card]:
@@ -236,7 +259,7 @@ class StrongBot(GreedyBot):
             if n > low:
                 continue
             v = self.value(rest, unseen, total)
-            score = (v + 0.01 * self.danger(c, wanted), -(c.rank or 0))
+            score = (v + self.caution * self.danger(c, wanted), -(c.rank or 0))
             if score < best[0]:
                 best = (score, v, c, self.unmelded(rest))
         return best[1], best[2], best[3]
@@ -255,6 +278,9 @@ class StrongBot(GreedyBot):
             if view["active"][(seat + i) % players]
         )
         wanted = self.interest(view, nxt)
+        # With the stock all but gone, the next player may get a last chance to go out
+        # with this discard: feeding them weighs more.
+        self.caution = 0.5 if view["stock_estimate"] <= 1 else 0.01
         draws = [a for a in legal if isinstance(a, Draw)]
         if draws:
             if view["phase"] == "final_draw":
