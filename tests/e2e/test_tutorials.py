@@ -294,9 +294,12 @@ def test_the_link_to_a_step_reopens_that_step_after_next(
     expect()(counter(page)).to_contain_text(f"Step 3 of {len(steps)}")
     link = page.locator("a.payme-tutorial-link")
     expect()(link).to_have_attribute("href", "?step=3&rules=classic")
+    assert not page_errors
     link.click()
     page.wait_for_url(re.compile(r"step=3&rules=classic"))
     expect()(counter(page)).to_contain_text(f"Step 3 of {len(steps)}", timeout=120_000)
     expect()(title(page)).to_have_text(steps[2].title)
     expect()(page.locator(".payme-tutorial-rules select")).to_have_value(rules("classic").title)
-    assert not page_errors
+    # Leaving a Voila page makes Voila ask to shut its kernel down, which the app server
+    # refuses (403, logged as a console error); no script error may follow the new page.
+    assert not [e for e in page_errors if not e.startswith("console: Failed to load resource")]
