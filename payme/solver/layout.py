@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from payme.cards import CARDS, SUITS, Card
-from payme.melds import RUN_MOST, Meld, RuleTables, build_run, build_set
+from payme.melds import RUN_MOST, Meld, RuleTables, build_run, build_set, fixed_meld_problem
 from payme.solver.search import Leftover, Move, Search
 from payme.solver.shapes import Template
 
@@ -76,9 +76,33 @@ def layout(
             discard = rest.pop(0)
         deadwood.extend(rest)
     if len(melds) > 1:
+        melds = _join_runs(melds, h.t)
         melds.sort(key=_meld_key)
     deadwood.sort(key=_index)
     return melds, deadwood, discard
+
+
+def _join_runs(melds: list[Meld], t: RuleTables) -> list[Meld]:
+    """Runs of one suit that meet end to end, joined where the longer run is valid.
+
+    The search lists only runs that cannot be cut in two, so a long run comes out in
+    pieces; a player expects 5H-TH as one run, not 5H-7H and 8H-TH.
+    """
+    runs = [m for m in melds if m.kind == "run" and m.low is not None]
+    if len(runs) < 2:
+        return melds
+    others = [m for m in melds if not (m.kind == "run" and m.low is not None)]
+    runs.sort(key=lambda m: (m.suit or "", m.low or 0))
+    joined = [runs[0]]
+    for m in runs[1:]:
+        last = joined[-1]
+        if last.suit == m.suit and last.high is not None and last.high + 1 == m.low:
+            grown = Meld("run", last.cards + m.cards, last.stands_for + m.stands_for)
+            if not fixed_meld_problem(grown, t):
+                joined[-1] = grown
+                continue
+        joined.append(m)
+    return others + joined
 
 
 def add_all_wild(melds: list[Meld], kind: str, cards: list[Card], t: RuleTables) -> None:
