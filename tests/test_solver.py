@@ -295,3 +295,10 @@ def test_long_runs_built_from_pieces() -> None:
     assert points("5H JK 7H JK 9H JK", dealt=3) == 0
     ev = evaluate("5H JK 7H JK 9H JK", rules="denexa", dealt=3)
     assert [len(m) for m in ev.melds] == [6]
+
+
+def test_a_long_natural_run_is_shown_whole() -> None:
+    ev = evaluate("5H 6H 7H 8H 9H TH", rules="denexa", dealt=3)
+    assert [str(m) for m in ev.melds] == ["5H 6H 7H 8H 9H TH"]
+    ev = evaluate("9H TH JH QH KH AH", rules="three_pack")
+    assert [(m.low, m.high) for m in ev.melds] == [(9, 14)]
