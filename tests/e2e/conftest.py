@@ -293,7 +293,9 @@ def outside_requests(page: Any) -> list[str]:
 
 def wait_ready(page: Any, ready: str = FIRST_WIDGET, timeout_ms: int = PAGE_TIMEOUT_MS) -> None:
     """Wait until ``ready`` is visible; fail with the traceback if an error output appears."""
-    page.locator(f"{ready}, {ERROR_OUTPUT}").first.wait_for(state="visible", timeout=timeout_ms)
+    # Only visible matches count: a page may hold hidden widgets before its first visible one.
+    target = page.locator(f"{ready} >> visible=true").or_(page.locator(ERROR_OUTPUT))
+    target.first.wait_for(state="visible", timeout=timeout_ms)
     errors = page.locator(ERROR_OUTPUT)
     if errors.count():
         pytest.fail(f"error shown in {page.url}:\n{errors.first.inner_text()}", pytrace=False)
