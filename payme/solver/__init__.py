@@ -168,7 +168,7 @@ def can_go_out(hand: CardsLike, rules: RulesLike = "denexa", dealt: int | None =
     # Removing one card leaves at most one fewer unmelded card: a hand that leaves two or
     # more unmelded at best cannot go out at all (one search answers most hands).
     aside = len(h.fixed_dead) + len(h.isolated)
-    if aside >= 2 or aside + h.value(h.state0, h.n_any, h.n_set, h.n_run, 1, 2) >= 2:
+    if aside >= 2 or aside + h.value(h.state0, h.n_any, 1, 2) >= 2:
         return GoOut(False, ())
     found: list[Card | None] = []
     if mode != "discard_required" and _melds_without(h, None):
@@ -183,7 +183,7 @@ def _melds_without(h: Search, card: Card | None) -> bool:
     """Whether every card of the searched hand but one copy of ``card`` (if any) can be
     melded.  One search serves every card: removing a card is a different start state."""
     aside = [*h.fixed_dead, *h.isolated]
-    state, b, g, q = h.state0, h.n_any, h.n_set, h.n_run
+    state, b = h.state0, h.n_any
     if card is not None and card in aside:
         aside.remove(card)
     elif card is not None and card not in h.singles:
@@ -193,13 +193,13 @@ def _melds_without(h: Search, card: Card | None) -> bool:
         elif scope == "any":
             b -= 1
         elif scope == "set":
-            g -= 1
+            state -= h.unit_g
         else:
-            q -= 1
+            state -= h.unit_q
     if aside:
         return False
     # Budget 1: only "can everything be melded?" matters, so the search stops early.
-    return h.value(state, b, g, q, 1, 1) == 0
+    return h.value(state, b, 1, 1) == 0
 
 
 def best_discard(
@@ -221,7 +221,7 @@ def best_discard(
     pts = t.points
     options: list[tuple[int, int, int, Card]] = []
     # 1. One search weighs discarding any card it handles (natural or pure wild).
-    total = h.value(h.state0, h.n_any, h.n_set, h.n_run, 0)
+    total = h.value(h.state0, h.n_any, 0)
     aside = sum(pts[c.index] for c in (*h.fixed_dead, *h.isolated))
     if total < INF:
         options.append((total + aside, 0, 0, cards[0]))
@@ -231,7 +231,7 @@ def best_discard(
         if c.token in barred:
             continue
         if kept_total is None:
-            kept_total = h.value(h.state0, h.n_any, h.n_set, h.n_run, 1) + aside
+            kept_total = h.value(h.state0, h.n_any, 1) + aside
         saved = 0 if c in h.singles else pts[c.index]
         options.append((kept_total - saved, 1, c.index, c))
     if not options:

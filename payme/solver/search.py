@@ -19,7 +19,7 @@ they are set aside as deadwood before the search starts.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Final
 
 from payme.cards import CARDS, N_REGULAR, Card
@@ -158,19 +158,56 @@ class Search:
                 self.isolated += [CARDS[i]] * counts[i]
             else:
                 state += counts[i] * u
-        self.state0 = state
         self.slot_cost = book.cost_at(cost)
         self.terminal = terminal_table(self)
-        self.memo: dict[object, int] = {}
-        self._plain = None if scoped else _PlainSolver(self)
+        # Scoped wild cards (GROUP only in sets, SEQ only in runs) are counted in two fields
+        # above the regular cards; a candidate meld comes in one variant per number of them
+        # it uses, so the fit test keeps their count as it does the cards'.
+        self.scoped_shift = top = N_REGULAR * book.width
+        self.unit_g = 1 << top
+        width_g = self.n_set.bit_length() + 1
+        self.unit_q = 1 << (top + width_g)
+        width_q = self.n_run.bit_length() + 1
+        self.mask_g = (1 << (width_g - 1)) - 1
+        self.mask_q = (1 << (width_q - 1)) - 1
+        self.guard = book.guard
+        self.uses: list[list[int]] | None = None
+        if scoped:
+            self.guard |= self.unit_g << (width_g - 1) | self.unit_q << (width_q - 1)
+            state += self.n_set * self.unit_g + self.n_run * self.unit_q
+            self._expand_scoped()
+        self.state0 = state
+        self._plain = _PlainSolver(self)
 
-    def value(self, state: int, b: int, g: int, q: int, d: int, budget: int = INF) -> int:
-        """The fewest points from a state: remaining cards ``state``, wild balance ``b``
-        (any scope), ``g`` set-only and ``q`` run-only wild cards left, ``d`` = 0 while a
-        discard is owed.  Exact when below ``budget``; otherwise a value >= ``budget``."""
-        if self._plain is not None:
-            return self._plain.value(state, b, d, budget)
-        return self._solve_scoped(state, b, g, q, d, budget)
+    def _expand_scoped(self) -> None:
+        """Candidate melds in one variant per number of scoped wild cards they use."""
+        uses: list[list[int]] = [[] for _ in self.cands]
+        for p, moves in enumerate(self.cands):
+            if not moves:
+                continue
+            grown: list[tuple[int, int]] = []
+            tpls: list[Template] = []
+            for (delta, k), tpl in zip(moves, self.templates[p], strict=True):
+                is_set = tpl[0] == "set"
+                have, unit = (self.n_set, self.unit_g) if is_set else (self.n_run, self.unit_q)
+                for use in range(min(k, have), -1, -1):
+                    grown.append((delta + use * unit, k - use))
+                    tpls.append(tpl)
+                    uses[p].append(use)
+            self.cands[p] = grown
+            self.templates[p] = tpls
+        self.uses = uses
+
+    def scoped_left(self, state: int) -> tuple[int, int]:
+        """The set-only and run-only wild cards still unused in ``state``."""
+        x = state >> self.scoped_shift
+        return x & self.mask_g, (x >> (self.mask_g.bit_length() + 1)) & self.mask_q
+
+    def value(self, state: int, b: int, d: int, budget: int = INF) -> int:
+        """The fewest points from a state: remaining cards ``state`` (with the unused
+        scoped wild cards), wild balance ``b`` (any scope), ``d`` = 0 while a discard is
+        owed.  Exact when below ``budget``; otherwise a value >= ``budget``."""
+        return self._plain.value(state, b, d, budget)
 
     # --- helpers ----------------------------------------------------------------------
 
@@ -187,86 +224,12 @@ class Search:
             return INF, NO_LEFTOVER
         return self.terminal[(b, g, q, d)]
 
-    # --- the general search (hands holding scoped wild cards) --------------------------
-
-    def _solve_scoped(
-        self, state: int, b: int, g: int, q: int, d: int, budget: int = INF
-    ) -> int:
-        # Branch and bound like the plain search: exact below ``budget``, else a bound.
-        if not state:
-            return self.finish(b, g, q, d)[0]
-        key = (state, b, g, q, d)
-        hit = self.memo.get(key)
-        if hit is not None:
-            if hit >= 0:
-                return hit
-            if -hit - 1 >= budget:
-                return -hit - 1
-        best = budget
-        for now, nxt, _ in self.options(state, b, g, q, d):
-            if now >= best:
-                continue
-            v = now + self._solve_scoped(*nxt, best - now)
-            if v < best:
-                best = v
-                if not best:
-                    break
-        self.memo[key] = best if best < budget else -budget - 1
-        return best
-
-    def options(
-        self, state: int, b: int, g: int, q: int, d: int
-    ) -> Iterator[tuple[int, tuple[int, int, int, int, int], Move]]:
-        """Every move from a state in search order (melds first, then the discard, playing
-        as wild, deadwood): (cost now, next state, the move)."""
-        book = self.book
-        j = book.pos_at_bit[(state & -state).bit_length() - 1]
-        rest = state - book.unit_at[j]
-        guard = book.guard
-        sg = state | guard
-        for i, ((delta, k), tpl) in enumerate(zip(self.cands[j], self.templates[j], strict=True)):
-            if (sg - delta) & guard != guard:
-                continue
-            nxt = state - delta
-            is_set = tpl[0] == "set"
-            scoped = g if is_set else q
-            for use in range(min(k, scoped), -1, -1):
-                nb = b - (k - use)
-                if nb < 0 and nb + self.conv_left(nxt) < 0:
-                    continue
-                if is_set:
-                    yield 0, (nxt, nb, g - use, q, d), ("meld", j, i, k - use, use)
-                else:
-                    yield 0, (nxt, nb, g, q - use, d), ("meld", j, i, k - use, use)
-        if not d:
-            yield 0, (rest, b, g, q, 1), ("discard", j, 0, 0, 0)
-        if book.conv_at[j]:
-            yield 0, (rest, b + 1, g, q, d), ("wild", j, 0, 0, 0)
-        yield self.slot_cost[j], (rest, b, g, q, d), ("dead", j, 0, 0, 0)
-
     def walk(self, d: int) -> tuple[int, list[Move], Leftover]:
         """The best total and the moves of one best layout (the first best in search order).
 
         ``d`` is 0 when a discard is owed, 1 when not.
         """
-        if self._plain is not None:
-            return self._plain.walk(d)
-        key = (self.state0, self.n_any, self.n_set, self.n_run, d)
-        value = self.value
-        total = value(*key)
-        moves: list[Move] = []
-        if total >= INF:
-            return total, moves, NO_LEFTOVER
-        while key[0]:
-            target = value(*key)
-            for now, nxt, move in self.options(*key):
-                if now + value(*nxt) == target:
-                    moves.append(move)
-                    key = nxt
-                    break
-            else:  # pragma: no cover - the memo guarantees a matching move
-                raise AssertionError("solver walk lost its way")
-        return total, moves, self.finish(*key[1:])[1]
+        return self._plain.walk(d)
 
 
 class _PlainSolver:
@@ -313,15 +276,24 @@ class _PlainSolver:
         cost = h.slot_cost
         conv = book.conv_at
         cands = h.cands
-        guard = book.guard
+        guard = h.guard
         bit_slot = book.pos_at_bit
         conv_masks = book.conv_masks
         n_any = h.n_any
         term = h.terminal
         owed = after_discard is not None
-        end = [term[(b, 0, 0, 0 if owed else 1)][0] for b in range(n_any + 1)]
+        flag = 0 if owed else 1
+        end = [term[(b, 0, 0, flag)][0] for b in range(n_any + 1)]
         off = self.off
         rest_search = after_discard
+        scoped_left = h.scoped_left
+
+        def end_scoped(state: int, b: int) -> int:
+            # Only scoped wild cards are left: they are leftovers like the pure ones.
+            if not 0 <= b <= n_any:
+                return INF
+            g, q = scoped_left(state)
+            return term[(b, g, q, flag)][0]
 
         def conv_left(state: int) -> int:
             have = 0
@@ -334,6 +306,8 @@ class _PlainSolver:
             if not state:
                 return end[b] if 0 <= b <= n_any else INF
             j = bit_slot[(state & -state).bit_length() - 1]
+            if j == N_REGULAR:
+                return end_scoped(state, b)
             moves = cands[j]
             if not moves and not owed and not conv[j]:
                 # Starts no meld, cannot be wild, no discard owed: deadwood, no choice.
@@ -396,6 +370,8 @@ class _PlainSolver:
         unit, bit_slot, off = h.book.unit_at, h.book.pos_at_bit, self.off
         while state:
             j = bit_slot[(state & -state).bit_length() - 1]
+            if j == N_REGULAR:
+                break  # only scoped wild cards left
             entry = (self.memos if d else self.memos_d)[b + off].get(state)
             pick = -1 if entry is None else (entry & 0xFFFF) - 8
             if pick == -1:
@@ -411,10 +387,11 @@ class _PlainSolver:
                 b += 1
             else:
                 delta, k = h.cands[j][pick]
-                moves.append(("meld", j, pick, k, 0))
+                moves.append(("meld", j, pick, k, h.uses[j][pick] if h.uses else 0))
                 state -= delta
                 b -= k
-        return total, moves, h.finish(b, 0, 0, d)[1]
+        g, q = h.scoped_left(state)
+        return total, moves, h.finish(b, g, q, d)[1]
 
 
 def terminal_table(h: Search) -> dict[tuple[int, int, int, int], tuple[int, Leftover]]:

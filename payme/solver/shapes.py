@@ -85,7 +85,9 @@ class ShapeBook:
         self.unit_of = [1 << (p * w) for p in self.pos_of]
         self.unit_at = [1 << (p * w) for p in range(N_REGULAR)]
         self.guard = sum(1 << (p * w + w - 1) for p in range(N_REGULAR))
-        self.pos_at_bit = [b // w for b in range(N_REGULAR * w)]
+        # Bits above the regular cards hold counts of scoped wild cards (see Search): their
+        # "position" is N_REGULAR, which the search reads as "no regular card left".
+        self.pos_at_bit = [min(b // w, N_REGULAR) for b in range(N_REGULAR * w + 64)]
         self.conv_at = [t.scope[self.index_at[p]] is not None for p in range(N_REGULAR)]
         conv_pos = [p for p in range(N_REGULAR) if self.conv_at[p]]
         # Masks picking bit ``k`` of every wild-of-a-rank field: counting those cards left.
