@@ -6,12 +6,13 @@ fixed positions in rank-major order (every ace, then every two, ...; see
 :class:`~payme.solver.shapes.ShapeBook`).  The search always takes the lowest remaining
 card and decides its fate: a candidate meld in which it is the first natural card, the
 discard (when one is owed), acting as a wild card (a wild card of a rank), or deadwood.
-Wild cards without a rank (jokers; Rummy 3-Pack's WILD, GROUP and SEQ) are pooled counts:
-a candidate meld only says how many wild cards it needs and the search keeps the balance
-of the pool.  A meld may borrow from wild cards of a rank that the
-search reaches later; the balance must be settled by the end.  Values are memoised on
-(remaining cards, balance), so the search is exact; it is also branch and bound, cutting
-off a branch as soon as it cannot beat the best layout found so far.
+Wild cards without a rank are pooled: jokers and WILD (any meld) as a balance that a
+candidate meld draws on, GROUP (sets only) and SEQ (runs only) as counts in two fields of
+the packed state, so a meld that uses one takes it like a card.  A meld may borrow from
+wild cards of a rank that the search reaches later; the balance must be settled by the
+end.  Values are memoised on (remaining cards, balance), so the search is exact; it is also
+branch and bound, cutting off a branch as soon as it cannot beat the best layout found so
+far.
 
 Cards that belong to no candidate meld at all (and are not wild) never change the answer;
 they are set aside as deadwood before the search starts.
@@ -177,7 +178,7 @@ class Search:
             state += self.n_set * self.unit_g + self.n_run * self.unit_q
             self._expand_scoped()
         self.state0 = state
-        self._plain = _PlainSolver(self)
+        self._plain = _Solver(self)
 
     def _expand_scoped(self) -> None:
         """Candidate melds in one variant per number of scoped wild cards they use."""
@@ -232,8 +233,8 @@ class Search:
         return self._plain.walk(d)
 
 
-class _PlainSolver:
-    """The search for hands without scoped wild cards (the hot path).
+class _Solver:
+    """The search itself, as closures over one prepared hand (the hot path).
 
     Two closures: ``solve`` when no discard is owed and ``solve_d`` when one is (the best
     discard search); discarding moves from the second to the first.  Both are branch and
