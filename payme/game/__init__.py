@@ -37,6 +37,14 @@ Pay Me's UI trio (every action: ask, insist, act)::
     g.can_lay_off(placements), g.lay_off(placements)   # placements: ((meld index, cards), ...)
     g.best_lay_off()                                   # the LayOff leaving the fewest points
 
+Pay Me's ``g.view(seat)`` is a :class:`~payme.game.view.SeatView`: ``hand``, ``drawn`` (the
+card just drawn), ``discard_pile`` (bottom to top; ``top_discard``), ``stock_count``,
+``hand_counts``, ``declarer``, ``table`` / ``table_melds`` (the declarer's melds with
+lay-offs so far), ``shown`` (every hand, in the lay-off phase only), ``picked_up`` and
+``discarded`` per seat this hand, ``turns``, ``totals``, ``money``, ``phase``, ``to_move``,
+``dealt``, ``wild_rank``, ``dealer`` and ``last_hand`` (a :class:`~payme.game.view.HandSummary`
+of the hand finished last, every hand shown).  ``g.summaries`` holds every finished hand.
+
 Same rules, players, seed and actions give the same game: the game owns a
 ``random.Random(seed)`` (the shuffles and stock rebuilds); bots own their own seeded rngs.
 
