@@ -42,6 +42,7 @@ _EXPORTS: dict[str, str] = {
     "LayOff": "payme.layoff",
     "lay_off": "payme.layoff",
     "lay_off_in_turn": "payme.layoff",
+    "grow_meld": "payme.layoff",
     "GoOutChance": "payme.odds",
     "go_out_chance": "payme.odds",
     # puzzles
@@ -59,7 +60,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from payme.analysis.simulate import simulate
     from payme.cards import Card, CardError, format_hand, parse_card, parse_hand
     from payme.game import new_game, play_game, replay
-    from payme.layoff import LayOff, lay_off, lay_off_in_turn
+    from payme.layoff import LayOff, grow_meld, lay_off, lay_off_in_turn
     from payme.melds import Meld, MeldCheck, check_meld
     from payme.odds import GoOutChance, go_out_chance
     from payme.pack import Pack, check_hand
@@ -88,6 +89,7 @@ __all__ = [
     "evaluate",
     "format_hand",
     "go_out_chance",
+    "grow_meld",
     "lay_off",
     "lay_off_in_turn",
     "new_game",
