@@ -17,10 +17,12 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from payme.cards import N_REGULAR, Card, CardsLike, format_hand
+from payme.cards import N_REGULAR, Card, CardsLike, format_hand, parse_hand
 from payme.melds import Meld, RuleTables, hand_cards, tables_for
+from payme.pack import MAX_HAND
 from payme.rulesets import Ruleset, RulesLike
 from payme.solver.layout import layout
+from payme.solver.natural import Natural, natural_for, natural_layout
 from payme.solver.search import INF, Search
 from payme.solver.shapes import book_for
 
@@ -129,10 +131,39 @@ def evaluate(hand: CardsLike, rules: RulesLike = "denexa", dealt: int | None = N
     >>> evaluate("RUMMY NOGO 5H 5S WILD", rules="three_pack").deadwood
     (Card('NOGO'),)
     """
-    t = tables_for(rules, dealt)
-    cards = hand_cards(hand, t)
+    t, nat = _prepared(rules, dealt)
+    cards = hand if type(hand) is tuple else parse_hand(hand)
+    if len(cards) <= MAX_HAND:
+        found = natural_layout(cards, t, nat)
+        if found is not None:
+            kept, melds, deadwood, points = found
+            return Evaluation(kept, melds, deadwood, points, t.rules, t.dealt)
+    cards = hand_cards(cards, t)
     h = Search(cards, t, t.points, book_for(t))
     return _evaluation(cards, t, h, 1)[1]
+
+
+_PREPARED: dict[tuple[int, int | None], tuple[RulesLike, RuleTables, Natural]] = {}
+
+
+def _prepared(rules: RulesLike, dealt: int | None) -> tuple[RuleTables, Natural]:
+    """The tables of a rule set and round, looked up in one step when seen before.
+
+    Keyed by the identity of ``rules`` (a name or a Ruleset) and ``dealt``; only a plain
+    ``int`` or ``None`` is cached, so a ``dealt`` of another type is always checked.
+    """
+    cacheable = dealt is None or type(dealt) is int
+    if cacheable:
+        hit = _PREPARED.get((id(rules), dealt))
+        if hit is not None and hit[0] is rules:
+            return hit[1], hit[2]
+    t = tables_for(rules, dealt)
+    nat = natural_for(t)
+    if cacheable:
+        if len(_PREPARED) > 256:
+            _PREPARED.clear()
+        _PREPARED[(id(rules), dealt)] = (rules, t, nat)
+    return t, nat
 
 
 def can_go_out(hand: CardsLike, rules: RulesLike = "denexa", dealt: int | None = None) -> GoOut:

@@ -76,10 +76,16 @@ def layout(
             discard = rest.pop(0)
         deadwood.extend(rest)
     if len(melds) > 1:
-        melds = _join_runs(melds, h.t)
-        melds.sort(key=_meld_key)
+        melds = finish_melds(melds, h.t)
     deadwood.sort(key=_index)
     return melds, deadwood, discard
+
+
+def finish_melds(melds: list[Meld], t: RuleTables) -> list[Meld]:
+    """The melds of a layout as shown: runs that meet joined, low card first."""
+    melds = _join_runs(melds, t)
+    melds.sort(key=_meld_key)
+    return melds
 
 
 def _join_runs(melds: list[Meld], t: RuleTables) -> list[Meld]:
@@ -130,4 +136,4 @@ def _meld_key(m: Meld) -> int:
     return min(c.index for c in m.cards)
 
 
-__all__ = ["add_all_wild", "layout"]
+__all__ = ["add_all_wild", "finish_melds", "layout"]
