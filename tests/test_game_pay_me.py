@@ -402,7 +402,7 @@ def test_scores_totals_winners_and_money_add_up() -> None:
 def test_pot_split_between_tied_winners_keeps_every_cent() -> None:
     g = new_game("family", players=7, seed=1)
     g._totals = [10, 3, 3, 9, 3, 50, 4]
-    shares = g._pot_shares()
+    shares = g.pot_shares()
     assert sum(shares) == 7 * 50
     assert shares[1] == shares[2] == 117 and shares[4] == 116  # 350 = 117 + 117 + 116
     assert [shares[s] for s in (0, 3, 5, 6)] == [0, 0, 0, 0]
@@ -411,6 +411,8 @@ def test_pot_split_between_tied_winners_keeps_every_cent() -> None:
 def test_no_money_without_stakes() -> None:
     g = play_game("denexa", players=2, bots=("greedy",), seed=2)
     assert g.money is None and all(r["money"] is None for r in g.results())
+    with pytest.raises(ValueError, match="no money"):
+        g.pot_shares()
 
 
 # ------------------------------------------------------------------ views and replay

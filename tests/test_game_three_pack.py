@@ -12,6 +12,7 @@ import pytest
 from three_pack_helpers import FILLERS, RUMMY, TP, arrange, variant
 
 from payme.cards import CARDS, Card, parse_card, parse_hand
+from payme.game import replay
 from payme.game.actions import (
     Action,
     Discard,
@@ -764,6 +765,13 @@ def test_an_agreed_tie_game_has_no_winner_and_keeps_the_first_player() -> None:
     plain.apply(Draw(0, "stock"))
     again = replay_three_pack("three_pack", 3, 4, plain.actions, tie=True, first=0)
     assert again.winners() == () and again.history[-1].event.startswith("Game over (a tie")
+    # The game-independent replay takes the agreement too, and rebuilds the tied game.
+    plain.agree_tie()
+    both = replay("three_pack", 3, 4, plain.actions, tie=True, first=0)
+    assert isinstance(both, ThreePackGame) and both.tie_agreed
+    assert both.history == plain.history and both.winners() == ()
+    untied = replay("three_pack", 3, 4, plain.actions, first=0)
+    assert not untied.over and untied.history == plain.history[:-2]
 
     m = ThreePackMatch(players=3, seed=8)
     first = m.game_players[-1][m.game.first]

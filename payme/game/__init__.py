@@ -114,18 +114,28 @@ def new_game(rules: RulesLike = "denexa", players: int = 4, seed: int = 0, **opt
 def replay(
     rules: RulesLike, players: int, seed: int, actions: Sequence[Any], **options: Any
 ) -> Any:
-    """Rebuild a game from its seed and actions (either kind of game)."""
+    """Rebuild a game from its seed and actions (either kind of game).
+
+    ``options`` are the game's own options; Rummy 3-Pack also takes ``tie=True`` for a game
+    the table agreed to call a tie after these actions (an agreement is no player's action,
+    so it is not in ``actions``).
+
+    >>> g = new_game("three_pack", players=3, seed=4, first=0)
+    >>> _ = g.apply(g.legal_actions()[0]); _ = g.agree_tie()
+    >>> again = replay("three_pack", 3, 4, g.actions, first=0, tie=True)
+    >>> again.history == g.history and again.winners() == ()
+    True
+    """
     ruleset = get_rules(rules)
     if ruleset.game == "pay_me":
         from payme.game.pay_me import replay as replay_pay_me
 
         return replay_pay_me(ruleset, players, seed, actions, **options)
-    game = new_game(ruleset, players, seed, **options)
-    for action in actions:
-        if game.phase == "hand_over":
-            game.advance()
-        game.apply(action)
-    return game
+    if ruleset.game == "rummy_3_pack":
+        from payme.game.three_pack import replay_three_pack
+
+        return replay_three_pack(ruleset, players, seed, actions, **options)
+    raise ValueError(f"no game engine for rule sets of kind {ruleset.game!r}")
 
 
 def make_bot(name: str, rules: RulesLike, seed: int = 0) -> Bot:

@@ -685,7 +685,7 @@ class PayMeGame:
             self._totals[s] += scored[s]
         last = self.hand_number == self.rules.hands
         if last and stakes is not None and money is not None:
-            for s, share in enumerate(self._pot_shares()):
+            for s, share in enumerate(self.pot_shares()):
                 money[s] += share - stakes.ante
         if money is not None and self._money is not None:
             for s in range(self.players):
@@ -745,14 +745,21 @@ class PayMeGame:
             if self.auto_advance:
                 self.advance()
 
-    def _pot_shares(self) -> list[int]:
-        """Each seat's share of the pot: split evenly among the winners.
+    def pot_shares(self) -> list[int]:
+        """Each seat's share of the pot (cents): split evenly among the current leaders.
 
         Cents that do not split evenly go one each to the winners in seat order from the
-        first dealer's left (seat 0 first), so no cent is lost.
+        first dealer's left (seat 0 first), so no cent is lost.  The game pays these out at
+        its end; before then they are what the pot would pay if the game ended now.  A rule
+        set without stakes has no pot: that is an error.
+
+        >>> g = PayMeGame("family", players=3, seed=1)
+        >>> g.pot_shares()  # nobody has scored yet: all three lead and share the 150 cents
+        [50, 50, 50]
         """
         stakes = self.rules.money
-        assert stakes is not None
+        if stakes is None:
+            raise ValueError(f"rule set {self.rules.name!r} plays for no money: it has no pot")
         pot = stakes.ante * self.players
         won = self._leaders()
         share, odd = divmod(pot, len(won))

@@ -369,7 +369,7 @@ def pot_split_questions(r: Ruleset) -> list[Question]:
     won = g.winners()
     # The engine's own settlement of the pot (the code that pays it out at the game's end),
     # so the tutorial never does the division itself.
-    shares = g._pot_shares()
+    shares = g.pot_shares()
     share = shares[won[0]]
     if any(shares[s] != share for s in won):
         return []  # an uneven split (odd cents) is not what this question is about
