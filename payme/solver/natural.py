@@ -32,6 +32,8 @@ True
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
+from operator import attrgetter
 from typing import Final
 
 from payme.cards import CARDS, N_CARDS, N_REGULAR, SUITS, Card
@@ -40,22 +42,32 @@ from payme.solver.layout import finish_melds
 from payme.solver.search import INF
 from payme.solver.shapes import Bundle, ShapeBook, Template, book_for
 
-# Per card index (regular cards): its suit, its rank - 1, the rank's bit in a suit mask
-# (bit r for rank r, as ShapeBook keys runs) and the place of its suit's 4-bit count in a
-# rank's copies code (as ShapeBook keys sets).
-_SUIT_OF: Final = [i // 13 for i in range(N_REGULAR)]
+# Per card index (regular cards): its rank - 1; its rank's bit in its suit's 16-bit field
+# (bit r for rank r, as ShapeBook keys runs); and what it adds to its rank's tally (one
+# card at bit 16, one copy in its suit's 4-bit field, as ShapeBook keys sets).
 _RANK_OF: Final = [i % 13 for i in range(N_REGULAR)]
-_RANK_BIT: Final = [2 << (i % 13) for i in range(N_REGULAR)]
-_SUIT_UNIT: Final = [1 << (4 * (i // 13)) for i in range(N_REGULAR)]
+_SUIT_BIT: Final = [2 << (i % 13) << (16 * (i // 13)) for i in range(N_REGULAR)]
+_RANK_ADD: Final = [(1 << 16) + (1 << (4 * (i // 13))) for i in range(N_REGULAR)]
+
+_INDEX: Final = attrgetter("index")
 
 Layout = tuple[tuple[Card, ...], tuple[Meld, ...], tuple[Card, ...], int]
 """``(the hand in canonical order, melds, deadwood, deadwood points)``."""
 
 
+NatBundle = tuple[tuple[tuple[int, list[int]], ...], int]
+"""A :data:`~payme.solver.shapes.Bundle` as the lean path keeps it: candidate melds grouped
+by anchor position -- ``(position, [cards taken])`` -- and the packed mask of every field
+(card) they touch."""
+
+
 class Natural:
     """What the lean path needs to know about one rule set and round, built once."""
 
-    __slots__ = ("book", "limit", "melds", "points", "run_min", "set_min", "t")
+    __slots__ = (
+        "ace_high", "book", "bundles", "cost", "limit", "low_bits", "melds", "memo",
+        "picks", "points", "run_min", "set_min", "t",
+    )  # fmt: skip
 
     def __init__(self, t: RuleTables) -> None:
         self.t = t
@@ -64,16 +76,47 @@ class Natural:
         # pack's count for regular cards that are not wild this round, 0 for the rest
         # (a wild or special card sends the hand to the general path).
         pack = t.largest_pack
-        self.limit = tuple(
+        self.limit = bytes(
             min(pack[i], 15) if i < N_REGULAR and t.scope[i] is None else 0
             for i in range(N_CARDS)
         )
         self.points = t.points
+        self.cost = self.book.cost_at(t.points)  # by position in the packed state
         self.run_min = t.run_min
         self.set_min = t.set_min
-        # The meld of each natural candidate, by the cards it takes (packed): a set and a
-        # run never take the same cards, so that is key enough.
-        self.melds: dict[int, Meld] = {}
+        self.ace_high = t.ace_high
+        self.low_bits = sum(self.book.unit_at)  # the lowest bit of every card's field
+        # The bundles by the general path's keys, and the meld of each natural candidate
+        # by the cards it takes (packed; a set and a run never take the same cards), with
+        # its sort key in a layout and whether it is a run.
+        self.bundles: dict[int, NatBundle | None] = {}
+        self.melds: dict[int, tuple[Meld, int, bool]] = {}
+        # The search's memo, kept across hands (see _solver): value (or -(lower bound + 1))
+        # and first best move of each state searched.
+        self.memo: dict[int, int] = {}
+        self.picks: dict[int, int] = {}
+
+    def bundle(self, key: int, make: Callable[[], Bundle]) -> NatBundle | None:
+        """The bundle under ``key`` (``make`` builds it on a miss), ``None`` when empty."""
+        if len(self.bundles) > 200_000:
+            self.bundles.clear()
+            self.melds.clear()  # every kept bundle has its melds in ``melds``
+        groups, used = make()
+        found: NatBundle | None = None
+        if used:
+            known = self.melds
+            for _, cl, tl in groups:
+                for (delta, _), tpl in zip(cl, tl, strict=True):
+                    if delta not in known:
+                        known[delta] = _meld(tpl)
+            # Every field a candidate touches: spread each field's bits to its lowest.
+            spread = used
+            for k in range(1, self.book.width):
+                spread |= used >> k
+            fields = (spread & self.low_bits) * ((1 << self.book.width) - 1)
+            found = (tuple((p, [d for d, _ in cl]) for p, cl, _ in groups), fields)
+        self.bundles[key] = found
+        return found
 
 
 _NATURAL: dict[int, tuple[RuleTables, Natural]] = {}
@@ -91,143 +134,163 @@ def natural_for(t: RuleTables) -> Natural:
     return nat
 
 
-def natural_layout(cards: tuple[Card, ...], t: RuleTables, nat: Natural | None = None) -> (
-    Layout | None
-):
+def natural_layout(
+    cards: tuple[Card, ...], t: RuleTables, nat: Natural | None = None
+) -> Layout | None:
     """The best layout of a hand of natural cards only, or ``None`` for any other hand."""
     if nat is None:
         nat = natural_for(t)
-    limit = nat.limit
-    counts = [0] * N_CARDS
-    masks = [0, 0, 0, 0]
-    codes = [0] * 13  # per rank: copies per suit, 4 bits each
-    per_rank = [0] * 13
-    suit_of, rank_of, rank_bit, suit_unit = _SUIT_OF, _RANK_OF, _RANK_BIT, _SUIT_UNIT
+    left = bytearray(nat.limit)  # copies of each kind the hand may still hold
+    held = 0  # 16 bits per suit: bit r set when the hand holds rank r of that suit
+    ranks = [0] * 13  # per rank - 1: cards << 16 | copies per suit (4 bits each)
+    suit_bit, rank_of, rank_add = _SUIT_BIT, _RANK_OF, _RANK_ADD
     for c in cards:
         if type(c) is not Card:
             return None
         i = c.index
-        n = counts[i] + 1
-        if n > limit[i]:
+        n = left[i]
+        if not n:
             return None  # wild, special or one copy too many: the general path decides
-        counts[i] = n
-        masks[suit_of[i]] |= rank_bit[i]
-        r = rank_of[i]
-        codes[r] += suit_unit[i]
-        per_rank[r] += 1
+        left[i] = n - 1
+        held |= suit_bit[i]
+        ranks[rank_of[i]] += rank_add[i]
 
-    # Candidate bundles, looked up with the general path's keys (no wild cards: the low
-    # byte is 0); runs before sets, as there.
+    # Candidate bundles, by the general path's keys (no wild cards: the low byte is 0);
+    # runs before sets, as there.
     book = nat.book
-    fast = book.bundles_by_key
-    bundles: list[Bundle] = []
+    known = nat.bundles
+    bundles: list[NatBundle] = []
     run_min = nat.run_min
+    whole = nat.ace_high
     for s in range(4):
-        mask = masks[s]
-        if mask.bit_count() >= run_min:
-            key = s << 24 | mask << 8
-            hit = fast.get(key)
-            if hit is None:
-                hit = book.remember(key, book.run_bundle(s, mask, 0, False))
-            if hit[1]:
+        mask = held >> (16 * s) & 0xFFFF
+        if mask.bit_count() < run_min:
+            continue
+        if whole and mask & 2:
+            parts = [mask]  # the ace may sit above the king: the suit in one piece
+        else:
+            # Without wild cards a run is a row of held ranks, so each stretch of
+            # consecutive ranks has its own runs (the same ones, in the same order at each
+            # card, as the whole suit's bundle); a stretch too short for a run has none.
+            # Stretches come back hand after hand, whole suits much less.
+            parts = []
+            while mask:
+                stretch = mask & ~(mask + (mask & -mask))  # the lowest row of ranks
+                mask ^= stretch
+                if stretch.bit_count() >= run_min:
+                    parts.append(stretch)
+        for part in parts:
+            key = s << 24 | part << 8
+            if key in known:
+                hit = known[key]
+            else:
+                hit = nat.bundle(key, partial(book.run_bundle, s, part, 0, False))
+            if hit is not None:
                 bundles.append(hit)
-    set_min = nat.set_min
-    for r in range(13):
-        if per_rank[r] >= set_min:
-            code = codes[r]
+    enough = nat.set_min << 16
+    for r, code in enumerate(ranks):
+        if code >= enough:
+            code &= 0xFFFF
             key = 1 << 40 | r << 24 | code << 8
-            hit = fast.get(key)
-            if hit is None:
+            if key in known:
+                hit = known[key]
+            else:
                 copies = tuple(code >> (4 * s) & 15 for s in range(4))
-                hit = book.remember(key, book.set_bundle(r + 1, copies, 0))
-            if hit[1]:
+                hit = nat.bundle(key, partial(book.set_bundle, r + 1, copies, 0))
+            if hit is not None:
                 bundles.append(hit)
 
-    points = nat.points
     if not bundles:
         # No meld possible: every card is deadwood.
-        hand = tuple(sorted(cards, key=_index))
+        points = nat.points
+        hand = tuple(sorted(cards, key=_INDEX))
         return hand, (), hand, sum([points[c.index] for c in cards])
-    return _search(cards, counts, bundles, nat)
+    return _search(cards, bundles, nat)
 
 
-def _index(c: Card) -> int:
-    return c.index
-
-
-def _search(
-    cards: tuple[Card, ...], counts: list[int], bundles: list[Bundle], nat: Natural
-) -> Layout:
-    book = nat.book
-    cands: dict[int, list[tuple[int, int]]] = {}
-    tpls: dict[int, list[Template]] = {}
-    used = 0
-    for groups, bundle_used in bundles:
-        used |= bundle_used
-        for p, cl, tl in groups:
+def _search(cards: tuple[Card, ...], bundles: list[NatBundle], nat: Natural) -> Layout:
+    cands: dict[int, list[int]] = {}
+    fields = 0
+    for groups, touched in bundles:
+        fields |= touched
+        for p, cl in groups:
             if p in cands:
-                cands[p] = cands[p] + cl
-                tpls[p] = tpls[p] + tl
+                cands[p] = cands[p] + cl  # a set after the runs, as the general path
             else:
                 cands[p] = cl
-                tpls[p] = tl
-    # Cards in no candidate meld are deadwood whatever else happens.
-    points = nat.points
-    unit_of = book.unit_of
-    fmask = (1 << book.width) - 1
-    state = 0
-    aside = 0
-    dead: list[int] = []
-    for i in {c.index for c in cards}:
-        u = unit_of[i]
-        n = counts[i]
-        if used & (u * fmask):
-            state += n * u
-        else:
-            dead += [i] * n
-            aside += n * points[i]
-
-    solve, memo = _solver(cands, book, nat.t)
-    total = solve(state, INF)
-
-    # Walk the first best move from each state (see search.Search.walk).
+    book = nat.book
     unit = book.unit_at
     bit_slot = book.pos_at_bit
     index_at = book.index_at
+    cost = nat.cost
+    unit_of = book.unit_of
+    state = 0
+    for c in cards:
+        state += unit_of[c.index]
+    # Cards in no candidate meld are deadwood whatever else happens.
+    dead: list[int] = []
+    aside = 0
+    alone = state & ~fields
+    if alone:
+        state -= alone
+        while alone:
+            j = bit_slot[(alone & -alone).bit_length() - 1]
+            alone -= unit[j]
+            dead.append(index_at[j])
+            aside += cost[j]
+
+    total = _solver(cands, nat)(state, INF)
+
+    # Walk the first best move from each state (see search.Search.walk).
+    picks = nat.picks
     melds: list[Meld] = []
+    keys: list[int] = []
+    runs = 0
     known = nat.melds
     while state:
-        j = bit_slot[(state & -state).bit_length() - 1]
-        entry = memo.get(state)
-        pick = -1 if entry is None else (entry & 0xFFFF) - 8
-        if pick == -1:
+        delta = picks.get(state, 0)
+        if not delta:
+            j = bit_slot[(state & -state).bit_length() - 1]
             dead.append(index_at[j])
             state -= unit[j]
             continue
-        delta = cands[j][pick][0]
-        meld = known.get(delta)
-        if meld is None:
-            meld = known[delta] = _meld(tpls[j][pick])
+        meld, key, is_run = known[delta]
         melds.append(meld)
+        keys.append(key)
+        runs += is_run
         state -= delta
-    if len(melds) > 1:
-        melds = finish_melds(melds, nat.t)
+    if runs > 1:
+        melds = finish_melds(melds, nat.t)  # runs that meet may be joined
+    elif len(melds) > 1:
+        # finish_melds without runs to join: low card first, ties in walk order.
+        order = sorted(range(len(keys)), key=keys.__getitem__)
+        melds = [melds[k] for k in order]
     dead.sort()
-    hand = tuple([CARDS[i] for i in sorted([c.index for c in cards])])
+    hand = tuple(sorted(cards, key=_INDEX))
     return hand, tuple(melds), tuple([CARDS[i] for i in dead]), total + aside
 
 
-def _solver(
-    cands: dict[int, list[tuple[int, int]]], book: ShapeBook, t: RuleTables
-) -> tuple[Callable[[int, int], int], dict[int, int]]:
+def _solver(cands: dict[int, list[int]], nat: Natural) -> Callable[[int, int], int]:
     """The general search (:class:`~payme.solver.search.Search`) cut down to no wild cards
-    and no discard: the same moves in the same order, the same memo entries."""
+    and no discard: the same moves in the same order, the same choices.
+
+    Without wild cards, the candidate melds that fit a state are the same whichever hand
+    it came from (a meld's cards decide whether it is a candidate, and the order of the
+    candidates at a card does not depend on the rest of the hand), so a state's value and
+    its first best move are facts about the state alone: the memo is kept across hands
+    (in :class:`Natural`), with the best move as the cards it melds (0: deadwood).
+    """
+    book = nat.book
     unit = book.unit_at
-    cost = book.cost_at(t.points)
+    cost = nat.cost
     guard = book.guard
     bit_slot = book.pos_at_bit
-    memo: dict[int, int] = {}
+    memo = nat.memo
+    picks = nat.picks
     get_cands = cands.get
+    if len(memo) > _MEMO_MOST:
+        memo.clear()
+        picks.clear()
 
     def solve(state: int, budget: int) -> int:
         # Exact when below ``budget``; otherwise some value >= budget (a cut-off).
@@ -243,45 +306,51 @@ def _solver(
         hit = memo.get(state)
         if hit is not None:
             if hit >= 0:
-                return hit >> 16
+                return hit
             if -hit - 1 >= budget:
                 return -hit - 1
         best = budget
         pick = 0
         sg = state | guard
-        i = -1
-        for delta, _ in moves:
-            i += 1
+        for delta in moves:
             if (sg - delta) & guard == guard:
                 v = solve(state - delta, best)
                 if v < best:
-                    best, pick = v, i
+                    best, pick = v, delta
                     if not v:
                         break
         c = cost[j]
         if best > c:
             v = c + solve(state - unit[j], best - c)
             if v < best:
-                best, pick = v, -1
+                best, pick = v, 0
         if best < budget:
-            memo[state] = best << 16 | (pick + 8)
+            memo[state] = best
+            picks[state] = pick
         else:
-            memo[state] = -budget - 1
+            memo[state] = -budget - 1  # only a lower bound is known
         return best
 
-    return solve, memo
+    return solve
 
 
-def _meld(tpl: Template) -> Meld:
-    """The meld of a candidate with natural cards only (as layout.layout builds it)."""
+_MEMO_MOST: Final = 300_000
+"""States kept in a :class:`Natural`'s memo before it starts afresh (bounds the memory)."""
+
+
+def _meld(tpl: Template) -> tuple[Meld, int, bool]:
+    """The meld of a candidate with natural cards only (as layout.layout builds it), its
+    sort key in a layout (as layout.finish_melds sorts) and whether it is a run."""
     kind, number, shape = tpl
     if kind == "set":
         copies = shape[0]
         naturals = [CARDS[s * 13 + number - 1] for s in range(4) for _ in range(copies[s])]
-        return build_set(number, naturals, [])
-    ranks, places, _, _, low = shape  # type: ignore[misc]
-    by_place = {p: CARDS[number * 13 + r - 1] for r, p in zip(ranks, places, strict=True)}
-    return build_run(SUITS[number], low, by_place, [])
+        meld = build_set(number, naturals, [])
+    else:
+        ranks, places, _, _, low = shape  # type: ignore[misc]
+        by_place = {p: CARDS[number * 13 + r - 1] for r, p in zip(ranks, places, strict=True)}
+        meld = build_run(SUITS[number], low, by_place, [])
+    return meld, min(c.index for c in meld.cards), kind == "run"
 
 
 __all__ = ["Layout", "Natural", "natural_for", "natural_layout"]
