@@ -38,16 +38,19 @@ from typing import Final
 
 from payme.cards import CARDS, N_CARDS, N_REGULAR, SUITS, Card
 from payme.melds import Meld, RuleTables, build_run, build_set
+from payme.pack import MAX_HAND
 from payme.solver.layout import finish_melds
 from payme.solver.search import INF
 from payme.solver.shapes import Bundle, ShapeBook, Template, book_for
 
-# Per card index (regular cards): its rank - 1; its rank's bit in its suit's 16-bit field
-# (bit r for rank r, as ShapeBook keys runs); and what it adds to its rank's tally (one
-# card at bit 16, one copy in its suit's 4-bit field, as ShapeBook keys sets).
-_RANK_OF: Final = [i % 13 for i in range(N_REGULAR)]
+# Per card index (regular cards): its rank's bit in its suit's 16-bit field (bit r for
+# rank r, as ShapeBook keys runs), and what it adds to its rank's 24-bit tally (one card
+# at bit 16, one copy in its suit's 4-bit field, as ShapeBook keys sets).
 _SUIT_BIT: Final = [2 << (i % 13) << (16 * (i // 13)) for i in range(N_REGULAR)]
-_RANK_ADD: Final = [(1 << 16) + (1 << (4 * (i // 13))) for i in range(N_REGULAR)]
+_RANK_ADD: Final = [
+    ((1 << 16) + (1 << (4 * (i // 13)))) << (24 * (i % 13)) for i in range(N_REGULAR)
+]
+_SET_FLAGS: Final = sum(1 << (21 + 24 * r) for r in range(13))
 
 _INDEX: Final = attrgetter("index")
 
@@ -66,7 +69,7 @@ class Natural:
 
     __slots__ = (
         "ace_high", "book", "bundles", "cost", "limit", "low_bits", "melds", "memo",
-        "picks", "points", "run_min", "set_min", "t",
+        "picks", "points", "run_min", "set_min", "set_probe", "solve", "t",
     )  # fmt: skip
 
     def __init__(self, t: RuleTables) -> None:
@@ -85,16 +88,19 @@ class Natural:
         self.run_min = t.run_min
         self.set_min = t.set_min
         self.ace_high = t.ace_high
+        # See natural_layout: hands hold at most 30 cards, so a rank's count fits 5 bits.
+        self.set_probe = sum((32 - t.set_min) << (16 + 24 * r) for r in range(13))
         self.low_bits = sum(self.book.unit_at)  # the lowest bit of every card's field
         # The bundles by the general path's keys, and the meld of each natural candidate
         # by the cards it takes (packed; a set and a run never take the same cards), with
         # its sort key in a layout and whether it is a run.
         self.bundles: dict[int, NatBundle | None] = {}
-        self.melds: dict[int, tuple[Meld, int, bool]] = {}
+        self.melds: dict[int, MeldInfo] = {}
         # The search's memo, kept across hands (see _solver): value (or -(lower bound + 1))
         # and first best move of each state searched.
         self.memo: dict[int, int] = {}
         self.picks: dict[int, int] = {}
+        self.solve = _make_solver(self)
 
     def bundle(self, key: int, make: Callable[[], Bundle]) -> NatBundle | None:
         """The bundle under ``key`` (``make`` builds it on a miss), ``None`` when empty."""
@@ -140,10 +146,12 @@ def natural_layout(
     """The best layout of a hand of natural cards only, or ``None`` for any other hand."""
     if nat is None:
         nat = natural_for(t)
+    if len(cards) > MAX_HAND:
+        return None  # the general path says why
     left = bytearray(nat.limit)  # copies of each kind the hand may still hold
     held = 0  # 16 bits per suit: bit r set when the hand holds rank r of that suit
-    ranks = [0] * 13  # per rank - 1: cards << 16 | copies per suit (4 bits each)
-    suit_bit, rank_of, rank_add = _SUIT_BIT, _RANK_OF, _RANK_ADD
+    tally = 0  # 24 bits per rank: cards held << 16 | copies per suit (4 bits each)
+    suit_bit, rank_add = _SUIT_BIT, _RANK_ADD
     for c in cards:
         if type(c) is not Card:
             return None
@@ -153,7 +161,7 @@ def natural_layout(
             return None  # wild, special or one copy too many: the general path decides
         left[i] = n - 1
         held |= suit_bit[i]
-        ranks[rank_of[i]] += rank_add[i]
+        tally += rank_add[i]
 
     # Candidate bundles, by the general path's keys (no wild cards: the low byte is 0);
     # runs before sets, as there.
@@ -187,18 +195,22 @@ def natural_layout(
                 hit = nat.bundle(key, partial(book.run_bundle, s, part, 0, False))
             if hit is not None:
                 bundles.append(hit)
-    enough = nat.set_min << 16
-    for r, code in enumerate(ranks):
-        if code >= enough:
-            code &= 0xFFFF
-            key = 1 << 40 | r << 24 | code << 8
-            if key in known:
-                hit = known[key]
-            else:
-                copies = tuple(code >> (4 * s) & 15 for s in range(4))
-                hit = nat.bundle(key, partial(book.set_bundle, r + 1, copies, 0))
-            if hit is not None:
-                bundles.append(hit)
+    # Ranks with enough cards for a set: adding 32 - set_min to each rank's count carries
+    # into the rank's bit 21 exactly when the count is at least set_min.
+    enough = (tally + nat.set_probe) & _SET_FLAGS
+    while enough:
+        low = enough & -enough
+        enough ^= low
+        r = low.bit_length() // 24
+        code = tally >> (24 * r) & 0xFFFF
+        key = 1 << 40 | r << 24 | code << 8
+        if key in known:
+            hit = known[key]
+        else:
+            copies = tuple(code >> (4 * s) & 15 for s in range(4))
+            hit = nat.bundle(key, partial(book.set_bundle, r + 1, copies, 0))
+        if hit is not None:
+            bundles.append(hit)
 
     if not bundles:
         # No meld possible: every card is deadwood.
@@ -239,13 +251,16 @@ def _search(cards: tuple[Card, ...], bundles: list[NatBundle], nat: Natural) -> 
             dead.append(index_at[j])
             aside += cost[j]
 
-    total = _solver(cands, nat)(state, INF)
+    if len(nat.memo) > _MEMO_MOST:
+        nat.memo.clear()
+        nat.picks.clear()
+    total = nat.solve(state, INF, cands.get)
 
     # Walk the first best move from each state (see search.Search.walk).
     picks = nat.picks
     melds: list[Meld] = []
-    keys: list[int] = []
-    runs = 0
+    keys: list[tuple[int, int, str, int, int]] = []
+    ends: list[tuple[int, int]] = []
     known = nat.melds
     while state:
         delta = picks.get(state, 0)
@@ -254,25 +269,23 @@ def _search(cards: tuple[Card, ...], bundles: list[NatBundle], nat: Natural) -> 
             dead.append(index_at[j])
             state -= unit[j]
             continue
-        meld, key, is_run = known[delta]
+        meld, key, run_ends = known[delta]
+        keys.append((*key, len(melds)))
         melds.append(meld)
-        keys.append(key)
-        runs += is_run
+        if run_ends is not None:
+            ends.append(run_ends)
         state -= delta
-    if runs > 1:
-        melds = finish_melds(melds, nat.t)  # runs that meet may be joined
-    elif len(melds) > 1:
-        # finish_melds without runs to join: low card first, ties in walk order.
-        order = sorted(range(len(keys)), key=keys.__getitem__)
-        melds = [melds[k] for k in order]
+    if len(melds) > 1:
+        melds = _in_order(melds, keys, ends, nat.t)
     dead.sort()
     hand = tuple(sorted(cards, key=_INDEX))
     return hand, tuple(melds), tuple([CARDS[i] for i in dead]), total + aside
 
 
-def _solver(cands: dict[int, list[int]], nat: Natural) -> Callable[[int, int], int]:
+def _make_solver(nat: Natural) -> Callable[[int, int, Callable[[int], list[int] | None]], int]:
     """The general search (:class:`~payme.solver.search.Search`) cut down to no wild cards
-    and no discard: the same moves in the same order, the same choices.
+    and no discard: the same moves in the same order, the same choices.  ``moves_at``
+    gives the hand's candidate melds at a position (``None``: none start there).
 
     Without wild cards, the candidate melds that fit a state are the same whichever hand
     it came from (a meld's cards decide whether it is a candidate, and the order of the
@@ -287,22 +300,18 @@ def _solver(cands: dict[int, list[int]], nat: Natural) -> Callable[[int, int], i
     bit_slot = book.pos_at_bit
     memo = nat.memo
     picks = nat.picks
-    get_cands = cands.get
-    if len(memo) > _MEMO_MOST:
-        memo.clear()
-        picks.clear()
 
-    def solve(state: int, budget: int) -> int:
+    def solve(state: int, budget: int, moves_at: Callable[[int], list[int] | None]) -> int:
         # Exact when below ``budget``; otherwise some value >= budget (a cut-off).
         if not state:
             return 0
         j = bit_slot[(state & -state).bit_length() - 1]
-        moves = get_cands(j)
+        moves = moves_at(j)
         if moves is None:
             c = cost[j]
             if c >= budget:
                 return c
-            return c + solve(state - unit[j], budget - c)
+            return c + solve(state - unit[j], budget - c, moves_at)
         hit = memo.get(state)
         if hit is not None:
             if hit >= 0:
@@ -314,14 +323,14 @@ def _solver(cands: dict[int, list[int]], nat: Natural) -> Callable[[int, int], i
         sg = state | guard
         for delta in moves:
             if (sg - delta) & guard == guard:
-                v = solve(state - delta, best)
+                v = solve(state - delta, best, moves_at)
                 if v < best:
                     best, pick = v, delta
                     if not v:
                         break
         c = cost[j]
         if best > c:
-            v = c + solve(state - unit[j], best - c)
+            v = c + solve(state - unit[j], best - c, moves_at)
             if v < best:
                 best, pick = v, 0
         if best < budget:
@@ -338,19 +347,54 @@ _MEMO_MOST: Final = 300_000
 """States kept in a :class:`Natural`'s memo before it starts afresh (bounds the memory)."""
 
 
-def _meld(tpl: Template) -> tuple[Meld, int, bool]:
-    """The meld of a candidate with natural cards only (as layout.layout builds it), its
-    sort key in a layout (as layout.finish_melds sorts) and whether it is a run."""
+MeldInfo = tuple[Meld, tuple[int, int, str, int], tuple[int, int] | None]
+"""A natural candidate's meld; its sort key in a layout -- (lowest card index, then for a
+run 1, its suit letter and lowest place; for a set 0, "", 0); and for a run its ends --
+(suit index * 16 + lowest place, suit index * 16 + highest place + 1) -- else ``None``."""
+
+
+def _meld(tpl: Template) -> MeldInfo:
+    """The meld of a candidate with natural cards only (as layout.layout builds it), with
+    what _in_order needs to place it."""
     kind, number, shape = tpl
     if kind == "set":
         copies = shape[0]
         naturals = [CARDS[s * 13 + number - 1] for s in range(4) for _ in range(copies[s])]
         meld = build_set(number, naturals, [])
+        return meld, (min(c.index for c in meld.cards), 0, "", 0), None
+    ranks, places, _, _, low = shape  # type: ignore[misc]
+    by_place = {p: CARDS[number * 13 + r - 1] for r, p in zip(ranks, places, strict=True)}
+    meld = build_run(SUITS[number], low, by_place, [])
+    first = min(c.index for c in meld.cards)
+    return meld, (first, 1, SUITS[number], low), (16 * number + low, 16 * number + low + len(meld))
+
+
+def _in_order(
+    melds: list[Meld],
+    keys: list[tuple[int, int, str, int, int]],
+    ends: list[tuple[int, int]],
+    t: RuleTables,
+) -> list[Meld]:
+    """The melds of one walk (``keys[w]``: meld ``w``'s sort key and ``w``) in the order
+    :func:`~payme.solver.layout.finish_melds` gives them, without its work where possible:
+    that joins runs of one suit that meet end to end, puts the other melds first (in walk
+    order) and then the runs by suit letter and lowest place, and sorts that list by lowest
+    card, stably."""
+    if len(ends) > 1:
+        if {a for a, _ in ends} & {b for _, b in ends}:
+            return finish_melds(melds, t)  # two runs meet: they may be joined
+        order = sorted(keys)
     else:
-        ranks, places, _, _, low = shape  # type: ignore[misc]
-        by_place = {p: CARDS[number * 13 + r - 1] for r, p in zip(ranks, places, strict=True)}
-        meld = build_run(SUITS[number], low, by_place, [])
-    return meld, min(c.index for c in meld.cards), kind == "run"
+        # With fewer than two runs nothing is moved before the sort by lowest card.
+        order = sorted(keys, key=_FIRST_AND_WALK)
+    return [melds[k[4]] for k in order]
+
+
+def _first_and_walk(key: tuple[int, int, str, int, int]) -> tuple[int, int]:
+    return key[0], key[4]
+
+
+_FIRST_AND_WALK: Final = _first_and_walk
 
 
 __all__ = ["Layout", "Natural", "natural_for", "natural_layout"]
