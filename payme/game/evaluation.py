@@ -72,11 +72,9 @@ def best_discard(hand: Hand, rules: Ruleset, dealt: int) -> tuple[Card, int]:
 def go_out_discards(hand: Hand, rules: Ruleset, dealt: int) -> tuple[Card | None, ...]:
     """Every way a hand of ``dealt + 1`` cards may go out (``None``: without a discard).
 
-    Going out leaves no deadwood, so a hand whose best discard leaves points and which has
-    points itself cannot go out; only the rest pay for the full list.
+    :func:`payme.solver.can_go_out` answers most hands (those that cannot go out) with one
+    search that stops as soon as two cards are sure to stay unmelded.
     """
-    if best_discard(hand, rules, dealt)[1] > 0 and points(hand, rules, dealt) > 0:
-        return ()
     from payme.solver import can_go_out
 
     out = can_go_out(hand, rules, dealt)
