@@ -8,6 +8,7 @@ STAMP := $(VENV)/.installed
 HOST ?= 127.0.0.1
 PORT ?= 8866
 PYTEST_ARGS ?=
+VOILA_ARGS ?=
 
 .PHONY: app test lint typecheck pytest bench chromium clean
 
@@ -36,8 +37,9 @@ chromium:
 	fi
 
 # The app: Voilà over notebooks/ through payme.server (no file browser; settings in voila.json).
+# More Voilà options: make app VOILA_ARGS="--preheat_kernel=True --pool_size=1"
 app: $(STAMP)
-	$(PY) -m payme.server notebooks/ --port=$(PORT) --Voila.ip=$(HOST)
+	$(PY) -m payme.server notebooks/ --port=$(PORT) --Voila.ip=$(HOST) $(VOILA_ARGS)
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check payme tests benchmarks

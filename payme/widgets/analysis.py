@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import base64
 import io
+import threading
 from html import escape
 from typing import Any
 
@@ -27,6 +28,14 @@ MAX_GAMES = 2000
 
 # Rule sets compared side by side (the Pay Me presets).
 _COMPARED = ("denexa", "classic", "family")
+
+
+def _import_heavy() -> None:
+    import matplotlib.figure  # noqa: F401
+    import pandas  # noqa: F401
+
+    import payme.analysis.simulate
+    import payme.analysis.stats  # noqa: F401
 
 
 def figure_html(figure: Any, alt: str) -> str:
@@ -153,17 +162,16 @@ class AnalysisPage:
 
     # ------------------------------------------------------------------ running
 
-    def warm_up(self) -> None:
-        """Import pandas, matplotlib and the statistics now, so the first run starts at once.
+    def warm_up(self, background: bool = True) -> None:
+        """Import pandas, matplotlib and the statistics ahead of the first run.
 
-        The notebook calls this before it reads the URL: with preheated kernels that happens
-        before anyone visits.
+        In the background by default: the page shows at once while the imports (a second or
+        more) go on; a run started before they finish just waits for them.
         """
-        import matplotlib.figure  # noqa: F401
-        import pandas  # noqa: F401
-
-        import payme.analysis.simulate
-        import payme.analysis.stats  # noqa: F401
+        if background:
+            threading.Thread(target=_import_heavy, name="payme-warm-up", daemon=True).start()
+        else:
+            _import_heavy()
 
     def _on_progress(self, done: int, total: int) -> None:
         self.progress.max = max(total, 1)

@@ -11,7 +11,7 @@ Use them like this::
 Fixtures
 --------
 ``voila_app``   (session) the running :class:`VoilaServer` with the repository's settings
-                (voila.json: preheated kernels) plus tracebacks shown; ``voila_app.url(path)``,
+                (voila.json) plus tracebacks shown; ``voila_app.url(path)``,
                 ``voila_app.page_url(name, query)``.  ``PAYME_VOILA_ARGS`` adds options.
 ``browser``     (session) headless Chromium from ``/usr/bin/chromium`` (``PAYME_CHROMIUM``).
 ``page``        a fresh 1000x700 page with a 60 s default timeout; a screenshot of it is saved

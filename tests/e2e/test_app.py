@@ -2,20 +2,27 @@
 
 from __future__ import annotations
 
+import shutil
+import time
 from typing import Any
 
 import pytest
 
 from payme.webapp import PAGES
 
-from .conftest import NOTEBOOKS
+from .conftest import NOTEBOOKS, VoilaServer
 
 pytestmark = pytest.mark.e2e
 
 # Pages whose notebooks exist, each opened and checked for errors.  A page joins this list
 # when its notebook lands in notebooks/; a listed page that fails to load fails the test.
 LIVE_PAGES: list[str] = [
-    "learn_pay_me", "learn_three_pack", "hand_builder", "puzzles", "play", "analysis"
+    "learn_pay_me",
+    "learn_three_pack",
+    "hand_builder",
+    "puzzles",
+    "play",
+    "analysis",
 ]
 
 
@@ -72,3 +79,32 @@ def test_page_header_links_home(name: str, open_page: Any) -> None:
     page.locator(".payme-page-header a.payme-home").first.click()
     page.locator(".payme-landing").wait_for(state="visible", timeout=120_000)
     assert page.url.split("?")[0].endswith("/voila/render/index.ipynb")
+
+
+def test_preheated_kernel_reads_the_query_of_the_visit(
+    browser: Any, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    """With --preheat_kernel the notebook runs before the visit; query_params() must still
+    give the visitor's query (Voilà hands it over once the request arrives)."""
+    folder = tmp_path_factory.mktemp("preheat")
+    shutil.copy(NOTEBOOKS / "play.ipynb", folder / "play.ipynb")
+    server = VoilaServer(folder, folder, ["--preheat_kernel=True", "--pool_size=1"]).start()
+    context = browser.new_context(viewport={"width": 1000, "height": 700})
+    try:
+        deadline = time.monotonic() + 120
+        while "Kernel pool of play.ipynb is filled" not in server.log_tail(1000):
+            assert time.monotonic() < deadline, "the preheated kernel never got ready"
+            time.sleep(0.5)
+        page = context.new_page()
+        page.goto(server.page_url("play", "rules=family&players=3&seed=2"))
+        message = page.locator(".payme-message")
+        message.wait_for(state="visible", timeout=120_000)
+        page.wait_for_function(
+            "() => document.querySelector('.payme-message').innerText.includes('family')",
+            timeout=60_000,
+        )
+        assert "New game of family against greedy, greedy" in message.inner_text()
+        assert "Using pre-heated kernel" in server.log_tail(1000)
+    finally:
+        context.close()
+        server.stop()
