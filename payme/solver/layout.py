@@ -47,21 +47,23 @@ def layout(
         any_pool.sort(key=_index)
     set_pool = h.pure_set[:set_used]
     run_pool = h.pure_run[:run_used]
-    for (kind, number, shape), k, use in wanted:
-        if kind == "set":
+    made = _MADE
+    for tpl, k, use in wanted:
+        if tpl[0] == "set":
             wilds = any_pool[:k] + set_pool[:use] if use else any_pool[:k]
             del any_pool[:k], set_pool[:use]
-            copies = shape[0]
-            naturals = [
-                CARDS[s * 13 + number - 1] for s in range(4) for _ in range(copies[s])
-            ]
-            melds.append(build_set(number, naturals, wilds))
         else:
             wilds = any_pool[:k] + run_pool[:use] if use else any_pool[:k]
             del any_pool[:k], run_pool[:use]
-            ranks, places, _, _, low = shape  # type: ignore[misc]
-            by_place = {p: CARDS[number * 13 + r - 1] for r, p in zip(ranks, places, strict=True)}
-            melds.append(build_run(SUITS[number], low, by_place, wilds))
+        # A meld is the same object every time its candidate gets the same wild cards.
+        key = (tpl, *[c.index for c in wilds])
+        meld = made.get(key)
+        if meld is None:
+            meld = _build(tpl, wilds)
+            if len(made) > 100_000:
+                made.clear()
+            made[key] = meld
+        melds.append(meld)
     if pure:
         left_any = h.pure_any[n_pure_used:]
         rest_set = h.pure_set[set_used:]
@@ -86,6 +88,21 @@ def finish_melds(melds: list[Meld], t: RuleTables) -> list[Meld]:
     melds = _join_runs(melds, t)
     melds.sort(key=_meld_key)
     return melds
+
+
+_MADE: dict[tuple[object, ...], Meld] = {}
+
+
+def _build(tpl: Template, wilds: list[Card]) -> Meld:
+    """The meld of a candidate with these wild cards."""
+    kind, number, shape = tpl
+    if kind == "set":
+        copies = shape[0]
+        naturals = [CARDS[s * 13 + number - 1] for s in range(4) for _ in range(copies[s])]
+        return build_set(number, naturals, wilds)
+    ranks, places, _, _, low = shape  # type: ignore[misc]
+    by_place = {p: CARDS[number * 13 + r - 1] for r, p in zip(ranks, places, strict=True)}
+    return build_run(SUITS[number], low, by_place, wilds)
 
 
 def _join_runs(melds: list[Meld], t: RuleTables) -> list[Meld]:

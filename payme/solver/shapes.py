@@ -102,7 +102,7 @@ class ShapeBook:
         )  # fmt: skip
         shared = _SHARED.get(shared_key)
         if shared is None:
-            shared = _SHARED[shared_key] = ({}, {}, {}, {}, {}, {}, {})
+            shared = _SHARED[shared_key] = ({}, {}, {}, {}, {}, {}, {}, {})
         self._runs: dict[tuple[int, int], tuple[list[RunShape], int]] = shared[0]
         self._run_parts: dict[tuple[int, int], list[RunShape]] = shared[1]
         self._sets: dict[tuple[tuple[int, ...], int], tuple[list[SetShape], int]] = shared[2]
@@ -112,6 +112,7 @@ class ShapeBook:
         # Bundles by one packed int (suit or rank, cards held, the hand's wild count before
         # capping): the search's setup looks each up in a single step.
         self.bundles_by_key: dict[int, Bundle] = shared[6]
+        self._part_bundles: dict[tuple[int, int, int, bool], Bundle] = shared[7]
 
     def remember(self, key: int, bundle: Bundle) -> Bundle:
         """Keep ``bundle`` under ``key`` in :attr:`bundles_by_key` (bounded in size)."""
@@ -133,12 +134,38 @@ class ShapeBook:
 
         ``single``: also list runs with just one natural card (needed only when wild cards
         of different scopes make such a run differ from the set of the same cards).
+
+        Built from the bundles of the mask's clusters (see :meth:`_clusters`): no run
+        joins two clusters, so each anchor's candidates come from one cluster, in the
+        same order, and a new mask made of clusters seen before costs no new listing.
         """
         wcap = self.run_wild_cap(mask, wilds)
         key = (suit, mask, wcap, single)
         hit = self._run_bundles.get(key)
         if hit is None:
-            shapes, _ = self.runs(mask, wcap)
+            groups: list[tuple[int, list[tuple[int, int]], list[Template]]] = []
+            used = 0
+            for part in self._clusters(mask, wcap):
+                part_groups, part_used = self._part_bundle(
+                    suit, part, self.run_wild_cap(part, wcap), single
+                )
+                groups += part_groups
+                used |= part_used
+            hit = (tuple(groups), used)
+            if len(self._run_bundles) > 100_000:
+                self._run_bundles.clear()
+            self._run_bundles[key] = hit
+        return hit
+
+    def _part_bundle(self, suit: int, part: int, part_cap: int, single: bool) -> Bundle:
+        """The candidate runs of one cluster of held ranks of a suit."""
+        key = (suit, part, part_cap, single)
+        hit = self._part_bundles.get(key)
+        if hit is None:
+            shapes = self._run_parts.get((part, part_cap))
+            if shapes is None:
+                shapes = self._make_runs(part, part_cap)
+                self._run_parts[(part, part_cap)] = shapes
             base = suit * 13 - 1
             most = self.set_most
             items: list[tuple[int, int, int, Template]] = []
@@ -156,9 +183,9 @@ class ShapeBook:
                 anchor = min(self.pos_of[base + r] for r in ranks)
                 items.append((anchor, delta, k, ("run", suit, shape)))
             hit = _bundle(items)
-            if len(self._run_bundles) > 100_000:
-                self._run_bundles.clear()
-            self._run_bundles[key] = hit
+            if len(self._part_bundles) > 100_000:
+                self._part_bundles.clear()
+            self._part_bundles[key] = hit
         return hit
 
     def set_bundle(self, rank: int, copies: tuple[int, ...], wilds: int) -> Bundle:
