@@ -194,11 +194,29 @@ def test_root_is_the_landing_page_not_a_file_tree(voila_app: VoilaServer) -> Non
     assert "page_ready" not in html and "landing_html" not in html
 
 
+def _external_hosts(html: str) -> list[str]:
+    hosts = re.findall(r"""(?:src|href)\s*=\s*["'](?:https?:)?//([^/"']+)""", html)
+    return [host for host in hosts if host not in {"127.0.0.1", "localhost"}]
+
+
 def test_page_fetches_nothing_from_outside(voila_app: VoilaServer) -> None:
     with urllib.request.urlopen(voila_app.page_url("index"), timeout=120) as response:
         html = response.read().decode()
-    external = re.findall(r"""(?:src|href)\s*=\s*["'](?:https?:)?//([^/"']+)""", html)
-    assert [host for host in external if host not in {"127.0.0.1", "localhost"}] == []
+    assert _external_hosts(html) == []
+
+
+def test_error_page_fetches_nothing_from_outside(
+    voila_app: VoilaServer, page: Any, outside_requests: list[str]
+) -> None:
+    # Voilà's own pages (a broken link's 404) use the template's page.html too.
+    status, html = _status(voila_app.page_url("no_such_page"))
+    assert status == 404
+    assert _external_hosts(html) == []
+    page.goto(voila_app.page_url("no_such_page"))
+    assert "404" in page.locator("h1").inner_text()
+    page.locator("a", has_text="payme home").click()
+    page.locator(".payme-landing").wait_for(state="visible", timeout=120_000)
+    assert outside_requests == []
 
 
 # --- the server as `make app` starts it: settings from voila.json, nothing forced ---------
