@@ -117,15 +117,22 @@ class Search:
         bundles = []
         fast = book.bundles_by_key
         w_run = min(self.n_any + self.n_run + n_conv, 63)
-        run_key = w_run << 1 | scoped
+        # Runs by cluster of held ranks (see ShapeBook.run_bundle): clusters come back hand
+        # after hand where whole suits rarely do.
+        split = book.parts_by_key
+        parts_fast = book.part_bundles_by_key
         for s in range(4):
             mask = masks[s]
             if mask:
-                key = s << 24 | mask << 8 | run_key
-                hit = fast.get(key)
-                if hit is None:
-                    hit = book.remember(key, book.run_bundle(s, mask, w_run, scoped))
-                bundles.append(hit)
+                parts = split.get(mask << 8 | w_run)
+                if parts is None:
+                    parts = book.run_parts(mask, w_run)
+                for part_key in parts:
+                    key = s << 24 | part_key << 1 | scoped
+                    hit = parts_fast.get(key)
+                    if hit is None:
+                        hit = book.part_bundle_by_key(key, s, scoped)
+                    bundles.append(hit)
         w_set = min(self.n_any + self.n_set + n_conv, 63)
         for r, code in ranks.items():
             key = 1 << 40 | r << 24 | code << 8 | w_set

@@ -102,7 +102,7 @@ class ShapeBook:
         )  # fmt: skip
         shared = _SHARED.get(shared_key)
         if shared is None:
-            shared = _SHARED[shared_key] = ({}, {}, {}, {}, {}, {}, {}, {})
+            shared = _SHARED[shared_key] = ({}, {}, {}, {}, {}, {}, {}, {}, {}, {})
         self._runs: dict[tuple[int, int], tuple[list[RunShape], int]] = shared[0]
         self._run_parts: dict[tuple[int, int], list[RunShape]] = shared[1]
         self._sets: dict[tuple[tuple[int, ...], int], tuple[list[SetShape], int]] = shared[2]
@@ -113,6 +113,11 @@ class ShapeBook:
         # capping): the search's setup looks each up in a single step.
         self.bundles_by_key: dict[int, Bundle] = shared[6]
         self._part_bundles: dict[tuple[int, int, int, bool], Bundle] = shared[7]
+        # A suit's clusters by one packed int (held ranks << 8 | the hand's wild count),
+        # each as ``part << 7 | wild cap``; and cluster bundles by ``suit << 24 | part << 8
+        # | wild cap << 1 | single`` (see Search).
+        self.parts_by_key: dict[int, tuple[int, ...]] = shared[8]
+        self.part_bundles_by_key: dict[int, Bundle] = shared[9]
 
     def remember(self, key: int, bundle: Bundle) -> Bundle:
         """Keep ``bundle`` under ``key`` in :attr:`bundles_by_key` (bounded in size)."""
@@ -155,6 +160,28 @@ class ShapeBook:
             if len(self._run_bundles) > 100_000:
                 self._run_bundles.clear()
             self._run_bundles[key] = hit
+        return hit
+
+    def run_parts(self, mask: int, wilds: int) -> tuple[int, ...]:
+        """The clusters of ``mask`` for a hand with ``wilds`` wild cards usable in runs, each
+        as ``part << 7 | its wild cap``, as :meth:`run_bundle` splits it (kept in
+        :attr:`parts_by_key`)."""
+        wcap = self.run_wild_cap(mask, wilds)
+        parts = tuple(
+            part << 7 | self.run_wild_cap(part, wcap) for part in self._clusters(mask, wcap)
+        )
+        if len(self.parts_by_key) > 200_000:
+            self.parts_by_key.clear()
+        self.parts_by_key[mask << 8 | wilds] = parts
+        return parts
+
+    def part_bundle_by_key(self, key: int, suit: int, single: bool) -> Bundle:
+        """The bundle of one cluster by its packed key (kept in :attr:`part_bundles_by_key`)."""
+        part_key = key >> 1 & ((1 << 23) - 1)
+        hit = self._part_bundle(suit, part_key >> 7, part_key & 127, single)
+        if len(self.part_bundles_by_key) > 200_000:
+            self.part_bundles_by_key.clear()
+        self.part_bundles_by_key[key] = hit
         return hit
 
     def _part_bundle(self, suit: int, part: int, part_cap: int, single: bool) -> Bundle:
