@@ -90,3 +90,28 @@ def test_page_reports_a_bad_query() -> None:
     page.apply_query({"players": "banana"})
     assert page.message.kind == "error"
     assert "players must be a whole number" in page.message.text
+
+
+def test_the_lay_off_step_shows_every_hand_and_scores_after_lay_offs() -> None:
+    for seed in range(60):  # find a hand where a bot goes out and you lay off
+        page = PlayPage()
+        page.apply_query({"rules": "family", "players": "3", "bots": "strong", "seed": str(seed)})
+        session = page.session
+        assert session is not None
+        while not session.hand_over and session.phase != "lay_off":
+            session.act(session._advisor.choose(session.view(), session.legal()))
+        if session.phase == "lay_off":
+            break
+    else:
+        pytest.fail("no lay-off step for seat 0 in 60 seeded games")
+    page.refresh()
+    assert "Every hand is shown" in page.table.value
+    assert not page.buttons["lay_off"].disabled and page.buttons["discard"].disabled
+    page.buttons["lay_off"].click()
+    assert page.message.kind == "ok", page.message.text
+    assert session.hand_over
+    last = session.view().last_hand
+    assert last is not None and last.declarer not in (None, YOU)
+    assert last.points[YOU] <= last.deadwood[YOU]
+    assert "payme-play-result" in page.table.value
+    assert f"Hand {last.number}: Seat {last.declarer}" in page.table.value

@@ -582,7 +582,61 @@ def _table_html(session: PlaySession, view: Any) -> str:
             "<p><b>Declarer's melds</b></p>"
             f'<div style="display:flex;gap:8px;flex-wrap:wrap">{melds_html}</div>'
         )
+    parts.append(_shown_html(session, view))
     return "".join(parts)
+
+
+def _flat(groups: Any) -> tuple[Card, ...]:
+    """Cards from a sequence of cards or of melds (sequences of cards)."""
+    out: list[Card] = []
+    for item in groups:
+        out.extend([item] if isinstance(item, Card) else item)
+    return tuple(out)
+
+
+def _shown_html(session: PlaySession, view: Any) -> str:
+    """Cards on show: every hand in the lay-off step, and the result of the last hand."""
+    from payme.display import hand_html
+
+    def row(seat: int, cards: Any, note: str) -> str:
+        caption = f"{session.seat_name(seat)}{note}"
+        return hand_html(tuple(cards), caption=caption, width=36)
+
+    if isinstance(view, dict):  # Rummy 3-Pack: melds laid face up when going out
+        shown = [
+            row(s, _flat(melds), ": melds shown") for s, melds in enumerate(view["shown"]) if melds
+        ]
+        return f'<div class="payme-play-shown">{"".join(shown)}</div>' if shown else ""
+    if view.phase == "lay_off":
+        shown = [row(s, cards, "") for s, cards in enumerate(view.shown) if cards and s != YOU]
+        return (
+            '<div class="payme-play-shown"><p><b>Every hand is shown</b></p>'
+            + "".join(shown)
+            + "</div>"
+        )
+    last = view.last_hand
+    if last is None or not (session.hand_over or session.over):
+        return ""
+    who = session.seat_name(last.declarer) if last.declarer is not None else "nobody"
+    head = (
+        f"Hand {last.number}: {who} went out"
+        if last.declarer is not None
+        else (f"Hand {last.number} ended: {last.how}")
+    )
+    rows = [
+        row(
+            s,
+            cards,
+            f": {last.points[s]} points"
+            + (
+                f" ({last.deadwood[s]} before lay-offs)"
+                if last.deadwood[s] != last.points[s]
+                else ""
+            ),
+        )
+        for s, cards in enumerate(last.hands)
+    ]
+    return f'<div class="payme-play-result"><p><b>{escape(head)}</b></p>{"".join(rows)}</div>'
 
 
 def _scores_html(rows: list[list[str]]) -> str:
