@@ -35,6 +35,10 @@ _RANK_OF: Final = [i % 13 for i in range(N_REGULAR)]
 _RANK_BIT: Final = [2 << (i % 13) for i in range(N_REGULAR)]
 _SUIT_SHIFT: Final = [4 * (i // 13) for i in range(N_REGULAR)]
 _NO_TPL: list[Template] = []
+# Multiplying a copies code (four 4-bit counts) by this adds the four counts up in bits 12
+# and above; carries from the lower sums can only make that larger, so a rank is skipped
+# only when it truly holds too few cards.
+_NIBBLE_SUM: Final = 0x1111
 
 INF: Final = 1 << 40
 
@@ -134,7 +138,14 @@ class Search:
                         hit = book.part_bundle_by_key(key, s, scoped)
                     bundles.append(hit)
         w_set = min(self.n_any + self.n_set + n_conv, 63)
+        # A rank with too few cards for a set even with every wild card (or, under the
+        # half-wild limit, with as many wild cards as natural ones) has no candidate set.
+        least = t.set_min - w_set
+        if t.half_limit:
+            least = max(least, (t.set_min + 1) // 2)
         for r, code in ranks.items():
+            if least > 1 and (code * _NIBBLE_SUM) >> 12 & 0xFF < least:
+                continue
             key = 1 << 40 | r << 24 | code << 8 | w_set
             hit = fast.get(key)
             if hit is None:
@@ -157,12 +168,12 @@ class Search:
         self.templates = tpls
         # Cards in no candidate meld (and not wild) are deadwood whatever else happens.
         unit_of = book.unit_of
-        fmask = (1 << book.width) - 1
+        field_of = book.field_of
         self.isolated: list[Card] = []
         state = 0
         for i in regular:
             u = unit_of[i]
-            if scope[i] is None and not used & (u * fmask):
+            if scope[i] is None and not used & field_of[i]:
                 self.isolated += [CARDS[i]] * counts[i]
             else:
                 state += counts[i] * u

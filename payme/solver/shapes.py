@@ -84,6 +84,7 @@ class ShapeBook:
         self.card_at = [CARDS[i] for i in self.index_at]
         self.unit_of = [1 << (p * w) for p in self.pos_of]
         self.unit_at = [1 << (p * w) for p in range(N_REGULAR)]
+        self.field_of = [u * ((1 << w) - 1) for u in self.unit_of]  # each card's whole field
         self.guard = sum(1 << (p * w + w - 1) for p in range(N_REGULAR))
         # Bits above the regular cards hold counts of scoped wild cards (see Search): their
         # "position" is N_REGULAR, which the search reads as "no regular card left".
