@@ -9,8 +9,10 @@ import random
 import pytest
 
 from payme import CardError, best_discard, check_meld, evaluate, parse_hand, rules
-from payme.cards import CARDS
+from payme.cards import CARDS, Card, format_hand
 from payme.pack import MAX_HAND
+from payme.rulesets import Ruleset
+from payme.solver import Evaluation
 
 DENEXA = rules("denexa")
 CLASSIC = rules("classic")
@@ -302,3 +304,77 @@ def test_a_long_natural_run_is_shown_whole() -> None:
     assert [str(m) for m in ev.melds] == ["5H 6H 7H 8H 9H TH"]
     ev = evaluate("9H TH JH QH KH AH", rules="three_pack")
     assert [(m.low, m.high) for m in ev.melds] == [(9, 14)]
+
+
+# --- the lean path for hands without wild cards -------------------------------------
+
+
+def _general(hand: tuple[Card, ...], r: Ruleset, dealt: int | None) -> Evaluation:
+    """The general search's evaluation of a hand (the lean path left out)."""
+    from payme.melds import tables_for
+    from payme.solver import _evaluation
+    from payme.solver.search import Search
+    from payme.solver.shapes import book_for
+
+    t = tables_for(r, dealt)
+    return _evaluation(hand, t, Search(hand, t, t.points, book_for(t)), 1)[1]
+
+
+def _shown(e: Evaluation) -> tuple[object, ...]:
+    melds = [(m.kind, m.cards, m.stands_for) for m in e.melds]
+    return e.cards, melds, e.deadwood, e.deadwood_points
+
+
+GIN_LIKE = dataclasses.replace(
+    CLASSIC, name="gin_like", packs=((6, 1),), jokers_per_pack=0, jokers_wild=False,
+    round_rank_wild=False, set_max=4, set_distinct_suits=True, ace="low",
+)  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("r", "dealt"),
+    [(DENEXA, 7), (DENEXA, 13), (CLASSIC, 9), (FAMILY, 5), (THREE, None), (GIN_LIKE, 10)],
+    ids=["denexa7", "denexa13", "classic", "family", "three_pack", "gin_like"],
+)
+def test_lean_path_gives_the_general_layout(r: Ruleset, dealt: int | None) -> None:
+    # Hands of natural cards only (regular, not wild this round), copies as the pack
+    # allows, random and drawn from five adjacent ranks (many melds, runs that meet): the
+    # lean path must give exactly the general search's layout, also for a hand seen
+    # again after others (its memo is kept across hands).
+    from payme.melds import tables_for
+    from payme.solver.natural import natural_layout
+
+    t = tables_for(r, dealt)
+    pack = [
+        CARDS[i]
+        for i, n in enumerate(t.largest_pack)
+        if i < 52 and t.scope[i] is None
+        for _ in range(n)
+    ]
+    rng = random.Random(2026)
+    hands = []
+    for n in range(400):
+        size = rng.randint(3, 14)
+        if n % 2:
+            low = rng.randint(1, 9)
+            pool = [c for c in pack if low <= c.index % 13 + 1 < low + 5]
+        else:
+            pool = pack
+        hands.append(tuple(rng.sample(pool, min(size, len(pool)))))
+    for hand in hands + hands[:50]:
+        assert natural_layout(hand, t) is not None
+        lean = evaluate(hand, rules=r, dealt=dealt)
+        assert _shown(lean) == _shown(_general(hand, r, dealt)), format_hand(hand)
+
+
+def test_lean_path_leaves_other_hands_to_the_general_search() -> None:
+    from payme.melds import tables_for
+    from payme.solver.natural import natural_layout
+
+    t = tables_for(DENEXA, 7)
+    assert natural_layout(parse_hand("5H 6H 7C"), t) is None  # 7C is wild in round 7
+    assert natural_layout(parse_hand("5H 6H JK"), t) is None
+    assert natural_layout(parse_hand("5H 6H 2C"), t) is None  # twos are wild in denexa
+    assert natural_layout(parse_hand("5H 5H 5H 5H"), t) is None  # 4 copies: 3 packs hold 3
+    with pytest.raises(CardError, match="5H"):
+        evaluate("5H 5H 5H 5H", rules="denexa", dealt=7)
