@@ -270,6 +270,30 @@ def grow_meld(
     return None if result is None else result[0]
 
 
+def single_lay_offs(
+    hand: CardsLike,
+    declarer_melds: Iterable[MeldLike],
+    rules: RulesLike = "denexa",
+    dealt: int | None = None,
+) -> list[tuple[int, Card]]:
+    """Each distinct card of ``hand`` that fits one of the melds by itself, as (meld index,
+    card) pairs in card order, then meld order.  Every chain of lay-offs starts with such a
+    card, so an empty list means nothing can be laid off at all.
+
+    >>> single_lay_offs("8H 4H KD JK", ["5H 6H 7H", "KC KH 3C"], rules="family", dealt=3)
+    [(0, Card('4H')), (0, Card('8H')), (1, Card('KD')), (0, Card('JK')), (1, Card('JK'))]
+    """
+    t = tables_for(rules, dealt)
+    melds = _declared(declarer_melds, t)  # checked once, not once per card
+    found = []
+    for card in sorted(set(hand_cards(hand, t))):
+        one = Counter((card,))
+        for index, meld in enumerate(melds):
+            if _candidates(meld, one, t) and _grow(meld, (card,), t) is not None:
+                found.append((index, card))
+    return found
+
+
 # --------------------------------------------------------------------------------------
 # The joint optimum
 
@@ -306,6 +330,28 @@ def _candidates(meld: Meld, hand: Counter[Card], t: RuleTables) -> Counter[Card]
     return out
 
 
+def _run_reach(meld: Meld, kinds: list[Card], t: RuleTables) -> list[int]:
+    """For a run: how many cards must be laid off before each kind can have a place (0 for
+    a card that may be wild in a run: it fits anywhere); ``[]`` for any other meld.
+
+    A card that can only play as itself, ``d`` places beyond an end of the run, needs at
+    least ``d`` cards laid off, and two copies of it never fit together: subsets that
+    break this are skipped without trying to grow the run.
+    """
+    low, high = meld.low, meld.high
+    if meld.kind != "run" or meld.all_wild or meld.suit is None or low is None or high is None:
+        return []
+    out = []
+    for c in kinds:
+        if _is_wild_in(c, "run", t) or c.rank is None:
+            out.append(0)
+            continue
+        places = (c.rank, ACE_HIGH) if c.rank == 1 and t.ace_high else (c.rank,)
+        gaps = [low - p if p < low else p - high for p in places if not low <= p <= high]
+        out.append(min(gaps) if gaps else RUN_MOST + 1)
+    return out
+
+
 def _options(meld: Meld, hand: Counter[Card], t: RuleTables) -> list[_Option]:
     """Every distinct non-empty set of the hand's cards that grows ``meld`` validly."""
     cand = _candidates(meld, hand, t)
@@ -315,11 +361,16 @@ def _options(meld: Meld, hand: Counter[Card], t: RuleTables) -> list[_Option]:
     if meld.kind == "set" and t.set_max is not None:
         room = t.set_max - len(meld)
     kinds = sorted(cand)
+    reach = _run_reach(meld, kinds, t)
     found: list[_Option] = []
     for counts in product(*(range(cand[c] + 1) for c in kinds)):
         size = sum(counts)
         if size == 0 or (room is not None and size > room):
             continue
+        if reach and any(
+            n and d and (n > 1 or d > size) for n, d in zip(counts, reach, strict=True)
+        ):
+            continue  # a natural card out of reach, or two copies of one: no valid run
         added = tuple(c for c, n in zip(kinds, counts, strict=True) for _ in range(n))
         result = _grow(meld, added, t)
         if result is not None:
@@ -509,4 +560,4 @@ def lay_off_in_turn(
     return results
 
 
-__all__ = ["LayOff", "MeldLike", "grow_meld", "lay_off", "lay_off_in_turn"]
+__all__ = ["LayOff", "MeldLike", "grow_meld", "lay_off", "lay_off_in_turn", "single_lay_offs"]

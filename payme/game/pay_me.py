@@ -601,36 +601,33 @@ class PayMeGame:
 
     def _single_lay_offs(self, seat: int) -> list[LayOff]:
         """Each card of ``seat``'s hand that fits one of the declarer's melds by itself."""
-        from payme.game.evaluation import may_fit
-        from payme.layoff import grow_meld
+        from payme.layoff import single_lay_offs
 
-        singles = []
-        for card in sorted(set(self._hands[seat])):
-            for index, meld in enumerate(self._declarer_melds):
-                if (
-                    may_fit(card, meld, self.rules, self._dealt)
-                    and grow_meld(meld, (card,), self.rules, self._dealt) is not None
-                ):
-                    singles.append(LayOff(seat, ((index, (card,)),)))
-        return singles
+        fits = single_lay_offs(self._hands[seat], self._declarer_melds, self.rules, self._dealt)
+        # In card order, then meld order (the order the legal actions list them in).
+        return [LayOff(seat, ((index, (card,)),)) for index, card in fits]
 
     def _layoff_options(self, seat: int) -> list[Action]:
         options: list[Action] = [LayOff(seat, ())]
-        best = self.best_lay_off(seat)
+        singles = self._single_lay_offs(seat)
+        best = self._best_lay_off(seat, bool(singles))
         if best.placements:
             options.append(best)
-        options += [single for single in self._single_lay_offs(seat) if single != best]
+        options += [single for single in singles if single != best]
         return options
 
     def best_lay_off(self, seat: int | None = None) -> LayOff:
         """The lay-off that leaves ``seat`` (default: the one to move) the fewest points."""
-        from payme.game.evaluation import best_lay_off
-
         seat = self.to_move if seat is None else seat
         if self.phase != "lay_off" or seat is None:
             raise IllegalAction("There is nothing to lay off now.", "lay-offs")
+        return self._best_lay_off(seat, bool(self._single_lay_offs(seat)))
+
+    def _best_lay_off(self, seat: int, any_fits: bool) -> LayOff:
+        from payme.game.evaluation import best_lay_off
+
         # Every chain starts with a card that fits by itself: without one, nothing fits.
-        if not self._single_lay_offs(seat):
+        if not any_fits:
             return LayOff(seat, ())
         hand = tuple(sorted(self._hands[seat]))
         placements = best_lay_off(hand, tuple(self._declarer_melds), self.rules, self._dealt)[1]
