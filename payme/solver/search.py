@@ -314,11 +314,7 @@ class _Solver:
             g, q = scoped_left(state)
             return term[(b, g, q, flag)][0]
 
-        def conv_left(state: int) -> int:
-            have = 0
-            for bit, mask in enumerate(conv_masks):
-                have += (state & mask).bit_count() << bit
-            return have
+        conv_bits = list(enumerate(conv_masks))
 
         def solve(state: int, b: int, budget: int = INF) -> int:
             # Exact when below ``budget``; otherwise some value >= budget (a cut-off).
@@ -329,11 +325,20 @@ class _Solver:
                 return end_scoped(state, b)
             moves = cands[j]
             if not moves and not owed and not conv[j]:
-                # Starts no meld, cannot be wild, no discard owed: deadwood, no choice.
-                c = cost[j]
-                if c >= budget:
-                    return c  # a lower bound: this branch cannot win
-                return c + solve(state - unit[j], b, budget - c)
+                # Starts no meld, cannot be wild, no discard owed: deadwood, no choice; and
+                # so for each such card after it, in a loop rather than a call each.
+                spent = 0
+                while True:
+                    spent += cost[j]
+                    if spent >= budget:
+                        return spent  # a lower bound: this branch cannot win
+                    state -= unit[j]
+                    if not state:
+                        break
+                    j = bit_slot[(state & -state).bit_length() - 1]
+                    if j == N_REGULAR or cands[j] or conv[j]:
+                        break
+                return spent + solve(state, b, budget - spent)
             memo = memos[b + off]
             hit = memo.get(state)
             if hit is not None:
@@ -351,8 +356,14 @@ class _Solver:
                 if (sg - delta) & guard == guard:
                     nb = b - k
                     nxt = state - delta
-                    if nb < 0 and nb + conv_left(nxt) < 0:
-                        continue
+                    if nb < 0:
+                        # Borrowed wild cards must be repaid by wild cards of a rank still
+                        # to come (counted here, inline: this is the hot loop).
+                        have = 0
+                        for bit, mask in conv_bits:
+                            have += (nxt & mask).bit_count() << bit
+                        if nb + have < 0:
+                            continue
                     v = solve(nxt, nb, best)
                     if v < best:
                         best, pick = v, i
