@@ -114,21 +114,36 @@ def _join_runs(melds: list[Meld], t: RuleTables) -> list[Meld]:
     The search lists only runs that cannot be cut in two, so a long run comes out in
     pieces; a player expects 5H-TH as one run, not 5H-7H and 8H-TH.
     """
-    runs = [m for m in melds if m.kind == "run" and m.low is not None]
+    # Each run's suit letter and lowest place, read once (Meld's properties are slow).
+    runs: list[tuple[str, int, Meld]] = []
+    others: list[Meld] = []
+    for m in melds:
+        first = m.stands_for[0]
+        if m.kind == "run" and first is not None:
+            i = first.index
+            runs.append((SUITS[i // 13], i % 13 + 1, m))
+        else:
+            others.append(m)
     if len(runs) < 2:
         return melds
-    others = [m for m in melds if not (m.kind == "run" and m.low is not None)]
-    runs.sort(key=lambda m: (m.suit or "", m.low or 0))
-    joined = [runs[0]]
-    for m in runs[1:]:
-        last = joined[-1]
-        if last.suit == m.suit and last.high is not None and last.high + 1 == m.low:
+    runs.sort(key=_suit_and_low)
+    suit, low, last = runs[0]
+    joined = [last]
+    high = low + len(last.cards) - 1
+    for m_suit, m_low, m in runs[1:]:
+        if m_suit == suit and high + 1 == m_low:
             grown = Meld("run", last.cards + m.cards, last.stands_for + m.stands_for)
             if not fixed_meld_problem(grown, t):
-                joined[-1] = grown
+                joined[-1] = last = grown
+                high += len(m.cards)
                 continue
         joined.append(m)
+        suit, last, high = m_suit, m, m_low + len(m.cards) - 1
     return others + joined
+
+
+def _suit_and_low(run: tuple[str, int, Meld]) -> tuple[str, int]:
+    return run[0], run[1]
 
 
 def add_all_wild(melds: list[Meld], kind: str, cards: list[Card], t: RuleTables) -> None:
