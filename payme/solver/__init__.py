@@ -2,8 +2,10 @@
 
 Every answer is exact: the search (:mod:`payme.solver.search`) weighs every way to split the
 hand into melds and deadwood, over packed card counts and memoised, with candidate melds
-looked up by shape (:mod:`payme.solver.shapes`).  Among equally good layouts the first in
-the search's fixed order is returned, so the same hand in any order gives the same answer.
+looked up by shape (:mod:`payme.solver.shapes`); hands without wild or special cards take
+a lean path to the same layouts (:mod:`payme.solver.natural`).  Among equally good layouts
+the first in the search's fixed order is returned, so the same hand in any order gives the
+same answer.
 
 >>> ev = evaluate("7H 8H 9H JK 2C 5S 5D 5C", rules="denexa", dealt=7)
 >>> ev.deadwood_points, len(ev.melds)

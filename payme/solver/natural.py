@@ -11,9 +11,12 @@ less work per hand:
 
 - one pass over the cards both checks them against the pack and builds the per-suit rank
   masks and per-rank suit counts that key the candidate bundles;
-- suits with too few cards for a run and ranks with too few for a set are not looked up
+- runs are looked up per stretch of consecutive held ranks (stretches recur from hand to
+  hand, whole suits much less), and ranks with too few cards for a set are not looked up
   (without wild cards their bundles are empty);
 - a hand with no candidate meld (most random hands) is all deadwood, with no search;
+- the search's memo is kept across hands: without wild cards a state's value and best
+  move depend on the state alone (see :func:`_make_solver`);
 - the meld a natural candidate makes never changes, so it is built once and kept.
 
 Anything else (a wild or special card, a card the pack lacks) returns ``None``, and the
