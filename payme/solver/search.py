@@ -297,12 +297,17 @@ class _Solver:
         cands = h.cands
         guard = h.guard
         bit_slot = book.pos_at_bit
-        conv_masks = book.conv_masks
         n_any = h.n_any
         term = h.terminal
         owed = after_discard is not None
         flag = 0 if owed else 1
-        end = [term[(b, 0, 0, flag)][0] for b in range(n_any + 1)]
+        # The terminal tables live as long as the book, so their ids are safe keys.
+        known = book.ends.get((id(term), flag))
+        if known is not None and known[0] is term and len(known[1]) > n_any:
+            end = known[1]
+        else:
+            end = [term[(b, 0, 0, flag)][0] for b in range(n_any + 1)]
+            book.ends[(id(term), flag)] = (term, end)
         off = self.off
         rest_search = after_discard
         scoped_left = h.scoped_left
@@ -314,7 +319,7 @@ class _Solver:
             g, q = scoped_left(state)
             return term[(b, g, q, flag)][0]
 
-        conv_bits = list(enumerate(conv_masks))
+        conv_bits = book.conv_bits
 
         def solve(state: int, b: int, budget: int = INF) -> int:
             # Exact when below ``budget``; otherwise some value >= budget (a cut-off).

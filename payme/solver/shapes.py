@@ -93,6 +93,10 @@ class ShapeBook:
         conv_pos = [p for p in range(N_REGULAR) if self.conv_at[p]]
         # Masks picking bit ``k`` of every wild-of-a-rank field: counting those cards left.
         self.conv_masks = [sum(1 << (p * w + k) for p in conv_pos) for k in range(w - 1)]
+        self.conv_bits = list(enumerate(self.conv_masks))  # (bit, mask) pairs, for loops
+        # Per terminal table (see search.terminal_table) and discard flag: its value for
+        # each count of any-scope wild cards left, as the search's end test reads it.
+        self.ends: dict[tuple[int, int], tuple[object, list[int]]] = {}
         self._costs: dict[int, tuple[tuple[int, ...], list[int]]] = {}
         # Shapes and bundles depend on the meld rules only, not on the round (which cards
         # are wild changes nothing about which cards a meld may take), so every round of a
