@@ -28,17 +28,15 @@ from payme.melds import RUN_MOST, RuleTables
 from payme.solver.shapes import ShapeBook, Template
 
 _NONE: list[tuple[int, int]] = []
-# Per card index: suit index, rank - 1, the rank's bit in a suit mask (bit r for rank r),
-# and the shift of its suit's 4-bit count field in a rank's copies code.
-_SUIT_OF: Final = [i // 13 for i in range(N_REGULAR)]
-_RANK_OF: Final = [i % 13 for i in range(N_REGULAR)]
-_RANK_BIT: Final = [2 << (i % 13) for i in range(N_REGULAR)]
-_SUIT_SHIFT: Final = [4 * (i // 13) for i in range(N_REGULAR)]
 _NO_TPL: list[Template] = []
-# Multiplying a copies code (four 4-bit counts) by this adds the four counts up in bits 12
-# and above; carries from the lower sums can only make that larger, so a rank is skipped
-# only when it truly holds too few cards.
-_NIBBLE_SUM: Final = 0x1111
+# Per card index: its rank's bit in its suit's 16-bit field (bit r for rank r, as the
+# ShapeBook keys runs), and one card and one copy in its rank's 24-bit tally (the count at
+# bit 16, copies per suit in 4-bit fields, as the ShapeBook keys sets).
+_SUIT_BIT: Final = [2 << (i % 13) << (16 * (i // 13)) for i in range(N_REGULAR)]
+_RANK_CARD: Final = [1 << (16 + 24 * (i % 13)) for i in range(N_REGULAR)]
+_RANK_COPY: Final = [1 << (4 * (i // 13) + 24 * (i % 13)) for i in range(N_REGULAR)]
+_SET_FLAGS: Final = sum(1 << (21 + 24 * r) for r in range(13))
+_SET_PROBE: Final = [sum((32 - k) << (16 + 24 * r) for r in range(13)) for k in range(32)]
 
 INF: Final = 1 << 40
 
@@ -83,17 +81,16 @@ class Search:
         pure_run: list[Card] = []
         regular: list[int] = []
         n_conv = 0
-        masks = [0, 0, 0, 0]
-        ranks: dict[int, int] = {}  # rank - 1 -> copies per suit, 4 bits each
-        suit_of, rank_of, rank_bit, suit_shift = _SUIT_OF, _RANK_OF, _RANK_BIT, _SUIT_SHIFT
+        held = 0  # 16 bits per suit: bit r set when the hand holds rank r of that suit
+        tally = 0  # 24 bits per rank: cards << 16 | copies per suit (4 bits each, at most 15)
+        suit_bit, rank_card, rank_copy = _SUIT_BIT, _RANK_CARD, _RANK_COPY
         for i, n in counts.items():
             if i < N_REGULAR:
                 regular.append(i)
                 if scope[i] is not None:
                     n_conv += n
-                masks[suit_of[i]] |= rank_bit[i]
-                r = rank_of[i]
-                ranks[r] = ranks.get(r, 0) + ((n if n < 16 else 15) << suit_shift[i])
+                held |= suit_bit[i]
+                tally += n * rank_card[i] + (n if n < 16 else 15) * rank_copy[i]
                 continue
             c = CARDS[i]
             if i in t.single:
@@ -126,7 +123,7 @@ class Search:
         split = book.parts_by_key
         parts_fast = book.part_bundles_by_key
         for s in range(4):
-            mask = masks[s]
+            mask = held >> (16 * s) & 0xFFFF
             if mask:
                 parts = split.get(mask << 8 | w_run)
                 if parts is None:
@@ -143,9 +140,14 @@ class Search:
         least = t.set_min - w_set
         if t.half_limit:
             least = max(least, (t.set_min + 1) // 2)
-        for r, code in ranks.items():
-            if least > 1 and (code * _NIBBLE_SUM) >> 12 & 0xFF < least:
-                continue
+        # Adding 32 - least to each rank's count carries into its bit 21 exactly when the
+        # count is at least ``least`` (a hand holds at most 30 cards).
+        enough = (tally + _SET_PROBE[max(least, 1)]) & _SET_FLAGS
+        while enough:
+            low = enough & -enough
+            enough ^= low
+            r = low.bit_length() // 24
+            code = tally >> (24 * r) & 0xFFFF
             key = 1 << 40 | r << 24 | code << 8 | w_set
             hit = fast.get(key)
             if hit is None:

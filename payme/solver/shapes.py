@@ -172,13 +172,18 @@ class ShapeBook:
         as ``part << 7 | its wild cap``, as :meth:`run_bundle` splits it (kept in
         :attr:`parts_by_key`)."""
         wcap = self.run_wild_cap(mask, wilds)
-        parts = tuple(
-            part << 7 | self.run_wild_cap(part, wcap) for part in self._clusters(mask, wcap)
-        )
+        parts = []
+        for part in self._clusters(mask, wcap):
+            cap = self.run_wild_cap(part, wcap)
+            # A cluster with no candidate run in any suit is left out (its bundle is empty
+            # whichever suit it is in: only the anchors' positions depend on the suit).
+            empty = not self._part_bundle(0, part, cap, False)[1]
+            if not (empty and not self._part_bundle(0, part, cap, True)[1]):
+                parts.append(part << 7 | cap)
         if len(self.parts_by_key) > 200_000:
             self.parts_by_key.clear()
-        self.parts_by_key[mask << 8 | wilds] = parts
-        return parts
+        self.parts_by_key[mask << 8 | wilds] = found = tuple(parts)
+        return found
 
     def part_bundle_by_key(self, key: int, suit: int, single: bool) -> Bundle:
         """The bundle of one cluster by its packed key (kept in :attr:`part_bundles_by_key`)."""
