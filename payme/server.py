@@ -7,6 +7,8 @@
 * removes Voilà's tree pages (``/voila/tree...``) and its contents API
   (``/voila/api/contents...``), so a visitor can open the app's pages but never list or read
   the files around them (those URLs answer 404);
+* shuts a page's kernel down when the visitor leaves the page (Voilà's own request for that
+  is refused for want of an XSRF token, so kernels would pile up);
 * reads ``voila.json`` from the repository (template, theme, tracebacks, headers) and finds
   the repository's Voilà template under ``share/jupyter``, whatever the working directory.
 
@@ -46,6 +48,30 @@ def keep_route(pattern: str, base_url: str = "/") -> bool:
     return not any(pattern.startswith(base_url.rstrip("/") + r) for r in _REMOVED_ROUTES)
 
 
+def _with_shutdown_fix(handler: Any) -> Any:
+    """Swap Voilà's kernel-shutdown handler for one that accepts the page's own beacon.
+
+    Leaving a page, Voilà's script asks the server to shut the page's kernel down with
+    ``navigator.sendBeacon``, which cannot carry Jupyter's XSRF token, so Voilà 0.5.13 answers
+    403 and the kernel lives on until the server stops (voila-dashboards/voila#1458): every
+    visit would leak a kernel.  The replacement accepts the request when the browser says it
+    comes from this very origin (``Origin`` equals the host), and checks XSRF otherwise.
+    """
+    from voila.shutdown_kernel_handler import VoilaShutdownKernelHandler
+
+    if len(handler) < 2 or handler[1] is not VoilaShutdownKernelHandler:
+        return handler
+
+    class SameOriginShutdownHandler(VoilaShutdownKernelHandler):  # type: ignore[misc]
+        def check_xsrf_cookie(self) -> None:
+            if self.request.headers.get("Origin") and self.check_origin():
+                return None
+            super().check_xsrf_cookie()
+            return None
+
+    return (handler[0], SameOriginShutdownHandler, *handler[2:])
+
+
 def make_app_class() -> type:
     """Build the Voilà application subclass (Voilà is imported only here)."""
     import tornado.web
@@ -63,7 +89,11 @@ def make_app_class() -> type:
             return [str(REPO), os.getcwd(), *jupyter_config_path()]
 
         def init_handlers(self) -> list[Any]:
-            handlers = [h for h in super().init_handlers() if keep_route(h[0], self.server_url)]
+            handlers = [
+                _with_shutdown_fix(h)
+                for h in super().init_handlers()
+                if keep_route(h[0], self.server_url)
+            ]
             landing = url_path_join(self.server_url, LANDING)
             # Tornado tries handlers in order; put the root redirect first.
             handlers.insert(0, (self.server_url, tornado.web.RedirectHandler, {"url": landing}))

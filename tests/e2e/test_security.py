@@ -8,8 +8,10 @@
 
 from __future__ import annotations
 
+import json
 import re
 import shutil
+import time
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
@@ -318,3 +320,69 @@ def test_page_ready_locks_a_real_kernel(tmp_path: Path) -> None:
     finally:
         client.stop_channels()
         manager.shutdown_kernel(now=True)
+
+
+# --- kernels end with their page -----------------------------------------------------------
+
+
+def _kernel_id(page: Any) -> str:
+    config = page.locator("#jupyter-config-data").text_content()
+    return str(json.loads(config or "{}")["kernelId"])
+
+
+def _wait_for_log(server: VoilaServer, text: str, seconds: float = 30) -> bool:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if text in server.log_tail(5000):
+            return True
+        time.sleep(0.2)
+    return False
+
+
+def test_leaving_a_page_shuts_its_kernel_down(
+    open_page: Any, voila_app: VoilaServer, page_errors: list[str]
+) -> None:
+    page = open_page("index", ready=".payme-landing")
+    kernel = _kernel_id(page)
+    page.goto(voila_app.url("voila/static/voila.js"))  # leave the page
+    assert _wait_for_log(voila_app, f"Kernel shutdown: {kernel}"), voila_app.log_tail()
+    assert f"403 POST /voila/api/shutdown/{kernel}" not in voila_app.log_tail(5000)
+    assert page_errors == []
+
+
+def test_other_sites_cannot_shut_kernels_down(open_page: Any, voila_app: VoilaServer) -> None:
+    page = open_page("index", ready=".payme-landing")
+    kernel = _kernel_id(page)
+    url = voila_app.url(f"voila/api/shutdown/{kernel}")
+    for headers in ({"Origin": "http://evil.example"}, {}):
+        request = urllib.request.Request(url, data=b"", method="POST", headers=headers)
+        with pytest.raises(urllib.error.HTTPError) as refused:
+            urllib.request.urlopen(request, timeout=30)
+        assert refused.value.code in (403, 404)
+    assert f"Kernel shutdown: {kernel}" not in voila_app.log_tail(5000)
+
+
+def test_kernels_of_abandoned_pages_are_culled(
+    browser: Any, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    """voila.json culls idle kernels without a connection (a tab that died without saying
+    goodbye); here with a 2 s timeout instead of 15 minutes."""
+    folder = tmp_path_factory.mktemp("cull")
+    shutil.copy(NOTEBOOKS / "index.ipynb", folder / "index.ipynb")
+    server = VoilaServer(
+        folder,
+        folder,
+        ["--MappingKernelManager.cull_idle_timeout=2", "--MappingKernelManager.cull_interval=1"],
+    ).start()
+    context = browser.new_context()
+    try:
+        page = context.new_page()
+        page.goto(server.page_url("index"))
+        page.locator(".payme-landing").wait_for(state="visible", timeout=120_000)
+        kernel = _kernel_id(page)
+        page.close(run_before_unload=False)  # no goodbye: the shutdown request is never sent
+        assert _wait_for_log(server, f"Kernel shutdown: {kernel}", 60), server.log_tail()
+        assert "Culling kernel" in server.log_tail(5000)
+    finally:
+        context.close()
+        server.stop()
