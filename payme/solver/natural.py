@@ -266,7 +266,18 @@ def _search(cards: tuple[Card, ...], bundles: list[NatBundle], nat: Natural) -> 
     ends: list[tuple[int, int]] = []
     known = nat.melds
     while state:
-        delta = picks.get(state, 0)
+        delta = picks.get(state)
+        if delta is None:
+            j = bit_slot[(state & -state).bit_length() - 1]
+            if j in cands:
+                # The search chose here but its note is gone: another thread cleared the
+                # shared memo meanwhile.  Search this state again (same answer; its value
+                # is dropped first so that the search makes its choice anew).
+                nat.memo.pop(state, None)
+                nat.solve(state, INF, cands.get)
+                delta = picks.get(state, 0)
+            else:
+                delta = 0  # no meld starts here: deadwood
         if not delta:
             j = bit_slot[(state & -state).bit_length() - 1]
             dead.append(index_at[j])
