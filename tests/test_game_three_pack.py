@@ -718,17 +718,26 @@ def _play_random(seed: int) -> ThreePackGame:
 @pytest.mark.parametrize("block", range(4))
 def test_seeded_random_games_keep_every_invariant(block: int) -> None:
     hows: Counter[str] = Counter()
+    ties = 0
     for seed in range(block * 400, block * 400 + 400):
         g = _play_random(seed)
         hows.update(row["how"] for row in g.results())
+        opts = {"dealt": g.dealt, "optional": g.optional, "turn_limit": 300}
         if seed % 20 == 0:
-            again = replay_three_pack(
-                g.rules, g.players, g.seed, g.actions, dealt=g.dealt, optional=g.optional,
-                turn_limit=300,
-            )
+            again = replay(g.rules, g.players, g.seed, g.actions, **opts)
             assert again.history == g.history
+        if seed % 40 == 20:
+            # A tie agreed halfway through replays exactly too (the agreement is no action).
+            half = g.actions[: len(g.actions) // 2]
+            tied = replay(g.rules, g.players, g.seed, half, **opts)
+            if not tied.over:
+                tied.agree_tie()
+                again = replay(g.rules, g.players, g.seed, half, tie=True, **opts)
+                assert again.history == tied.history and again.winners() == ()
+                ties += 1
     # The games reach every kind of win.
     assert hows["went out"] and hows["rummy card"] and hows["both rummy"]
+    assert ties >= 5
 
 
 def test_the_quick_no_never_contradicts_the_solver() -> None:
