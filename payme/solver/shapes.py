@@ -175,10 +175,10 @@ class ShapeBook:
         parts = []
         for part in self._clusters(mask, wcap):
             cap = self.run_wild_cap(part, wcap)
-            # A cluster with no candidate run in any suit is left out (its bundle is empty
-            # whichever suit it is in: only the anchors' positions depend on the suit).
-            empty = not self._part_bundle(0, part, cap, False)[1]
-            if not (empty and not self._part_bundle(0, part, cap, True)[1]):
+            # A cluster with no candidate run in any suit is left out: its bundle is empty
+            # whichever suit it is in, exactly when it has no run shapes at all (with
+            # ``single`` every shape gives a candidate; without, only fewer of them).
+            if self._part_shapes(part, cap):
                 parts.append(part << 7 | cap)
         if len(self.parts_by_key) > 200_000:
             self.parts_by_key.clear()
@@ -194,15 +194,20 @@ class ShapeBook:
         self.part_bundles_by_key[key] = hit
         return hit
 
+    def _part_shapes(self, part: int, part_cap: int) -> list[RunShape]:
+        """The run shapes of one cluster of held ranks (any suit), kept once listed."""
+        shapes = self._run_parts.get((part, part_cap))
+        if shapes is None:
+            shapes = self._make_runs(part, part_cap)
+            self._run_parts[(part, part_cap)] = shapes
+        return shapes
+
     def _part_bundle(self, suit: int, part: int, part_cap: int, single: bool) -> Bundle:
         """The candidate runs of one cluster of held ranks of a suit."""
         key = (suit, part, part_cap, single)
         hit = self._part_bundles.get(key)
         if hit is None:
-            shapes = self._run_parts.get((part, part_cap))
-            if shapes is None:
-                shapes = self._make_runs(part, part_cap)
-                self._run_parts[(part, part_cap)] = shapes
+            shapes = self._part_shapes(part, part_cap)
             base = suit * 13 - 1
             most = self.set_most
             items: list[tuple[int, int, int, Template]] = []
