@@ -218,7 +218,8 @@ def run() -> str:
         "Command: `.venv/bin/python -m benchmarks gin` "
         f"({HANDS} hands per kind and size, seed {SEED}).",
         "Times are per hand, each call timed alone (inputs converted beforehand), on a shared "
-        "machine: treat them as rough.",
+        f"machine: treat them as rough.  The first {WARM_UP} hands of each row are solved "
+        "first as a warm-up and not timed; every hand's answer is compared.",
         "",
     ]
     for problem in missing:
