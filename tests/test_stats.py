@@ -250,3 +250,12 @@ def test_rule_set_plot_has_a_line_per_rule_set_on_each_side() -> None:
     assert [line.get_label() for line in left.lines] == ["a", "b"]
     assert list(left.lines[1].get_ydata()) == pytest.approx([85 / 6, 60 / 6])
     assert len(right.lines) == 2
+
+
+def test_wilson_interval_always_holds_the_observed_rate() -> None:
+    # At 0 or all successes rounding once put an end a hair past the rate, which made a
+    # negative error bar in plot_bot_strength.
+    for trials in range(1, 400):
+        for successes in (0, 1, trials // 2, trials - 1, trials):
+            low, high = wilson_interval(successes, trials)
+            assert 0.0 <= low <= successes / trials <= high <= 1.0

@@ -88,7 +88,9 @@ def wilson_interval(successes: int, trials: int, z: float = Z95) -> tuple[float,
     z2 = z * z
     centre = (p + z2 / (2 * trials)) / (1 + z2 / trials)
     half = z * math.sqrt(p * (1 - p) / trials + z2 / (4 * trials * trials)) / (1 + z2 / trials)
-    return (max(0.0, centre - half), min(1.0, centre + half))
+    # Mathematically the interval holds p; rounding can put an end a hair past it when p is
+    # 0 or 1 (which once gave a negative error bar), so clamp the ends to p as well.
+    return (max(0.0, min(p, centre - half)), min(1.0, max(p, centre + half)))
 
 
 def mean_interval(values: Iterable[float], z: float = Z95) -> tuple[float, float, float]:
@@ -369,7 +371,10 @@ def plot_bot_strength(df: pd.DataFrame) -> Figure:
         xlabel, title = "mean final total (penalty points)", "Bot strength (lower is better)"
     fig, ax = _figure(height=1.2 + 0.6 * len(table))
     positions = list(range(len(table)))
-    errors = [(value - low).fillna(0).tolist(), (high - value).fillna(0).tolist()]
+    errors = [
+        (value - low).fillna(0).clip(lower=0).tolist(),
+        (high - value).fillna(0).clip(lower=0).tolist(),
+    ]
     ax.barh(positions, value, xerr=errors, capsize=4, color="#6a8cc7")
     ax.set_yticks(positions)
     ax.set_yticklabels([str(b) for b in table.index])
