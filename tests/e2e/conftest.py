@@ -221,8 +221,11 @@ def voila_app(tmp_path_factory: pytest.TempPathFactory) -> Iterator[VoilaServer]
 @pytest.fixture(scope="session")
 def browser() -> Iterator[Any]:
     _require_chromium()
-    from playwright.sync_api import sync_playwright
+    from playwright.sync_api import expect, sync_playwright
 
+    # expect() retries for 5 s by default; a loaded 2-core CI machine can take longer to
+    # answer a click that plays a game in the kernel, so give assertions the page's patience.
+    expect.set_options(timeout=30_000)
     with sync_playwright() as pw:
         chromium = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         try:
