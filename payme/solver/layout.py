@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from operator import attrgetter
 from typing import Final
 
-from payme.cards import CARDS, SUITS, Card
+from payme.cards import CARDS, N_REGULAR, SUITS, Card
 from payme.melds import RUN_MOST, Meld, RuleTables, build_run, build_set, fixed_meld_problem
 from payme.solver.search import Leftover, Move, Search
 from payme.solver.shapes import Template
@@ -97,15 +98,68 @@ _MADE: dict[tuple[object, ...], Meld] = {}
 
 
 def _build(tpl: Template, wilds: list[Card]) -> Meld:
-    """The meld of a candidate with these wild cards."""
+    """The meld of a candidate with these wild cards (as build_set and build_run make it).
+
+    Which wild card fills a slot changes from hand to hand (a joker here, a wild rank
+    there, and the wild rank changes with the round), but where the slots are and what
+    they stand for depend only on the candidate and how many wild cards it takes: that is
+    worked out once per candidate and kept (see _recipe), and each new set of wild cards
+    only drops them into their slots.
+    """
+    k = len(wilds)
+    recipe = _RECIPES.get((tpl, k))
+    if recipe is None:
+        if len(_RECIPES) > 50_000:
+            _RECIPES.clear()
+        recipe = _RECIPES[(tpl, k)] = _recipe(tpl, k)
+    kind, naturals, at, stand_ins = recipe
+    if k > 1:
+        wilds = sorted(wilds, key=_index)
+    cards = list(naturals)
+    if kind == "run":
+        # The wild cards fill the gaps of the run low to high, lowest card first.
+        for slot, w in zip(at, wilds, strict=True):
+            cards[slot] = w
+        return Meld("run", tuple(cards), stand_ins)
+    # A set is in canonical order: each wild card goes after the natural cards with an
+    # index up to its own (a natural card first on a tie) and after the wild cards before
+    # it (lower or equal index).
+    stands: list[Card | None] = list(naturals)
+    for i, w in enumerate(wilds):
+        slot = bisect_right(at, w.index) + i
+        cards.insert(slot, w)
+        stands.insert(slot, stand_ins[i])
+    return Meld("set", tuple(cards), tuple(stands))
+
+
+_Recipe = tuple[str, tuple[Card, ...], tuple[int, ...], tuple[Card | None, ...]]
+"""How to make a candidate's meld with ``k`` wild cards: its kind and natural cards; for a
+run its gap places (indexes into the run) and every card's stand-in, for a set its natural
+cards' indexes and what the ``i``-th wild card (lowest first) stands for."""
+
+_RECIPES: dict[tuple[Template, int], _Recipe] = {}
+
+
+def _recipe(tpl: Template, k: int) -> _Recipe:
+    """The :data:`_Recipe` of a candidate with ``k`` wild cards, from a model meld built
+    with ``k`` placeholder wild cards by build_set or build_run themselves."""
     kind, number, shape = tpl
+    # Jokers as placeholders: the slots they take (run) or their stand-ins (set, where
+    # they sort after every natural card) are read off the model meld.
+    joker = CARDS[52]
     if kind == "set":
         copies = shape[0]
         naturals = [CARDS[s * 13 + number - 1] for s in range(4) for _ in range(copies[s])]
-        return build_set(number, naturals, wilds)
+        model = build_set(number, naturals, [joker] * k)
+        stand_ins = tuple(
+            s for c, s in zip(model.cards, model.stands_for, strict=True) if c is joker
+        )
+        return "set", tuple(naturals), tuple(c.index for c in naturals), stand_ins
     ranks, places, _, _, low = shape  # type: ignore[misc]
     by_place = {p: CARDS[number * 13 + r - 1] for r, p in zip(ranks, places, strict=True)}
-    return build_run(SUITS[number], low, by_place, wilds)
+    model = build_run(SUITS[number], low, by_place, [joker] * k)
+    gaps = tuple(i for i, c in enumerate(model.cards) if c.index >= N_REGULAR)
+    return "run", model.cards, gaps, model.stands_for
 
 
 def _join_runs(melds: list[Meld], t: RuleTables) -> list[Meld]:
