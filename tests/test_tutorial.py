@@ -529,3 +529,51 @@ def test_every_rule_has_an_engine_graded_check() -> None:
             assert found, f"{words!r}: no question of {name}:{key} shows {marker!r}"
             for q in found:
                 assert q.grade(q.right_answer()).ok and not q.grade(q.wrong_answer()).ok
+
+
+@pytest.mark.parametrize("name", ["denexa", "classic", "family"])
+def test_the_hand_ends_with_no_declarer_when_no_card_can_be_drawn(name: str) -> None:
+    qs = _questions(name, "stock_out")
+    who = next(q for q in qs if q.prompt.endswith("Who is the declarer of this hand?"))
+    # RULES.md: if no card can be drawn at all, the hand ends with no declarer.
+    assert who.grade("none").ok
+    assert not any(who.grade(str(s)).ok for s in range(4))
+    score = next(q for q in qs if "hand ends with no card drawn" in q.prompt)
+    # Seat 0's 13 cards hold no meld (no three of a rank, no three in suit sequence), so all
+    # are deadwood.  RULES.md's penalty table: denexa and classic A-7 5, 8-K 10 (6 x 5 +
+    # 7 x 10); family 2-10 face value, J Q K 10, A 15 (7+9+10+10+2+4+8+10+2+5+15+8+10).
+    assert " ".join(map(str, score.cards)) == "7S 9S JS QS 2H 4H 8H TH 2D 5D AC 8C KC"
+    assert score.grade("100").ok
+    assert not score.grade("0").ok  # nobody went out, so nobody scores 0 as declarer
+    assert "nobody lays off" in score.explanation.lower()
+
+
+def test_the_deal_goes_clockwise_one_card_at_a_time() -> None:
+    import re
+
+    qs = [q for q in _questions("three_pack", "first_dealer") if "Who receives" in q.prompt]
+    assert len(qs) == 2
+    for q in qs:
+        match = re.match(r"Seat (\d+) deals \d+ cards each to (\d+) players", q.prompt)
+        assert match
+        dealer, players = int(match[1]), int(match[2])
+        nth = re.search(r"card number (\d+)", q.prompt)
+        k = int(nth[1]) if nth else 1
+        # RULES.md: clockwise (to the left, seat + 1), one card at a time, so the k-th card
+        # goes k seats to the dealer's left; the dealer gets every players-th card.
+        assert q.grade(str((dealer + k) % players)).ok
+        assert not q.grade(str((dealer + k + 1) % players)).ok
+        assert not q.grade(str((dealer + k - 1) % players)).ok
+
+
+def test_the_first_player_stays_after_a_tie_game() -> None:
+    import re
+
+    q = next(q for q in _questions("three_pack", "match")
+             if "agrees to call it a tie game" in q.prompt)
+    match = re.match(r"Player (\d+) plays first in game 1", q.prompt)
+    assert match
+    first = int(match[1])
+    # RULES.md: the first player moves one seat left each game, but not after a tie game.
+    assert q.grade(str(first)).ok
+    assert not any(q.grade(str(p)).ok for p in range(3) if p != first)

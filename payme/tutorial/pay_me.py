@@ -855,6 +855,7 @@ def stock_out_questions(r: Ruleset) -> Sequence[Question | None]:
             ),
         ),
         *game_questions.stock_out_questions(r),
+        *game_questions.no_card_questions(r),
     ]
 
 

@@ -237,6 +237,51 @@ def stock_out_questions(r: Ruleset) -> list[Question]:
     ]
 
 
+def no_card_table(r: Ruleset) -> Ruleset:
+    """``r`` at a table where the deal uses up the pack: one 52-card pack, no jokers and no
+    wild cards, four players dealt 13 each, one hand.  Nothing is left to draw."""
+    import dataclasses
+
+    return dataclasses.replace(
+        r, name=f"{r.name} (whole pack dealt)", min_players=min(r.min_players, 4),
+        max_players=max(r.max_players, 4), packs=((max(r.max_players, 4), 1),),
+        jokers_per_pack=0, twos_wild=False, round_rank_wild=False, special_wilds=(),
+        first_dealt=13, max_dealt=13, hands=1, money=None,
+    )
+
+
+def no_card_questions(r: Ruleset) -> list[Question]:
+    """The hand that ends because no card can be drawn: a real game dealt out to the last card."""
+    from payme.game import new_game
+
+    g = new_game(no_card_table(r), players=4, seed=1)
+    summary = g.summaries[-1]
+    seat = 0
+    ended = next(str(rec.event) for rec in g.history if "no declarer" in str(rec.event))
+    setup = ("At a table with one 52-card pack and no jokers or wild cards, 4 players are "
+             "dealt 13 cards each: no stock is left and no upcard can be turned.")
+    nobody = "none"
+    return [
+        choice_question(
+            f"{setup} Seat {(summary.dealer + 1) % 4}, first to play, has nothing to draw. "
+            "Who is the declarer of this hand?",
+            (*seat_options(4, you=None), ("nobody", nobody)),
+            {nobody if summary.declarer is None else str(summary.declarer)},
+            f"The engine: {ended}",
+        ),
+        number_question(
+            f"{setup} The hand ends with no card drawn. How many points does seat {seat} "
+            "score for it?",
+            summary.points[seat],
+            f"The engine: {ended} Nobody lays off; the scores are "
+            + ", ".join(f"seat {s} {p}" for s, p in enumerate(summary.points))
+            + f" (deadwood {', '.join(map(str, summary.deadwood))}).",
+            cards=sorted(summary.hands[seat]),
+            caption=f"seat {seat}'s hand: {format_hand(sorted(summary.hands[seat]))}",
+        ),
+    ]
+
+
 # --- winning and money -------------------------------------------------------------------
 
 

@@ -17,7 +17,7 @@ from collections.abc import Callable, Sequence
 from functools import lru_cache, partial
 from typing import Any
 
-from payme.cards import CardError, format_hand, parse_card, parse_hand
+from payme.cards import Card, CardError, format_hand, parse_card, parse_hand
 from payme.game.actions import Discard, Draw, DropOut
 from payme.pack import Pack, check_hand
 from payme.rulesets import Ruleset
@@ -215,6 +215,49 @@ def first_dealer_questions(r: Ruleset) -> Sequence[Question | None]:
         )
     )
     qs.extend(_identical_cards_questions(r))
+    qs.extend(_deal_order_questions(r))
+    return qs
+
+
+def _deal_order_questions(r: Ruleset) -> list[Question]:
+    """Who received a given card of a real deal: the deck as the engine shuffled it, matched
+    against the hands it dealt (a card kind held by one seat only names its receiver)."""
+    from payme.game.three_pack import ThreePackGame
+
+    class _Recorded(ThreePackGame):
+        deck: tuple[Card, ...] = ()
+
+        def _shuffle(self, cards: list[Card]) -> list[Card]:
+            shuffled = super()._shuffle(cards)
+            if not self.deck:  # the deal's shuffle (a later one rebuilds the stock)
+                self.deck = tuple(shuffled)
+            return shuffled
+
+    g = _Recorded(r, PLAYERS, 5, dealt=DEALT)
+    dealt_cards = g.deck[::-1][: PLAYERS * DEALT]  # the deal takes cards off the top
+
+    def receiver(k: int) -> int | None:
+        holders = [s for s in range(PLAYERS) if dealt_cards[k - 1] in g.hands[s]]
+        return holders[0] if len(holders) == 1 else None
+
+    seats = seat_options(PLAYERS, you=None)
+    qs = []
+    for k in (1, PLAYERS + 2):
+        seat = receiver(k)
+        if seat is None:
+            continue
+        nth = "the first card dealt" if k == 1 else f"card number {k} of the deal"
+        qs.append(
+            choice_question(
+                f"Seat {g.dealer} deals {DEALT} cards each to {PLAYERS} players (seats are "
+                f"numbered clockwise, to the left). Who receives {nth}?",
+                seats,
+                {str(seat)},
+                f"The engine dealt {dealt_cards[k - 1]} as {nth}, and seat {seat} holds it: "
+                "the deal goes clockwise from the dealer's left, face down, one card at "
+                "a time.",
+            )
+        )
     return qs
 
 
@@ -789,6 +832,7 @@ def match_questions(r: Ruleset) -> Sequence[Question | None]:
         ),
     ]
     qs.extend(_tie_break_questions(r))
+    qs.extend(_tie_game_questions(r))
     if len(m.games) > 1 and m.games[0].winners():
         g0, g1 = m.games[0], m.games[1]
         first0 = m.game_players[0][g0.first]
@@ -803,6 +847,32 @@ def match_questions(r: Ruleset) -> Sequence[Question | None]:
             )
         )
     return qs
+
+
+def _tie_game_questions(r: Ruleset) -> list[Question]:
+    """A match whose first game the table agrees to call a tie: who starts game 2."""
+    from payme.game.three_pack import ThreePackMatch
+
+    m = ThreePackMatch(r, players=PLAYERS, seed=3, dealt=DEALT)
+    g0 = m.game
+    first0 = m.game_players[0][g0.first]
+    g0.agree_tie()
+    g1 = m.next_game()
+    if g1 is None:
+        return []
+    first1 = m.game_players[1][g1.first]
+    return [
+        choice_question(
+            f"Player {first0} plays first in game 1 of a match, and the table agrees to call "
+            "it a tie game (nobody wins). Who plays first in game 2?",
+            tuple((f"player {p}", str(p)) for p in range(m.players)),
+            {str(first1)},
+            f"The engine started game 2 with player {first1}: after a tie game the first "
+            "player does not move. Game points: "
+            + ", ".join(f"player {p}: {n}" for p, n in enumerate(m.points))
+            + ".",
+        )
+    ]
 
 
 def _tie_break_questions(r: Ruleset) -> list[Question]:
