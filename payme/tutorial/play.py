@@ -20,6 +20,7 @@ from payme.cards import format_hand
 from payme.game.actions import Discard, Draw, GoOut
 from payme.rulesets import Ruleset
 from payme.tutorial.checks import Question, choice_question, number_question, yes_no_question
+from payme.tutorial.draw import cards_html
 
 PLAYERS = 3
 """Seats at the tutorial's demo table (seat 0 is "you")."""
@@ -254,9 +255,12 @@ def no_card_questions(r: Ruleset) -> list[Question]:
     """The hand that ends because no card can be drawn: a real game dealt out to the last card."""
     from payme.game import new_game
 
-    g = new_game(no_card_table(r), players=4, seed=1)
+    table = no_card_table(r)
+    g = new_game(table, players=4, seed=1)
     summary = g.summaries[-1]
     seat = 0
+    hand = sorted(summary.hands[seat])
+    caption = f"seat {seat}'s hand: {format_hand(hand)}"
     ended = next(str(rec.event) for rec in g.history if "no declarer" in str(rec.event))
     setup = ("At a table with one 52-card pack and no jokers or wild cards, 4 players are "
              "dealt 13 cards each: no stock is left and no upcard can be turned.")
@@ -276,8 +280,10 @@ def no_card_questions(r: Ruleset) -> list[Question]:
             f"The engine: {ended} Nobody lays off; the scores are "
             + ", ".join(f"seat {s} {p}" for s, p in enumerate(summary.points))
             + f" (deadwood {', '.join(map(str, summary.deadwood))}).",
-            cards=sorted(summary.hands[seat]),
-            caption=f"seat {seat}'s hand: {format_hand(sorted(summary.hands[seat]))}",
+            # Drawn under the table's own rules: nothing in it is wild (the chosen rule
+            # set would mark its 2s or the round's wild rank).
+            show=cards_html(hand, table, summary.dealt, caption=caption),
+            caption=caption,
         ),
     ]
 
