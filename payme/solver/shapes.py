@@ -300,18 +300,18 @@ class ShapeBook:
         if t.ace_high and mask & 0b10:
             return [mask]  # the ace may also sit above the king: keep it simple
         gap = 2 if t.adjacent_limit else min(wcap, (self.cap or RUN_MOST) - 2) + 1
+        if gap < 1:
+            return [1 << r for r in range(1, 14) if mask >> r & 1]  # every rank alone
+        # Each held rank r reaches the ranks up to r + gap - 1; two held ranks are in one
+        # group exactly when what they reach forms one unbroken row of bits.
+        reach = mask
+        for k in range(1, gap):
+            reach |= mask << k
         parts: list[int] = []
-        current = 0
-        last = -99
-        for r in range(1, 14):
-            if mask >> r & 1:
-                if r - last > gap and current:
-                    parts.append(current)
-                    current = 0
-                current |= 1 << r
-                last = r
-        if current:
-            parts.append(current)
+        while reach:
+            row = reach & ~(reach + (reach & -reach))  # the lowest unbroken row of bits
+            reach ^= row
+            parts.append(row & mask)
         return parts
 
     def _make_runs(self, mask: int, wcap: int) -> list[RunShape]:
