@@ -35,6 +35,7 @@ _NO_TPL: list[Template] = []
 _SUIT_BIT: Final = [2 << (i % 13) << (16 * (i // 13)) for i in range(N_REGULAR)]
 _RANK_CARD: Final = [1 << (16 + 24 * (i % 13)) for i in range(N_REGULAR)]
 _RANK_COPY: Final = [1 << (4 * (i // 13) + 24 * (i % 13)) for i in range(N_REGULAR)]
+_RANK_ONE: Final = [a + b for a, b in zip(_RANK_CARD, _RANK_COPY, strict=True)]
 _SET_FLAGS: Final = sum(1 << (21 + 24 * r) for r in range(13))
 _SET_PROBE: Final = [sum((32 - k) << (16 + 24 * r) for r in range(13)) for k in range(32)]
 
@@ -70,28 +71,33 @@ class Search:
         self.cost = cost
         self.book = book
         scope = t.scope
-        counts: dict[int, int] = {}
-        for c in cards:
-            i = c.index
-            counts[i] = counts.get(i, 0) + 1
         self.fixed_dead: list[Card] = []
         self.singles: list[Card] = []
         pure_any: list[Card] = []
         pure_set: list[Card] = []
         pure_run: list[Card] = []
-        regular: list[int] = []
         n_conv = 0
         held = 0  # 16 bits per suit: bit r set when the hand holds rank r of that suit
         tally = 0  # 24 bits per rank: cards << 16 | copies per suit (4 bits each, at most 15)
-        suit_bit, rank_card, rank_copy = _SUIT_BIT, _RANK_CARD, _RANK_COPY
-        for i, n in counts.items():
+        suit_bit, rank_card, rank_one = _SUIT_BIT, _RANK_CARD, _RANK_ONE
+        # One pass over the cards: regular ones are counted and tallied as they come
+        # (their kinds in order of first appearance), the others counted apart.
+        counts: dict[int, int] = {}
+        others: dict[int, int] = {}
+        for c in cards:
+            i = c.index
             if i < N_REGULAR:
-                regular.append(i)
-                if scope[i] is not None:
-                    n_conv += n
+                n = counts.get(i, 0) + 1
+                counts[i] = n
                 held |= suit_bit[i]
-                tally += n * rank_card[i] + (n if n < 16 else 15) * rank_copy[i]
-                continue
+                tally += rank_one[i] if n < 16 else rank_card[i]  # copies stop at 15
+            else:
+                others[i] = others.get(i, 0) + 1
+        regular = list(counts)
+        for i in regular:
+            if scope[i] is not None:
+                n_conv += counts[i]
+        for i, n in others.items():
             c = CARDS[i]
             if i in t.single:
                 self.singles += [c] * n
