@@ -108,7 +108,7 @@ def _evaluation(
         kept.remove(dropped)
     pts = t.points
     if h.cost is pts:
-        points = total + sum(pts[c.index] for c in (*h.fixed_dead, *h.isolated))
+        points = total + sum([pts[c.index] for c in (*h.fixed_dead, *h.isolated)])
     else:
         points = sum(pts[c.index] for c in deadwood)
     ev = Evaluation(

@@ -22,7 +22,7 @@ def layout(
     cards are the ones left over.
     """
     deadwood: list[Card] = [*h.fixed_dead, *h.isolated]
-    melds: list[Meld] = [Meld("single", (c,), (c,)) for c in h.singles]
+    melds: list[Meld] = [Meld("single", (c,), (c,)) for c in h.singles] if h.singles else []
     discard: Card | None = None
     converted: list[Card] = []
     wanted: list[tuple[Template, int, int]] = []

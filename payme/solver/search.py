@@ -180,11 +180,10 @@ class Search:
         self.isolated: list[Card] = []
         state = 0
         for i in regular:
-            u = unit_of[i]
             if scope[i] is None and not used & field_of[i]:
                 self.isolated += [CARDS[i]] * counts[i]
             else:
-                state += counts[i] * u
+                state += counts[i] * unit_of[i]
         self.slot_cost = book.cost_at(cost)
         self.terminal = terminal_table(self)
         # Scoped wild cards (GROUP only in sets, SEQ only in runs) are counted in two fields
@@ -433,7 +432,8 @@ class _Solver:
                 moves.append(("meld", j, pick, k, h.uses[j][pick] if h.uses else 0))
                 state -= delta
                 b -= k
-        g, q = h.scoped_left(state)
+        # Without scoped wild cards their fields are empty: none left.
+        g, q = h.scoped_left(state) if h.scoped else (0, 0)
         return total, moves, h.finish(b, g, q, d)[1]
 
 
