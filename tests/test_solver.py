@@ -402,3 +402,48 @@ def test_lean_path_survives_its_memo_being_cleared_midway() -> None:
     general = _general(hand, GIN_LIKE, 10)
     assert found == (general.cards, general.melds, general.deadwood, general.deadwood_points)
     assert found[1]  # the hand melds: the walk did not take every card as deadwood
+
+
+@pytest.mark.parametrize(("name", "dealt"), [("denexa", 7), ("family", 4), ("classic", 9)])
+def test_melds_from_recipes_match_building_them_directly(name: str, dealt: int) -> None:
+    """The solver makes a meld with wild cards from a recipe kept per candidate and number
+    of wild cards; whichever wild cards fill it, the meld is the one build_set / build_run
+    make from the same cards (random wild cards, low and high ones among the natural cards)."""
+    from payme.cards import SUITS
+    from payme.melds import build_run, build_set, hand_cards, tables_for
+    from payme.solver.layout import _build
+    from payme.solver.search import Search
+    from payme.solver.shapes import book_for
+
+    t = tables_for(name, dealt)
+    wilds = [c for c in CARDS if t.scope[c.index] is not None]
+    regular = [c for c in CARDS[:52] if t.scope[c.index] is None]
+    rng = random.Random(11)
+    checked = 0
+    for _ in range(150):
+        hand = hand_cards(tuple(rng.sample(regular, 7) + rng.sample(wilds, 2)), t)
+        h = Search(hand, t, t.points, book_for(t))
+        for moves, tpls in zip(h.cands, h.templates, strict=True):
+            for (_, k), tpl in zip(moves, tpls, strict=True):
+                kind, number, shape = tpl
+                used = [rng.choice(wilds) for _ in range(k)]
+                if kind == "set":
+                    copies = shape[0]
+                    naturals = [
+                        CARDS[s * 13 + number - 1] for s in range(4) for _ in range(copies[s])
+                    ]
+                    want = build_set(number, naturals, used)
+                else:
+                    ranks, places, _, _, low = shape  # type: ignore[misc]
+                    by_place = {
+                        p: CARDS[number * 13 + r - 1] for r, p in zip(ranks, places, strict=True)
+                    }
+                    want = build_run(SUITS[number], low, by_place, used)
+                got = _build(tpl, list(used))
+                assert (got.kind, got.cards, got.stands_for) == (
+                    want.kind,
+                    want.cards,
+                    want.stands_for,
+                ), (tpl, used)
+                checked += 1
+    assert checked > 300
