@@ -95,6 +95,19 @@ class DropOut:
 Action = Draw | Discard | GoOut | LayOff | LayDownRummy | DropOut
 
 
+class Refuses:
+    """What both games share: ``verify`` raises when ``can`` says no."""
+
+    def can(self, action: Action) -> Verdict:  # pragma: no cover - each game has its own
+        raise NotImplementedError
+
+    def verify(self, action: Action) -> None:
+        """Raise :class:`IllegalAction` (naming the rule) unless ``action`` is legal now."""
+        verdict = self.can(action)
+        if not verdict.ok:
+            raise IllegalAction(verdict.reason, verdict.rule)
+
+
 @dataclass(frozen=True)
 class Record:
     """One thing that happened: the action, and what it publicly revealed or caused."""

@@ -37,6 +37,7 @@ from payme.game.actions import (
     IllegalAction,
     LayOff,
     Record,
+    Refuses,
     Verdict,
 )
 from payme.game.evaluation import points
@@ -59,7 +60,7 @@ def _card(value: Card | str) -> Card:
     return value if isinstance(value, Card) else parse_card(value)
 
 
-class PayMeGame:
+class PayMeGame(Refuses):
     """One game of Pay Me for ``players`` players under ``rules``.
 
     ``turn_limit`` (an engine option, not a rule): a hand in which that many turns pass
@@ -434,12 +435,6 @@ class PayMeGame:
             "final_discard": "You have drawn your final card: now discard.",
             "lay_off": "The hands are shown: now lay off onto the declarer's melds, or pass.",
         }.get(self.phase, f"Not now (phase {self.phase}).")
-
-    def verify(self, action: Action) -> None:
-        """Raise :class:`IllegalAction` (naming the rule) if ``action`` is not legal now."""
-        verdict = self.can(action)
-        if not verdict.ok:
-            raise IllegalAction(verdict.reason, verdict.rule)
 
     # ------------------------------------------------------------------ acting
 

@@ -62,6 +62,7 @@ from payme.game.actions import (
     LayDownRummy,
     LayOff,
     Record,
+    Refuses,
     Verdict,
 )
 from payme.pack import MAX_HAND, Pack
@@ -264,7 +265,7 @@ def _stock_estimate(n: int) -> int:
     return max(5, 5 * round(n / 5))
 
 
-class ThreePackGame:
+class ThreePackGame(Refuses):
     """One game of Rummy 3-Pack (see the module docstring for the readings).
 
     Create with :func:`new_three_pack_game`.  Seats are 0-based and play goes clockwise
@@ -685,12 +686,6 @@ class ThreePackGame:
             f"going out {leftover}, {left} card{'s' if left > 1 else ''} would stay unmelded",
             RULE_GO_OUT,
         )
-
-    def verify(self, action: Action) -> None:
-        """Raise :class:`IllegalAction` (naming the rule) unless ``action`` is legal now."""
-        v = self.can(action)
-        if not v.ok:
-            raise IllegalAction(v.reason, v.rule)
 
     # ------------------------------------------------------------------ acting
 
