@@ -71,43 +71,54 @@ class Search:
         self.cost = cost
         self.book = book
         scope = t.scope
-        self.fixed_dead: list[Card] = []
-        self.singles: list[Card] = []
+        fixed_dead: list[Card] = []
+        singles: list[Card] = []
         pure_any: list[Card] = []
         pure_set: list[Card] = []
         pure_run: list[Card] = []
-        n_conv = 0
         held = 0  # 16 bits per suit: bit r set when the hand holds rank r of that suit
         tally = 0  # 24 bits per rank: cards << 16 | copies per suit (4 bits each, at most 15)
-        suit_bit, rank_card, rank_one = _SUIT_BIT, _RANK_CARD, _RANK_ONE
-        # One pass over the cards: regular ones are counted and tallied as they come
-        # (their kinds in order of first appearance), the others counted apart.
-        counts: dict[int, int] = {}
-        others: dict[int, int] = {}
-        for c in cards:
-            i = c.index
-            if i < N_REGULAR:
-                n = counts.get(i, 0) + 1
-                counts[i] = n
-                held |= suit_bit[i]
-                tally += rank_one[i] if n < 16 else rank_card[i]  # copies stop at 15
-            else:
-                others[i] = others.get(i, 0) + 1
-        regular = list(counts)
-        for i in regular:
-            if scope[i] is not None:
-                n_conv += counts[i]
-        for i, n in others.items():
+        state = 0  # the regular cards, packed
+        suit_bit, rank_one, unit_of = _SUIT_BIT, _RANK_ONE, book.unit_of
+        # One pass over the cards: regular ones are packed and tallied as they come, the
+        # others sorted out apart.
+        others: list[int] = []
+        if book.copies_fit:
+            for c in cards:
+                i = c.index
+                if i < N_REGULAR:
+                    held |= suit_bit[i]
+                    tally += rank_one[i]
+                    state += unit_of[i]
+                else:
+                    others.append(i)
+        else:
+            # A pack with 16 or more copies of a card: the tally's copies stop at 15.
+            counts = [0] * N_REGULAR
+            for c in cards:
+                i = c.index
+                if i < N_REGULAR:
+                    counts[i] += 1
+                    held |= suit_bit[i]
+                    tally += rank_one[i] if counts[i] < 16 else _RANK_CARD[i]
+                    state += unit_of[i]
+                else:
+                    others.append(i)
+        for i in others:
             c = CARDS[i]
             if i in t.single:
-                self.singles += [c] * n
+                singles.append(c)
             elif i in t.never:
-                self.fixed_dead += [c] * n
+                fixed_dead.append(c)
             else:
                 sc = scope[i]
-                (pure_any if sc == "any" else pure_set if sc == "set" else pure_run).extend(
-                    [c] * n
-                )
+                (pure_any if sc == "any" else pure_set if sc == "set" else pure_run).append(c)
+        # Wild cards of a rank in the hand: the bits of their counts, bit by bit.
+        n_conv = 0
+        for bit, mask in book.conv_bits:
+            n_conv += (state & mask).bit_count() << bit
+        self.fixed_dead = fixed_dead
+        self.singles = singles
         # Of the pure any-scope wild cards the dearest are melded first, the cheapest left.
         if len(pure_any) > 1:
             pure_any.sort(key=lambda c: (-cost[c.index], c.index))
@@ -174,18 +185,25 @@ class Search:
                     tpls[p] = tpls[p] + tl
         self.cands = cands
         self.templates = tpls
-        # Cards in no candidate meld (and not wild) are deadwood whatever else happens.
-        unit_of = book.unit_of
-        field_of = book.field_of
-        self.isolated: list[Card] = []
-        state = 0
-        for i in regular:
-            if scope[i] is None and not used & field_of[i]:
-                self.isolated += [CARDS[i]] * counts[i]
-            else:
-                state += counts[i] * unit_of[i]
+        # Cards in no candidate meld (and not wild) are deadwood whatever else happens: the
+        # fields no candidate touches (each touched field's bits spread to its lowest bit).
+        spread = used
+        for k in range(1, book.width):
+            spread |= used >> k
+        alone = state & ~((spread & book.low_bits) * book.field_ones | book.conv_fields)
+        isolated: list[Card] = []
+        if alone:
+            state -= alone
+            bit_slot, card_at, unit_at = book.pos_at_bit, book.card_at, book.unit_at
+            while alone:
+                j = bit_slot[(alone & -alone).bit_length() - 1]
+                alone -= unit_at[j]
+                isolated.append(card_at[j])
+        self.isolated = isolated
         self.slot_cost = book.cost_at(cost)
-        self.terminal = terminal_table(self)
+        # The leftover table, and its value per count of any-scope wild cards left (no
+        # scoped ones) with a discard owed and without: what the search's end test reads.
+        self.terminal, self.ends = terminal_table(self)
         # Scoped wild cards (GROUP only in sets, SEQ only in runs) are counted in two fields
         # above the regular cards; a candidate meld comes in one variant per number of them
         # it uses, so the fit test keeps their count as it does the cards'.
@@ -308,13 +326,7 @@ class _Solver:
         term = h.terminal
         owed = after_discard is not None
         flag = 0 if owed else 1
-        # The terminal tables live as long as the book, so their ids are safe keys.
-        known = book.ends.get((id(term), flag))
-        if known is not None and known[0] is term and len(known[1]) > n_any:
-            end = known[1]
-        else:
-            end = [term[(b, 0, 0, flag)][0] for b in range(n_any + 1)]
-            book.ends[(id(term), flag)] = (term, end)
+        end = h.ends[flag]
         off = self.off
         rest_search = after_discard
         scoped_left = h.scoped_left
@@ -437,10 +449,16 @@ class _Solver:
         return total, moves, h.finish(b, g, q, d)[1]
 
 
-def terminal_table(h: Search) -> dict[tuple[int, int, int, int], tuple[int, Leftover]]:
+Terminal = dict[tuple[int, int, int, int], tuple[int, Leftover]]
+"""The leftover table: ``(any, set-only, run-only wild cards left, 1 - discard owed)`` ->
+``(cost, what becomes of them)``."""
+
+
+def terminal_table(h: Search) -> tuple[Terminal, tuple[list[int], list[int]]]:
     """For each count of pure wild cards left at the end -- (any, set-only, run-only) -- and
     whether a discard is still owed: the cheapest way to meld some of them in all-wild melds
-    (where the rule set allows those), discard one if owed, and leave the rest."""
+    (where the rule set allows those), discard one if owed, and leave the rest.  With it,
+    the cost for each count of any-scope ones alone, with a discard owed and without."""
     cost_any: tuple[int, ...] = ()
     cost_set: tuple[int, ...] = ()
     cost_run: tuple[int, ...] = ()
@@ -455,8 +473,10 @@ def terminal_table(h: Search) -> dict[tuple[int, int, int, int], tuple[int, Left
     book = h.book
     hit = book.terminals.get(key)
     if hit is None:
-        hit = _make_terminal(h.t, cost_any, cost_set, cost_run)
-        book.terminals[key] = hit
+        table = _make_terminal(h.t, cost_any, cost_set, cost_run)
+        n_any = len(cost_any)
+        ends = tuple([table[(b, 0, 0, flag)][0] for b in range(n_any + 1)] for flag in (0, 1))
+        hit = book.terminals[key] = (table, ends)
     return hit  # type: ignore[return-value]
 
 
@@ -513,4 +533,4 @@ def _make_terminal(
     return table
 
 
-__all__ = ["INF", "Leftover", "Move", "Search", "Template", "terminal_table"]
+__all__ = ["INF", "Leftover", "Move", "Search", "Template", "Terminal", "terminal_table"]

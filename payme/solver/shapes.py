@@ -94,9 +94,13 @@ class ShapeBook:
         # Masks picking bit ``k`` of every wild-of-a-rank field: counting those cards left.
         self.conv_masks = [sum(1 << (p * w + k) for p in conv_pos) for k in range(w - 1)]
         self.conv_bits = list(enumerate(self.conv_masks))  # (bit, mask) pairs, for loops
-        # Per terminal table (see search.terminal_table) and discard flag: its value for
-        # each count of any-scope wild cards left, as the search's end test reads it.
-        self.ends: dict[tuple[int, int], tuple[object, list[int]]] = {}
+        # The whole fields of the wild cards of a rank; the lowest bit of every field; and a
+        # field's every bit, at the lowest field (spreading a field's lowest bit to all).
+        self.conv_fields = sum(self.field_of[self.index_at[p]] for p in conv_pos)
+        self.low_bits = sum(self.unit_at)
+        self.field_ones = (1 << w) - 1
+        # Whether every card's copies fit the 4-bit counts of the set keys (see Search).
+        self.copies_fit = copies <= 15
         self._costs: dict[int, tuple[tuple[int, ...], list[int]]] = {}
         # Shapes and bundles depend on the meld rules only, not on the round (which cards
         # are wild changes nothing about which cards a meld may take), so every round of a
