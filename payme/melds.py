@@ -142,6 +142,20 @@ class Meld:
         return meld_html(self)
 
 
+_new_object: Final = object.__new__
+
+
+def new_meld(kind: MeldKind, cards: tuple[Card, ...], stands_for: tuple[Card | None, ...]) -> Meld:
+    """A :class:`Meld` made without ``__init__``'s check, for the solver's hot path, whose
+    melds pair each card with its stand-in by construction (the same object otherwise)."""
+    m = _new_object(Meld)
+    d = m.__dict__
+    d["kind"] = kind
+    d["cards"] = cards
+    d["stands_for"] = stands_for
+    return m
+
+
 @dataclass(frozen=True)
 class MeldCheck:
     """The verdict of :func:`check_meld`: ``ok``, one sentence of ``reason``, and the meld."""

@@ -111,10 +111,34 @@ def _evaluation(
         points = total + sum([pts[c.index] for c in (*h.fixed_dead, *h.isolated)])
     else:
         points = sum(pts[c.index] for c in deadwood)
-    ev = Evaluation(
+    ev = _new_evaluation(
         tuple(sorted(kept, key=_index)), tuple(melds), tuple(deadwood), points, t.rules, t.dealt
     )
     return total, ev, dropped
+
+
+_new_object: Final = object.__new__
+
+
+def _new_evaluation(
+    cards: tuple[Card, ...],
+    melds: tuple[Meld, ...],
+    deadwood: tuple[Card, ...],
+    points: int,
+    rules: Ruleset,
+    dealt: int | None,
+) -> Evaluation:
+    """An :class:`Evaluation`, made without the frozen dataclass's ``__init__`` (which sets
+    each field through ``object.__setattr__``): the same object, for the hot path."""
+    ev = _new_object(Evaluation)
+    d = ev.__dict__
+    d["cards"] = cards
+    d["melds"] = melds
+    d["deadwood"] = deadwood
+    d["deadwood_points"] = points
+    d["rules"] = rules
+    d["dealt"] = dealt
+    return ev
 
 
 _index: Final = attrgetter("index")  # a card's index, as a sort key (C speed)
@@ -140,7 +164,7 @@ def evaluate(hand: CardsLike, rules: RulesLike = "denexa", dealt: int | None = N
         found = natural_layout(cards, t, nat)
         if found is not None:
             kept, melds, deadwood, points = found
-            return Evaluation(kept, melds, deadwood, points, t.rules, t.dealt)
+            return _new_evaluation(kept, melds, deadwood, points, t.rules, t.dealt)
     cards = hand_cards(cards, t)
     h = Search(cards, t, t.points, book_for(t))
     return _evaluation(cards, t, h, 1)[1]

@@ -7,7 +7,15 @@ from operator import attrgetter
 from typing import Final
 
 from payme.cards import CARDS, N_REGULAR, SUITS, Card
-from payme.melds import RUN_MOST, Meld, RuleTables, build_run, build_set, fixed_meld_problem
+from payme.melds import (
+    RUN_MOST,
+    Meld,
+    RuleTables,
+    build_run,
+    build_set,
+    fixed_meld_problem,
+    new_meld,
+)
 from payme.solver.search import Leftover, Move, Search
 from payme.solver.shapes import Template
 
@@ -51,7 +59,6 @@ def layout(
         any_pool.sort(key=_index)
     set_pool = h.pure_set[:set_used]
     run_pool = h.pure_run[:run_used]
-    made = _MADE
     for tpl, k, use in wanted:
         if tpl[0] == "set":
             wilds = any_pool[:k] + set_pool[:use] if use else any_pool[:k]
@@ -59,15 +66,7 @@ def layout(
         else:
             wilds = any_pool[:k] + run_pool[:use] if use else any_pool[:k]
             del any_pool[:k], run_pool[:use]
-        # A meld is the same object every time its candidate gets the same wild cards.
-        key = (tpl, *[c.index for c in wilds])
-        meld = made.get(key)
-        if meld is None:
-            meld = _build(tpl, wilds)
-            if len(made) > 100_000:
-                made.clear()
-            made[key] = meld
-        melds.append(meld)
+        melds.append(_build(tpl, wilds))
     if pure:
         left_any = h.pure_any[n_pure_used:]
         rest_set = h.pure_set[set_used:]
@@ -94,9 +93,6 @@ def finish_melds(melds: list[Meld], t: RuleTables) -> list[Meld]:
     return melds
 
 
-_MADE: dict[tuple[object, ...], Meld] = {}
-
-
 def _build(tpl: Template, wilds: list[Card]) -> Meld:
     """The meld of a candidate with these wild cards (as build_set and build_run make it).
 
@@ -104,15 +100,20 @@ def _build(tpl: Template, wilds: list[Card]) -> Meld:
     there, and the wild rank changes with the round), but where the slots are and what
     they stand for depend only on the candidate and how many wild cards it takes: that is
     worked out once per candidate and kept (see _recipe), and each new set of wild cards
-    only drops them into their slots.
+    only drops them into their slots.  A candidate without wild cards is one fixed meld,
+    kept whole.
     """
     k = len(wilds)
-    recipe = _RECIPES.get((tpl, k))
-    if recipe is None:
+    # Keyed by the template's identity (hashing the nested tuple costs more than building
+    # the meld); the entry holds the template, so its id stays its own while kept.
+    hit = _RECIPES.get((id(tpl), k))
+    if hit is None or hit[0] is not tpl:
         if len(_RECIPES) > 50_000:
             _RECIPES.clear()
-        recipe = _RECIPES[(tpl, k)] = _recipe(tpl, k)
-    kind, naturals, at, stand_ins = recipe
+        hit = _RECIPES[(id(tpl), k)] = (tpl, _recipe(tpl, k))
+    kind, naturals, at, stand_ins, whole = hit[1]
+    if whole is not None:
+        return whole
     if k > 1:
         wilds = sorted(wilds, key=_index)
     cards = list(naturals)
@@ -120,7 +121,7 @@ def _build(tpl: Template, wilds: list[Card]) -> Meld:
         # The wild cards fill the gaps of the run low to high, lowest card first.
         for slot, w in zip(at, wilds, strict=True):
             cards[slot] = w
-        return Meld("run", tuple(cards), stand_ins)
+        return new_meld("run", tuple(cards), stand_ins)
     # A set is in canonical order: each wild card goes after the natural cards with an
     # index up to its own (a natural card first on a tie) and after the wild cards before
     # it (lower or equal index).
@@ -129,15 +130,18 @@ def _build(tpl: Template, wilds: list[Card]) -> Meld:
         slot = bisect_right(at, w.index) + i
         cards.insert(slot, w)
         stands.insert(slot, stand_ins[i])
-    return Meld("set", tuple(cards), tuple(stands))
+    return new_meld("set", tuple(cards), tuple(stands))
 
 
-_Recipe = tuple[str, tuple[Card, ...], tuple[int, ...], tuple[Card | None, ...]]
+_Recipe = tuple[
+    str, tuple[Card, ...], tuple[int, ...], tuple[Card | None, ...], Meld | None
+]
 """How to make a candidate's meld with ``k`` wild cards: its kind and natural cards; for a
 run its gap places (indexes into the run) and every card's stand-in, for a set its natural
-cards' indexes and what the ``i``-th wild card (lowest first) stands for."""
+cards' indexes and what the ``i``-th wild card (lowest first) stands for; and with no wild
+cards the meld itself."""
 
-_RECIPES: dict[tuple[Template, int], _Recipe] = {}
+_RECIPES: dict[tuple[int, int], tuple[Template, _Recipe]] = {}
 
 
 def _recipe(tpl: Template, k: int) -> _Recipe:
@@ -154,12 +158,13 @@ def _recipe(tpl: Template, k: int) -> _Recipe:
         stand_ins = tuple(
             s for c, s in zip(model.cards, model.stands_for, strict=True) if c is joker
         )
-        return "set", tuple(naturals), tuple(c.index for c in naturals), stand_ins
+        whole = model if not k else None
+        return "set", tuple(naturals), tuple(c.index for c in naturals), stand_ins, whole
     ranks, places, _, _, low = shape  # type: ignore[misc]
     by_place = {p: CARDS[number * 13 + r - 1] for r, p in zip(ranks, places, strict=True)}
     model = build_run(SUITS[number], low, by_place, [joker] * k)
     gaps = tuple(i for i, c in enumerate(model.cards) if c.index >= N_REGULAR)
-    return "run", model.cards, gaps, model.stands_for
+    return "run", model.cards, gaps, model.stands_for, model if not k else None
 
 
 def _join_runs(melds: list[Meld], t: RuleTables) -> list[Meld]:

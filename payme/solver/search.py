@@ -25,7 +25,7 @@ from typing import Final
 
 from payme.cards import CARDS, N_REGULAR, Card
 from payme.melds import RUN_MOST, RuleTables
-from payme.solver.shapes import ShapeBook, Template
+from payme.solver.shapes import Bundle, ShapeBook, Template
 
 _NONE: list[tuple[int, int]] = []
 _NO_TPL: list[Template] = []
@@ -132,25 +132,20 @@ class Search:
 
         # Candidate melds, looked up by suit (runs) and rank (sets), grouped by anchor: the
         # first of their natural cards in the search order.
-        bundles = []
+        bundles: list[Bundle] = []
         fast = book.bundles_by_key
         w_run = min(self.n_any + self.n_run + n_conv, 63)
         # Runs by cluster of held ranks (see ShapeBook.run_bundle): clusters come back hand
         # after hand where whole suits rarely do.
-        split = book.parts_by_key
-        parts_fast = book.part_bundles_by_key
+        by_suit = book.suit_bundles_by_key
         for s in range(4):
             mask = held >> (16 * s) & 0xFFFF
             if mask:
-                parts = split.get(mask << 8 | w_run)
-                if parts is None:
-                    parts = book.run_parts(mask, w_run)
-                for part_key in parts:
-                    key = s << 24 | part_key << 1 | scoped
-                    hit = parts_fast.get(key)
-                    if hit is None:
-                        hit = book.part_bundle_by_key(key, s, scoped)
-                    bundles.append(hit)
+                suit_key = s << 24 | mask << 8 | w_run << 1 | scoped
+                found = by_suit.get(suit_key)
+                if found is None:
+                    found = book.suit_bundles(suit_key, s, mask, w_run, scoped)
+                bundles += found
         w_set = min(self.n_any + self.n_set + n_conv, 63)
         # A rank with too few cards for a set even with every wild card (or, under the
         # half-wild limit, with as many wild cards as natural ones) has no candidate set.
@@ -208,15 +203,20 @@ class Search:
         # above the regular cards; a candidate meld comes in one variant per number of them
         # it uses, so the fit test keeps their count as it does the cards'.
         self.scoped_shift = top = N_REGULAR * book.width
-        self.unit_g = 1 << top
-        width_g = self.n_set.bit_length() + 1
-        self.unit_q = 1 << (top + width_g)
-        width_q = self.n_run.bit_length() + 1
-        self.mask_g = (1 << (width_g - 1)) - 1
-        self.mask_q = (1 << (width_q - 1)) - 1
         self.guard = book.guard
         self.uses: list[list[int]] | None = None
-        if scoped:
+        if not scoped:
+            # Both fields empty (one bit wide each).
+            self.unit_g = 1 << top
+            self.unit_q = 1 << (top + 1)
+            self.mask_g = self.mask_q = 0
+        else:
+            self.unit_g = 1 << top
+            width_g = self.n_set.bit_length() + 1
+            self.unit_q = 1 << (top + width_g)
+            width_q = self.n_run.bit_length() + 1
+            self.mask_g = (1 << (width_g - 1)) - 1
+            self.mask_q = (1 << (width_q - 1)) - 1
             self.guard |= self.unit_g << (width_g - 1) | self.unit_q << (width_q - 1)
             state += self.n_set * self.unit_g + self.n_run * self.unit_q
             self._expand_scoped()

@@ -39,6 +39,21 @@ Bundle = tuple[tuple[tuple[int, list[tuple[int, int]], list[Template]], ...], in
 [templates])`` -- and the packed mask (one bit per card) of every card they use."""
 
 
+_TEMPLATES: dict[Template, Template] = {}
+
+
+def template(kind: str, number: int, shape: SetShape | RunShape) -> Template:
+    """The one :data:`Template` object of a candidate meld: bundles listed apart share it,
+    so that what is worked out per candidate can be kept by its identity."""
+    tpl: Template = (kind, number, shape)
+    hit = _TEMPLATES.get(tpl)
+    if hit is None:
+        if len(_TEMPLATES) > 200_000:
+            _TEMPLATES.clear()
+        hit = _TEMPLATES[tpl] = tpl
+    return hit
+
+
 def _size(tpl: Template) -> int:
     """Natural cards in a candidate meld."""
     shape = tpl[2]
@@ -111,7 +126,7 @@ class ShapeBook:
         )  # fmt: skip
         shared = _SHARED.get(shared_key)
         if shared is None:
-            shared = _SHARED[shared_key] = ({}, {}, {}, {}, {}, {}, {}, {}, {}, {})
+            shared = _SHARED[shared_key] = ({}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {})
         self._runs: dict[tuple[int, int], tuple[list[RunShape], int]] = shared[0]
         self._run_parts: dict[tuple[int, int], list[RunShape]] = shared[1]
         self._sets: dict[tuple[tuple[int, ...], int], tuple[list[SetShape], int]] = shared[2]
@@ -127,6 +142,9 @@ class ShapeBook:
         # | wild cap << 1 | single`` (see Search).
         self.parts_by_key: dict[int, tuple[int, ...]] = shared[8]
         self.part_bundles_by_key: dict[int, Bundle] = shared[9]
+        # A suit's cluster bundles together, by ``suit << 24 | held ranks << 8 | the hand's
+        # wild count << 1 | single``: one look-up per suit for a suit seen before.
+        self.suit_bundles_by_key: dict[int, tuple[Bundle, ...]] = shared[10]
 
     def remember(self, key: int, bundle: Bundle) -> Bundle:
         """Keep ``bundle`` under ``key`` in :attr:`bundles_by_key` (bounded in size)."""
@@ -170,6 +188,26 @@ class ShapeBook:
                 self._run_bundles.clear()
             self._run_bundles[key] = hit
         return hit
+
+    def suit_bundles(
+        self, key: int, suit: int, mask: int, wilds: int, single: bool
+    ) -> tuple[Bundle, ...]:
+        """The bundles of the clusters of ``mask`` in ``suit`` (see :meth:`run_parts`), kept
+        in :attr:`suit_bundles_by_key` under ``key``."""
+        parts = self.parts_by_key.get(mask << 8 | wilds)
+        if parts is None:
+            parts = self.run_parts(mask, wilds)
+        found = []
+        for part_key in parts:
+            part_bundle_key = suit << 24 | part_key << 1 | single
+            hit = self.part_bundles_by_key.get(part_bundle_key)
+            if hit is None:
+                hit = self.part_bundle_by_key(part_bundle_key, suit, single)
+            found.append(hit)
+        if len(self.suit_bundles_by_key) > 200_000:
+            self.suit_bundles_by_key.clear()
+        self.suit_bundles_by_key[key] = bundles = tuple(found)
+        return bundles
 
     def run_parts(self, mask: int, wilds: int) -> tuple[int, ...]:
         """The clusters of ``mask`` for a hand with ``wilds`` wild cards usable in runs, each
@@ -227,7 +265,7 @@ class ShapeBook:
                     continue
                 seen.add((delta, k))
                 anchor = min(self.pos_of[base + r] for r in ranks)
-                items.append((anchor, delta, k, ("run", suit, shape)))
+                items.append((anchor, delta, k, template("run", suit, shape)))
             hit = _bundle(items)
             if len(self._part_bundles) > 100_000:
                 self._part_bundles.clear()
@@ -250,7 +288,9 @@ class ShapeBook:
             for shape in shapes:
                 m, first, k = shape
                 delta = sum(m[s] * self.unit_of[s * 13 + base] for s in range(4))
-                items.append((self.pos_of[first * 13 + base], delta, k, ("set", rank, shape)))
+                items.append(
+                    (self.pos_of[first * 13 + base], delta, k, template("set", rank, shape))
+                )
             hit = _bundle(items)
             self._set_bundles[key] = hit
         if len(self._set_bundles_raw) > 100_000:
