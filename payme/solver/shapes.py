@@ -126,7 +126,7 @@ class ShapeBook:
         )  # fmt: skip
         shared = _SHARED.get(shared_key)
         if shared is None:
-            shared = _SHARED[shared_key] = ({}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {})
+            shared = _SHARED[shared_key] = ({}, {}, {}, {}, {}, {}, {}, {}, {}, {})
         self._runs: dict[tuple[int, int], tuple[list[RunShape], int]] = shared[0]
         self._run_parts: dict[tuple[int, int], list[RunShape]] = shared[1]
         self._sets: dict[tuple[tuple[int, ...], int], tuple[list[SetShape], int]] = shared[2]
@@ -137,14 +137,12 @@ class ShapeBook:
         # capping): the search's setup looks each up in a single step.
         self.bundles_by_key: dict[int, Bundle] = shared[6]
         self._part_bundles: dict[tuple[int, int, int, bool], Bundle] = shared[7]
-        # A suit's clusters by one packed int (held ranks << 8 | the hand's wild count),
-        # each as ``part << 7 | wild cap``; and cluster bundles by ``suit << 24 | part << 8
-        # | wild cap << 1 | single`` (see Search).
-        self.parts_by_key: dict[int, tuple[int, ...]] = shared[8]
-        self.part_bundles_by_key: dict[int, Bundle] = shared[9]
+        # Cluster bundles by ``suit << 24 | cluster << 8 | wild cap << 1 | single`` (see
+        # :meth:`suit_bundles`).
+        self.part_bundles_by_key: dict[int, Bundle] = shared[8]
         # A suit's cluster bundles together, by ``suit << 24 | held ranks << 8 | the hand's
         # wild count << 1 | single``: one look-up per suit for a suit seen before.
-        self.suit_bundles_by_key: dict[int, tuple[Bundle, ...]] = shared[10]
+        self.suit_bundles_by_key: dict[int, tuple[Bundle, ...]] = shared[9]
 
     def remember(self, key: int, bundle: Bundle) -> Bundle:
         """Keep ``bundle`` under ``key`` in :attr:`bundles_by_key` (bounded in size)."""
@@ -192,49 +190,28 @@ class ShapeBook:
     def suit_bundles(
         self, key: int, suit: int, mask: int, wilds: int, single: bool
     ) -> tuple[Bundle, ...]:
-        """The bundles of the clusters of ``mask`` in ``suit`` (see :meth:`run_parts`), kept
-        in :attr:`suit_bundles_by_key` under ``key``."""
-        parts = self.parts_by_key.get(mask << 8 | wilds)
-        if parts is None:
-            parts = self.run_parts(mask, wilds)
+        """The candidate runs of ``suit`` for a hand holding the ranks in ``mask`` and
+        ``wilds`` wild cards usable in runs, as the bundles of the mask's clusters (see
+        :meth:`run_bundle`; clusters without a candidate left out), kept in
+        :attr:`suit_bundles_by_key` under ``key``."""
+        wcap = self.run_wild_cap(mask, wilds)
+        by_key = self.part_bundles_by_key
         found = []
-        for part_key in parts:
-            part_bundle_key = suit << 24 | part_key << 1 | single
-            hit = self.part_bundles_by_key.get(part_bundle_key)
+        for part in self._clusters(mask, wcap):
+            cap = self.run_wild_cap(part, wcap)
+            part_key = suit << 24 | part << 8 | cap << 1 | single
+            hit = by_key.get(part_key)
             if hit is None:
-                hit = self.part_bundle_by_key(part_bundle_key, suit, single)
-            found.append(hit)
+                hit = self._part_bundle(suit, part, cap, single)
+                if len(by_key) > 200_000:
+                    by_key.clear()
+                by_key[part_key] = hit
+            if hit[1]:
+                found.append(hit)
         if len(self.suit_bundles_by_key) > 200_000:
             self.suit_bundles_by_key.clear()
         self.suit_bundles_by_key[key] = bundles = tuple(found)
         return bundles
-
-    def run_parts(self, mask: int, wilds: int) -> tuple[int, ...]:
-        """The clusters of ``mask`` for a hand with ``wilds`` wild cards usable in runs, each
-        as ``part << 7 | its wild cap``, as :meth:`run_bundle` splits it (kept in
-        :attr:`parts_by_key`)."""
-        wcap = self.run_wild_cap(mask, wilds)
-        parts = []
-        for part in self._clusters(mask, wcap):
-            cap = self.run_wild_cap(part, wcap)
-            # A cluster with no candidate run in any suit is left out: its bundle is empty
-            # whichever suit it is in, exactly when it has no run shapes at all (with
-            # ``single`` every shape gives a candidate; without, only fewer of them).
-            if self._part_shapes(part, cap):
-                parts.append(part << 7 | cap)
-        if len(self.parts_by_key) > 200_000:
-            self.parts_by_key.clear()
-        self.parts_by_key[mask << 8 | wilds] = found = tuple(parts)
-        return found
-
-    def part_bundle_by_key(self, key: int, suit: int, single: bool) -> Bundle:
-        """The bundle of one cluster by its packed key (kept in :attr:`part_bundles_by_key`)."""
-        part_key = key >> 1 & ((1 << 23) - 1)
-        hit = self._part_bundle(suit, part_key >> 7, part_key & 127, single)
-        if len(self.part_bundles_by_key) > 200_000:
-            self.part_bundles_by_key.clear()
-        self.part_bundles_by_key[key] = hit
-        return hit
 
     def _part_shapes(self, part: int, part_cap: int) -> list[RunShape]:
         """The run shapes of one cluster of held ranks (any suit), kept once listed."""
