@@ -23,10 +23,9 @@ from typing import Final
 
 from payme.cards import N_REGULAR, Card, CardsLike, format_hand, parse_hand
 from payme.melds import Meld, RuleTables, hand_cards, tables_for
-from payme.pack import MAX_HAND
 from payme.rulesets import Ruleset, RulesLike
 from payme.solver.layout import layout
-from payme.solver.natural import Natural, natural_for, natural_layout
+from payme.solver.natural import Natural, natural_for, natural_layout, scan
 from payme.solver.search import INF, Search
 from payme.solver.shapes import book_for
 
@@ -160,13 +159,18 @@ def evaluate(hand: CardsLike, rules: RulesLike = "denexa", dealt: int | None = N
     """
     t, nat = _prepared(rules, dealt)
     cards = hand if type(hand) is tuple else parse_hand(hand)
-    if len(cards) <= MAX_HAND:
-        found = natural_layout(cards, t, nat)
-        if found is not None:
-            kept, melds, deadwood, points = found
+    # One pass checks the cards against the pack and reads them for either path; a hand
+    # it does not take is checked again below, which names what is wrong.
+    found = scan(cards, nat)
+    if found is not None:
+        plain = natural_layout(cards, t, nat, found)
+        if plain is not None:
+            kept, melds, deadwood, points = plain
             return _new_evaluation(kept, melds, deadwood, points, t.rules, t.dealt)
-    cards = hand_cards(cards, t)
-    h = Search(cards, t, t.points, book_for(t))
+        h = Search(cards, t, t.points, nat.book, found)
+    else:
+        cards = hand_cards(cards, t)
+        h = Search(cards, t, t.points, book_for(t))
     return _evaluation(cards, t, h, 1)[1]
 
 

@@ -78,14 +78,10 @@ class Natural:
     def __init__(self, t: RuleTables) -> None:
         self.t = t
         self.book: ShapeBook = book_for(t)
-        # How many copies of each kind of card the hand may hold on the lean path: the
-        # pack's count for regular cards that are not wild this round, 0 for the rest
-        # (a wild or special card sends the hand to the general path).
+        # How many copies of each kind of card a hand may hold: the largest pack's count
+        # (for a regular card at most 15, which the tallies can count; see scan).
         pack = t.largest_pack
-        self.limit = bytes(
-            min(pack[i], 15) if i < N_REGULAR and t.scope[i] is None else 0
-            for i in range(N_CARDS)
-        )
+        self.limit = bytes(min(pack[i], 15 if i < N_REGULAR else 255) for i in range(N_CARDS))
         self.points = t.points
         self.cost = self.book.cost_at(t.points)  # by position in the packed state
         self.run_min = t.run_min
@@ -143,29 +139,59 @@ def natural_for(t: RuleTables) -> Natural:
     return nat
 
 
-def natural_layout(
-    cards: tuple[Card, ...], t: RuleTables, nat: Natural | None = None
-) -> Layout | None:
-    """The best layout of a hand of natural cards only, or ``None`` for any other hand."""
-    if nat is None:
-        nat = natural_for(t)
+Scan = tuple[int, int, int, list[int]]
+"""One pass over a checked hand: its regular cards as per-suit rank masks (16 bits per
+suit, bit r for rank r), per-rank tallies (24 bits per rank: cards << 16 | copies per suit,
+4 bits each) and packed counts (see :class:`~payme.solver.shapes.ShapeBook`); and the
+indexes of its other cards (jokers, special cards)."""
+
+
+def scan(cards: tuple[Card, ...], nat: Natural) -> Scan | None:
+    """The :data:`Scan` of a hand of cards that the rule set's largest pack holds, or
+    ``None`` for anything else (an object that is not a Card, too many copies of a card,
+    a card the pack lacks; also 16 or more copies of a regular card, which the tallies
+    cannot count): the general path's check then says what is wrong, or copes."""
     if len(cards) > MAX_HAND:
         return None  # the general path says why
     left = bytearray(nat.limit)  # copies of each kind the hand may still hold
-    held = 0  # 16 bits per suit: bit r set when the hand holds rank r of that suit
-    tally = 0  # 24 bits per rank: cards held << 16 | copies per suit (4 bits each)
-    suit_bit, rank_add = _SUIT_BIT, _RANK_ADD
+    held = 0
+    tally = 0
+    state = 0
+    others: list[int] = []
+    suit_bit, rank_add, unit_of = _SUIT_BIT, _RANK_ADD, nat.book.unit_of
     for c in cards:
         if type(c) is not Card:
             return None
         i = c.index
         n = left[i]
         if not n:
-            return None  # wild, special or one copy too many: the general path decides
+            return None  # one copy too many, or not in the pack: the general path says
         left[i] = n - 1
-        held |= suit_bit[i]
-        tally += rank_add[i]
+        if i < N_REGULAR:
+            held |= suit_bit[i]
+            tally += rank_add[i]
+            state += unit_of[i]
+        else:
+            others.append(i)
+    return held, tally, state, others
 
+
+def natural_layout(
+    cards: tuple[Card, ...], t: RuleTables, nat: Natural | None = None, found: Scan | None = None
+) -> Layout | None:
+    """The best layout of a hand of natural cards only, or ``None`` for any other hand.
+
+    ``found``: the hand's :func:`scan`, when already made.
+    """
+    if nat is None:
+        nat = natural_for(t)
+    if found is None:
+        found = scan(cards, nat)
+        if found is None:
+            return None
+    held, tally, state, others = found
+    if others or state & nat.book.conv_fields:
+        return None  # a wild or special card: the general path
     # Candidate bundles, by the general path's keys (no wild cards: the low byte is 0);
     # runs before sets, as there.
     book = nat.book
@@ -220,10 +246,12 @@ def natural_layout(
         points = nat.points
         hand = tuple(sorted(cards, key=_INDEX))
         return hand, (), hand, sum([points[c.index] for c in cards])
-    return _search(cards, bundles, nat)
+    return _search(cards, state, bundles, nat)
 
 
-def _search(cards: tuple[Card, ...], bundles: list[NatBundle], nat: Natural) -> Layout:
+def _search(
+    cards: tuple[Card, ...], state: int, bundles: list[NatBundle], nat: Natural
+) -> Layout:
     cands: dict[int, list[int]] = {}
     fields = 0
     for groups, touched in bundles:
@@ -238,10 +266,6 @@ def _search(cards: tuple[Card, ...], bundles: list[NatBundle], nat: Natural) -> 
     bit_slot = book.pos_at_bit
     index_at = book.index_at
     cost = nat.cost
-    unit_of = book.unit_of
-    state = 0
-    for c in cards:
-        state += unit_of[c.index]
     # Cards in no candidate meld are deadwood whatever else happens.
     dead: list[int] = []
     aside = 0
@@ -412,4 +436,4 @@ def _first_and_walk(key: tuple[int, int, str, int, int]) -> tuple[int, int]:
 _FIRST_AND_WALK: Final = _first_and_walk
 
 
-__all__ = ["Layout", "Natural", "natural_for", "natural_layout"]
+__all__ = ["Layout", "Natural", "Scan", "natural_for", "natural_layout", "scan"]

@@ -66,6 +66,7 @@ class Search:
         t: RuleTables,
         cost: tuple[int, ...],
         book: ShapeBook,
+        found: tuple[int, int, int, list[int]] | None = None,
     ) -> None:
         self.t = t
         self.cost = cost
@@ -80,10 +81,13 @@ class Search:
         tally = 0  # 24 bits per rank: cards << 16 | copies per suit (4 bits each, at most 15)
         state = 0  # the regular cards, packed
         suit_bit, rank_one, unit_of = _SUIT_BIT, _RANK_ONE, book.unit_of
-        # One pass over the cards: regular ones are packed and tallied as they come, the
-        # others sorted out apart.
+        # One pass over the cards (unless the caller made it: ``found``, see
+        # natural.scan): regular ones are packed and tallied as they come, the others
+        # sorted out apart.
         others: list[int] = []
-        if book.copies_fit:
+        if found is not None:
+            held, tally, state, others = found
+        elif book.copies_fit:
             for c in cards:
                 i = c.index
                 if i < N_REGULAR:
@@ -142,10 +146,10 @@ class Search:
             mask = held >> (16 * s) & 0xFFFF
             if mask:
                 suit_key = s << 24 | mask << 8 | w_run << 1 | scoped
-                found = by_suit.get(suit_key)
-                if found is None:
-                    found = book.suit_bundles(suit_key, s, mask, w_run, scoped)
-                bundles += found
+                runs = by_suit.get(suit_key)
+                if runs is None:
+                    runs = book.suit_bundles(suit_key, s, mask, w_run, scoped)
+                bundles += runs
         w_set = min(self.n_any + self.n_set + n_conv, 63)
         # A rank with too few cards for a set even with every wild card (or, under the
         # half-wild limit, with as many wild cards as natural ones) has no candidate set.
