@@ -100,8 +100,9 @@ class Discard:
 def _evaluation(
     cards: tuple[Card, ...], t: RuleTables, h: Search, d: int
 ) -> tuple[int, Evaluation, Card | None]:
-    total, moves, fin = h.walk(d)
-    melds, deadwood, dropped = layout(h, moves, fin)
+    path = h.walk(d)
+    total = path[0]
+    melds, deadwood, dropped = layout(h, path)
     kept = list(cards)
     if dropped is not None:
         kept.remove(dropped)

@@ -16,42 +16,20 @@ from payme.melds import (
     fixed_meld_problem,
     new_meld,
 )
-from payme.solver.search import Leftover, Move, Search
+from payme.solver.search import Path, Search
 from payme.solver.shapes import Template
 
 
-def layout(
-    h: Search, moves: list[Move], fin: Leftover
-) -> tuple[list[Meld], list[Card], Card | None]:
-    """Melds, deadwood and the discard (if any) that one best walk describes.
+def layout(h: Search, path: Path) -> tuple[list[Meld], list[Card], Card | None]:
+    """Melds, deadwood and the discard (if any) of one best layout the search found.
 
     The wild cards a meld needs are dealt out in a fixed order: wild cards of a rank that the
     search chose to play as wild, then the dearest pure wild cards; the cheapest pure wild
     cards are the ones left over.
     """
-    deadwood: list[Card] = [*h.fixed_dead, *h.isolated]
+    _, dead, converted, wanted, discard, fin, any_slots, set_used, run_used = path
+    deadwood: list[Card] = [*h.fixed_dead, *h.isolated, *dead]
     melds: list[Meld] = [Meld("single", (c,), (c,)) for c in h.singles] if h.singles else []
-    discard: Card | None = None
-    converted: list[Card] = []
-    wanted: list[tuple[Template, int, int]] = []
-    slots = h.slots
-    any_slots = set_used = run_used = 0
-    for kind, a, b, c, e in moves:
-        if kind == "dead":
-            deadwood.append(slots[a])
-        elif kind == "meld":
-            tpl = h.templates[a][b]
-            wanted.append((tpl, c, e))
-            any_slots += c
-            if e:
-                if tpl[0] == "set":
-                    set_used += e
-                else:
-                    run_used += e
-        elif kind == "wild":
-            converted.append(slots[a])
-        else:
-            discard = slots[a]
     pure = bool(h.pure_any or h.pure_set or h.pure_run)
     n_pure_used = any_slots - len(converted)
     any_pool = converted + h.pure_any[:n_pure_used] if pure else converted

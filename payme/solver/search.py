@@ -41,15 +41,28 @@ _SET_PROBE: Final = [sum((32 - k) << (16 + 24 * r) for r in range(13)) for k in 
 
 INF: Final = 1 << 40
 
-Move = tuple[str, int, int, int, int]
-"""A step of a best layout: ``("dead" | "discard" | "wild", position, 0, 0, 0)`` or
-``("meld", anchor position, candidate index, wild cards of any scope, wild cards of the
-meld's own scope)``."""
 Leftover = tuple[int, int, int, int, tuple[int, ...]]
 """What happens to the pure wild cards left at the end: (any-scope ones in all-wild sets,
 set-only ones in them, any-scope ones in all-wild runs, run-only ones in them, and ``(0,)``
 when one of them is the discard, else ``()``)."""
 NO_LEFTOVER: Final[Leftover] = (0, 0, 0, 0, ())
+Path = tuple[
+    int,
+    list[Card],
+    list[Card],
+    list[tuple[Template, int, int]],
+    "Card | None",
+    Leftover,
+    int,
+    int,
+    int,
+]
+"""One best layout as the search found it (the first best in search order): the total;
+the cards it left as deadwood and those it played as wild cards (wild cards of a rank), in
+search order; the candidate melds taken, each with its wild cards of any scope and of its
+own scope; the card discarded (``None``: none); what becomes of the pure wild cards left
+over; and how many wild-card slots of any scope, set-only and run-only scope the melds
+take."""
 
 
 
@@ -266,14 +279,8 @@ class Search:
             n += (state & mask).bit_count() << bit
         return n
 
-    def finish(self, b: int, g: int, q: int, d: int) -> tuple[int, Leftover]:
-        """The cost of the pure wild cards left at the end, and what becomes of them."""
-        if b < 0 or b > self.n_any:
-            return INF, NO_LEFTOVER
-        return self.terminal[(b, g, q, d)]
-
-    def walk(self, d: int) -> tuple[int, list[Move], Leftover]:
-        """The best total and the moves of one best layout (the first best in search order).
+    def walk(self, d: int) -> Path:
+        """The best total and one best layout (the first best in search order).
 
         ``d`` is 0 when a discard is owed, 1 when not.
         """
@@ -418,39 +425,55 @@ class _Solver:
 
         return solve
 
-    def walk(self, d: int) -> tuple[int, list[Move], Leftover]:
+    def walk(self, d: int) -> Path:
         h = self.h
         state, b = h.state0, h.n_any
-        total = self.value(state, b, d)
-        moves: list[Move] = []
+        total = self.solve(state, b, INF) if d else self.value(state, b, d)
         if total >= INF:
-            return total, moves, NO_LEFTOVER
-        unit, bit_slot, off = h.book.unit_at, h.book.pos_at_bit, self.off
+            return total, [], [], [], None, NO_LEFTOVER, 0, 0, 0
+        unit, bit_slot, off, slots = h.book.unit_at, h.book.pos_at_bit, self.off, h.slots
+        cands, templates, uses = h.cands, h.templates, h.uses
+        memos = self.memos if d else self.memos_d
+        dead: list[Card] = []
+        converted: list[Card] = []
+        wanted: list[tuple[Template, int, int]] = []
+        discard: Card | None = None
+        any_slots = set_used = run_used = 0
         while state:
             j = bit_slot[(state & -state).bit_length() - 1]
             if j == N_REGULAR:
                 break  # only scoped wild cards left
-            entry = (self.memos if d else self.memos_d)[b + off].get(state)
+            entry = memos[b + off].get(state)
             pick = -1 if entry is None else (entry & 0xFFFF) - 8
-            if pick == -1:
-                moves.append(("dead", j, 0, 0, 0))
+            if pick >= 0:
+                delta, k = cands[j][pick]
+                tpl = templates[j][pick]
+                use = uses[j][pick] if uses else 0
+                wanted.append((tpl, k, use))
+                any_slots += k
+                if use:
+                    if tpl[0] == "set":
+                        set_used += use
+                    else:
+                        run_used += use
+                state -= delta
+                b -= k
+            elif pick == -1:
+                dead.append(slots[j])
                 state -= unit[j]
-            elif pick == -2:
-                moves.append(("discard", j, 0, 0, 0))
-                state -= unit[j]
-                d = 1
             elif pick == -3:
-                moves.append(("wild", j, 0, 0, 0))
+                converted.append(slots[j])
                 state -= unit[j]
                 b += 1
             else:
-                delta, k = h.cands[j][pick]
-                moves.append(("meld", j, pick, k, h.uses[j][pick] if h.uses else 0))
-                state -= delta
-                b -= k
+                discard = slots[j]
+                state -= unit[j]
+                d = 1
+                memos = self.memos
         # Without scoped wild cards their fields are empty: none left.
         g, q = h.scoped_left(state) if h.scoped else (0, 0)
-        return total, moves, h.finish(b, g, q, d)[1]
+        fin = h.terminal[(b, g, q, d)][1] if 0 <= b <= h.n_any else NO_LEFTOVER
+        return total, dead, converted, wanted, discard, fin, any_slots, set_used, run_used
 
 
 Terminal = dict[tuple[int, int, int, int], tuple[int, Leftover]]
@@ -537,4 +560,4 @@ def _make_terminal(
     return table
 
 
-__all__ = ["INF", "Leftover", "Move", "Search", "Template", "Terminal", "terminal_table"]
+__all__ = ["INF", "Leftover", "Path", "Search", "Template", "Terminal", "terminal_table"]
