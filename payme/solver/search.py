@@ -369,7 +369,7 @@ class _Solver:
                         return spent  # a lower bound: this branch cannot win
                     state -= unit[j]
                     if not state:
-                        break
+                        return spent + (end[b] if 0 <= b <= n_any else INF)
                     j = bit_slot[(state & -state).bit_length() - 1]
                     if j == N_REGULAR or cands[j] or conv[j]:
                         break
@@ -399,7 +399,8 @@ class _Solver:
                             have += (nxt & mask).bit_count() << bit
                         if nb + have < 0:
                             continue
-                    v = solve(nxt, nb, best)
+                    # The end is read here rather than in a call (most paths end so).
+                    v = solve(nxt, nb, best) if nxt else end[nb] if nb <= n_any else INF
                     if v < best:
                         best, pick = v, i
                         if not v:
@@ -409,12 +410,12 @@ class _Solver:
                 if v < best:
                     best, pick = v, -2
             if best and conv[j]:
-                v = solve(rest, b + 1, best)
+                v = solve(rest, b + 1, best) if rest else end[b + 1] if -1 <= b < n_any else INF
                 if v < best:
                     best, pick = v, -3
             c = cost[j]
             if best > c:
-                v = c + solve(rest, b, best - c)
+                v = c + (solve(rest, b, best - c) if rest else end[b] if 0 <= b <= n_any else INF)
                 if v < best:
                     best, pick = v, -1
             if best < budget:
