@@ -154,15 +154,42 @@ class Search:
         w_run = min(self.n_any + self.n_run + n_conv, 63)
         # Runs by cluster of held ranks (see ShapeBook.run_bundle): clusters come back hand
         # after hand where whole suits rarely do.
+        # Runs by cluster of held ranks (see ShapeBook.suit_bundles), split here where the
+        # split does not depend on the suit's ranks: small clusters come back hand after
+        # hand where whole suits do not.  A suit or cluster with fewer ranks than any run
+        # needs has none.
+        gap, need, cap = book.plans[w_run]
+        half = t.half_limit
+        by_part = book.part_bundles_by_key
         by_suit = book.suit_bundles_by_key
         for s in range(4):
             mask = held >> (16 * s) & 0xFFFF
-            if mask:
+            if mask.bit_count() < need:
+                continue
+            if gap is None or (mask & 2 and t.ace_high):
                 suit_key = s << 24 | mask << 8 | w_run << 1 | scoped
                 runs = by_suit.get(suit_key)
                 if runs is None:
                     runs = book.suit_bundles(suit_key, s, mask, w_run, scoped)
                 bundles += runs
+                continue
+            reach = mask
+            for k in range(1, gap):
+                reach |= mask << k
+            while reach:
+                row = reach & ~(reach + (reach & -reach))  # the lowest unbroken row of bits
+                reach ^= row
+                part = row & mask
+                n = part.bit_count()
+                if n < need:
+                    continue
+                part_key = s << 24 | part << 8 | (n if half and n < cap else cap) << 1 | scoped
+                hit = by_part.get(part_key)
+                if hit is None:
+                    cap_here = n if half and n < cap else cap
+                    hit = book.part_bundle(part_key, s, part, cap_here, scoped)
+                if hit[1]:
+                    bundles.append(hit)
         w_set = min(self.n_any + self.n_set + n_conv, 63)
         # A rank with too few cards for a set even with every wild card (or, under the
         # half-wild limit, with as many wild cards as natural ones) has no candidate set.

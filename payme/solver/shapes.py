@@ -116,6 +116,8 @@ class ShapeBook:
         self.field_ones = (1 << w) - 1
         # Whether every card's copies fit the 4-bit counts of the set keys (see Search).
         self.copies_fit = copies <= 15
+        # run_plan for each count of wild cards a hand may use in runs (at most 63).
+        self.plans = [self.run_plan(w) for w in range(64)]
         self._costs: dict[int, tuple[tuple[int, ...], list[int]]] = {}
         # Shapes and bundles depend on the meld rules only, not on the round (which cards
         # are wild changes nothing about which cards a meld may take), so every round of a
@@ -187,6 +189,38 @@ class ShapeBook:
             self._run_bundles[key] = hit
         return hit
 
+    def run_plan(self, wilds: int) -> tuple[int | None, int, int]:
+        """How :class:`~payme.solver.search.Search` finds a suit's candidate runs for a hand
+        with ``wilds`` wild cards usable in runs: ``(gap, need, cap)``.
+
+        ``gap`` is the one :meth:`_clusters` uses for every suit of such a hand (``None``
+        when it depends on the suit's ranks: then :meth:`suit_bundles` does the work);
+        ``need`` the fewest natural cards any candidate run holds (a cluster with fewer
+        has none); ``cap`` the wild cap of every cluster (:meth:`run_wild_cap`; under the
+        half-wild limit it is also at most the cluster's count of ranks).
+        """
+        t = self.t
+        most = (self.cap or RUN_MOST) - 1
+        cap = min(wilds, most)
+        least = (t.run_min + 1) // 2 if t.half_limit else 1
+        need = max(least, t.run_min - cap, 1)
+        if t.adjacent_limit:
+            gap: int | None = 2
+        elif t.half_limit:
+            gap = None
+        else:
+            gap = min(cap, most - 1) + 1
+        return gap, need, cap
+
+    def part_bundle(self, key: int, suit: int, part: int, cap: int, single: bool) -> Bundle:
+        """The bundle of one cluster (see :meth:`suit_bundles`), kept in
+        :attr:`part_bundles_by_key` under ``key``."""
+        hit = self._part_bundle(suit, part, cap, single)
+        if len(self.part_bundles_by_key) > 200_000:
+            self.part_bundles_by_key.clear()
+        self.part_bundles_by_key[key] = hit
+        return hit
+
     def suit_bundles(
         self, key: int, suit: int, mask: int, wilds: int, single: bool
     ) -> tuple[Bundle, ...]:
@@ -202,10 +236,7 @@ class ShapeBook:
             part_key = suit << 24 | part << 8 | cap << 1 | single
             hit = by_key.get(part_key)
             if hit is None:
-                hit = self._part_bundle(suit, part, cap, single)
-                if len(by_key) > 200_000:
-                    by_key.clear()
-                by_key[part_key] = hit
+                hit = self.part_bundle(part_key, suit, part, cap, single)
             if hit[1]:
                 found.append(hit)
         if len(self.suit_bundles_by_key) > 200_000:
