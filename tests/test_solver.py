@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 import itertools
 import random
+from collections import Counter
 
 import pytest
 
@@ -447,3 +448,87 @@ def test_melds_from_recipes_match_building_them_directly(name: str, dealt: int) 
                 ), (tpl, used)
                 checked += 1
     assert checked > 300
+
+
+# Rule sets whose run rules take each branch of the solver's candidate-run lookup: the
+# cluster split fixed by the adjacent-wild limit, fixed by the hand's wild count, or
+# depending on the suit's ranks (half-wild limit alone); the ace high or low.
+RUN_RULE_VARIANTS = [
+    DENEXA,
+    CLASSIC,
+    dataclasses.replace(DENEXA, name="half-only", no_adjacent_wilds_in_run=False),
+    dataclasses.replace(DENEXA, name="adjacent-only", wild_at_most_half=False),
+    dataclasses.replace(DENEXA, name="denexa-ace-high", ace="low_or_high"),
+    dataclasses.replace(CLASSIC, name="classic-ace-high", ace="low_or_high"),
+    dataclasses.replace(FAMILY, name="family-half", wild_at_most_half=True),
+]
+
+
+def _variant_hands(r: Ruleset, dealt: int, n: int, seed: str) -> list[tuple[Card, ...]]:
+    """Random hands from the largest pack, half of them crowded into a few ranks of one or
+    two suits (runs with gaps) and topped up with wild cards."""
+    rng = random.Random(seed)
+    pack = [CARDS[i] for i, k in enumerate(r.pack_counts(None)) for _ in range(k)]
+    wilds = [c for c in pack if r.wild_scope(c, dealt) is not None]
+    hands = []
+    for i in range(n):
+        size = rng.randint(3, 8)
+        if i % 2:
+            suits = rng.sample("SHDC", rng.choice((1, 2)))
+            low = rng.randint(1, 9)
+            near = [c for c in pack if c.suit in suits and low <= (c.rank or 0) <= low + 5]
+            hand = rng.sample(near, size - 2)
+            left = Counter(pack) - Counter(hand)
+            hand += rng.sample([c for c in left.elements() if c in wilds], 2)
+        else:
+            hand = rng.sample(pack, size)
+        hands.append(tuple(hand))
+    return hands
+
+
+@pytest.mark.parametrize("r", RUN_RULE_VARIANTS, ids=lambda r: r.name)
+def test_candidate_runs_match_the_whole_suit_listing(r: Ruleset) -> None:
+    """The search finds a hand's candidate runs cluster by cluster (or suit by suit); the
+    lists per card are exactly those of listing each whole suit at once."""
+    from payme.melds import hand_cards, tables_for
+    from payme.solver.search import Search
+    from payme.solver.shapes import book_for
+
+    for dealt in (3, 7, 9):
+        t = tables_for(r, dealt)
+        book = book_for(t)
+        for hand in _variant_hands(r, dealt, 150, f"cands/{r.name}/{dealt}"):
+            h = Search(hand_cards(hand, t), t, t.points, book)
+            held = {s: 0 for s in range(4)}
+            for c in hand:
+                if c.index < 52:
+                    held[c.index // 13] |= 2 << (c.index % 13)
+            w_run = min(h.n_any + h.n_run + h.n_conv, 63)
+            want: dict[int, list[tuple[int, int]]] = {}
+            for s in range(4):
+                if held[s]:
+                    groups, _ = book.run_bundle(s, held[s], w_run, h.scoped)
+                    for p, cl, _ in groups:
+                        want.setdefault(p, []).extend(cl)
+            # Runs come first at each card, then sets: the runs found must be the listing.
+            for p in range(52):
+                runs = want.get(p, [])
+                assert h.cands[p][: len(runs)] == runs, (format_hand(hand), p)
+                assert all(tpl[0] == "set" for tpl in h.templates[p][len(runs) :])
+
+
+@pytest.mark.parametrize("r", RUN_RULE_VARIANTS, ids=lambda r: r.name)
+def test_run_rule_variants_match_the_reference(r: Ruleset) -> None:
+    from reference import Reference
+
+    wrong = []
+    for dealt in (3, 7, 9):
+        ref = Reference(r, dealt)
+        for hand in _variant_hands(r, dealt, 120, f"ref/{r.name}/{dealt}"):
+            got = evaluate(hand, r, dealt)
+            want = ref.best_points(hand)
+            if got.deadwood_points != want:
+                wrong.append(f"{format_hand(hand)} dealt {dealt}: {got} vs {want}")
+            for m in got.melds:
+                assert check_meld(m.cards, rules=r, dealt=dealt).ok, (format_hand(hand), str(m))
+    assert not wrong, "\n".join(wrong[:10])
