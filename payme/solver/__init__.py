@@ -107,10 +107,8 @@ def _evaluation(
     if dropped is not None:
         kept.remove(dropped)
     pts = t.points
-    if h.cost is pts:
-        points = total + sum([pts[c.index] for c in (*h.fixed_dead, *h.isolated)])
-    else:
-        points = sum(pts[c.index] for c in deadwood)
+    # The search's total leaves out the cards it set aside (priced apart when it started).
+    points = total + h.aside if h.cost is pts else sum(pts[c.index] for c in deadwood)
     ev = _new_evaluation(
         tuple(sorted(kept, key=_index)), tuple(melds), tuple(deadwood), points, t.rules, t.dealt
     )

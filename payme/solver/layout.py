@@ -30,21 +30,30 @@ def layout(h: Search, path: Path) -> tuple[list[Meld], list[Card], Card | None]:
     _, dead, converted, wanted, discard, fin, any_slots, set_used, run_used = path
     deadwood: list[Card] = [*h.fixed_dead, *h.isolated, *dead]
     melds: list[Meld] = [Meld("single", (c,), (c,)) for c in h.singles] if h.singles else []
-    pure = bool(h.pure_any or h.pure_set or h.pure_run)
+    pure = h.pure
     n_pure_used = any_slots - len(converted)
     any_pool = converted + h.pure_any[:n_pure_used] if pure else converted
     if len(any_pool) > 1:
         any_pool.sort(key=_index)
-    set_pool = h.pure_set[:set_used]
-    run_pool = h.pure_run[:run_used]
-    for tpl, k, use in wanted:
-        if tpl[0] == "set":
-            wilds = any_pool[:k] + set_pool[:use] if use else any_pool[:k]
-            del any_pool[:k], set_pool[:use]
-        else:
-            wilds = any_pool[:k] + run_pool[:use] if use else any_pool[:k]
-            del any_pool[:k], run_pool[:use]
-        melds.append(_build(tpl, wilds))
+    if not (set_used or run_used):
+        for tpl, k, _ in wanted:
+            if k:
+                wilds = any_pool[:k]
+                del any_pool[:k]
+                melds.append(_build(tpl, wilds))
+            else:
+                melds.append(_build(tpl, _NO_CARDS))
+    else:
+        set_pool = h.pure_set[:set_used]
+        run_pool = h.pure_run[:run_used]
+        for tpl, k, use in wanted:
+            if tpl[0] == "set":
+                wilds = any_pool[:k] + set_pool[:use] if use else any_pool[:k]
+                del any_pool[:k], set_pool[:use]
+            else:
+                wilds = any_pool[:k] + run_pool[:use] if use else any_pool[:k]
+                del any_pool[:k], run_pool[:use]
+            melds.append(_build(tpl, wilds))
     if pure:
         left_any = h.pure_any[n_pure_used:]
         rest_set = h.pure_set[set_used:]
@@ -62,6 +71,9 @@ def layout(h: Search, path: Path) -> tuple[list[Meld], list[Card], Card | None]:
         melds = finish_melds(melds, h.t)
     deadwood.sort(key=_index)
     return melds, deadwood, discard
+
+
+_NO_CARDS: Final[list[Card]] = []
 
 
 def finish_melds(melds: list[Meld], t: RuleTables) -> list[Meld]:

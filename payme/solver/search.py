@@ -230,6 +230,11 @@ class Search:
         for k in range(1, book.width):
             spread |= used >> k
         alone = state & ~((spread & book.low_bits) * book.field_ones | book.conv_fields)
+        self.slot_cost = slot_cost = book.points_at if cost is t.points else book.cost_at(cost)
+        # What the cards set aside (isolated or never melded) cost, whatever happens.
+        aside = 0
+        for c in fixed_dead:
+            aside += cost[c.index]
         isolated: list[Card] = []
         if alone:
             state -= alone
@@ -238,11 +243,18 @@ class Search:
                 j = bit_slot[(alone & -alone).bit_length() - 1]
                 alone -= unit_at[j]
                 isolated.append(card_at[j])
+                aside += slot_cost[j]
         self.isolated = isolated
-        self.slot_cost = book.cost_at(cost)
+        self.aside = aside
         # The leftover table, and its value per count of any-scope wild cards left (no
         # scoped ones) with a discard owed and without: what the search's end test reads.
-        self.terminal, self.ends = terminal_table(self)
+        self.pure = pure = bool(pure_any or pure_set or pure_run)
+        if pure or book.plain_terminal is None:
+            self.terminal, self.ends = terminal_table(self)
+            if not pure:
+                book.plain_terminal = self.terminal, self.ends
+        else:
+            self.terminal, self.ends = book.plain_terminal
         # Scoped wild cards (GROUP only in sets, SEQ only in runs) are counted in two fields
         # above the regular cards; a candidate meld comes in one variant per number of them
         # it uses, so the fit test keeps their count as it does the cards'.

@@ -116,6 +116,10 @@ class ShapeBook:
         self.field_ones = (1 << w) - 1
         # Whether every card's copies fit the 4-bit counts of the set keys (see Search).
         self.copies_fit = copies <= 15
+        # The rule set's penalty points by position (cost_at(t.points), at hand), and the
+        # leftover table of a hand without pure wild cards (see search.terminal_table).
+        self.points_at = [t.points[i] for i in self.index_at]
+        self.plain_terminal: Any = None
         # run_plan for each count of wild cards a hand may use in runs (at most 63).
         self.plans = [self.run_plan(w) for w in range(64)]
         self._costs: dict[int, tuple[tuple[int, ...], list[int]]] = {}
