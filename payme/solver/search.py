@@ -73,6 +73,14 @@ class Search:
     unmelded cards).
     """
 
+    __slots__ = (
+        "_plain", "aside", "book", "cands", "cost", "ends", "fixed_dead", "guard",
+        "isolated", "mask_g", "mask_q", "n_any", "n_conv", "n_run", "n_set", "pure",
+        "pure_any", "pure_run", "pure_set", "scoped", "scoped_shift", "singles",
+        "slot_cost", "slots", "state0", "t", "templates", "terminal", "unit_g", "unit_q",
+        "uses",
+    )  # fmt: skip
+
     def __init__(
         self,
         cards: tuple[Card, ...],
@@ -339,6 +347,8 @@ class _Solver:
     -2 discard, -3 play as wild, else the index of a candidate meld).  A card that starts
     no candidate meld and cannot be wild is simply deadwood, without a memo entry.
     """
+
+    __slots__ = ("_solve_d", "h", "memos", "memos_d", "off", "solve", "span")
 
     def __init__(self, h: Search) -> None:
         self.h = h
