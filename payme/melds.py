@@ -51,7 +51,7 @@ RUN_MOST: Final = 13
 # The meld value type
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Meld:
     """A valid meld and what each of its cards plays as.
 
@@ -143,16 +143,16 @@ class Meld:
 
 
 _new_object: Final = object.__new__
+_set: Final = object.__setattr__
 
 
 def new_meld(kind: MeldKind, cards: tuple[Card, ...], stands_for: tuple[Card | None, ...]) -> Meld:
     """A :class:`Meld` made without ``__init__``'s check, for the solver's hot path, whose
     melds pair each card with its stand-in by construction (the same object otherwise)."""
     m = _new_object(Meld)
-    d = m.__dict__
-    d["kind"] = kind
-    d["cards"] = cards
-    d["stands_for"] = stands_for
+    _set(m, "kind", kind)
+    _set(m, "cards", cards)
+    _set(m, "stands_for", stands_for)
     return m
 
 
@@ -355,7 +355,7 @@ def build_set(rank: int | None, naturals: list[Card], wilds: list[Card]) -> Meld
     for i, w in enumerate(sorted(wilds, key=_index)):
         rows.append((w.index, 1 + i, w, CARDS[missing[i % len(missing)] * 13 + rank - 1]))
     rows.sort(key=lambda row: (row[0], row[1]))
-    return Meld("set", tuple(r[2] for r in rows), tuple(r[3] for r in rows))
+    return _meld("set", tuple([r[2] for r in rows]), tuple([r[3] for r in rows]))
 
 
 def build_run(suit: str, low: int, by_place: dict[int, Card], wilds: list[Card]) -> Meld:
@@ -373,7 +373,13 @@ def build_run(suit: str, low: int, by_place: dict[int, Card], wilds: list[Card])
         else:
             cards.append(next(spare))
             stands.append(CARDS[base + (1 if place == ACE_HIGH else place)])
-    return Meld("run", tuple(cards), tuple(stands))
+    return _meld("run", tuple(cards), tuple(stands))
+
+
+def _meld(kind: MeldKind, cards: tuple[Card, ...], stands: tuple[Card | None, ...]) -> Meld:
+    """A meld whose cards all stand for themselves shares one tuple for both (the solver
+    keeps many such melds: fewer objects for the garbage collector to visit)."""
+    return Meld(kind, cards, cards if stands == cards else stands)
 
 
 def _fixed(cards: tuple[Card, ...], t: RuleTables) -> list[Card]:

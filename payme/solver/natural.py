@@ -61,7 +61,7 @@ Layout = tuple[tuple[Card, ...], tuple[Meld, ...], tuple[Card, ...], int]
 """``(the hand in canonical order, melds, deadwood, deadwood points)``."""
 
 
-NatBundle = tuple[tuple[tuple[int, list[int]], ...], int]
+NatBundle = tuple[tuple[tuple[int, tuple[int, ...]], ...], int]
 """A :data:`~payme.solver.shapes.Bundle` as the lean path keeps it: candidate melds grouped
 by anchor position -- ``(position, [cards taken])`` -- and the packed mask of every field
 (card) they touch."""
@@ -119,7 +119,7 @@ class Natural:
             for k in range(1, self.book.width):
                 spread |= used >> k
             fields = (spread & self.low_bits) * ((1 << self.book.width) - 1)
-            found = (tuple((p, [d for d, _ in cl]) for p, cl, _ in groups), fields)
+            found = (tuple((p, tuple([d for d, _ in cl])) for p, cl, _ in groups), fields)
         self.bundles[key] = found
         return found
 
@@ -252,7 +252,7 @@ def natural_layout(
 def _search(
     cards: tuple[Card, ...], state: int, bundles: list[NatBundle], nat: Natural
 ) -> Layout:
-    cands: dict[int, list[int]] = {}
+    cands: dict[int, tuple[int, ...]] = {}
     fields = 0
     for groups, touched in bundles:
         fields |= touched
@@ -320,7 +320,9 @@ def _search(
     return hand, tuple(melds), tuple([CARDS[i] for i in dead]), total + aside
 
 
-def _make_solver(nat: Natural) -> Callable[[int, int, Callable[[int], list[int] | None]], int]:
+def _make_solver(
+    nat: Natural,
+) -> Callable[[int, int, Callable[[int], tuple[int, ...] | None]], int]:
     """The general search (:class:`~payme.solver.search.Search`) cut down to no wild cards
     and no discard: the same moves in the same order, the same choices.  ``moves_at``
     gives the hand's candidate melds at a position (``None``: none start there).
@@ -339,7 +341,9 @@ def _make_solver(nat: Natural) -> Callable[[int, int, Callable[[int], list[int] 
     memo = nat.memo
     picks = nat.picks
 
-    def solve(state: int, budget: int, moves_at: Callable[[int], list[int] | None]) -> int:
+    def solve(
+        state: int, budget: int, moves_at: Callable[[int], tuple[int, ...] | None]
+    ) -> int:
         # Exact when below ``budget``; otherwise some value >= budget (a cut-off).
         if not state:
             return 0

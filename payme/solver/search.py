@@ -25,10 +25,10 @@ from typing import Final
 
 from payme.cards import CARDS, N_REGULAR, Card
 from payme.melds import RUN_MOST, RuleTables
-from payme.solver.shapes import Bundle, ShapeBook, Template
+from payme.solver.shapes import Bundle, Moves, ShapeBook, Template
 
-_NONE: list[tuple[int, int]] = []
-_NO_TPL: list[Template] = []
+_NONE: Moves = ()
+_NO_TPL: tuple[Template, ...] = ()
 # Per card index: its rank's bit in its suit's 16-bit field (bit r for rank r, as the
 # ShapeBook keys runs), and one card and one copy in its rank's 24-bit tally (the count at
 # bit 16, copies per suit in 4-bit fields, as the ShapeBook keys sets).
@@ -218,8 +218,8 @@ class Search:
                 copies = tuple(code >> (4 * s) & 15 for s in range(4))
                 hit = book.remember(key, book.set_bundle(r + 1, copies, w_set))
             bundles.append(hit)
-        cands: list[list[tuple[int, int]]] = [_NONE] * N_REGULAR
-        tpls: list[list[Template]] = [_NO_TPL] * N_REGULAR
+        cands: list[Moves] = [_NONE] * N_REGULAR
+        tpls: list[tuple[Template, ...]] = [_NO_TPL] * N_REGULAR
         used = 0
         for groups, bundle_used in bundles:
             used |= bundle_used
@@ -302,8 +302,8 @@ class Search:
                     grown.append((delta + use * unit, k - use))
                     tpls.append(tpl)
                     uses[p].append(use)
-            self.cands[p] = grown
-            self.templates[p] = tpls
+            self.cands[p] = tuple(grown)
+            self.templates[p] = tuple(tpls)
         self.uses = uses
 
     def scoped_left(self, state: int) -> tuple[int, int]:

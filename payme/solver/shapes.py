@@ -34,9 +34,15 @@ SetShape = tuple[tuple[int, int, int, int], int, int]
 """``(natural copies per suit S H D C, anchor suit index, wild cards)``."""
 Template = tuple[str, int, SetShape | RunShape]
 """A candidate meld: ``("set", rank, shape)`` or ``("run", suit index, shape)``."""
-Bundle = tuple[tuple[tuple[int, list[tuple[int, int]], list[Template]], ...], int]
-"""Candidate melds grouped by anchor position -- ``(position, [(cards taken, wild cards)],
-[templates])`` -- and the packed mask (one bit per card) of every card they use."""
+Moves = tuple[tuple[int, int], ...]
+"""Candidate melds at one anchor position: ``(cards taken, wild cards)`` each."""
+Bundle = tuple[tuple[tuple[int, Moves, tuple[Template, ...]], ...], int]
+"""Candidate melds grouped by anchor position -- ``(position, ((cards taken, wild cards),
+...), (templates, ...))`` -- and the packed mask (one bit per card) of every card they use.
+
+Bundles, shapes and templates are made of tuples and ints only: the garbage collector
+stops tracking such objects, so the caches that keep hundreds of thousands of them do not
+make its full collections slow (a slow full collection would land on some hand's time)."""
 
 
 _TEMPLATES: dict[Template, Template] = {}
@@ -70,7 +76,7 @@ def _bundle(items: list[tuple[int, int, int, Template]]) -> Bundle:
         g[0].append((delta, k))
         g[1].append(tpl)
         used |= delta
-    return tuple((p, g[0], g[1]) for p, g in sorted(groups.items())), used
+    return tuple((p, tuple(g[0]), tuple(g[1])) for p, g in sorted(groups.items())), used
 
 
 class ShapeBook:
@@ -133,9 +139,11 @@ class ShapeBook:
         shared = _SHARED.get(shared_key)
         if shared is None:
             shared = _SHARED[shared_key] = ({}, {}, {}, {}, {}, {}, {}, {}, {}, {})
-        self._runs: dict[tuple[int, int], tuple[list[RunShape], int]] = shared[0]
-        self._run_parts: dict[tuple[int, int], list[RunShape]] = shared[1]
-        self._sets: dict[tuple[tuple[int, ...], int], tuple[list[SetShape], int]] = shared[2]
+        self._runs: dict[tuple[int, int], tuple[tuple[RunShape, ...], int]] = shared[0]
+        self._run_parts: dict[tuple[int, int], tuple[RunShape, ...]] = shared[1]
+        self._sets: dict[tuple[tuple[int, ...], int], tuple[tuple[SetShape, ...], int]] = shared[
+            2
+        ]
         self._run_bundles: dict[tuple[int, int, int, bool], Bundle] = shared[3]
         self._set_bundles: dict[tuple[int, tuple[int, ...], int], Bundle] = shared[4]
         self._set_bundles_raw: dict[tuple[int, tuple[int, ...], int], Bundle] = shared[5]
@@ -179,7 +187,7 @@ class ShapeBook:
         key = (suit, mask, wcap, single)
         hit = self._run_bundles.get(key)
         if hit is None:
-            groups: list[tuple[int, list[tuple[int, int]], list[Template]]] = []
+            groups: list[tuple[int, Moves, tuple[Template, ...]]] = []
             used = 0
             for part in self._clusters(mask, wcap):
                 part_groups, part_used = self._part_bundle(
@@ -248,11 +256,11 @@ class ShapeBook:
         self.suit_bundles_by_key[key] = bundles = tuple(found)
         return bundles
 
-    def _part_shapes(self, part: int, part_cap: int) -> list[RunShape]:
+    def _part_shapes(self, part: int, part_cap: int) -> tuple[RunShape, ...]:
         """The run shapes of one cluster of held ranks (any suit), kept once listed."""
         shapes = self._run_parts.get((part, part_cap))
         if shapes is None:
-            shapes = self._make_runs(part, part_cap)
+            shapes = tuple(self._make_runs(part, part_cap))
             self._run_parts[(part, part_cap)] = shapes
         return shapes
 
@@ -316,7 +324,7 @@ class ShapeBook:
             return min(wilds, mask.bit_count())
         return min(wilds, (self.cap or RUN_MOST) - 1)
 
-    def runs(self, mask: int, wilds: int) -> tuple[list[RunShape], int]:
+    def runs(self, mask: int, wilds: int) -> tuple[tuple[RunShape, ...], int]:
         """Runs using at least one of the ranks in ``mask`` (bit r = rank r) of one suit,
         and the mask of ranks that appear in any of them.
 
@@ -330,16 +338,12 @@ class ShapeBook:
             shapes: list[RunShape] = []
             for part in self._clusters(mask, wcap):
                 part_cap = self.run_wild_cap(part, wcap)
-                piece = self._run_parts.get((part, part_cap))
-                if piece is None:
-                    piece = self._make_runs(part, part_cap)
-                    self._run_parts[(part, part_cap)] = piece
-                shapes += piece
+                shapes += self._part_shapes(part, part_cap)
             used = 0
             for shape in shapes:
                 for r in shape[0]:
                     used |= 1 << r
-            hit = (shapes, used)
+            hit = (tuple(shapes), used)
             if len(self._runs) > 100_000:
                 self._runs.clear()
             self._runs[key] = hit
@@ -429,13 +433,13 @@ class ShapeBook:
             wcap = min(wcap, most // 2)
         return copies, wcap
 
-    def sets(self, copies: tuple[int, ...], wilds: int) -> tuple[list[SetShape], int]:
+    def sets(self, copies: tuple[int, ...], wilds: int) -> tuple[tuple[SetShape, ...], int]:
         """Sets of one rank from ``copies`` (cards held per suit S H D C) and wild cards,
         and the mask of suits (bit s) that appear in any of them."""
         key = self._set_key(copies, wilds)
         hit = self._sets.get(key)
         if hit is None:
-            shapes = self._make_sets(*key)
+            shapes = tuple(self._make_sets(*key))
             used = 0
             for shape in shapes:
                 for s in range(4):
