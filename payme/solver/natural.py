@@ -93,8 +93,10 @@ class Natural:
         # The bundles by the general path's keys, and the meld of each natural candidate
         # by the cards it takes (packed; a set and a run never take the same cards), with
         # its sort key in a layout and whether it is a run.
-        self.bundles: dict[int, NatBundle | None] = {}
-        self.melds: dict[int, MeldInfo] = {}
+        # Neither depends on the round (a natural candidate is the same meld whichever
+        # rank is wild), so every round of a rule set shares them (see ShapeBook).
+        self.bundles: dict[int, NatBundle | None] = self.book.natural_bundles
+        self.melds: dict[int, MeldInfo] = self.book.natural_melds
         # The search's memo, kept across hands (see _solver): value (or -(lower bound + 1))
         # and first best move of each state searched.
         self.memo: dict[int, int] = {}

@@ -138,7 +138,7 @@ class ShapeBook:
         )  # fmt: skip
         shared = _SHARED.get(shared_key)
         if shared is None:
-            shared = _SHARED[shared_key] = ({}, {}, {}, {}, {}, {}, {}, {}, {}, {})
+            shared = _SHARED[shared_key] = ({}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {})
         self._runs: dict[tuple[int, int], tuple[tuple[RunShape, ...], int]] = shared[0]
         self._run_parts: dict[tuple[int, int], tuple[RunShape, ...]] = shared[1]
         self._sets: dict[tuple[tuple[int, ...], int], tuple[tuple[SetShape, ...], int]] = shared[
@@ -157,6 +157,10 @@ class ShapeBook:
         # A suit's cluster bundles together, by ``suit << 24 | held ranks << 8 | the hand's
         # wild count << 1 | single``: one look-up per suit for a suit seen before.
         self.suit_bundles_by_key: dict[int, tuple[Bundle, ...]] = shared[9]
+        # The lean path's bundles and melds (see natural.Natural), kept here so that every
+        # round shares them.
+        self.natural_bundles: dict[int, Any] = shared[10]
+        self.natural_melds: dict[int, Any] = shared[11]
 
     def remember(self, key: int, bundle: Bundle) -> Bundle:
         """Keep ``bundle`` under ``key`` in :attr:`bundles_by_key` (bounded in size)."""
