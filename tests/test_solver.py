@@ -513,7 +513,7 @@ def test_candidate_runs_match_the_whole_suit_listing(r: Ruleset) -> None:
             # Runs come first at each card, then sets: the runs found must be the listing.
             for p in range(52):
                 runs = want.get(p, [])
-                assert h.cands[p][: len(runs)] == runs, (format_hand(hand), p)
+                assert list(h.cands[p][: len(runs)]) == runs, (format_hand(hand), p)
                 assert all(tpl[0] == "set" for tpl in h.templates[p][len(runs) :])
 
 
