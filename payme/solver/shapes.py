@@ -8,9 +8,9 @@ every hand -- across many hands the same keys come back again and again.
 >>> from payme.melds import tables_for
 >>> book = ShapeBook(tables_for("denexa", 9))
 >>> book.runs(0b111000, 0)  # ranks 3 4 5 of one suit, and no wild cards
-([((3, 4, 5), (3, 4, 5), 3, 0, 3)], 56)
+((((3, 4, 5), (3, 4, 5), 3, 0, 3),), 56)
 >>> book.sets((1, 1, 0, 1), 0)[0]  # one rank held in spades, hearts and clubs
-[((1, 1, 0, 1), 0, 0)]
+(((1, 1, 0, 1), 0, 0),)
 """
 
 from __future__ import annotations
