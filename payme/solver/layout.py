@@ -1,4 +1,4 @@
-"""Turning the moves of a best search path into melds, deadwood and a discard."""
+"""Turning one best layout the search found into melds (with stand-ins), deadwood and a discard."""
 
 from __future__ import annotations
 
