@@ -160,8 +160,6 @@ class Search:
         bundles: list[Bundle] = []
         fast = book.bundles_by_key
         w_run = min(self.n_any + self.n_run + n_conv, 63)
-        # Runs by cluster of held ranks (see ShapeBook.run_bundle): clusters come back hand
-        # after hand where whole suits rarely do.
         # Runs by cluster of held ranks (see ShapeBook.suit_bundles), split here where the
         # split does not depend on the suit's ranks: small clusters come back hand after
         # hand where whole suits do not.  A suit or cluster with fewer ranks than any run
@@ -191,11 +189,11 @@ class Search:
                 n = part.bit_count()
                 if n < need:
                     continue
-                part_key = s << 24 | part << 8 | (n if half and n < cap else cap) << 1 | scoped
+                part_cap = n if half and n < cap else cap
+                part_key = s << 24 | part << 8 | part_cap << 1 | scoped
                 hit = by_part.get(part_key)
                 if hit is None:
-                    cap_here = n if half and n < cap else cap
-                    hit = book.part_bundle(part_key, s, part, cap_here, scoped)
+                    hit = book.part_bundle(part_key, s, part, part_cap, scoped)
                 if hit[1]:
                     bundles.append(hit)
         w_set = min(self.n_any + self.n_set + n_conv, 63)
