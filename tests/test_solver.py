@@ -205,7 +205,8 @@ def test_errors() -> None:
 
 
 def test_best_discard() -> None:
-    card, ev = best_discard("5H 6H 7H 8H KC 3S", rules="denexa", dealt=9)
+    card, ev = best_discard("5H 6H 7H 8H KC 3S", rules="denexa", dealt=9)  # it unpacks
+    assert isinstance(ev, Evaluation)
     assert (str(card), ev.deadwood_points) == ("KC", 5)
     assert str(best_discard("5H 6H 7H 9C", rules="classic", dealt=3).card) == "9C"
     # Any card of 5H 6H 7H JK may go: the other three still make a run.
