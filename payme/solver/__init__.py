@@ -25,8 +25,8 @@ from payme.cards import N_REGULAR, Card, CardsLike, format_hand, parse_hand
 from payme.melds import Meld, RuleTables, hand_cards, tables_for
 from payme.rulesets import Ruleset, RulesLike
 from payme.solver.layout import layout
-from payme.solver.natural import Natural, natural_for, natural_layout, scan
-from payme.solver.search import INF, Search
+from payme.solver.natural import Natural, natural_for, natural_layout
+from payme.solver.search import INF, Search, scan
 from payme.solver.shapes import book_for
 
 # --------------------------------------------------------------------------------------
@@ -160,7 +160,7 @@ def evaluate(hand: CardsLike, rules: RulesLike = "denexa", dealt: int | None = N
     cards = hand if type(hand) is tuple else parse_hand(hand)
     # One pass checks the cards against the pack and reads them for either path; a hand
     # it does not take is checked again below, which names what is wrong.
-    found = scan(cards, nat)
+    found = scan(cards, nat.book)
     if found is not None:
         plain = natural_layout(cards, t, nat, found)
         if plain is not None:

@@ -9,8 +9,9 @@ order), the same branch-and-bound search over packed counts and the same "first 
 in search order" rule, so its layouts are identical to the general path's; it only does
 less work per hand:
 
-- one pass over the cards both checks them against the pack and builds the per-suit rank
-  masks and per-rank suit counts that key the candidate bundles;
+- one pass over the cards (:func:`~payme.solver.search.scan`, shared with the general
+  path) both checks them against the pack and builds the per-suit rank masks and per-rank
+  suit counts that key the candidate bundles;
 - runs are looked up per stretch of consecutive held ranks (stretches recur from hand to
   hand, whole suits much less), and ranks with too few cards for a set are not looked up
   (without wild cards their bundles are empty);
@@ -39,20 +40,13 @@ from functools import partial
 from operator import attrgetter
 from typing import Final
 
-from payme.cards import CARDS, N_CARDS, N_REGULAR, SUITS, Card
+from payme.cards import CARDS, SUITS, Card
 from payme.melds import Meld, RuleTables, build_run, build_set
-from payme.pack import MAX_HAND
 from payme.solver.layout import finish_melds
-from payme.solver.search import INF
+from payme.solver.search import INF, Scan, scan
 from payme.solver.shapes import Bundle, ShapeBook, Template, book_for
 
-# Per card index (regular cards): its rank's bit in its suit's 16-bit field (bit r for
-# rank r, as ShapeBook keys runs), and what it adds to its rank's 24-bit tally (one card
-# at bit 16, one copy in its suit's 4-bit field, as ShapeBook keys sets).
-_SUIT_BIT: Final = [2 << (i % 13) << (16 * (i // 13)) for i in range(N_REGULAR)]
-_RANK_ADD: Final = [
-    ((1 << 16) + (1 << (4 * (i // 13)))) << (24 * (i % 13)) for i in range(N_REGULAR)
-]
+# Bit 21 of each rank's 24-bit tally (see search.scan): set when the rank has enough cards.
 _SET_FLAGS: Final = sum(1 << (21 + 24 * r) for r in range(13))
 
 _INDEX: Final = attrgetter("index")
@@ -71,17 +65,13 @@ class Natural:
     """What the lean path needs to know about one rule set and round, built once."""
 
     __slots__ = (
-        "ace_high", "book", "bundles", "cost", "limit", "low_bits", "melds", "memo",
+        "ace_high", "book", "bundles", "cost", "low_bits", "melds", "memo",
         "picks", "points", "run_min", "set_min", "set_probe", "solve", "t",
     )  # fmt: skip
 
     def __init__(self, t: RuleTables) -> None:
         self.t = t
         self.book: ShapeBook = book_for(t)
-        # How many copies of each kind of card a hand may hold: the largest pack's count
-        # (for a regular card at most 15, which the tallies can count; see scan).
-        pack = t.largest_pack
-        self.limit = bytes(min(pack[i], 15 if i < N_REGULAR else 255) for i in range(N_CARDS))
         self.points = t.points
         self.cost = self.book.cost_at(t.points)  # by position in the packed state
         self.run_min = t.run_min
@@ -141,54 +131,17 @@ def natural_for(t: RuleTables) -> Natural:
     return nat
 
 
-Scan = tuple[int, int, int, list[int]]
-"""One pass over a checked hand: its regular cards as per-suit rank masks (16 bits per
-suit, bit r for rank r), per-rank tallies (24 bits per rank: cards << 16 | copies per suit,
-4 bits each) and packed counts (see :class:`~payme.solver.shapes.ShapeBook`); and the
-indexes of its other cards (jokers, special cards)."""
-
-
-def scan(cards: tuple[Card, ...], nat: Natural) -> Scan | None:
-    """The :data:`Scan` of a hand of cards that the rule set's largest pack holds, or
-    ``None`` for anything else (an object that is not a Card, too many copies of a card,
-    a card the pack lacks; also 16 or more copies of a regular card, which the tallies
-    cannot count): the general path's check then says what is wrong, or copes."""
-    if len(cards) > MAX_HAND:
-        return None  # the general path says why
-    left = bytearray(nat.limit)  # copies of each kind the hand may still hold
-    held = 0
-    tally = 0
-    state = 0
-    others: list[int] = []
-    suit_bit, rank_add, unit_of = _SUIT_BIT, _RANK_ADD, nat.book.unit_of
-    for c in cards:
-        if type(c) is not Card:
-            return None
-        i = c.index
-        n = left[i]
-        if not n:
-            return None  # one copy too many, or not in the pack: the general path says
-        left[i] = n - 1
-        if i < N_REGULAR:
-            held |= suit_bit[i]
-            tally += rank_add[i]
-            state += unit_of[i]
-        else:
-            others.append(i)
-    return held, tally, state, others
-
-
 def natural_layout(
     cards: tuple[Card, ...], t: RuleTables, nat: Natural | None = None, found: Scan | None = None
 ) -> Layout | None:
     """The best layout of a hand of natural cards only, or ``None`` for any other hand.
 
-    ``found``: the hand's :func:`scan`, when already made.
+    ``found``: the hand's :func:`~payme.solver.search.scan`, when already made.
     """
     if nat is None:
         nat = natural_for(t)
     if found is None:
-        found = scan(cards, nat)
+        found = scan(cards, nat.book)
         if found is None:
             return None
     held, tally, state, others = found
@@ -442,4 +395,4 @@ def _first_and_walk(key: tuple[int, int, str, int, int]) -> tuple[int, int]:
 _FIRST_AND_WALK: Final = _first_and_walk
 
 
-__all__ = ["Layout", "Natural", "Scan", "natural_for", "natural_layout", "scan"]
+__all__ = ["Layout", "Natural", "natural_for", "natural_layout"]

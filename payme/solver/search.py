@@ -25,6 +25,7 @@ from typing import Final
 
 from payme.cards import CARDS, N_REGULAR, Card
 from payme.melds import RUN_MOST, RuleTables
+from payme.pack import MAX_HAND
 from payme.solver.shapes import Bundle, Moves, ShapeBook, Template
 
 _NONE: Moves = ()
@@ -66,6 +67,44 @@ take."""
 
 
 
+Scan = tuple[int, int, int, list[int]]
+"""One pass over a checked hand: its regular cards as per-suit rank masks (16 bits per
+suit, bit r for rank r), per-rank tallies (24 bits per rank: cards << 16 | copies per suit,
+4 bits each) and packed counts (see :class:`~payme.solver.shapes.ShapeBook`); and the
+indexes of its other cards (jokers, special cards)."""
+
+
+def scan(cards: tuple[Card, ...], book: ShapeBook) -> Scan | None:
+    """The :data:`Scan` of a hand of cards that the rule set's largest pack holds, or
+    ``None`` for anything else (an object that is not a Card, too many copies of a card, a
+    card the pack lacks, more cards than a hand may hold; also 16 or more copies of a
+    regular card, which the tallies cannot count): :func:`~payme.melds.hand_cards` then
+    says what is wrong, or the search counts such a hand itself."""
+    if len(cards) > MAX_HAND:
+        return None
+    left = bytearray(book.limit)  # copies of each kind the hand may still hold
+    held = 0
+    tally = 0
+    state = 0
+    others: list[int] = []
+    suit_bit, rank_one, unit_of = _SUIT_BIT, _RANK_ONE, book.unit_of
+    for c in cards:
+        if type(c) is not Card:
+            return None
+        i = c.index
+        n = left[i]
+        if not n:
+            return None
+        left[i] = n - 1
+        if i < N_REGULAR:
+            held |= suit_bit[i]
+            tally += rank_one[i]
+            state += unit_of[i]
+        else:
+            others.append(i)
+    return held, tally, state, others
+
+
 class Search:
     """One hand prepared for the search under one rule set, round and pricing.
 
@@ -87,7 +126,7 @@ class Search:
         t: RuleTables,
         cost: tuple[int, ...],
         book: ShapeBook,
-        found: tuple[int, int, int, list[int]] | None = None,
+        found: Scan | None = None,
     ) -> None:
         self.t = t
         self.cost = cost
@@ -98,35 +137,24 @@ class Search:
         pure_any: list[Card] = []
         pure_set: list[Card] = []
         pure_run: list[Card] = []
-        held = 0  # 16 bits per suit: bit r set when the hand holds rank r of that suit
-        tally = 0  # 24 bits per rank: cards << 16 | copies per suit (4 bits each, at most 15)
-        state = 0  # the regular cards, packed
-        suit_bit, rank_one, unit_of = _SUIT_BIT, _RANK_ONE, book.unit_of
-        # One pass over the cards (unless the caller made it: ``found``, see
-        # natural.scan): regular ones are packed and tallied as they come, the others
-        # sorted out apart.
-        others: list[int] = []
+        # One pass over the cards (made by the caller when it has ``found``): see scan.
+        if found is None:
+            found = scan(cards, book)
         if found is not None:
             held, tally, state, others = found
-        elif book.copies_fit:
-            for c in cards:
-                i = c.index
-                if i < N_REGULAR:
-                    held |= suit_bit[i]
-                    tally += rank_one[i]
-                    state += unit_of[i]
-                else:
-                    others.append(i)
         else:
-            # A pack with 16 or more copies of a card: the tally's copies stop at 15.
+            # 16 or more copies of a regular card (a pack of many copies): the tally's
+            # copies stop at 15.
+            held = tally = state = 0
+            others = []
             counts = [0] * N_REGULAR
             for c in cards:
                 i = c.index
                 if i < N_REGULAR:
                     counts[i] += 1
-                    held |= suit_bit[i]
-                    tally += rank_one[i] if counts[i] < 16 else _RANK_CARD[i]
-                    state += unit_of[i]
+                    held |= _SUIT_BIT[i]
+                    tally += _RANK_ONE[i] if counts[i] < 16 else _RANK_CARD[i]
+                    state += book.unit_of[i]
                 else:
                     others.append(i)
         for i in others:
@@ -608,4 +636,6 @@ def _make_terminal(
     return table
 
 
-__all__ = ["INF", "Leftover", "Path", "Search", "Template", "Terminal", "terminal_table"]
+__all__ = [
+    "INF", "Leftover", "Path", "Scan", "Search", "Template", "Terminal", "scan", "terminal_table",
+]  # fmt: skip

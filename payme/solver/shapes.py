@@ -18,7 +18,7 @@ from __future__ import annotations
 from itertools import combinations, pairwise, product
 from typing import Any, Final
 
-from payme.cards import CARDS, N_REGULAR
+from payme.cards import CARDS, N_CARDS, N_REGULAR
 from payme.melds import ACE_HIGH, RUN_MOST, RuleTables
 
 SPLIT_CAP: Final = 5
@@ -120,8 +120,10 @@ class ShapeBook:
         self.conv_fields = sum(self.field_of[self.index_at[p]] for p in conv_pos)
         self.low_bits = sum(self.unit_at)
         self.field_ones = (1 << w) - 1
-        # Whether every card's copies fit the 4-bit counts of the set keys (see Search).
-        self.copies_fit = copies <= 15
+        # How many copies of each kind of card a hand may hold (see search.scan): the
+        # largest pack's count, for a regular card at most 15 (what the tallies can count).
+        pack = t.largest_pack
+        self.limit = bytes(min(pack[i], 15 if i < N_REGULAR else 255) for i in range(N_CARDS))
         # The rule set's penalty points by position (cost_at(t.points), at hand), and the
         # leftover table of a hand without pure wild cards (see search.terminal_table).
         self.points_at = [t.points[i] for i in self.index_at]
