@@ -95,8 +95,27 @@ class DropOut:
 Action = Draw | Discard | GoOut | LayOff | LayDownRummy | DropOut
 
 
-class Refuses:
-    """What both games share: ``verify`` raises when ``can`` says no."""
+class GameBase:
+    """What both games share: the end of the game, the log, the actions chosen so far, and
+    ``verify``, which raises when ``can`` says no."""
+
+    phase: str
+    _history: list[Record]
+    _actions: list[Action]
+
+    @property
+    def over(self) -> bool:
+        return self.phase == "game_over"
+
+    @property
+    def history(self) -> tuple[Record, ...]:
+        """Every action and event so far, in order (public information only)."""
+        return tuple(self._history)
+
+    @property
+    def actions(self) -> tuple[Action, ...]:
+        """The actions players chose, in order: with the seed they replay the game."""
+        return tuple(self._actions)
 
     def can(self, action: Action) -> Verdict:  # pragma: no cover - each game has its own
         raise NotImplementedError

@@ -33,11 +33,11 @@ from payme.game.actions import (
     Discard,
     Draw,
     DrawFrom,
+    GameBase,
     GoOut,
     IllegalAction,
     LayOff,
     Record,
-    Refuses,
     Verdict,
 )
 from payme.game.evaluation import points
@@ -60,7 +60,7 @@ def _card(value: Card | str) -> Card:
     return value if isinstance(value, Card) else parse_card(value)
 
 
-class PayMeGame(Refuses):
+class PayMeGame(GameBase):
     """One game of Pay Me for ``players`` players under ``rules``.
 
     ``turn_limit`` (an engine option, not a rule): a hand in which that many turns pass
@@ -118,20 +118,6 @@ class PayMeGame(Refuses):
         self._deal(1)
 
     # ------------------------------------------------------------------ public state
-
-    @property
-    def over(self) -> bool:
-        return self.phase == "game_over"
-
-    @property
-    def history(self) -> tuple[Record, ...]:
-        """Every action and event so far, in order (public information only)."""
-        return tuple(self._history)
-
-    @property
-    def actions(self) -> tuple[Action, ...]:
-        """The actions players chose, in order: with the seed they replay the game."""
-        return tuple(self._actions)
 
     @property
     def dealt(self) -> int:

@@ -57,12 +57,12 @@ from payme.game.actions import (
     Discard,
     Draw,
     DropOut,
+    GameBase,
     GoOut,
     IllegalAction,
     LayDownRummy,
     LayOff,
     Record,
-    Refuses,
     Verdict,
 )
 from payme.pack import MAX_HAND, Pack
@@ -265,7 +265,7 @@ def _stock_estimate(n: int) -> int:
     return max(5, 5 * round(n / 5))
 
 
-class ThreePackGame(Refuses):
+class ThreePackGame(GameBase):
     """One game of Rummy 3-Pack (see the module docstring for the readings).
 
     Create with :func:`new_three_pack_game`.  Seats are 0-based and play goes clockwise
@@ -451,18 +451,6 @@ class ThreePackGame(Refuses):
         self.to_move = self.first
 
     # ------------------------------------------------------------------ queries
-
-    @property
-    def over(self) -> bool:
-        return self.phase == "game_over"
-
-    @property
-    def history(self) -> tuple[Record, ...]:
-        return tuple(self._history)
-
-    @property
-    def actions(self) -> tuple[Action, ...]:
-        return tuple(self._actions)
 
     def _next_active(self, seat: int) -> int:
         n = self.players
