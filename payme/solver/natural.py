@@ -65,7 +65,7 @@ class Natural:
     """What the lean path needs to know about one rule set and round, built once."""
 
     __slots__ = (
-        "ace_high", "book", "bundles", "cost", "low_bits", "melds", "memo",
+        "ace_high", "book", "bundles", "cost", "melds", "memo",
         "picks", "points", "run_min", "set_min", "set_probe", "solve", "t",
     )  # fmt: skip
 
@@ -79,7 +79,6 @@ class Natural:
         self.ace_high = t.ace_high
         # See natural_layout: hands hold at most 30 cards, so a rank's count fits 5 bits.
         self.set_probe = sum((32 - t.set_min) << (16 + 24 * r) for r in range(13))
-        self.low_bits = sum(self.book.unit_at)  # the lowest bit of every card's field
         # The bundles by the general path's keys, and the meld of each natural candidate
         # by the cards it takes (packed; a set and a run never take the same cards), with
         # its sort key in a layout and whether it is a run.
@@ -110,7 +109,7 @@ class Natural:
             spread = used
             for k in range(1, self.book.width):
                 spread |= used >> k
-            fields = (spread & self.low_bits) * ((1 << self.book.width) - 1)
+            fields = (spread & self.book.low_bits) * self.book.field_ones
             found = (tuple((p, tuple([d for d, _ in cl])) for p, cl, _ in groups), fields)
         self.bundles[key] = found
         return found

@@ -345,13 +345,6 @@ class Search:
 
     # --- helpers ----------------------------------------------------------------------
 
-    def conv_left(self, state: int) -> int:
-        """How many wild cards of a rank are still in ``state`` (they can repay a debt)."""
-        n = 0
-        for bit, mask in enumerate(self.book.conv_masks):
-            n += (state & mask).bit_count() << bit
-        return n
-
     def walk(self, d: int) -> Path:
         """The best total and one best layout (the first best in search order).
 
