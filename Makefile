@@ -43,6 +43,7 @@ app: $(STAMP)
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check payme tests benchmarks
+	$(VENV)/bin/ruff format --check payme tests benchmarks
 
 typecheck: $(STAMP)
 	$(VENV)/bin/mypy

@@ -58,9 +58,7 @@ HANDS = int(os.environ.get("BENCH_GIN_HANDS", "2000"))
 SIZES = (10, 11)
 SEED = 20260
 
-INSTALL = (
-    "`.venv/bin/uv pip install --python .venv/bin/python rlcard==1.2.0 open_spiel==2.0.2`"
-)
+INSTALL = "`.venv/bin/uv pip install --python .venv/bin/python rlcard==1.2.0 open_spiel==2.0.2`"
 
 
 def random_hands(rng: random.Random, n: int, size: int) -> list[tuple[Card, ...]]:
@@ -261,9 +259,7 @@ def run() -> str:
             lines.append(row)
     lines.append("")
     if others:
-        lines.append(
-            "All answers agree." if not disagreements else "**Disagreements** (first 10):"
-        )
+        lines.append("All answers agree." if not disagreements else "**Disagreements** (first 10):")
         lines += [f"- {d}" for d in disagreements]
         lines.append("")
     lines.append(
@@ -294,16 +290,24 @@ def _verdict(
     ]
     if rl["random"]:
         low = min(rl["random"])
-        lines.append(f"Faster than RLCard on random hands — {met(low > 1)} (ratios "
-                     + ", ".join(f"{r:.2f}" for r in rl["random"]) + ").")
+        lines.append(
+            f"Faster than RLCard on random hands — {met(low > 1)} (ratios "
+            + ", ".join(f"{r:.2f}" for r in rl["random"])
+            + ")."
+        )
     if rl["meld-rich"]:
         low = min(rl["meld-rich"])
-        lines.append(f"At least 3x faster than RLCard on meld-rich hands — {met(low >= 3)} "
-                     "(ratios " + ", ".join(f"{r:.2f}" for r in rl["meld-rich"]) + ").")
+        lines.append(
+            f"At least 3x faster than RLCard on meld-rich hands — {met(low >= 3)} "
+            "(ratios " + ", ".join(f"{r:.2f}" for r in rl["meld-rich"]) + ")."
+        )
     if ospiel:
-        lines.append("OpenSpiel's C++ is faster by a factor of "
-                     + ", ".join(f"{1 / r:.0f}" for r in ospiel) + " (10 and 11 cards, random "
-                     "then meld-rich).")
+        lines.append(
+            "OpenSpiel's C++ is faster by a factor of "
+            + ", ".join(f"{1 / r:.0f}" for r in ospiel)
+            + " (10 and 11 cards, random "
+            "then meld-rich)."
+        )
     return [" ".join(lines)]
 
 

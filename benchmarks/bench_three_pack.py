@@ -168,8 +168,9 @@ def run() -> str:
         mean = statistics.fmean(diff)
         half = 1.96 * statistics.stdev(diff) / math.sqrt(n) if n > 1 else 0.0
         lines.append(f"| {a} − {b} | {mean:+.3f} | {mean - half:+.3f} – {mean + half:+.3f} |")
-    spread = ", ".join(f"{k} winner{'s' if k != 1 else ''}: {v}"
-                       for k, v in sorted(winners_per_game.items()))
+    spread = ", ".join(
+        f"{k} winner{'s' if k != 1 else ''}: {v}" for k, v in sorted(winners_per_game.items())
+    )
     lines += [
         "",
         f"Winners per game — {spread}. Wall time for the whole benchmark "

@@ -104,7 +104,6 @@ __all__ = [
 ]
 
 
-
 def __getattr__(name: str) -> Any:
     module = _EXPORTS.get(name)
     if module is None:

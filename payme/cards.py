@@ -218,9 +218,7 @@ def parse_hand(cards: CardsLike) -> tuple[Card, ...]:
                 raise CardError("empty card token: every card needs a name", token=item)
             result.extend(parse_card(p) for p in parts)
         else:
-            raise CardError(
-                f"a card must be a Card or a token, not {type(item).__name__} {item!r}"
-            )
+            raise CardError(f"a card must be a Card or a token, not {type(item).__name__} {item!r}")
     return tuple(result)
 
 

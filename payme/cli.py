@@ -227,9 +227,7 @@ def _emit(obj: dict[str, Any], stream: IO[str]) -> None:
     stream.write(json.dumps(obj, ensure_ascii=False) + "\n")
 
 
-def _batch(
-    answer: Callable[[str], dict[str, Any]], stdin: IO[str], stdout: IO[str]
-) -> int:
+def _batch(answer: Callable[[str], dict[str, Any]], stdin: IO[str], stdout: IO[str]) -> int:
     """One JSON object per input line; a bad line becomes ``{"error": ...}``."""
     for number, line in enumerate(stdin, start=1):
         text = line.rstrip("\r\n")
@@ -372,12 +370,15 @@ def build_parser() -> argparse.ArgumentParser:
 
     def hand_options(p: argparse.ArgumentParser, what: str) -> None:
         p.add_argument(
-            "hand", metavar=what.upper(),
+            "hand",
+            metavar=what.upper(),
             help=f"the {what}, or - to read one per line (answers as JSON Lines)",
         )
         p.add_argument("--rules", default="denexa", help="rule set (default denexa)")
         p.add_argument(
-            "--dealt", type=_whole, default=None,
+            "--dealt",
+            type=_whole,
+            default=None,
             help="cards dealt this hand: fixes the round wild rank (Pay Me: 3-13)",
         )
         p.add_argument("--json", action="store_true", help="print one JSON object")
@@ -397,7 +398,9 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("lay-off", help="the best lay-off onto the declarer's melds")
     hand_options(p, "hand")
     p.add_argument(
-        "--declarer", action="append", metavar="MELD",
+        "--declarer",
+        action="append",
+        metavar="MELD",
         help="one of the declarer's melds as laid (repeat for each)",
     )
     p.set_defaults(run=_cmd_lay_off)
@@ -412,18 +415,25 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--rules", default="denexa", help="rule set (default denexa)")
     p.add_argument("--players", type=_positive, default=4, help="players (default 4)")
     p.add_argument(
-        "--bots", nargs="+", default=None, metavar="BOT",
+        "--bots",
+        nargs="+",
+        default=None,
+        metavar="BOT",
         help="one bot per seat: random, greedy or strong (default: all greedy)",
     )
     p.add_argument("--seed", type=_whole, default=0, help="random seed (default 0)")
     p.add_argument(
-        "--dealt", type=_positive, default=None,
+        "--dealt",
+        type=_positive,
+        default=None,
         help="Rummy 3-Pack: cards dealt to each player (2-10; default 7)",
     )
     p.add_argument("--out", default=None, metavar="FILE", help="write .csv or .parquet here")
     p.add_argument("--workers", type=_positive, default=None, help="processes (default: cores)")
     p.add_argument(
-        "--scheduler", default=None, metavar="ADDR",
+        "--scheduler",
+        default=None,
+        metavar="ADDR",
         help="run on a Dask cluster, e.g. tcp://HOST:8786",
     )
     p.set_defaults(run=_cmd_simulate)

@@ -185,8 +185,11 @@ def _grow_run(
         if not options:
             return None
         roles.append(options)
-    old_wild = {low + i for i, (c, s) in enumerate(zip(meld.cards, meld.stands_for, strict=True))
-                if s is not c}
+    old_wild = {
+        low + i
+        for i, (c, s) in enumerate(zip(meld.cards, meld.stands_for, strict=True))
+        if s is not c
+    }
     for choice in product(*roles):
         naturals = [c for c, natural in zip(added, choice, strict=True) if natural]
         wilds = sorted(c for c, natural in zip(added, choice, strict=True) if not natural)
@@ -208,9 +211,7 @@ def _grow_run(
             else:
                 free = [p for p in new_places if p not in by_place]
                 wild_places = sorted(old_wild | set(free))
-                if t.adjacent_limit and any(
-                    b == a + 1 for a, b in pairwise(wild_places)
-                ):
+                if t.adjacent_limit and any(b == a + 1 for a, b in pairwise(wild_places)):
                     continue
                 at = dict(by_place)
                 at.update(zip(free, wilds, strict=True))
@@ -487,9 +488,7 @@ def _declared(melds: Iterable[MeldLike], t: RuleTables) -> tuple[Meld, ...]:
 
 def _lay_off(hand: tuple[Card, ...], declared: tuple[Meld, ...], t: RuleTables) -> LayOff:
     cards = tuple(sorted(hand))
-    options = (
-        [_options(m, Counter(cards), t) for m in declared] if t.rules.lay_off else []
-    )
+    options = [_options(m, Counter(cards), t) for m in declared] if t.rules.lay_off else []
     ev, chosen = _Search(cards, options, t).best()
     grown = list(declared)
     lay_offs = []

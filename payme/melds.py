@@ -202,12 +202,8 @@ class RuleTables:
     def __init__(self, rules: Ruleset, dealt: int | None) -> None:
         self.rules = rules
         self.dealt = dealt
-        self.scope: tuple[WildScope | None, ...] = tuple(
-            rules.wild_scope(c, dealt) for c in CARDS
-        )
-        self.single = frozenset(
-            c.index for c in CARDS if c.special in rules.single_card_melds
-        )
+        self.scope: tuple[WildScope | None, ...] = tuple(rules.wild_scope(c, dealt) for c in CARDS)
+        self.single = frozenset(c.index for c in CARDS if c.special in rules.single_card_melds)
         # A card that is neither regular, nor wild, nor a meld by itself can never be melded.
         self.never = frozenset(
             c.index
@@ -301,9 +297,7 @@ def _place_token(place: int) -> str:
 
 
 def _stand_ins(cards: Iterable[Card], stands: Iterable[Card | None]) -> str:
-    pairs = [
-        f"{c} stands for {s}" for c, s in zip(cards, stands, strict=True) if s is not c and s
-    ]
+    pairs = [f"{c} stands for {s}" for c, s in zip(cards, stands, strict=True) if s is not c and s]
     if not pairs:
         return ""
     if len(pairs) == 1:

@@ -123,9 +123,7 @@ def go_out_chance(
         dealt = len(cards)
     ruleset.check_dealt(dealt)
     if len(cards) != dealt:
-        raise ValueError(
-            f"a hand before the draw holds the {dealt} cards dealt, not {len(cards)}"
-        )
+        raise ValueError(f"a hand before the draw holds the {dealt} cards dealt, not {len(cards)}")
     if unseen is None:
         pool = unseen_counts(
             cards, ruleset, players=players, known=parse_hand(known), optional=optional
@@ -134,8 +132,13 @@ def go_out_chance(
         if known:
             raise ValueError("give either unseen or known, not both: unseen already says it")
         pool = Counter(parse_hand(unseen))
-        check_hand((*cards, *pool.elements()), ruleset, players, optional,
-                   max_cards=len(cards) + sum(pool.values()))
+        check_hand(
+            (*cards, *pool.elements()),
+            ruleset,
+            players,
+            optional,
+            max_cards=len(cards) + sum(pool.values()),
+        )
     total = sum(pool.values())
     winning: list[tuple[Card, int]] = []
     losing: list[tuple[Card, int]] = []
@@ -144,6 +147,4 @@ def go_out_chance(
         (winning if ok else losing).append((card, pool[card]))
     outs = sum(n for _, n in winning)
     probability = Fraction(outs, total) if total else Fraction(0)
-    return GoOutChance(
-        cards, ruleset, dealt, probability, tuple(winning), total, tuple(losing)
-    )
+    return GoOutChance(cards, ruleset, dealt, probability, tuple(winning), total, tuple(losing))

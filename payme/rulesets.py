@@ -173,8 +173,7 @@ class Ruleset:
     def check_players(self, players: int) -> None:
         if not isinstance(players, int) or not self.min_players <= players <= self.max_players:
             raise ValueError(
-                f"{self.name} is for {self.min_players}-{self.max_players} players, "
-                f"not {players!r}"
+                f"{self.name} is for {self.min_players}-{self.max_players} players, not {players!r}"
             )
 
     def check_dealt(self, dealt: int | None) -> int:
@@ -366,9 +365,7 @@ THREE_PACK: Final = Ruleset(
     ),
 )
 
-PRESETS: Final[dict[str, Ruleset]] = {
-    r.name: r for r in (DENEXA, CLASSIC, FAMILY, THREE_PACK)
-}
+PRESETS: Final[dict[str, Ruleset]] = {r.name: r for r in (DENEXA, CLASSIC, FAMILY, THREE_PACK)}
 DEFAULT: Final = "denexa"
 
 RulesLike = Ruleset | str
@@ -385,9 +382,7 @@ def rules(name: RulesLike = DEFAULT) -> Ruleset:
         preset = PRESETS.get(name.strip().lower())
         if preset is not None:
             return preset
-    raise ValueError(
-        f"unknown rule set {name!r}: the presets are {', '.join(PRESETS)}"
-    )
+    raise ValueError(f"unknown rule set {name!r}: the presets are {', '.join(PRESETS)}")
 
 
 def rank_token(rank: int) -> str:

@@ -22,9 +22,7 @@ settings.register_profile(
     suppress_health_check=_RELAXED,
     print_blob=True,
 )
-settings.register_profile(
-    "dev", max_examples=100, deadline=None, suppress_health_check=_RELAXED
-)
+settings.register_profile("dev", max_examples=100, deadline=None, suppress_health_check=_RELAXED)
 settings.register_profile(
     "thorough", max_examples=2000, deadline=None, suppress_health_check=_RELAXED
 )

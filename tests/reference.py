@@ -77,9 +77,7 @@ def _run_ok(rules: Ruleset, naturals: list[tuple[int, str]], wild_scopes: list[s
             if len(set(chosen)) != len(chosen) or not all(p in places for p in chosen):
                 continue
             wild_places = sorted(set(places) - set(chosen))
-            if rules.no_adjacent_wilds_in_run and any(
-                b - a == 1 for a, b in pairwise(wild_places)
-            ):
+            if rules.no_adjacent_wilds_in_run and any(b - a == 1 for a, b in pairwise(wild_places)):
                 continue
             return True
     return False
@@ -175,9 +173,7 @@ class Reference:
     def _all_melded(self, cards: tuple[Card, ...]) -> bool:
         if not cards:
             return True
-        return any(
-            self._all_melded(_sub(cards, block)) for block in self._blocks_with_first(cards)
-        )
+        return any(self._all_melded(_sub(cards, block)) for block in self._blocks_with_first(cards))
 
     def go_out_discards(self, hand: Sequence[Card]) -> set[Card | None]:
         """RULES.md's going out: the discards (``None``: none) that leave every card melded.
@@ -315,7 +311,8 @@ class DeclaredMeld:
                     if role[0] == "w":
                         wild_places.append(place)
                     elif role[2] != self.suit or place not in _run_positions(
-                        rules, int(role[1])  # type: ignore[call-overload]
+                        rules,
+                        int(role[1]),  # type: ignore[call-overload]
                     ):
                         fits = False
                         break

@@ -100,8 +100,9 @@ def test_batch_mode_writes_one_json_object_per_line_and_goes_on_after_errors() -
     assert objects[2]["can_go_out"] is True
     assert "AS" in objects[3]["error"]  # family's largest pack (2 packs) holds two
     # Without --json the batch mode writes JSON Lines all the same.
-    status, out2, _ = run("evaluate", "-", "--rules", "family", "--dealt", "3",
-                          stdin="\n".join(lines))
+    status, out2, _ = run(
+        "evaluate", "-", "--rules", "family", "--dealt", "3", stdin="\n".join(lines)
+    )
     assert out2 == out
 
 
@@ -127,8 +128,16 @@ def test_go_out() -> None:
 
 
 def test_lay_off() -> None:
-    args = ("lay-off", "8H 9H KD KS", "--declarer", "5H 6H 7H", "--declarer", "QC QD JK",
-            "--dealt", "12")
+    args = (
+        "lay-off",
+        "8H 9H KD KS",
+        "--declarer",
+        "5H 6H 7H",
+        "--declarer",
+        "QC QD JK",
+        "--dealt",
+        "12",
+    )
     data = run_json(*args)
     lo = lay_off("8H 9H KD KS", ["5H 6H 7H", "QC QD JK"], "denexa", 12)
     assert data["deadwood_points"] == lo.deadwood_points == 20
@@ -162,14 +171,39 @@ def test_simulate_passes_its_arguments_on(monkeypatch: pytest.MonkeyPatch) -> No
         return 0
 
     monkeypatch.setattr(analysis_cli, "run_simulate", fake)
-    status, _, err = run("simulate", "--games", "12", "--rules", "family", "--players", "3",
-                         "--bots", "strong", "greedy", "random", "--seed", "7",
-                         "--out", "x.parquet", "--workers", "2", "--scheduler", "tcp://h:1")
+    status, _, err = run(
+        "simulate",
+        "--games",
+        "12",
+        "--rules",
+        "family",
+        "--players",
+        "3",
+        "--bots",
+        "strong",
+        "greedy",
+        "random",
+        "--seed",
+        "7",
+        "--out",
+        "x.parquet",
+        "--workers",
+        "2",
+        "--scheduler",
+        "tcp://h:1",
+    )
     assert status == 0, err
     (args,) = seen
-    assert (args.games, args.rules, args.players, args.bots, args.seed, args.out,
-            args.workers, args.scheduler) == (12, "family", 3, ["strong", "greedy", "random"],
-                                              7, "x.parquet", 2, "tcp://h:1")
+    assert (
+        args.games,
+        args.rules,
+        args.players,
+        args.bots,
+        args.seed,
+        args.out,
+        args.workers,
+        args.scheduler,
+    ) == (12, "family", 3, ["strong", "greedy", "random"], 7, "x.parquet", 2, "tcp://h:1")
 
 
 # --- bad input ------------------------------------------------------------------------------
@@ -214,15 +248,26 @@ def test_python_dash_m_payme_and_the_console_script() -> None:
     want = evaluate(HAND, "denexa", 7).deadwood_points
     result = subprocess.run(
         [sys.executable, "-m", "payme", "evaluate", HAND, "--dealt", "7", "--json"],
-        capture_output=True, text=True, env=_env(), cwd=ROOT, timeout=60, check=False,
+        capture_output=True,
+        text=True,
+        env=_env(),
+        cwd=ROOT,
+        timeout=60,
+        check=False,
     )
     assert result.returncode == 0, result.stderr
     assert json.loads(result.stdout)["deadwood_points"] == want
     script = Path(sys.executable).with_name("payme")
     if script.exists():  # installed by `pip install -e .` (the Makefile does)
         result = subprocess.run(
-            [str(script), "evaluate", "-", "--dealt", "7"], input=HAND + "\nZZ\n",
-            capture_output=True, text=True, env=_env(), cwd=ROOT, timeout=60, check=False,
+            [str(script), "evaluate", "-", "--dealt", "7"],
+            input=HAND + "\nZZ\n",
+            capture_output=True,
+            text=True,
+            env=_env(),
+            cwd=ROOT,
+            timeout=60,
+            check=False,
         )
         assert result.returncode == 0, result.stderr
         first, second = result.stdout.splitlines()
@@ -233,7 +278,12 @@ def test_python_dash_m_payme_and_the_console_script() -> None:
 def test_a_bad_card_in_a_real_process_exits_2_without_a_traceback() -> None:
     result = subprocess.run(
         [sys.executable, "-m", "payme", "evaluate", "7H 1X", "--dealt", "7"],
-        capture_output=True, text=True, env=_env(), cwd=ROOT, timeout=60, check=False,
+        capture_output=True,
+        text=True,
+        env=_env(),
+        cwd=ROOT,
+        timeout=60,
+        check=False,
     )
     assert result.returncode == 2
     assert result.stdout == ""
@@ -249,8 +299,13 @@ def test_evaluate_starts_without_pandas() -> None:
         "if m in sys.modules))\n"
     )
     result = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, env=_env(), cwd=ROOT,
-        timeout=60, check=False,
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        env=_env(),
+        cwd=ROOT,
+        timeout=60,
+        check=False,
     )
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() == "[]"

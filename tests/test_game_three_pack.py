@@ -110,7 +110,7 @@ def test_cards_are_dealt_one_at_a_time_clockwise_from_the_dealers_left() -> None
     random.Random(11).shuffle(deck)
     top_down = deck[::-1]
     for k, seat in enumerate([1, 2, 0]):
-        assert g.hands[seat] == top_down[k : 12 : 3]
+        assert g.hands[seat] == top_down[k:12:3]
     assert g.stock == deck[: len(deck) - 12]
     assert g.dealer == 0
 
@@ -216,8 +216,16 @@ def test_a_turn_is_draw_then_discard_and_only_the_top_discard_may_be_drawn() -> 
 def test_an_illegal_action_leaves_the_game_unchanged() -> None:
     g = new_three_pack_game(players=3, seed=8, first=2)
     before = (g.history, [list(h) for h in g.hands], list(g.stock), g.phase)
-    for bad in [Discard(2, g.hands[2][0]), GoOut(2), Draw(0, "stock"), Draw(2, "discard"),
-                Draw(2, "stock", 2), LayOff(2), LayDownRummy(2), Draw(7, "stock")]:
+    for bad in [
+        Discard(2, g.hands[2][0]),
+        GoOut(2),
+        Draw(0, "stock"),
+        Draw(2, "discard"),
+        Draw(2, "stock", 2),
+        LayOff(2),
+        LayDownRummy(2),
+        Draw(7, "stock"),
+    ]:
         with pytest.raises(IllegalAction):
             g.apply(bad)
     assert (g.history, [list(h) for h in g.hands], list(g.stock), g.phase) == before
@@ -246,8 +254,13 @@ def test_going_out_melding_every_card_wins_and_ends_the_game() -> None:
     rec = g.apply(GoOut(0))
     assert "goes out" in rec.event
     assert g.over and g.winners() == (0,) and g.went_out == 0
-    assert g.results()[0] == {"seat": 0, "winner": True, "how": "went out", "turns": 1,
-                              "dropped": False}
+    assert g.results()[0] == {
+        "seat": 0,
+        "winner": True,
+        "how": "went out",
+        "turns": 1,
+        "dropped": False,
+    }
     assert sum(len(m) for m in g.shown[0]) == 8 and g.hands[0] == []
     assert not g.can(Draw(1, "stock")) and g.can(Draw(1, "stock")).rule == "the game is over"
     check_invariants(g)
@@ -364,8 +377,11 @@ def test_both_rummy_cards_dealt_to_one_player() -> None:
 
 def test_three_winners_one_goes_out_and_two_hold_a_rummy_card() -> None:
     g = new_three_pack_game(players=4, seed=2, first=0)
-    arrange(g, {0: "4H 5H 6H 9C 9D 9S KD", 1: "RUMMY 2C 3D 8S JH QC 5S",
-                2: "RUMMY 2D 3C 8H JS QD 5C"}, stock_top="7H")
+    arrange(
+        g,
+        {0: "4H 5H 6H 9C 9D 9S KD", 1: "RUMMY 2C 3D 8S JH QC 5S", 2: "RUMMY 2D 3C 8H JS QD 5C"},
+        stock_top="7H",
+    )
     g.apply(Draw(0, "stock"))
     g.apply(GoOut(0, parse_card("KD")))
     assert g.winners() == (0, 1, 2)
@@ -413,8 +429,9 @@ def test_a_discard_that_does_not_help_gives_no_chance() -> None:
 
 def test_a_next_player_holding_rummy_gets_no_chance_and_only_the_next_player_may_try() -> None:
     g = new_three_pack_game(players=3, seed=4, first=0)
-    arrange(g, {1: "RUMMY 5H 6H 9C 9D 9S KD", 2: "4H 5H 6H 9C 9D 9S KD"},
-            stock_top="7H", stock_size=1)
+    arrange(
+        g, {1: "RUMMY 5H 6H 9C 9D 9S KD", 2: "4H 5H 6H 9C 9D 9S KD"}, stock_top="7H", stock_size=1
+    )
     g.apply(Draw(0, "stock"))
     g.apply(Discard(0, parse_card("7H")))
     # Seat 1 holds a RUMMY card: the game ends; seat 2 could have gone out but is not next.
@@ -476,8 +493,12 @@ def test_spread_out_pile_lets_any_discard_be_taken_with_all_above_it() -> None:
     r = variant(variation_spread_discard_pile=True)
     g = new_three_pack_game(r, players=3, seed=4, first=0)
     arrange(g, pile="8C 9C JD QH")
-    assert [a.take for a in g.legal_actions() if isinstance(a, Draw) and a.source == "discard"] \
-        == [1, 2, 3, 4]
+    assert [a.take for a in g.legal_actions() if isinstance(a, Draw) and a.source == "discard"] == [
+        1,
+        2,
+        3,
+        4,
+    ]
     assert g.view(1)["discard_pile"] == tuple(parse_hand("8C 9C JD QH"))
     assert not g.can(Draw(0, "discard", 5))
     g.apply(Draw(0, "discard", 3))
@@ -564,7 +585,7 @@ def settle(game: ThreePackGame, winners: set[int]) -> None:
     assert len(winners) <= 2
     mover = game.to_move
     assert mover is not None
-    hands = {s: ("RUMMY " + " ".join(FILLERS[s % 3].split()[1:game.dealt])) for s in winners}
+    hands = {s: ("RUMMY " + " ".join(FILLERS[s % 3].split()[1 : game.dealt])) for s in winners}
     arrange(game, hands, stock_top="KC", stock_size=1)
     game.apply(Draw(mover, "stock"))
     card = next(c for c in game.hands[mover] if c.is_regular)

@@ -213,13 +213,20 @@ def to_reference(meld: Meld) -> DeclaredMeld:
         return DeclaredMeld(meld.kind, len(meld), len(meld), all_wild=True)
     if meld.kind == "set":
         return DeclaredMeld(
-            "set", len(meld), meld.wild_count, rank=meld.rank,
+            "set",
+            len(meld),
+            meld.wild_count,
+            rank=meld.rank,
             suits=tuple(str(c.suit) for c, n in zip(meld.cards, natural, strict=True) if n),
         )
     low = meld.low
     assert low is not None
     return DeclaredMeld(
-        "run", len(meld), meld.wild_count, suit=meld.suit, low=low,
+        "run",
+        len(meld),
+        meld.wild_count,
+        suit=meld.suit,
+        low=low,
         wild_places=tuple(low + i for i, n in enumerate(natural) if not n),
     )
 
@@ -254,8 +261,9 @@ def random_layoff_hand(rng: random.Random, name: str, dealt: int, melds: list[Me
     near: list[Card] = []
     for m in melds:
         if m.kind == "run" and m.suit and m.low and m.high:
-            near += [Card.regular(p, m.suit) for p in (m.low - 1, m.high + 1, m.high + 2)
-                     if 1 <= p <= 13]
+            near += [
+                Card.regular(p, m.suit) for p in (m.low - 1, m.high + 1, m.high + 2) if 1 <= p <= 13
+            ]
         elif m.rank:
             near += [Card.regular(m.rank, s) for s in "SHDC"]
     wilds = [c for c in pack if r.is_wild(c, dealt)]
@@ -294,8 +302,11 @@ def test_lay_off_matches_the_reference(name: str) -> None:
 # --- properties ---------------------------------------------------------------------------
 
 
-@given(st.sampled_from(["denexa", "family", "classic"]), st.sampled_from([3, 7, 9, 12, 13]),
-       st.integers(0, 2**32))
+@given(
+    st.sampled_from(["denexa", "family", "classic"]),
+    st.sampled_from([3, 7, 9, 12, 13]),
+    st.integers(0, 2**32),
+)
 def test_lay_offs_never_cost_points_and_more_melds_never_hurt(
     name: str, dealt: int, seed: int
 ) -> None:
@@ -314,7 +325,10 @@ def test_lay_offs_never_cost_points_and_more_melds_never_hurt(
         assert lo.deadwood_points == alone and lo.lay_offs == ()
     again = lay_off(hand[::-1], melds, r, dealt)  # the same answer for any card order
     assert (again.melds, again.lay_offs, again.deadwood, again.grown_melds) == (
-        lo.melds, lo.lay_offs, lo.deadwood, lo.grown_melds
+        lo.melds,
+        lo.lay_offs,
+        lo.deadwood,
+        lo.grown_melds,
     )
     fewer = lay_off(hand, melds[1:], r, dealt)
     assert lo.deadwood_points <= fewer.deadwood_points

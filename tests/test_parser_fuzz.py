@@ -26,11 +26,7 @@ from payme.solver import can_go_out, evaluate
 
 # Characters that card notation is made of, plus some that it is not, so random text often
 # comes close to valid and exercises the parser's edges.
-NOTATION = (
-    "A23456789TJQK10SHDCshdcjk♠♥♦♣\ufe0e\ufe0f ,\t\n"
-    "RUMMYWILDGROUPSEQNOMELDNOGO"
-    "xX!-_.;/é0"
-)
+NOTATION = "A23456789TJQK10SHDCshdcjk♠♥♦♣\ufe0e\ufe0f ,\t\nRUMMYWILDGROUPSEQNOMELDNOGOxX!-_.;/é0"
 TOKENS = [str(c) for c in CARDS] + ["10h", "♠q", "q♠", "Jk", "nogo", "1X", "11H", "T", "", "HH"]
 
 card_text = st.one_of(
@@ -66,8 +62,18 @@ def test_parse_hand_round_trips_or_names_the_token(text: str) -> None:
     assert len(cards) == len(pieces)
 
 
-@given(st.lists(st.one_of(st.sampled_from(CARDS), st.sampled_from(TOKENS), st.integers(),
-                          st.none(), st.floats(allow_nan=False)), max_size=8))
+@given(
+    st.lists(
+        st.one_of(
+            st.sampled_from(CARDS),
+            st.sampled_from(TOKENS),
+            st.integers(),
+            st.none(),
+            st.floats(allow_nan=False),
+        ),
+        max_size=8,
+    )
+)
 def test_parse_hand_of_items_takes_cards_and_tokens_only(items: list[Any]) -> None:
     try:
         cards = parse_hand(items)
@@ -81,8 +87,13 @@ def test_parse_hand_of_items_takes_cards_and_tokens_only(items: list[Any]) -> No
 # --- the public functions on arbitrary input -----------------------------------------------
 
 rule_names = st.one_of(st.sampled_from(sorted(PRESETS)), st.text(max_size=12))
-dealts = st.one_of(st.none(), st.integers(-3, 20), st.sampled_from([7, 10, 13, 3]),
-                   st.booleans(), st.text(max_size=3))
+dealts = st.one_of(
+    st.none(),
+    st.integers(-3, 20),
+    st.sampled_from([7, 10, 13, 3]),
+    st.booleans(),
+    st.text(max_size=3),
+)
 # Mostly valid-looking hands of modest size (an exact search on a huge wild-heavy hand is
 # legitimately slow), sometimes too many copies or too many cards.
 hand_text = st.one_of(
@@ -146,8 +157,21 @@ def test_a_card_the_pack_lacks_is_named() -> None:
 commands = st.sampled_from(["evaluate", "check-meld", "go-out", "lay-off", "rules", "nope", ""])
 argument = st.one_of(
     hand_text,
-    st.sampled_from(["--rules", "--dealt", "--json", "--declarer", "-", "--help", "denexa",
-                     "7", "99", "family", "three_pack"]),
+    st.sampled_from(
+        [
+            "--rules",
+            "--dealt",
+            "--json",
+            "--declarer",
+            "-",
+            "--help",
+            "denexa",
+            "7",
+            "99",
+            "family",
+            "three_pack",
+        ]
+    ),
 )
 
 

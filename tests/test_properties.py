@@ -169,7 +169,6 @@ def test_worked_examples(name: str, dealt: int, hand: str, points: int) -> None:
     assert evaluate(cards, name, dealt).deadwood_points == points
 
 
-
 @pytest.mark.slow
 @pytest.mark.parametrize("generator", sorted(GENERATORS))
 @pytest.mark.parametrize("name", RULE_SETS)
@@ -205,8 +204,10 @@ def test_can_go_out_matches_the_reference(name: str) -> None:
         out = can_go_out(hand, name, dealt)
         want = reference(name, dealt).go_out_discards(hand)
         possible += bool(want)
-        if set(out.discards) != want or out.ok != bool(want) or len(set(out.discards)) != len(
-            out.discards
+        if (
+            set(out.discards) != want
+            or out.ok != bool(want)
+            or len(set(out.discards)) != len(out.discards)
         ):
             wrong.append(f"{format_hand(hand)} dealt {dealt}: {out.discards} vs {want}")
     assert not wrong, "\n".join(wrong[:10])
@@ -225,8 +226,12 @@ def test_check_meld_matches_the_reference(name: str) -> None:
         pool = Counter(pack_cards(name))
         base = rng.randint(1, 13)
         suit = rng.choice("SHDC")
-        near = [c for c in pool if c.rank is not None and (
-            c.rank == base or (c.suit == suit and abs(c.rank - base) <= 3))]
+        near = [
+            c
+            for c in pool
+            if c.rank is not None
+            and (c.rank == base or (c.suit == suit and abs(c.rank - base) <= 3))
+        ]
         choices = near + wild_cards(r, dealt) + [c for c in pool if c.special is not None]
         group: list[Card] = []
         for _ in range(rng.randint(1, 6)):
@@ -283,7 +288,9 @@ def test_a_best_layout_is_a_valid_partition_and_order_free(
     rng.shuffle(shuffled)
     again = evaluate(shuffled, name, dealt)
     assert (again.melds, again.deadwood, again.deadwood_points) == (
-        ev.melds, ev.deadwood, ev.deadwood_points
+        ev.melds,
+        ev.deadwood,
+        ev.deadwood_points,
     )
 
 
@@ -310,8 +317,11 @@ def hands_after_drawing(draw: st.DrawFn) -> tuple[str, int, list[Card]]:
     pack = pack_cards(name)
     r = rules(name)
     low = draw(st.integers(1, 10))
-    likely = [i for i, c in enumerate(pack) if r.is_wild(c, dealt) or (
-        c.rank is not None and low <= c.rank < low + 4)]
+    likely = [
+        i
+        for i, c in enumerate(pack)
+        if r.is_wild(c, dealt) or (c.rank is not None and low <= c.rank < low + 4)
+    ]
     place = st.one_of(st.integers(0, len(pack) - 1), st.sampled_from(likely))
     places = draw(st.lists(place, unique=True, min_size=size, max_size=size))
     return name, dealt, [pack[i] for i in places]

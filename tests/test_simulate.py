@@ -47,7 +47,10 @@ class FakeGame:
 
 
 def fake_play(
-    rules: Ruleset, players: int, bots: tuple[str, ...] = ("greedy",), seed: int = 0,
+    rules: Ruleset,
+    players: int,
+    bots: tuple[str, ...] = ("greedy",),
+    seed: int = 0,
     **options: Any,
 ) -> FakeGame:
     """A 'game' whose rows follow from the seed alone; one declarer per hand scores 0."""
@@ -148,8 +151,14 @@ def test_game_i_depends_only_on_seed_and_i() -> None:
 
 
 def test_many_processes_give_the_single_core_frame() -> None:
-    args: dict[str, Any] = dict(games=23, rules="family", players=3,
-                                bots=("strong", "random", "greedy"), seed="abc", play=fake_play)
+    args: dict[str, Any] = dict(
+        games=23,
+        rules="family",
+        players=3,
+        bots=("strong", "random", "greedy"),
+        seed="abc",
+        play=fake_play,
+    )
     one = simulate(workers=1, **args)
     assert_frame_equal(simulate(workers=2, **args), one)
     assert_frame_equal(simulate(workers=3, **args), one)
@@ -262,8 +271,11 @@ def test_progress_true_draws_a_bar_on_stderr(capsys: pytest.CaptureFixture[str])
         ({"rules": "poker"}, ValueError, "presets are denexa, classic, family, three_pack"),
         ({"players": 9}, ValueError, "denexa is for 2-8 players, not 9"),
         ({"players": 1, "bots": "greedy"}, ValueError, "2-8 players, not 1"),
-        ({"bots": ("greedy", "smart", "random", "strong")}, ValueError,
-         "unknown bot 'smart': the bots are random, greedy, strong"),
+        (
+            {"bots": ("greedy", "smart", "random", "strong")},
+            ValueError,
+            "unknown bot 'smart': the bots are random, greedy, strong",
+        ),
         ({"bots": ("greedy", "random")}, ValueError, "4 players need 4 bots"),
         ({"bots": ()}, ValueError, "got 0: none"),
         ({"bots": 3}, TypeError, "bots must be a bot name or one name per seat"),
@@ -373,8 +385,9 @@ def test_real_pay_me_rows_add_up() -> None:
 
 
 def test_real_games_are_the_same_on_two_processes_and_on_dask(dask_address: str) -> None:
-    args: dict[str, Any] = dict(games=3, rules="denexa", players=2, bots=("random", "greedy"),
-                                seed=9)
+    args: dict[str, Any] = dict(
+        games=3, rules="denexa", players=2, bots=("random", "greedy"), seed=9
+    )
     one = simulate(workers=1, **args)
     assert_frame_equal(simulate(workers=2, **args), one)
     assert_frame_equal(simulate(scheduler=dask_address, **args), one)

@@ -39,10 +39,8 @@ def test_every_bot_move_is_legal_under_every_variation(flags: dict[str, bool]) -
     r = variant(**flags)
     optional = {"NOMELD": 1, "WILD": 2} | ({} if flags.get("variation_go_out") else {"NOGO": 1})
     for seed in range(6):
-        g = new_three_pack_game(r, 4, seed, dealt=5 + seed % 4, optional=optional,
-                                turn_limit=200)
-        bots = [make_three_pack_bot(BOT_NAMES[(seed + s) % 3], r, seed * 10 + s)
-                for s in range(4)]
+        g = new_three_pack_game(r, 4, seed, dealt=5 + seed % 4, optional=optional, turn_limit=200)
+        bots = [make_three_pack_bot(BOT_NAMES[(seed + s) % 3], r, seed * 10 + s) for s in range(4)]
         while not g.over:
             s = g.to_move
             action = bots[s].choose(g.view(s), g.legal_actions())
@@ -162,7 +160,7 @@ def test_strong_beats_greedy_beats_random_over_seeded_games() -> None:
     wins: Counter[str] = Counter()
     kinds = ("random", "greedy", "strong")
     for seed in range(60):
-        bots = kinds[seed % 3:] + kinds[: seed % 3]
+        bots = kinds[seed % 3 :] + kinds[: seed % 3]
         g = play_three_pack(players=3, bots=bots, seed=5000 + seed)
         for s in g.winners():
             wins[bots[s]] += 1

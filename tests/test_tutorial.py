@@ -117,8 +117,11 @@ def test_sets_follow_the_rule_set(name: str, repeated_suit_ok: str, five_card_se
 
 @pytest.mark.parametrize(
     ("name", "half", "adjacent", "all_wild", "two_as_wild"),
-    [("denexa", "no", "no", "no", "yes"), ("classic", "yes", "yes", "yes", "no"),
-     ("family", "yes", "yes", "yes", "no")],
+    [
+        ("denexa", "no", "no", "no", "yes"),
+        ("classic", "yes", "yes", "yes", "no"),
+        ("family", "yes", "yes", "yes", "no"),
+    ],
 )
 def test_wild_cards_follow_the_rule_set(
     name: str, half: str, adjacent: str, all_wild: str, two_as_wild: str
@@ -145,8 +148,9 @@ def test_points_and_going_out_follow_the_rule_set(
     assert {"5H", "9H"} <= full.right
 
 
-@pytest.mark.parametrize(("name", "lays_off"), [("denexa", True), ("classic", False),
-                                                 ("family", True)])
+@pytest.mark.parametrize(
+    ("name", "lays_off"), [("denexa", True), ("classic", False), ("family", True)]
+)
 def test_lay_offs_follow_the_rule_set(name: str, lays_off: bool) -> None:
     chain = _by_caption(name, "lay_offs", "8H 9H KD")
     r = rules(name)
@@ -158,8 +162,9 @@ def test_lay_offs_follow_the_rule_set(name: str, lays_off: bool) -> None:
     assert fixed_wild.right == {normalise_cards("4H" if lays_off else "")}
 
 
-@pytest.mark.parametrize(("name", "source_discard"), [("denexa", "no"), ("classic", "no"),
-                                                      ("family", "yes")])
+@pytest.mark.parametrize(
+    ("name", "source_discard"), [("denexa", "no"), ("classic", "no"), ("family", "yes")]
+)
 def test_final_turn_draw_follows_the_rule_set(name: str, source_discard: str) -> None:
     q = next(q for q in _questions(name, "final_turns") if "discard pile" in q.prompt)
     assert q.right_answer() == source_discard
@@ -494,8 +499,11 @@ def test_laying_down_both_rummy_cards_is_checked_in_a_real_game() -> None:
 def test_identical_face_up_cards_for_the_first_dealer_are_checked() -> None:
     import re
 
-    q = next(q for q in _questions("three_pack", "first_dealer")
-             if q.prompt.startswith("Identical cards get another card"))
+    q = next(
+        q
+        for q in _questions("three_pack", "first_dealer")
+        if q.prompt.startswith("Identical cards get another card")
+    )
     dealt = {int(p): cards.split() for p, cards in re.findall(r"player (\d+): ([^;.]+)", q.prompt)}
     # RULES.md: K high ... A low, ties by suit S > C > D > H; identical cards get another.
     suit = {"S": 4, "C": 3, "D": 2, "H": 1}
@@ -570,8 +578,9 @@ def test_the_deal_goes_clockwise_one_card_at_a_time() -> None:
 def test_the_first_player_stays_after_a_tie_game() -> None:
     import re
 
-    q = next(q for q in _questions("three_pack", "match")
-             if "agrees to call it a tie game" in q.prompt)
+    q = next(
+        q for q in _questions("three_pack", "match") if "agrees to call it a tie game" in q.prompt
+    )
     match = re.match(r"Player (\d+) plays first in game 1", q.prompt)
     assert match
     first = int(match[1])

@@ -269,9 +269,7 @@ def _run_here(plan: Plan, games: int, report: Callable[[int], None]) -> list[Row
     return rows
 
 
-def _run_pool(
-    plan: Plan, games: int, workers: int, report: Callable[[int], None]
-) -> list[Row]:
+def _run_pool(plan: Plan, games: int, workers: int, report: Callable[[int], None]) -> list[Row]:
     from concurrent.futures import ProcessPoolExecutor, as_completed
 
     work = batches(games, workers)
@@ -298,10 +296,7 @@ def _run_pool(
     return [row for start, _ in work for row in done[start]]
 
 
-
-def _run_dask(
-    plan: Plan, games: int, scheduler: Any, report: Callable[[int], None]
-) -> list[Row]:
+def _run_dask(plan: Plan, games: int, scheduler: Any, report: Callable[[int], None]) -> list[Row]:
     # distributed is untyped; it is only ever loaded here
     dist: Any = importlib.import_module("distributed")
     own_client = isinstance(scheduler, str)
@@ -410,8 +405,10 @@ def simulate(
         _check_int("workers", workers, 1)
         if scheduler is not None:
             raise ValueError("give workers (local processes) or scheduler (Dask), not both")
-    if scheduler is not None and not isinstance(scheduler, str) and not hasattr(
-        scheduler, "submit"
+    if (
+        scheduler is not None
+        and not isinstance(scheduler, str)
+        and not hasattr(scheduler, "submit")
     ):
         raise TypeError(
             f"scheduler must be an address like 'tcp://host:8786' or a distributed.Client, "

@@ -23,8 +23,7 @@ from payme.cards import Card, parse_card
 from payme.display.svg import SUIT_SYMBOLS, card_svg, rank_label, short_label
 
 _ROW: Final = (
-    "display:flex;flex-wrap:wrap;gap:4px;align-items:flex-end;max-width:100%;"
-    "box-sizing:border-box"
+    "display:flex;flex-wrap:wrap;gap:4px;align-items:flex-end;max-width:100%;box-sizing:border-box"
 )
 _CAPTION: Final = "font:600 13px/1.3 system-ui,'DejaVu Sans',sans-serif;margin:0 0 3px 0"
 _RANK_PLURALS: Final = {1: "aces", 11: "jacks", 12: "queens", 13: "kings"}
@@ -120,9 +119,7 @@ def stand_ins(meld: Any) -> list[Card | None]:
         pairs = list(raw.items())
     else:
         items = list(raw)
-        if len(items) == len(cards) and all(
-            x is None or isinstance(x, Card | str) for x in items
-        ):
+        if len(items) == len(cards) and all(x is None or isinstance(x, Card | str) for x in items):
             return [_as_card(x) for x in items]
         pairs = [tuple(x) for x in items]
     used: set[int] = set()
@@ -338,18 +335,12 @@ def go_out_html(go_out: Any, *, width: int = 48) -> str:
     if None in discards:
         ways.append("without discarding")
     if cards:
-        ways.append(
-            "by discarding "
-            + " or ".join(short_label(c) for c in _cards(cards))
-        )
+        ways.append("by discarding " + " or ".join(short_label(c) for c in _cards(cards)))
     parts.append(
-        f'<p style="margin:0 0 4px 0;font-weight:600">✔ Can go out {escape(", or ".join(ways))}'
-        f"</p>"
+        f'<p style="margin:0 0 4px 0;font-weight:600">✔ Can go out {escape(", or ".join(ways))}</p>'
     )
     if cards:
-        parts.append(
-            hand_html(cards, marks=["selected"] * len(cards), width=width)
-        )
+        parts.append(hand_html(cards, marks=["selected"] * len(cards), width=width))
     parts.append("</div>")
     return "".join(parts)
 

@@ -229,14 +229,13 @@ class StrongBot(GreedyBot):
         if relevant:
             # Weigh a sample of the cards that may meld (the search costs), scaled up.
             sample = (
-                relevant
-                if len(relevant) <= self.SAMPLE
-                else self.rng.sample(relevant, self.SAMPLE)
+                relevant if len(relevant) <= self.SAMPLE else self.rng.sample(relevant, self.SAMPLE)
             )
             weight = sum(n for _, n in sample)
-            mean = sum(
-                n * _best_after_discard(_with(hand, card), rules, dealt) for card, n in sample
-            ) / weight
+            mean = (
+                sum(n * _best_after_discard(_with(hand, card), rules, dealt) for card, n in sample)
+                / weight
+            )
             expect += mean * sum(n for _, n in relevant)
         return expect / total
 

@@ -83,9 +83,7 @@ class PayMeGame(GameBase):
     ) -> None:
         self.rules: Ruleset = get_rules(rules)
         if self.rules.game != "pay_me":
-            raise ValueError(
-                f"{self.rules.name} is a {self.rules.game} rule set, not a Pay Me one"
-            )
+            raise ValueError(f"{self.rules.name} is a {self.rules.game} rule set, not a Pay Me one")
         self.rules.check_players(players)
         if not isinstance(seed, int) or isinstance(seed, bool):
             raise ValueError(f"seed must be a whole number, not {seed!r}")
@@ -185,9 +183,7 @@ class PayMeGame(GameBase):
 
     # ------------------------------------------------------------------ the deal
 
-    def _record(
-        self, event: str, action: Action | None = None, **details: object
-    ) -> Record:
+    def _record(self, event: str, action: Action | None = None, **details: object) -> Record:
         rec = Record(
             number=len(self._history) + 1,
             action=action,
@@ -330,15 +326,11 @@ class PayMeGame(GameBase):
         if self.phase == "hand_over":
             return _no("The hand is over: deal the next one first (advance).", "the deal")
         if not isinstance(action, (Draw, Discard, GoOut, LayOff)):
-            return _no(
-                f"{type(action).__name__} is not an action in Pay Me.", "Pay Me actions"
-            )
+            return _no(f"{type(action).__name__} is not an action in Pay Me.", "Pay Me actions")
         if action.seat != self.to_move:
             if not isinstance(action.seat, int) or not 0 <= action.seat < self.players:
                 return _no(f"There is no seat {action.seat!r} at this table.", "seats")
-            return _no(
-                f"It is seat {self.to_move}'s turn, not seat {action.seat}'s.", "turn order"
-            )
+            return _no(f"It is seat {self.to_move}'s turn, not seat {action.seat}'s.", "turn order")
         if isinstance(action, Draw):
             return self._can_draw(action)
         if isinstance(action, Discard):
@@ -353,9 +345,7 @@ class PayMeGame(GameBase):
         if action.take != 1:
             return _no("In Pay Me a draw takes exactly one card.", "a turn: draw one card")
         if action.source not in ("stock", "discard"):
-            return _no(
-                f"Draw from 'stock' or 'discard', not {action.source!r}.", "a turn: draw"
-            )
+            return _no(f"Draw from 'stock' or 'discard', not {action.source!r}.", "a turn: draw")
         if action.source not in self._draw_sources():
             return _no(
                 "In this rule set the final turn draws from the "
@@ -536,9 +526,7 @@ class PayMeGame(GameBase):
 
     # ------------------------------------------------------------------ lay-offs
 
-    def _grow_table(
-        self, seat: int, placements: object
-    ) -> tuple[list[Any], list[Card]]:
+    def _grow_table(self, seat: int, placements: object) -> tuple[list[Any], list[Card]]:
         """The declarer's melds after ``placements`` and the seat's hand left, or raise."""
         from payme.layoff import grow_meld
 
@@ -839,9 +827,7 @@ class PayMeGame(GameBase):
         seat = self.to_move if self.to_move is not None else -1
         return self.can(LayOff(seat, _placements(placements)))
 
-    def lay_off(
-        self, placements: Iterable[tuple[int, Sequence[Card | str] | str]] = ()
-    ) -> Record:
+    def lay_off(self, placements: Iterable[tuple[int, Sequence[Card | str] | str]] = ()) -> Record:
         return self.apply(LayOff(self._me(), _placements(placements)))
 
     def __repr__(self) -> str:

@@ -216,9 +216,7 @@ def go_out_options(rules: Ruleset, hand: Iterable[Card]) -> tuple[Card | None, .
     key = ("out", _key(cards))
     known = cache.get(key)
     if known is None:
-        if _hopeless(rules, cards) or (
-            _counts_cards(rules) and unmelded_count(rules, cards) > 1
-        ):
+        if _hopeless(rules, cards) or (_counts_cards(rules) and unmelded_count(rules, cards) > 1):
             known = ()
         else:
             from payme.solver import can_go_out
@@ -430,9 +428,11 @@ class ThreePackGame(GameBase):
             for i in range(1, n + 1):
                 self.hands[(self.dealer + i) % n].append(deck.pop())
         self.stock = deck
-        shuffled = "shuffled (with the 7-pile shuffle)" if (
-            self.rules.variation_seven_pile_shuffle
-        ) else "shuffled"
+        shuffled = (
+            "shuffled (with the 7-pile shuffle)"
+            if (self.rules.variation_seven_pile_shuffle)
+            else "shuffled"
+        )
         opts = ", ".join(f"{v} {k}" for k, v in self.optional.items()) or "none"
         upcard = "no upcard"
         if self.rules.upcard:  # a custom rule set may turn one up; Rummy 3-Pack does not
@@ -496,13 +496,16 @@ class ThreePackGame(GameBase):
     def _final_draws(self, seat: int) -> list[Draw]:
         hand = self.hands[seat]
         return [
-            d for d in self._draw_options(seat)
+            d
+            for d in self._draw_options(seat)
             if go_out_options(self.rules, [*hand, *self._drawn_cards(d)])
         ]
 
     def _can_lay_down_pair(self, seat: int) -> bool:
-        return self._pair is not None and self._pair_copies > 0 and (
-            self.hands[seat].count(self._pair) >= self._pair_copies
+        return (
+            self._pair is not None
+            and self._pair_copies > 0
+            and (self.hands[seat].count(self._pair) >= self._pair_copies)
         )
 
     def legal_actions(self) -> list[Action]:
@@ -642,7 +645,8 @@ class ThreePackGame(GameBase):
             return Verdict(False, "the stock is exhausted: draw only to go out", RULE_STOCK_OUT)
         if self.phase == "final_go_out":
             return Verdict(
-                False, "after the final chance's draw, the only way on is going out",
+                False,
+                "after the final chance's draw, the only way on is going out",
                 RULE_STOCK_OUT,
             )
         if not isinstance(d.card, Card) or d.card not in self.hands[d.seat]:
@@ -757,8 +761,10 @@ class ThreePackGame(GameBase):
                 left = f" and discards {g.discard}"
         laid = ", ".join(format_hand(m) for m in melds)
         rec = self._record(
-            g, f"Seat {s} goes out, melding {laid}{left}.",
-            melds=laid, leftover=str(g.discard or ""),
+            g,
+            f"Seat {s} goes out, melding {laid}{left}.",
+            melds=laid,
+            leftover=str(g.discard or ""),
         )
         self.went_out = s
         self.how[s] = "went out"
@@ -828,9 +834,7 @@ class ThreePackGame(GameBase):
         if not self._final_draws(nxt):
             self._finish(f"the stock is exhausted and seat {nxt} cannot go out by drawing")
             return
-        self._event(
-            f"The stock is exhausted: seat {nxt} may draw only to go out.", chance=str(nxt)
-        )
+        self._event(f"The stock is exhausted: seat {nxt} may draw only to go out.", chance=str(nxt))
         self.to_move = nxt
         self.phase = "final_draw"
 
@@ -862,9 +866,7 @@ class ThreePackGame(GameBase):
         self._winners = winners
         self.phase = "game_over"
         self.to_move = None
-        named = (
-            ", ".join(f"seat {s} ({self.how[s]})" for s in winners) if winners else "nobody"
-        )
+        named = ", ".join(f"seat {s} ({self.how[s]})" for s in winners) if winners else "nobody"
         self._event(f"Game over ({why}). Winners: {named}.", winners=" ".join(map(str, winners)))
 
     # ------------------------------------------------------------------ results

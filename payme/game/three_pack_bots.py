@@ -152,9 +152,7 @@ class StrongBot(GreedyBot):
         other players take from the pile (until it sees them discarded again) and every
         card laid down.  A rebuilt stock (the Go Out variation) takes the pile back in.
         """
-        left: Counter[Card] = Counter(
-            {CARDS[i]: n for i, n in enumerate(view["pack_counts"]) if n}
-        )
+        left: Counter[Card] = Counter({CARDS[i]: n for i, n in enumerate(view["pack_counts"]) if n})
         left.subtract(view["hand"])
         me = view["seat"]
         pile: list[Card] = []
@@ -194,7 +192,9 @@ class StrongBot(GreedyBot):
     def interest(self, view: dict[str, Any], seat: int) -> list[Card]:
         """Cards ``seat`` took from the discard pile (and may still hold)."""
         return [
-            c for s, kind, cards in view["public_log"] if s == seat and kind == "take"
+            c
+            for s, kind, cards in view["public_log"]
+            if s == seat and kind == "take"
             for c in cards
         ]
 
@@ -247,14 +247,13 @@ class StrongBot(GreedyBot):
             rest = list(hand)
             rest.remove(c)
             # Keeping a wild or RUMMY card is worth a card of count.
-            options.append((self.unmelded(rest) + (1 if c.token in self.keep_tokens else 0),
-                            c, rest))
+            options.append(
+                (self.unmelded(rest) + (1 if c.token in self.keep_tokens else 0), c, rest)
+            )
         if not options:
             return float(self.unmelded(hand)), None, self.unmelded(hand)
         low = min(o[0] for o in options)
-        best: tuple[tuple[float, int], float, Card | None, int] = (
-            (float("inf"), 0), 0.0, None, 0
-        )
+        best: tuple[tuple[float, int], float, Card | None, int] = ((float("inf"), 0), 0.0, None, 0)
         for n, c, rest in options:
             if n > low:
                 continue
@@ -274,7 +273,8 @@ class StrongBot(GreedyBot):
         unseen = self.unseen(view)
         seat, players = view["seat"], view["players"]
         nxt = next(
-            (seat + i) % players for i in range(1, players + 1)
+            (seat + i) % players
+            for i in range(1, players + 1)
             if view["active"][(seat + i) % players]
         )
         wanted = self.interest(view, nxt)
@@ -349,9 +349,7 @@ def make_three_pack_bot(name: str, rules: RulesLike, seed: int) -> ThreePackBot:
     """A Rummy 3-Pack bot by name (``random``, ``greedy``, ``strong``) with its own rng."""
     cls = _BOTS.get(name)
     if cls is None:
-        raise ValueError(
-            f"unknown Rummy 3-Pack bot {name!r}: choose random, greedy or strong"
-        )
+        raise ValueError(f"unknown Rummy 3-Pack bot {name!r}: choose random, greedy or strong")
     return cls(get_rules(rules), seed)
 
 

@@ -263,9 +263,7 @@ def _melds_without(h: Search, card: Card | None) -> bool:
     return h.value(state, b, 1, 1) == 0
 
 
-def best_discard(
-    hand: CardsLike, rules: RulesLike = "denexa", dealt: int | None = None
-) -> Discard:
+def best_discard(hand: CardsLike, rules: RulesLike = "denexa", dealt: int | None = None) -> Discard:
     """The discard leaving the fewest deadwood points, every discard weighed in one search.
 
     Ties go to the first in the search's fixed order.  Cards the rule set forbids

@@ -123,9 +123,7 @@ def _build(tpl: Template, wilds: list[Card]) -> Meld:
     return new_meld("set", tuple(cards), tuple(stands))
 
 
-_Recipe = tuple[
-    str, tuple[Card, ...], tuple[int, ...], tuple[Card | None, ...], Meld | None
-]
+_Recipe = tuple[str, tuple[Card, ...], tuple[int, ...], tuple[Card | None, ...], Meld | None]
 """How to make a candidate's meld with ``k`` wild cards: its kind and natural cards; for a
 run its gap places (indexes into the run) and every card's stand-in, for a set its natural
 cards' indexes and what the ``i``-th wild card (lowest first) stands for; and with no wild

@@ -203,9 +203,7 @@ def natural_layout(
     return _search(cards, state, bundles, nat)
 
 
-def _search(
-    cards: tuple[Card, ...], state: int, bundles: list[NatBundle], nat: Natural
-) -> Layout:
+def _search(cards: tuple[Card, ...], state: int, bundles: list[NatBundle], nat: Natural) -> Layout:
     cands: dict[int, tuple[int, ...]] = {}
     fields = 0
     for groups, touched in bundles:
@@ -295,9 +293,7 @@ def _make_solver(
     memo = nat.memo
     picks = nat.picks
 
-    def solve(
-        state: int, budget: int, moves_at: Callable[[int], tuple[int, ...] | None]
-    ) -> int:
+    def solve(state: int, budget: int, moves_at: Callable[[int], tuple[int, ...] | None]) -> int:
         # Exact when below ``budget``; otherwise some value >= budget (a cut-off).
         if not state:
             return 0

@@ -66,7 +66,6 @@ over; and how many wild-card slots of any scope, set-only and run-only scope the
 take."""
 
 
-
 Scan = tuple[int, int, int, list[int]]
 """One pass over a checked hand: its regular cards as per-suit rank masks (16 bits per
 suit, bit r for rank r), per-rank tallies (24 bits per rank: cards << 16 | copies per suit,

@@ -143,9 +143,7 @@ class ShapeBook:
             shared = _SHARED[shared_key] = ({}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {})
         self._runs: dict[tuple[int, int], tuple[tuple[RunShape, ...], int]] = shared[0]
         self._run_parts: dict[tuple[int, int], tuple[RunShape, ...]] = shared[1]
-        self._sets: dict[tuple[tuple[int, ...], int], tuple[tuple[SetShape, ...], int]] = shared[
-            2
-        ]
+        self._sets: dict[tuple[tuple[int, ...], int], tuple[tuple[SetShape, ...], int]] = shared[2]
         self._run_bundles: dict[tuple[int, int, int, bool], Bundle] = shared[3]
         self._set_bundles: dict[tuple[int, tuple[int, ...], int], Bundle] = shared[4]
         self._set_bundles_raw: dict[tuple[int, tuple[int, ...], int], Bundle] = shared[5]
@@ -411,8 +409,7 @@ class ShapeBook:
                         if t.adjacent_limit:
                             natural = set(nat)
                             if any(
-                                p not in natural and p + 1 not in natural
-                                for p in range(low, high)
+                                p not in natural and p + 1 not in natural for p in range(low, high)
                             ):
                                 continue
                         if length >= 2 * t.run_min and self._splits(low, high, nat):
@@ -515,9 +512,7 @@ def _longest_unsplittable_run(t: RuleTables) -> int:
             wild = n - sum(pattern)
             if t.half_limit and 2 * wild > n:
                 continue
-            if t.adjacent_limit and any(
-                not a and not b for a, b in pairwise(pattern)
-            ):
+            if t.adjacent_limit and any(not a and not b for a, b in pairwise(pattern)):
                 continue
             if not _splittable(pattern, t.run_min, t.half_limit, t.all_wild_run_ok):
                 longest = n

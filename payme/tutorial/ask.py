@@ -58,7 +58,7 @@ def meld(
     shows: Callable[[bool], bool] | None = None,
     claim: str = "",
 ) -> Question | None:
-    """"Is this a meld?" graded by ``check_meld``; its reason is the explanation."""
+    """ "Is this a meld?" graded by ``check_meld``; its reason is the explanation."""
     from payme.melds import check_meld
 
     hand = parse_hand(cards)
@@ -95,7 +95,7 @@ def deadwood_cost(
     shows: Callable[[int], bool] | None = None,
     claim: str = "",
 ) -> Question | None:
-    """"What does this deadwood cost?" for cards that make no meld (checked by ``evaluate``)."""
+    """ "What does this deadwood cost?" for cards that make no meld (checked by ``evaluate``)."""
     from payme.solver import evaluate
 
     hand = parse_hand(cards)
@@ -103,8 +103,9 @@ def deadwood_cost(
     if ev.melds or (shows is not None and not shows(ev.deadwood_points)):
         return None
     return number_question(
-        _with_note("These cards are left over. How many penalty points do they cost?", rules,
-                   dealt),
+        _with_note(
+            "These cards are left over. How many penalty points do they cost?", rules, dealt
+        ),
         ev.deadwood_points,
         f"No meld can be made from them, so every card counts: "
         f"{_points_sentence(rules, ev.deadwood, dealt)}.",
@@ -180,7 +181,7 @@ def go_out(
     shows: Callable[[tuple[str, ...]], bool] | None = None,
     claim: str = "",
 ) -> Question | None:
-    """"Can this hand go out, and how?" graded by ``can_go_out`` (any right way counts)."""
+    """ "Can this hand go out, and how?" graded by ``can_go_out`` (any right way counts)."""
     from payme.display import go_out_html
     from payme.solver import can_go_out, evaluate
 
@@ -209,8 +210,7 @@ def go_out(
         ev = evaluate(hand, rules=rules, dealt=dealt)
         explanation = (
             "It cannot go out: no card left over (or discarded) leaves every other card in "
-            "melds. "
-            + _layout_sentence(rules, ev, dealt)
+            "melds. " + _layout_sentence(rules, ev, dealt)
         )
     return choice_question(
         _with_note(
@@ -287,7 +287,7 @@ def lay_off_cards(
     shows: Callable[[tuple[Card, ...]], bool] | None = None,
     claim: str = "",
 ) -> Question | None:
-    """"Which of your cards go onto the declarer's melds?" graded by ``lay_off``."""
+    """ "Which of your cards go onto the declarer's melds?" graded by ``lay_off``."""
     from payme.display import layoff_html
     from payme.layoff import lay_off
     from payme.solver import evaluate
@@ -366,8 +366,8 @@ def lay_off_in_turn(
     grown = ", ".join(str(m) for m in mine_lo.declarer_melds)
     explanation = (
         f"The player before you lays off first: {first_did}, leaving the declarer's melds as "
-        f"{grown}. Then you: " + _lay_off_sentence(rules, mine_lo, [str(m) for m in
-                                                           mine_lo.declarer_melds], dealt, own)
+        f"{grown}. Then you: "
+        + _lay_off_sentence(rules, mine_lo, [str(m) for m in mine_lo.declarer_melds], dealt, own)
     )
     if alone.lay_offs != mine_lo.lay_offs or alone.deadwood_points != mine_lo.deadwood_points:
         explanation += (
@@ -384,20 +384,30 @@ def lay_off_in_turn(
     )
     if ask_for == "points":
         return number_question(
-            _with_note(setting + "How many penalty points does your hand score?", rules,
-                       dealt),
+            _with_note(setting + "How many penalty points does your hand score?", rules, dealt),
             mine_lo.deadwood_points,
             explanation,
-            cards=hand, caption=caption, show=show, figure=figure, dealt=dealt, claim=claim,
+            cards=hand,
+            caption=caption,
+            show=show,
+            figure=figure,
+            dealt=dealt,
+            claim=claim,
             holds=holds,
         )
     return cards_question(
-        _with_note(setting + "Which of your cards do you lay off (choose none if none)?",
-                   rules, dealt),
+        _with_note(
+            setting + "Which of your cards do you lay off (choose none if none)?", rules, dealt
+        ),
         hand,
         mine_lo.laid_off,
         explanation,
-        caption=caption, show=show, figure=figure, dealt=dealt, claim=claim, holds=holds,
+        caption=caption,
+        show=show,
+        figure=figure,
+        dealt=dealt,
+        claim=claim,
+        holds=holds,
     )
 
 
@@ -405,8 +415,12 @@ def cards_before_html(rules: Ruleset, before: str, dealt: int) -> str:
     """The hand of the player who lays off before the learner."""
     from payme.tutorial.draw import cards_html
 
-    return cards_html(parse_hand(before), rules, dealt,
-                      caption="the player on the declarer's left (lays off first)")
+    return cards_html(
+        parse_hand(before),
+        rules,
+        dealt,
+        caption="the player on the declarer's left (lays off first)",
+    )
 
 
 def declarer_html(rules: Ruleset, declarer: Sequence[str], dealt: int) -> str:
@@ -415,8 +429,7 @@ def declarer_html(rules: Ruleset, declarer: Sequence[str], dealt: int) -> str:
     from payme.melds import parse_declared_meld
 
     rows = "".join(
-        str(meld_html(parse_declared_meld(m, rules, dealt),
-                      caption=f"declarer's meld {i + 1}"))
+        str(meld_html(parse_declared_meld(m, rules, dealt), caption=f"declarer's meld {i + 1}"))
         for i, m in enumerate(declarer)
     )
     return f'<div class="payme-tutorial-declarer">{rows}</div>'
@@ -431,9 +444,7 @@ def _lay_off_sentence(
     if not rules.lay_off:
         head = f"{rules.name} has no lay-offs, so your hand scores as it stands"
     elif placements:
-        moves = "; ".join(
-            f"{format_hand(cards)} onto {declarer[i]}" for i, cards in placements
-        )
+        moves = "; ".join(f"{format_hand(cards)} onto {declarer[i]}" for i, cards in placements)
         head = f"Lay off {moves}"
     else:
         head = "No card of yours fits the declarer's melds"

@@ -44,19 +44,27 @@ class TurnDemo(widgets.VBox):  # type: ignore[misc]
         guard = guarded(self.message)
         self.table = widgets.HTML(layout=widgets.Layout(max_width="100%", overflow="auto"))
         self.table.add_class("payme-demo-table")
-        self.stock_btn = widgets.Button(description="Draw from the stock",
-                                        layout=widgets.Layout(width="auto"))
-        self.pile_btn = widgets.Button(description="Take the top discard",
-                                       layout=widgets.Layout(width="auto"))
+        self.stock_btn = widgets.Button(
+            description="Draw from the stock", layout=widgets.Layout(width="auto")
+        )
+        self.pile_btn = widgets.Button(
+            description="Take the top discard", layout=widgets.Layout(width="auto")
+        )
         self.card_dd = widgets.Dropdown(description="Card", layout=widgets.Layout(width="11em"))
-        self.discard_btn = widgets.Button(description="Discard it",
-                                          layout=widgets.Layout(width="auto"))
-        self.out_btn = widgets.Button(description="Go out (Pay me!)",
-                                      layout=widgets.Layout(width="auto"))
+        self.discard_btn = widgets.Button(
+            description="Discard it", layout=widgets.Layout(width="auto")
+        )
+        self.out_btn = widgets.Button(
+            description="Go out (Pay me!)", layout=widgets.Layout(width="auto")
+        )
         self.new_btn = widgets.Button(description="New deal", layout=widgets.Layout(width="auto"))
-        for b, css in ((self.stock_btn, "stock"), (self.pile_btn, "pile"),
-                       (self.discard_btn, "discard"), (self.out_btn, "go-out"),
-                       (self.new_btn, "new")):
+        for b, css in (
+            (self.stock_btn, "stock"),
+            (self.pile_btn, "pile"),
+            (self.discard_btn, "discard"),
+            (self.out_btn, "go-out"),
+            (self.new_btn, "new"),
+        ):
             b.add_class(f"payme-demo-{css}")
         self.events = widgets.HTML()
         self.stock_btn.on_click(guard(lambda _b: self.draw("stock")))
@@ -68,15 +76,17 @@ class TurnDemo(widgets.VBox):  # type: ignore[misc]
             [
                 widgets.HTML("<h3 style='margin:0.5em 0 0.2em'>Try a turn</h3>"),
                 self.table,
-                widgets.HBox([self.stock_btn, self.pile_btn],
-                             layout=widgets.Layout(flex_flow="row wrap")),
-                widgets.HBox([self.card_dd, self.discard_btn, self.out_btn, self.new_btn],
-                             layout=widgets.Layout(flex_flow="row wrap")),
+                widgets.HBox(
+                    [self.stock_btn, self.pile_btn], layout=widgets.Layout(flex_flow="row wrap")
+                ),
+                widgets.HBox(
+                    [self.card_dd, self.discard_btn, self.out_btn, self.new_btn],
+                    layout=widgets.Layout(flex_flow="row wrap"),
+                ),
                 self.message,
                 self.events,
             ],
-            layout=widgets.Layout(border="1px dashed #aaa", padding="4px 10px",
-                                  max_width="100%"),
+            layout=widgets.Layout(border="1px dashed #aaa", padding="4px 10px", max_width="100%"),
         )
         self.add_class("payme-turn-demo")
         self.refresh()
@@ -127,8 +137,10 @@ class TurnDemo(widgets.VBox):  # type: ignore[misc]
         g = self.game
         view = g.view(ME)
         top = view.top_discard
-        pile = cards_html((top,), self.rules, view.dealt, caption="discard pile") if top else (
-            "<p>The discard pile is empty.</p>"
+        pile = (
+            cards_html((top,), self.rules, view.dealt, caption="discard pile")
+            if top
+            else ("<p>The discard pile is empty.</p>")
         )
         self.table.value = (
             f"<p>Hand {view.hand_number}: {view.dealt} cards dealt. Phase: "
@@ -141,9 +153,7 @@ class TurnDemo(widgets.VBox):  # type: ignore[misc]
         # Offer the card just drawn first: the usual discard when it does not help.
         self.card_dd.value = str(view.drawn) if view.drawn is not None else options[0]
         self.events.value = (
-            "<p style='color:#555'>" + " ".join(
-                str(rec.event) for rec in g.history[-3:]
-            ) + "</p>"
+            "<p style='color:#555'>" + " ".join(str(rec.event) for rec in g.history[-3:]) + "</p>"
         )
 
 

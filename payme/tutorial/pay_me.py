@@ -122,14 +122,20 @@ def cards_questions(r: Ruleset) -> Sequence[Question | None]:
     twins = parse_hand("7H 7H")
     try:
         check_hand(twins, r, players)
-        ok, why = True, f"Yes: with {players} players {r.name} shuffles {r.packs_for(players)} " \
-            "packs together, so there are two 7H."
+        ok, why = (
+            True,
+            f"Yes: with {players} players {r.name} shuffles {r.packs_for(players)} "
+            "packs together, so there are two 7H.",
+        )
     except ValueError as err:
         ok, why = False, f"No: {err}."
     qs.append(
         yes_no_question(
             f"In a {players}-player game of {r.name}, may one hand hold two 7H?",
-            ok, why, cards=twins, caption="7H 7H",
+            ok,
+            why,
+            cards=twins,
+            caption="7H 7H",
         )
     )
     return qs
@@ -206,9 +212,10 @@ def packs_example(r: Ruleset) -> str:
         players = f"{low}" if low == most else f"{low}–{most}"
         rows.append((players, packs, len(Pack.of(r, most))))
     jokers = " ".join(["JK"] * r.jokers_per_pack)
-    sample = cards_html(parse_hand(f"AS KH 7D 2C {jokers}"),
-                        caption=f"a pack: 13 cards of each suit ♠ ♥ ♦ ♣ and {r.jokers_per_pack} "
-                        "jokers")
+    sample = cards_html(
+        parse_hand(f"AS KH 7D 2C {jokers}"),
+        caption=f"a pack: 13 cards of each suit ♠ ♥ ♦ ♣ and {r.jokers_per_pack} jokers",
+    )
     return sample + table_html(("players", "packs", "cards in the pack"), rows)
 
 
@@ -220,22 +227,29 @@ def packs_questions(r: Ruleset) -> Sequence[Question | None]:
             number_question(
                 f"How many packs are shuffled together for {most} players?",
                 n,
-                f"With {most} players {r.name} uses {n} pack(s): "
-                f"{len(Pack.of(r, most))} cards.",
+                f"With {most} players {r.name} uses {n} pack(s): {len(Pack.of(r, most))} cards.",
             )
         )
     triple = parse_hand("7H 7H 7H")
     try:
         check_hand(triple, r)
-        ok, why = True, (f"Yes: {r.name}'s largest pack is {r.packs_for(None)} packs, so "
-                         "there can be three 7H.")
+        ok, why = (
+            True,
+            (
+                f"Yes: {r.name}'s largest pack is {r.packs_for(None)} packs, so "
+                "there can be three 7H."
+            ),
+        )
     except ValueError as err:
         ok, why = False, f"No: {err}."
     qs.append(
         yes_no_question(
             f"When the number of players is not known, the largest {r.name} pack counts. "
             "May a hand then hold three 7H?",
-            ok, why, cards=triple, caption="7H 7H 7H",
+            ok,
+            why,
+            cards=triple,
+            caption="7H 7H 7H",
         )
     )
     too_many = r.max_players + 1
@@ -262,8 +276,7 @@ def deal_text(r: Ruleset) -> str:
         "Each hand a new dealer deals: the deal passes to the left. Play starts with the "
         "player left of the dealer and goes clockwise (to the left).",
         "After the deal the rest of the cards are the face-down stock"
-        + (", and its top card is turned face up to start the discard pile." if r.upcard
-           else "."),
+        + (", and its top card is turned face up to start the discard pile." if r.upcard else "."),
     ) + para(wild)
 
 
@@ -272,11 +285,16 @@ def deal_example(r: Ruleset) -> str:
     for hand in range(1, r.hands + 1):
         dealt = r.dealt_in_hand(hand)
         wild = r.round_wild_rank(dealt)
-        rows.append((hand, dealt, "—" if wild is None else f"{rank_token(wild)} "
-                     f"({plural_rank(wild)})"))
+        rows.append(
+            (hand, dealt, "—" if wild is None else f"{rank_token(wild)} ({plural_rank(wild)})")
+        )
     first = r.dealt_in_hand(1)
-    sample = cards_html(parse_hand("3H 9C JK")[:first], r, first,
-                        caption=f"a hand of {first} cards in hand 1: wild cards marked WILD")
+    sample = cards_html(
+        parse_hand("3H 9C JK")[:first],
+        r,
+        first,
+        caption=f"a hand of {first} cards in hand 1: wild cards marked WILD",
+    )
     return sample + table_html(("hand", "cards dealt", "round wild rank"), rows)
 
 
@@ -321,18 +339,14 @@ def deal_questions(r: Ruleset) -> Sequence[Question | None]:
 
 def sets_text(r: Ruleset) -> str:
     size = (
-        f"{r.set_min} or more cards"
-        if r.set_max is None
-        else f"{r.set_min} to {r.set_max} cards"
+        f"{r.set_min} or more cards" if r.set_max is None else f"{r.set_min} to {r.set_max} cards"
     )
     suits = (
         "no suit may appear twice in one set"
         if r.set_distinct_suits
         else "suits may repeat (with several packs, two 8♥ can be in one set)"
     )
-    return para(
-        f"A set is {size} of the same rank, like three eights. In {r.name}, {suits}."
-    )
+    return para(f"A set is {size} of the same rank, like three eights. In {r.name}, {suits}.")
 
 
 def sets_example(r: Ruleset) -> str:
@@ -343,12 +357,17 @@ def sets_questions(r: Ruleset) -> Sequence[Question | None]:
     d = 5  # fives (and in denexa twos) are wild; no example card is
     return [
         pick([lambda: ask.meld(r, "8S 8H 8D", d, shows=bool, claim="three of a rank")], "a set"),
-        pick([lambda: ask.meld(r, "8S 8H", d, shows=lambda ok: not ok, claim="too few")],
-             "a short set"),
+        pick(
+            [lambda: ask.meld(r, "8S 8H", d, shows=lambda ok: not ok, claim="too few")],
+            "a short set",
+        ),
         pick(
             [
                 lambda: ask.meld(
-                    r, "8S 8H 8H", d, shows=lambda ok: ok == (not r.set_distinct_suits),
+                    r,
+                    "8S 8H 8H",
+                    d,
+                    shows=lambda ok: ok == (not r.set_distinct_suits),
                     claim="a repeated suit is allowed exactly when the rules allow it",
                 )
             ],
@@ -357,15 +376,19 @@ def sets_questions(r: Ruleset) -> Sequence[Question | None]:
         pick(
             [
                 lambda: ask.meld(
-                    r, "8S 8H 8D 8C 8S", d,
+                    r,
+                    "8S 8H 8D 8C 8S",
+                    d,
                     shows=lambda ok: ok == (r.set_max is None and not r.set_distinct_suits),
                     claim="five cards make a set exactly when sets have no upper size",
                 )
             ],
             "a large set",
         ),
-        pick([lambda: ask.meld(r, "8S 8H 9D", d, shows=lambda ok: not ok, claim="mixed ranks")],
-             "mixed ranks"),
+        pick(
+            [lambda: ask.meld(r, "8S 8H 9D", d, shows=lambda ok: not ok, claim="mixed ranks")],
+            "mixed ranks",
+        ),
     ]
 
 
@@ -394,10 +417,7 @@ def runs_questions(r: Ruleset) -> Sequence[Question | None]:
         ("4H 5H 6S", lambda ok: not ok, "one suit only"),
         ("7C 8C", lambda ok: not ok, "too short"),
     ]
-    return [
-        pick([partial(ask.meld, r, c, d, shows=s, claim=w)], w)
-        for c, s, w in cases
-    ]
+    return [pick([partial(ask.meld, r, c, d, shows=s, claim=w)], w) for c, s, w in cases]
 
 
 # --- 6. wild cards --------------------------------------------------------------------------
@@ -408,8 +428,11 @@ def wilds_text(r: Ruleset) -> str:
         f"In {r.name} the wild cards are {and_list(wild_kinds(r))}. A wild card may stand "
         "for any card you need in a meld.",
         "A wild card that has a rank ("
-        + ("a 2, or a card of the round wild rank" if r.twos_wild else
-           "a card of the round wild rank")
+        + (
+            "a 2, or a card of the round wild rank"
+            if r.twos_wild
+            else "a card of the round wild rank"
+        )
         + ") may instead be itself: with 7 cards dealt, 7♥ 7♠ 7♦ is a plain set of sevens. "
         "A joker is always wild.",
         "A wild card may even stand for a card you already hold, so a spare copy of a wild "
@@ -436,10 +459,7 @@ def wilds_questions(r: Ruleset) -> Sequence[Question | None]:
     ]
     if r.twos_wild:
         cases.append(("2C 2D 2H", 7, bool, "twos as themselves"))
-    return [
-        pick([partial(ask.meld, r, c, d, shows=s, claim=w)], w)
-        for c, d, s, w in cases
-    ]
+    return [pick([partial(ask.meld, r, c, d, shows=s, claim=w)], w) for c, d, s, w in cases]
 
 
 # --- 7. limits on wild cards --------------------------------------------------------------
@@ -477,10 +497,7 @@ def wild_limits_questions(r: Ruleset) -> Sequence[Question | None]:
         ("JK JK JK", lambda ok: ok == (not half), "a meld of wild cards only"),
         ("9C JK 9D", bool, "wild-rank cards as themselves are natural"),
     ]
-    return [
-        pick([partial(ask.meld, r, c, d, shows=s, claim=w)], w)
-        for c, s, w in cases
-    ]
+    return [pick([partial(ask.meld, r, c, d, shows=s, claim=w)], w) for c, s, w in cases]
 
 
 # --- 8. two melds of the same rank --------------------------------------------------------
@@ -502,7 +519,9 @@ def same_rank_questions(r: Ruleset) -> Sequence[Question | None]:
         pick(
             [
                 lambda: ask.layout_points(
-                    r, "9S 9H 9D 9S 9H 9C", 4,
+                    r,
+                    "9S 9H 9D 9S 9H 9C",
+                    4,
                     shows=lambda ev: getattr(ev, "deadwood_points", 1) == 0,
                     claim="six nines all meld",
                 )
@@ -547,8 +566,7 @@ def going_out_text(r: Ruleset) -> str:
             "one, which you discard."
         )
     return para(
-        f"After drawing you hold one card more than you were dealt. To go out in {r.name}, "
-        f"{how}",
+        f"After drawing you hold one card more than you were dealt. To go out in {r.name}, {how}",
         "You lay your melds on the table and call “Pay me!”. The player who goes out is "
         "called the declarer.",
     )
@@ -560,7 +578,9 @@ def going_out_questions(r: Ruleset) -> Sequence[Question | None]:
         pick(
             [
                 lambda: ask.go_out(
-                    r, "5H 6H 7H 8H 9H", 4,
+                    r,
+                    "5H 6H 7H 8H 9H",
+                    4,
                     shows=lambda w: (ask.NO_DISCARD in w) == optional and ask.CANNOT not in w,
                     claim="a fully melded hand: with or without a discard as the rules say",
                 )
@@ -570,7 +590,10 @@ def going_out_questions(r: Ruleset) -> Sequence[Question | None]:
         pick(
             [
                 lambda: ask.go_out(
-                    r, "5H 6H 7H 8H KS", 4, shows=lambda w: w == ("KS",),
+                    r,
+                    "5H 6H 7H 8H KS",
+                    4,
+                    shows=lambda w: w == ("KS",),
                     claim="one loose card to discard",
                 )
             ],
@@ -579,7 +602,10 @@ def going_out_questions(r: Ruleset) -> Sequence[Question | None]:
         pick(
             [
                 lambda: ask.go_out(
-                    r, "5H 6H 7H KS QD", 4, shows=lambda w: w == (ask.CANNOT,),
+                    r,
+                    "5H 6H 7H KS QD",
+                    4,
+                    shows=lambda w: w == (ask.CANNOT,),
                     claim="two loose cards: cannot go out",
                 )
             ],
@@ -588,7 +614,9 @@ def going_out_questions(r: Ruleset) -> Sequence[Question | None]:
         pick(
             [
                 lambda: ask.go_out(
-                    r, "3C 8D 8S 8H JK 9C TC", 6,
+                    r,
+                    "3C 8D 8S 8H JK 9C TC",
+                    6,
                     shows=lambda w: w == ("3C",),
                     claim="a joker completes a run; one card to discard",
                 )
@@ -627,19 +655,23 @@ def lay_offs_text(r: Ruleset) -> str:
             f"The {r.name} rules have no lay-offs: you may not add your cards to the "
             "declarer's melds.",
         )
-    return para(
-        "After the final turns everyone shows their hand. Then, one at a time from the "
-        "declarer's left, each player may lay off cards: add them to the declarer's melds "
-        "when the grown meld is still valid.",
-        "A set takes another card of its rank (or a wild card); a run takes the next card of "
-        "its suit at either end, or a wild card standing for it. Cards may be chained: 8♥ "
-        "then 9♥ onto 5♥ 6♥ 7♥.",
-        "A wild card already in a meld keeps its place: you cannot swap it out. You never "
-        "lay off onto anyone but the declarer, and each player lays off onto the melds as "
-        "the players before left them.",
-    ) + para(grown_meld_limits(r)) + para(
-        "Cards you cannot meld or lay off are your deadwood. You may even take a card out "
-        "of one of your own melds to lay it off, when that leaves you fewer points."
+    return (
+        para(
+            "After the final turns everyone shows their hand. Then, one at a time from the "
+            "declarer's left, each player may lay off cards: add them to the declarer's melds "
+            "when the grown meld is still valid.",
+            "A set takes another card of its rank (or a wild card); a run takes the next card of "
+            "its suit at either end, or a wild card standing for it. Cards may be chained: 8♥ "
+            "then 9♥ onto 5♥ 6♥ 7♥.",
+            "A wild card already in a meld keeps its place: you cannot swap it out. You never "
+            "lay off onto anyone but the declarer, and each player lays off onto the melds as "
+            "the players before left them.",
+        )
+        + para(grown_meld_limits(r))
+        + para(
+            "Cards you cannot meld or lay off are your deadwood. You may even take a card out "
+            "of one of your own melds to lay it off, when that leaves you fewer points."
+        )
     )
 
 
@@ -655,8 +687,10 @@ def grown_meld_limits(r: Ruleset) -> str:
     if r.no_adjacent_wilds_in_run:
         limits.append("no two wild cards side by side in a run")
     if not limits:
-        return (f"A grown meld is any valid {r.name} meld: sets have no upper size and "
-                "wild cards no limit.")
+        return (
+            f"A grown meld is any valid {r.name} meld: sets have no upper size and "
+            "wild cards no limit."
+        )
     return f"A grown meld must still be a valid {r.name} meld: {and_list(limits)}."
 
 
@@ -677,7 +711,12 @@ def in_turn_questions(r: Ruleset) -> list[Question | None]:
         pick(
             [
                 lambda: ask.lay_off_in_turn(
-                    r, "8H KD", "9H QC", ["5H 6H 7H"], 11, ask_for="points",
+                    r,
+                    "8H KD",
+                    "9H QC",
+                    ["5H 6H 7H"],
+                    11,
+                    ask_for="points",
                     shows=lambda mine, alone: mine.deadwood_points < alone.deadwood_points,
                     claim="9H fits only after the player before lays off 8H",
                 )
@@ -687,9 +726,13 @@ def in_turn_questions(r: Ruleset) -> list[Question | None]:
         pick(
             [
                 lambda: ask.lay_off_in_turn(
-                    r, "8H KD", "8H 9H QC", ["5H 6H 7H"], 11, ask_for="cards",
-                    shows=lambda mine, alone: mine.laid_off == (nine,)
-                    and eight in alone.laid_off,
+                    r,
+                    "8H KD",
+                    "8H 9H QC",
+                    ["5H 6H 7H"],
+                    11,
+                    ask_for="cards",
+                    shows=lambda mine, alone: mine.laid_off == (nine,) and eight in alone.laid_off,
                     claim="the player before took the 8H's place: only 9H still fits",
                 )
             ],
@@ -705,7 +748,10 @@ def lay_off_questions(r: Ruleset) -> list[Question | None]:
         pick(
             [
                 lambda: ask.lay_off_points(
-                    r, "8H 9H KD", ["5H 6H 7H"], 4,
+                    r,
+                    "8H 9H KD",
+                    ["5H 6H 7H"],
+                    4,
                     shows=lambda alone, after: (after < alone) == lays,
                     claim="a chain of two lay-offs lowers the score exactly when allowed",
                 )
@@ -715,9 +761,13 @@ def lay_off_questions(r: Ruleset) -> list[Question | None]:
         pick(
             [
                 lambda: ask.lay_off_cards(
-                    r, "6H 4H KC", ["5H JK 7H"], 10,
-                    shows=lambda laid: parse_card("6H") not in laid
-                    and (parse_card("4H") in laid) == lays,
+                    r,
+                    "6H 4H KC",
+                    ["5H JK 7H"],
+                    10,
+                    shows=lambda laid: (
+                        parse_card("6H") not in laid and (parse_card("4H") in laid) == lays
+                    ),
                     claim="a wild card in a meld is never replaced",
                 )
             ],
@@ -726,7 +776,10 @@ def lay_off_questions(r: Ruleset) -> list[Question | None]:
         pick(
             [
                 lambda: ask.lay_off_cards(
-                    r, "QS 3D", ["QC QD JK"], 10,
+                    r,
+                    "QS 3D",
+                    ["QC QD JK"],
+                    10,
                     shows=lambda laid: (parse_card("QS") in laid) == lays,
                     claim="a set takes another card of its rank",
                 )
@@ -737,9 +790,14 @@ def lay_off_questions(r: Ruleset) -> list[Question | None]:
         pick(
             [
                 lambda: ask.lay_off_cards(
-                    r, "QS QS 3D", ["QC QD QH"], 11,
-                    shows=lambda laid: laid.count(queen)
-                    == (0 if not lays else 1 if r.set_distinct_suits or r.set_max == 4 else 2),
+                    r,
+                    "QS QS 3D",
+                    ["QC QD QH"],
+                    11,
+                    shows=lambda laid: (
+                        laid.count(queen)
+                        == (0 if not lays else 1 if r.set_distinct_suits or r.set_max == 4 else 2)
+                    ),
                     claim="a set grows only as far as the rule set's sets may",
                 )
             ],
@@ -748,7 +806,10 @@ def lay_off_questions(r: Ruleset) -> list[Question | None]:
         pick(
             [
                 lambda: ask.lay_off_cards(
-                    r, "JK 3D", ["5H JK 7H JK"], 11,
+                    r,
+                    "JK 3D",
+                    ["5H JK 7H JK"],
+                    11,
                     shows=lambda laid: (joker in laid) == (lays and not r.wild_at_most_half),
                     claim="wild limits still hold after a lay-off",
                 )
@@ -758,7 +819,10 @@ def lay_off_questions(r: Ruleset) -> list[Question | None]:
         pick(
             [
                 lambda: ask.lay_off_points(
-                    r, "8H 9H TH 9S 9D", ["5H 6H 7H"], 11,
+                    r,
+                    "8H 9H TH 9S 9D",
+                    ["5H 6H 7H"],
+                    11,
                     shows=lambda alone, after: (after < alone) == lays,
                     claim="8H leaves your own run to be laid off; 9H joins 9S 9D",
                 )
@@ -807,15 +871,15 @@ def penalty_questions(r: Ruleset) -> Sequence[Question | None]:
             ],
             "deadwood with a wild-rank card",
         ),
-        pick([lambda: ask.deadwood_cost(r, "AH 5D JK", 9, claim="ace, five, joker")],
-             "ace and joker"),
+        pick(
+            [lambda: ask.deadwood_cost(r, "AH 5D JK", 9, claim="ace, five, joker")], "ace and joker"
+        ),
         pick([lambda: ask.deadwood_cost(r, "2D 8S KH", 7, claim="a two")], "a two"),
     ]
     nine, dealt = parse_card("9H"), 9
     qs.append(
         number_question(
-            f"With {dealt} cards dealt, how many points does a 9♥ left in your deadwood "
-            "cost?",
+            f"With {dealt} cards dealt, how many points does a 9♥ left in your deadwood cost?",
             r.card_points(nine, dealt),
             f"Nines are wild in that hand; {r.name} scores it "
             + ("as a wild card" if r.wild_points is not None else "by its rank")
@@ -880,8 +944,7 @@ def money_text(r: Ruleset) -> str:
     return para(
         f"The {r.name} game is played for money. Before the game each player puts {m.ante}¢ into "
         "the pot.",
-        f"In every hand the player who goes out collects {m.per_hand}¢ from each other "
-        "player.",
+        f"In every hand the player who goes out collects {m.per_hand}¢ from each other player.",
         "At the end the winner takes the pot; tied winners split it (our reading).",
     ) + para(
         "Below, the engine settles the money of real games: one hand's payments, and a pot "
@@ -916,29 +979,49 @@ def money_questions(r: Ruleset) -> Sequence[Question | None]:
 
 
 PAY_ME_STEPS: tuple[Step, ...] = (
-    Step("cards", "Cards and how we write them", "yes_no", cards_text, cards_questions,
-         cards_example),
-    Step("goal", "The goal: 11 hands, fewest points", "number", goal_text, goal_questions,
-         goal_example),
+    Step(
+        "cards", "Cards and how we write them", "yes_no", cards_text, cards_questions, cards_example
+    ),
+    Step(
+        "goal",
+        "The goal: 11 hands, fewest points",
+        "number",
+        goal_text,
+        goal_questions,
+        goal_example,
+    ),
     Step("packs", "Players and packs", "number", packs_text, packs_questions, packs_example),
-    Step("deal", "The deal and the round wild rank", "choice", deal_text, deal_questions,
-         deal_example),
+    Step(
+        "deal",
+        "The deal and the round wild rank",
+        "choice",
+        deal_text,
+        deal_questions,
+        deal_example,
+    ),
     Step("sets", "Melds: sets", "yes_no", sets_text, sets_questions, sets_example),
     Step("runs", "Melds: runs", "yes_no", runs_text, runs_questions, runs_example),
     Step("wilds", "Wild cards", "yes_no", wilds_text, wilds_questions, wilds_example),
-    Step("wild_limits", "Limits on wild cards", "yes_no", wild_limits_text,
-         wild_limits_questions),
-    Step("same_rank", "Two melds of the same rank", "number", same_rank_text,
-         same_rank_questions),
-    Step("turn", "A turn: draw, then discard", "yes_no", turn_text,
-         game_questions.turn_questions, demo="turn"),
+    Step("wild_limits", "Limits on wild cards", "yes_no", wild_limits_text, wild_limits_questions),
+    Step("same_rank", "Two melds of the same rank", "number", same_rank_text, same_rank_questions),
+    Step(
+        "turn",
+        "A turn: draw, then discard",
+        "yes_no",
+        turn_text,
+        game_questions.turn_questions,
+        demo="turn",
+    ),
     Step("going_out", "Going out: “Pay me!”", "choice", going_out_text, going_out_questions),
-    Step("final_turns", "Final turns", "yes_no", final_turns_text,
-         game_questions.final_turn_questions),
-    Step("lay_offs", "Showing hands and laying off", "cards", lay_offs_text,
-         lay_offs_questions),
-    Step("penalty", "Penalty points", "number", penalty_text, penalty_questions,
-         penalty_example),
+    Step(
+        "final_turns",
+        "Final turns",
+        "yes_no",
+        final_turns_text,
+        game_questions.final_turn_questions,
+    ),
+    Step("lay_offs", "Showing hands and laying off", "cards", lay_offs_text, lay_offs_questions),
+    Step("penalty", "Penalty points", "number", penalty_text, penalty_questions, penalty_example),
     Step("stock_out", "When the stock runs out", "yes_no", stock_out_text, stock_out_questions),
     Step("winning", "Winning the game", "choice", winning_text, game_questions.winner_questions),
     Step("money", "Playing for money", "number", money_text, money_questions),

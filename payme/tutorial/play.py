@@ -30,9 +30,7 @@ MAX_STEPS = 3000
 
 def seat_options(players: int, you: int | None = 0) -> tuple[tuple[str, str], ...]:
     """``("seat 0 (you)", "0"), ("seat 1", "1"), ...``: answers naming a seat."""
-    return tuple(
-        (f"seat {s}" + (" (you)" if s == you else ""), str(s)) for s in range(players)
-    )
+    return tuple((f"seat {s}" + (" (you)" if s == you else ""), str(s)) for s in range(players))
 
 
 def _verdict_text(verdict: Any, yes: str) -> str:
@@ -45,8 +43,14 @@ def new_table(r: Ruleset, seed: int = 1) -> Any:
     return new_game(r, players=PLAYERS, seed=seed)
 
 
-def drive(r: Ruleset, stop: Callable[[Any], bool], *, bots: str = "greedy",
-          players: int = PLAYERS, seeds: range = range(1, 12)) -> Any:
+def drive(
+    r: Ruleset,
+    stop: Callable[[Any], bool],
+    *,
+    bots: str = "greedy",
+    players: int = PLAYERS,
+    seeds: range = range(1, 12),
+) -> Any:
     """A game driven by bots until ``stop(game)``; the first seed that gets there."""
     from payme.game import make_bot, new_game
 
@@ -102,8 +106,9 @@ def turn_questions(r: Ruleset) -> list[Question]:
         yes_no_question(
             f"May you start your turn by taking the {top} from the discard pile?",
             verdict.ok,
-            _verdict_text(verdict, f"Yes: you may draw the top discard ({top}) or the top "
-                          "card of the stock."),
+            _verdict_text(
+                verdict, f"Yes: you may draw the top discard ({top}) or the top card of the stock."
+            ),
         )
     )
     g.apply(Draw(me, "stock"))
@@ -184,10 +189,11 @@ def final_turn_questions(r: Ruleset) -> list[Question]:
                 f"You are seat {seat}; seat {declarer} went out. In your final turn, may you take "
                 f"the {top} from the discard pile?",
                 verdict.ok,
-                _verdict_text(verdict, f"Yes: {r.name} lets a final turn draw from the "
-                              "discard pile too."),
+                _verdict_text(
+                    verdict, f"Yes: {r.name} lets a final turn draw from the discard pile too."
+                ),
                 cards=view.hand,
-            dealt=view.dealt,
+                dealt=view.dealt,
                 caption="your hand",
             )
         )
@@ -244,10 +250,19 @@ def no_card_table(r: Ruleset) -> Ruleset:
     import dataclasses
 
     return dataclasses.replace(
-        r, name=f"{r.name} (whole pack dealt)", min_players=min(r.min_players, 4),
-        max_players=max(r.max_players, 4), packs=((max(r.max_players, 4), 1),),
-        jokers_per_pack=0, twos_wild=False, round_rank_wild=False, special_wilds=(),
-        first_dealt=13, max_dealt=13, hands=1, money=None,
+        r,
+        name=f"{r.name} (whole pack dealt)",
+        min_players=min(r.min_players, 4),
+        max_players=max(r.max_players, 4),
+        packs=((max(r.max_players, 4), 1),),
+        jokers_per_pack=0,
+        twos_wild=False,
+        round_rank_wild=False,
+        special_wilds=(),
+        first_dealt=13,
+        max_dealt=13,
+        hands=1,
+        money=None,
     )
 
 
@@ -262,8 +277,10 @@ def no_card_questions(r: Ruleset) -> list[Question]:
     hand = sorted(summary.hands[seat])
     caption = f"seat {seat}'s hand: {format_hand(hand)}"
     ended = next(str(rec.event) for rec in g.history if "no declarer" in str(rec.event))
-    setup = ("At a table with one 52-card pack and no jokers or wild cards, 4 players are "
-             "dealt 13 cards each: no stock is left and no upcard can be turned.")
+    setup = (
+        "At a table with one 52-card pack and no jokers or wild cards, 4 players are "
+        "dealt 13 cards each: no stock is left and no upcard can be turned."
+    )
     nobody = "none"
     return [
         choice_question(
@@ -307,8 +324,9 @@ def winner_questions(r: Ruleset) -> list[Question]:
     lowest = sorted(range(len(totals)), key=lambda s: totals[s])
     tied = [s for s in lowest if totals[s] == totals[lowest[0]]]
     pair = tied if len(tied) > 1 else sorted(lowest[:2])
-    options.append(("seats " + " and ".join(map(str, pair)) + " share the win",
-                    "+".join(map(str, pair))))
+    options.append(
+        ("seats " + " and ".join(map(str, pair)) + " share the win", "+".join(map(str, pair)))
+    )
     right = "+".join(map(str, won))
     table = ", ".join(f"seat {s}: {t}" for s, t in enumerate(totals))
     qs = [
@@ -317,8 +335,11 @@ def winner_questions(r: Ruleset) -> list[Question]:
             options,
             {right},
             "The engine's verdict: "
-            + (f"seat {won[0]} wins" if len(won) == 1 else "seats "
-               + " and ".join(map(str, won)) + " share the win")
+            + (
+                f"seat {won[0]} wins"
+                if len(won) == 1
+                else "seats " + " and ".join(map(str, won)) + " share the win"
+            )
             + f" with the lowest total, {min(totals)} points.",
         )
     ]
@@ -331,8 +352,9 @@ def winner_questions(r: Ruleset) -> list[Question]:
                 f"In hand 1 seat {out[0]} went out. How many points did seat {out[0]} score?",
                 next(row["points"] for row in first if row["seat"] == out[0]),
                 "The player who goes out scores 0; the others score "
-                + ", ".join(f"seat {row['seat']} {row['points']}" for row in first
-                            if row["seat"] != out[0])
+                + ", ".join(
+                    f"seat {row['seat']} {row['points']}" for row in first if row["seat"] != out[0]
+                )
                 + ".",
             )
         )
@@ -359,8 +381,10 @@ def tie_questions(r: Ruleset) -> list[Question]:
         choice_question(
             f"The same rules cut to a one-hand game (rule sets are data) ended with the totals "
             f"{totals}. Who won?",
-            (*seat_options(g.players, you=None),
-             ("seats " + " and ".join(map(str, won)) + " share the win", tied)),
+            (
+                *seat_options(g.players, you=None),
+                ("seats " + " and ".join(map(str, won)) + " share the win", tied),
+            ),
             {tied},
             f"The engine: {g.history[-1].event}",
         )

@@ -45,8 +45,14 @@ def _game(r: Ruleset, seed: int = 1, **options: Any) -> Any:
     return new_three_pack_game(r, players=PLAYERS, seed=seed, dealt=DEALT, **options)
 
 
-def _drive(r: Ruleset, stop: Callable[[Any], bool], *, bots: str = "greedy",
-           seeds: range = range(1, 60), **options: Any) -> Any:
+def _drive(
+    r: Ruleset,
+    stop: Callable[[Any], bool],
+    *,
+    bots: str = "greedy",
+    seeds: range = range(1, 60),
+    **options: Any,
+) -> Any:
     """A game played by bots until ``stop(game)`` (the first seed that gets there)."""
     from payme.game.three_pack_bots import make_three_pack_bot
 
@@ -124,8 +130,11 @@ def pack_questions(r: Ruleset) -> Sequence[Question | None]:
         has_joker, why = True, "Yes, the pack holds jokers."
     except CardError as err:
         has_joker, why = False, f"No: {err}."
-    qs.append(yes_no_question("Is there a joker in the pack?", has_joker, why,
-                              cards=parse_hand("JK"), caption="JK"))
+    qs.append(
+        yes_no_question(
+            "Is there a joker in the pack?", has_joker, why, cards=parse_hand("JK"), caption="JK"
+        )
+    )
     return qs
 
 
@@ -154,8 +163,9 @@ def players_questions(r: Ruleset) -> Sequence[Question | None]:
         ok, why = True, "Yes."
     except ValueError as err:
         ok, why = False, f"No: {err}."
-    qs.append(yes_no_question(
-        f"May the players agree to deal {r.max_dealt + 2} cards each?", ok, why))
+    qs.append(
+        yes_no_question(f"May the players agree to deal {r.max_dealt + 2} cards each?", ok, why)
+    )
     from payme.game.three_pack import new_three_pack_game
 
     g = new_three_pack_game(r, players=4, seed=3, dealt=9)
@@ -370,37 +380,40 @@ def melds_text(r: Ruleset) -> str:
         f"A sequence is {r.run_min} or more cards of one suit in a row. The ace may be low "
         "(A-2-3) or high (Q-K-A), but not both at once: K-A-2 is not a sequence.",
         "A meld is either a group or a sequence, never a mix.",
-        "(The engine's explanations say set for a group and run for a sequence, as in Pay "
-        "Me.)",
+        "(The engine's explanations say set for a group and run for a sequence, as in Pay Me.)",
     )
 
 
 def melds_example(r: Ruleset) -> str:
-    return cards_html(parse_hand("QH KH AH"), caption="a sequence with the ace high") + \
-        cards_html(parse_hand("7S 7S 7H"), caption="a group (suits may repeat)")
+    return cards_html(parse_hand("QH KH AH"), caption="a sequence with the ace high") + cards_html(
+        parse_hand("7S 7S 7H"), caption="a group (suits may repeat)"
+    )
 
 
 def _meld_cases(
     r: Ruleset, cases: list[tuple[str, Callable[[bool], bool], str]]
 ) -> list[Question | None]:
-    return [
-        pick([partial(ask.meld, r, c, DEALT, shows=s, claim=w)], w)
-        for c, s, w in cases
-    ]
+    return [pick([partial(ask.meld, r, c, DEALT, shows=s, claim=w)], w) for c, s, w in cases]
 
 
 def melds_questions(r: Ruleset) -> Sequence[Question | None]:
-    return _meld_cases(r, [
-        ("7S 7S 7H", bool, "a group with a repeated suit"),
-        ("7S 7H 7D 7C 7S 7H", bool, "a group of six"),
-        ("AH 2H 3H", bool, "the ace low"),
-        ("QH KH AH", bool, "the ace high"),
-        ("KH AH 2H", lambda ok: not ok, "no wrapping"),
-        ("AH 2H 3H 4H 5H 6H 7H 8H 9H TH JH QH KH AH", lambda ok: not ok,
-         "at most 13 cards: the ace is low or high, not both"),
-        ("7H 8H 9S", lambda ok: not ok, "one suit only"),
-        ("7H 7S 8H", lambda ok: not ok, "no mix of group and sequence"),
-    ])
+    return _meld_cases(
+        r,
+        [
+            ("7S 7S 7H", bool, "a group with a repeated suit"),
+            ("7S 7H 7D 7C 7S 7H", bool, "a group of six"),
+            ("AH 2H 3H", bool, "the ace low"),
+            ("QH KH AH", bool, "the ace high"),
+            ("KH AH 2H", lambda ok: not ok, "no wrapping"),
+            (
+                "AH 2H 3H 4H 5H 6H 7H 8H 9H TH JH QH KH AH",
+                lambda ok: not ok,
+                "at most 13 cards: the ace is low or high, not both",
+            ),
+            ("7H 8H 9S", lambda ok: not ok, "one suit only"),
+            ("7H 7S 8H", lambda ok: not ok, "no mix of group and sequence"),
+        ],
+    )
 
 
 # --- 7. WILD, GROUP and SEQ -----------------------------------------------------------------
@@ -416,16 +429,19 @@ def wilds_text(r: Ruleset) -> str:
 
 
 def wilds_questions(r: Ruleset) -> Sequence[Question | None]:
-    return _meld_cases(r, [
-        ("7H WILD 9H", bool, "WILD fills a sequence"),
-        ("WILD WILD WILD", bool, "WILDs alone"),
-        ("7H 7S GROUP", bool, "GROUP in a group"),
-        ("7H 8H GROUP", lambda ok: not ok, "GROUP never in a sequence"),
-        ("7H 8H SEQ", bool, "SEQ in a sequence"),
-        ("7H 7S SEQ", lambda ok: not ok, "SEQ never in a group"),
-        ("GROUP SEQ 7H", lambda ok: not ok, "GROUP and SEQ never together"),
-        ("GROUP WILD WILD", bool, "GROUP with two WILDs"),
-    ])
+    return _meld_cases(
+        r,
+        [
+            ("7H WILD 9H", bool, "WILD fills a sequence"),
+            ("WILD WILD WILD", bool, "WILDs alone"),
+            ("7H 7S GROUP", bool, "GROUP in a group"),
+            ("7H 8H GROUP", lambda ok: not ok, "GROUP never in a sequence"),
+            ("7H 8H SEQ", bool, "SEQ in a sequence"),
+            ("7H 7S SEQ", lambda ok: not ok, "SEQ never in a group"),
+            ("GROUP SEQ 7H", lambda ok: not ok, "GROUP and SEQ never together"),
+            ("GROUP WILD WILD", bool, "GROUP with two WILDs"),
+        ],
+    )
 
 
 def wilds_example(r: Ruleset) -> str:
@@ -433,9 +449,11 @@ def wilds_example(r: Ruleset) -> str:
     from payme.solver import evaluate
 
     ev = evaluate("7H WILD 9H 5S 5D GROUP", rules=r, dealt=DEALT)
-    return cards_html(parse_hand("WILD GROUP SEQ"), caption="WILD, GROUP and SEQ") + para(
-        "The engine shows what each one stands for:"
-    ) + "".join(str(meld_html(m)) for m in ev.melds)
+    return (
+        cards_html(parse_hand("WILD GROUP SEQ"), caption="WILD, GROUP and SEQ")
+        + para("The engine shows what each one stands for:")
+        + "".join(str(meld_html(m)) for m in ev.melds)
+    )
 
 
 # --- 8. RUMMY -------------------------------------------------------------------------------
@@ -451,18 +469,23 @@ def rummy_text(r: Ruleset) -> str:
 
 
 def rummy_questions(r: Ruleset) -> Sequence[Question | None]:
-    qs = _meld_cases(r, [
-        ("RUMMY", bool, "RUMMY alone is a meld"),
-        ("7H RUMMY 9H", lambda ok: not ok, "RUMMY is not wild"),
-        ("RUMMY 7S 7H 7D", lambda ok: not ok, "RUMMY joins no meld"),
-    ])
+    qs = _meld_cases(
+        r,
+        [
+            ("RUMMY", bool, "RUMMY alone is a meld"),
+            ("7H RUMMY 9H", lambda ok: not ok, "RUMMY is not wild"),
+            ("RUMMY 7S 7H 7D", lambda ok: not ok, "RUMMY joins no meld"),
+        ],
+    )
     pair = r.instant_win_pair
     qs.append(
         yes_no_question(
             "You lay down both RUMMY cards during your turn. Do you win at once?",
             pair == "RUMMY",
             f"The {r.name} rule set names {pair} as the pair that wins at once "
-            "(the game's LayDownRummy action)." if pair else "No card wins at once.",
+            "(the game's LayDownRummy action)."
+            if pair
+            else "No card wins at once.",
         )
     )
     qs.extend(_both_rummy_questions(r))
@@ -475,8 +498,9 @@ def _both_rummy_questions(r: Ruleset) -> list[Question]:
 
     rummy = parse_card("RUMMY")
     # Random bots keep what they draw, so one soon holds both RUMMY cards.
-    g = _drive(r, lambda g: g.to_move is not None and g.hands[g.to_move].count(rummy) == 2,
-               bots="random")
+    g = _drive(
+        r, lambda g: g.to_move is not None and g.hands[g.to_move].count(rummy) == 2, bots="random"
+    )
     seat = g.to_move
     hand = g.view(seat)["hand"]
     verdict = g.can(LayDownRummy(seat))
@@ -485,8 +509,9 @@ def _both_rummy_questions(r: Ruleset) -> list[Question]:
             f"It is your turn (seat {seat}) and you hold both RUMMY cards. May you lay them "
             "down now?",
             verdict.ok,
-            _verdict(verdict, "The engine allows it: both RUMMY cards may be laid down during "
-                     "your turn."),
+            _verdict(
+                verdict, "The engine allows it: both RUMMY cards may be laid down during your turn."
+            ),
             cards=hand,
             caption="your hand",
         )
@@ -508,8 +533,10 @@ def _both_rummy_questions(r: Ruleset) -> list[Question]:
 
 
 def rummy_example(r: Ruleset) -> str:
-    return cards_html(parse_hand("RUMMY RUMMY"), caption="both RUMMY cards: laid down "
-                      "together in one turn, they win at once")
+    return cards_html(
+        parse_hand("RUMMY RUMMY"),
+        caption="both RUMMY cards: laid down together in one turn, they win at once",
+    )
 
 
 # --- 9. NOMELD and NOGO ---------------------------------------------------------------------
@@ -529,17 +556,21 @@ def _holding(r: Ruleset, token: str) -> Any:
     card = parse_card(token)
     return _drive(
         r,
-        lambda g: g.to_move is not None and g.phase == "discard"
-        and card in g.view(g.to_move)["hand"],
+        lambda g: (
+            g.to_move is not None and g.phase == "discard" and card in g.view(g.to_move)["hand"]
+        ),
         optional={"NOMELD": 3, "NOGO": 3},
     )
 
 
 def nomeld_questions(r: Ruleset) -> Sequence[Question | None]:
-    qs = _meld_cases(r, [
-        ("NOMELD 7H 7S", lambda ok: not ok, "NOMELD never melds"),
-        ("NOGO WILD WILD", lambda ok: not ok, "NOGO never melds"),
-    ])
+    qs = _meld_cases(
+        r,
+        [
+            ("NOMELD 7H 7S", lambda ok: not ok, "NOMELD never melds"),
+            ("NOGO WILD WILD", lambda ok: not ok, "NOGO never melds"),
+        ],
+    )
     for token in ("NOMELD", "NOGO"):
         g = _holding(r, token)
         seat = g.to_move
@@ -580,15 +611,14 @@ def going_out_questions(r: Ruleset) -> Sequence[Question | None]:
         ("7H 7S 7D 8C 9C TC NOGO RUMMY", lambda w: w == (ask.CANNOT,), "NOGO may not"),
         ("7H 7S 2D 8C 9C QC KD RUMMY", lambda w: w == (ask.CANNOT,), "too many loose cards"),
     ]
-    qs = [
-        pick([partial(ask.go_out, r, c, DEALT, shows=s, claim=w)], w)
-        for c, s, w in cases
-    ]
+    qs = [pick([partial(ask.go_out, r, c, DEALT, shows=s, claim=w)], w) for c, s, w in cases]
     qs.append(
         pick(
             [
                 lambda: ask.layout_points(
-                    r, "7H 7S 7D 8C 9C TC QS KD", DEALT,
+                    r,
+                    "7H 7S 7D 8C 9C TC QS KD",
+                    DEALT,
                     prompt="At best, how many of these cards are left unmelded?",
                     claim="hand evaluation counts unmelded cards",
                 )
@@ -622,8 +652,10 @@ def winners_text(r: Ruleset) -> str:
 def _rummy_holders(g: Any) -> list[int]:
     rummy = parse_card("RUMMY")
     return [
-        s for s in range(g.players)
-        if g.active[s] and s != g.went_out
+        s
+        for s in range(g.players)
+        if g.active[s]
+        and s != g.went_out
         and (rummy in g.hands[s] or any(rummy in m for m in g.shown[s]))
     ]
 
@@ -647,9 +679,9 @@ def winners_questions(r: Ruleset) -> Sequence[Question | None]:
         won = tuple(g.winners())
         holders = _rummy_holders(g)
         facts = (
-            f"seat {g.went_out} went out" if g.went_out is not None
-            else "nobody went out (" + str(g.history[-1].event).split("(")[1].split(")")[0]
-            + ")"
+            f"seat {g.went_out} went out"
+            if g.went_out is not None
+            else "nobody went out (" + str(g.history[-1].event).split("(")[1].split(")")[0] + ")"
         )
         held = (
             "seat " + " and seat ".join(map(str, holders)) + " held a RUMMY card"
@@ -669,8 +701,11 @@ def winners_questions(r: Ruleset) -> Sequence[Question | None]:
                 options,
                 {"+".join(map(str, won)) or "none"},
                 f"The engine: {g.history[-1].event}"
-                + (" (" + "; ".join(f"seat {row['seat']}: {row['how']}" for row in how) + ")"
-                   if how else ""),
+                + (
+                    " (" + "; ".join(f"seat {row['seat']}: {row['how']}" for row in how) + ")"
+                    if how
+                    else ""
+                ),
             )
         )
     return qs
@@ -689,8 +724,13 @@ def stock_text(r: Ruleset) -> str:
 
 
 def stock_questions(r: Ruleset) -> Sequence[Question | None]:
-    g = _drive(r, lambda g: g.to_move is not None and g.phase == "draw"
-               and g.view(g.to_move)["stock_count"] == 1, bots="random")
+    g = _drive(
+        r,
+        lambda g: (
+            g.to_move is not None and g.phase == "draw" and g.view(g.to_move)["stock_count"] == 1
+        ),
+        bots="random",
+    )
     seat = g.to_move
     g.apply(Draw(seat, "stock"))
     hand = g.view(seat)["hand"]
@@ -726,9 +766,7 @@ def _last_chance_questions(g: Any, seat: int) -> list[Question]:
     The answer is the engine's: the game either offers that player a final draw or says
     why it ended (a RUMMY card in their hand, or no draw that lets them go out).
     """
-    nxt = next(
-        (s for k in range(1, g.players) if g.active[s := (seat + k) % g.players]), None
-    )
+    nxt = next((s for k in range(1, g.players) if g.active[s := (seat + k) % g.players]), None)
     if nxt is None:
         return []
     event = str(g.history[-1].event)
@@ -797,8 +835,7 @@ def match_text(r: Ruleset) -> str:
     return para(
         f"Games are played in a match. Every winner of a game gets 1 game point; the first "
         f"to {r.game_points_to_win} points wins the match.",
-        f"Players tied at {r.game_points_to_win} or more play tie-break games among "
-        "themselves.",
+        f"Players tied at {r.game_points_to_win} or more play tie-break games among themselves.",
         "The first player moves one seat to the left each game, except after a tie game "
         "(a game nobody won).",
     )
@@ -892,8 +929,9 @@ def _tie_break_questions(r: Ruleset) -> list[Question]:
             points[seats[s]] += 1
     playing = m.game_players[k]
     everyone = tuple(range(m.players))
-    options = [("players " + " and ".join(map(str, playing)) + " only",
-                "+".join(map(str, playing)))]
+    options = [
+        ("players " + " and ".join(map(str, playing)) + " only", "+".join(map(str, playing)))
+    ]
     if playing != everyone:
         options.append(("all players", "+".join(map(str, everyone))))
     options.append(("nobody: the match is over", "none"))
@@ -916,22 +954,27 @@ def _tie_break_questions(r: Ruleset) -> list[Question]:
 
 
 def variations_text(r: Ruleset) -> str:
-    return para(
-        "Players may agree on variations:",
-    ) + "<ul>" + "".join(
-        f"<li>{t}</li>"
-        for t in (
-            "<b>Go Out</b>: play on until someone goes out; an empty stock is rebuilt from "
-            "the discard pile except its top card, and no NOGO cards are used.",
-            "<b>Three-Card Draw</b>: after taking the top discard you may also take the next "
-            "discard and the top stock card together (at least two cards in the pile); you "
-            "still discard one card.",
-            "<b>Spread-Out Discard Pile</b>: you may take any discard, with every card "
-            "above it.",
-            "<b>Seating</b>: the lowest card chooses a seat first.",
-            "<b>7-pile shuffle</b>: an extra shuffle, dealing the cards into seven piles.",
+    return (
+        para(
+            "Players may agree on variations:",
         )
-    ) + "</ul>"
+        + "<ul>"
+        + "".join(
+            f"<li>{t}</li>"
+            for t in (
+                "<b>Go Out</b>: play on until someone goes out; an empty stock is rebuilt from "
+                "the discard pile except its top card, and no NOGO cards are used.",
+                "<b>Three-Card Draw</b>: after taking the top discard you may also take the next "
+                "discard and the top stock card together (at least two cards in the pile); you "
+                "still discard one card.",
+                "<b>Spread-Out Discard Pile</b>: you may take any discard, with every card "
+                "above it.",
+                "<b>Seating</b>: the lowest card chooses a seat first.",
+                "<b>7-pile shuffle</b>: an extra shuffle, dealing the cards into seven piles.",
+            )
+        )
+        + "</ul>"
+    )
 
 
 def variations_questions(r: Ruleset) -> Sequence[Question | None]:
@@ -954,32 +997,39 @@ def variations_questions(r: Ruleset) -> Sequence[Question | None]:
         ok, why = True, "Yes."
     except ValueError as err:
         ok, why = False, f"No: {err}."
-    qs.append(yes_no_question(
-        "May one game use Three-Card Draw and Spread-Out Discard Pile together?", ok, why))
+    qs.append(
+        yes_no_question(
+            "May one game use Three-Card Draw and Spread-Out Discard Pile together?", ok, why
+        )
+    )
     three = dataclasses.replace(r, variation_three_card_draw=True)
     g = _game(three, seed=1)
     me = g.to_move
     verdict = g.can(Draw(me, "discard", take=2))
-    qs.append(yes_no_question(
-        "Three-Card Draw is on and the discard pile is still empty. May the first player take "
-        "two discards and the top stock card?",
-        verdict.ok,
-        _verdict(verdict, "Yes."),
-    ))
+    qs.append(
+        yes_no_question(
+            "Three-Card Draw is on and the discard pile is still empty. May the first player take "
+            "two discards and the top stock card?",
+            verdict.ok,
+            _verdict(verdict, "Yes."),
+        )
+    )
     g = _drive(three, lambda g: g.phase == "draw" and len(g.pile) >= 2)
     me = g.to_move
     before, pile = len(g.view(me)["hand"]), len(g.pile)
     verdict = g.can(Draw(me, "discard", take=2))
     if verdict.ok:
         g.apply(Draw(me, "discard", take=2))
-        qs.append(number_question(
-            f"Three-Card Draw is on, the discard pile holds {pile} cards and you "
-            f"hold {before}. You take the top two discards and the top stock card. How many "
-            "cards do you hold now?",
-            len(g.view(me)["hand"]),
-            f"The engine: {g.history[-1].event} You hold {len(g.view(me)['hand'])} cards "
-            "and still discard only one.",
-        ))
+        qs.append(
+            number_question(
+                f"Three-Card Draw is on, the discard pile holds {pile} cards and you "
+                f"hold {before}. You take the top two discards and the top stock card. How many "
+                "cards do you hold now?",
+                len(g.view(me)["hand"]),
+                f"The engine: {g.history[-1].event} You hold {len(g.view(me)['hand'])} cards "
+                "and still discard only one.",
+            )
+        )
     qs.extend(spread_questions(r))
     seating = dataclasses.replace(r, variation_seating=True)
     g = _game(seating, seed=6)
@@ -1015,8 +1065,13 @@ def go_out_rebuild_questions(r: Ruleset) -> list[Question]:
     """Go Out: the last stock card is drawn and play goes on with a rebuilt stock."""
     go_out = dataclasses.replace(r, variation_go_out=True)
     # Random bots seldom go out, so their games reach the end of the stock.
-    g = _drive(go_out, lambda g: g.to_move is not None and g.phase == "draw"
-               and g.view(g.to_move)["stock_count"] == 1, bots="random")
+    g = _drive(
+        go_out,
+        lambda g: (
+            g.to_move is not None and g.phase == "draw" and g.view(g.to_move)["stock_count"] == 1
+        ),
+        bots="random",
+    )
     seat = g.to_move
     g.apply(Draw(seat, "stock"))
     card = next(c for c in g.view(seat)["hand"] if g.can(Discard(seat, c)).ok)
@@ -1087,21 +1142,17 @@ def spread_questions(r: Ruleset) -> list[Question]:
 
 
 THREE_PACK_STEPS: tuple[Step, ...] = (
-    Step("pack", "The pack and its special cards", "number", pack_text, pack_questions,
-         pack_example),
+    Step(
+        "pack", "The pack and its special cards", "number", pack_text, pack_questions, pack_example
+    ),
     Step("players", "Players and cards dealt", "yes_no", players_text, players_questions),
-    Step("first_dealer", "The first dealer", "choice", first_dealer_text,
-         first_dealer_questions),
-    Step("no_upcard", "No upcard: the first draw", "yes_no", no_upcard_text,
-         no_upcard_questions),
+    Step("first_dealer", "The first dealer", "choice", first_dealer_text, first_dealer_questions),
+    Step("no_upcard", "No upcard: the first draw", "yes_no", no_upcard_text, no_upcard_questions),
     Step("turn", "A turn", "yes_no", turn_text, turn_questions),
-    Step("melds", "Groups and sequences", "yes_no", melds_text, melds_questions,
-         melds_example),
-    Step("wilds", "WILD, GROUP and SEQ", "yes_no", wilds_text, wilds_questions,
-         wilds_example),
+    Step("melds", "Groups and sequences", "yes_no", melds_text, melds_questions, melds_example),
+    Step("wilds", "WILD, GROUP and SEQ", "yes_no", wilds_text, wilds_questions, wilds_example),
     Step("rummy", "RUMMY CAN'T LOSE", "yes_no", rummy_text, rummy_questions, rummy_example),
-    Step("nomeld_nogo", "NOMELD and NOGO", "yes_no", nomeld_text, nomeld_questions,
-         nomeld_example),
+    Step("nomeld_nogo", "NOMELD and NOGO", "yes_no", nomeld_text, nomeld_questions, nomeld_example),
     Step("going_out", "Going out", "choice", going_out_text, going_out_questions),
     Step("winners", "Winners", "choice", winners_text, winners_questions),
     Step("stock", "When the stock is exhausted", "yes_no", stock_text, stock_questions),

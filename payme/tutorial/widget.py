@@ -47,8 +47,9 @@ _FULL = widgets.Layout(max_width="100%", overflow="auto")
 
 
 def _button(label: str, tooltip: str, css: str, icon: str = "") -> widgets.Button:
-    b = widgets.Button(description=label, tooltip=tooltip, icon=icon,
-                       layout=widgets.Layout(width="auto"))
+    b = widgets.Button(
+        description=label, tooltip=tooltip, icon=icon, layout=widgets.Layout(width="auto")
+    )
     b.add_class(css)
     return b
 
@@ -75,20 +76,25 @@ class Tutorial(widgets.VBox):  # type: ignore[misc]
         if ruleset.name not in PRESETS:
             choices.append((ruleset.title, ruleset.name))
         self._custom = {ruleset.name: ruleset}
-        self.rules_dd = widgets.Dropdown(options=choices, value=ruleset.name,
-                                         description="Rule set",
-                                         layout=widgets.Layout(width="30em", max_width="100%"))
+        self.rules_dd = widgets.Dropdown(
+            options=choices,
+            value=ruleset.name,
+            description="Rule set",
+            layout=widgets.Layout(width="30em", max_width="100%"),
+        )
         self.rules_dd.add_class("payme-tutorial-rules")
         self.rules_dd.layout.display = "" if len(choices) > 1 else "none"
         self.back_btn = _button("Back", "the previous step", "payme-tutorial-back", "arrow-left")
         self.next_btn = _button("Next", "the next step", "payme-tutorial-next", "arrow-right")
         self.counter = widgets.HTML()
-        self.progress = widgets.IntProgress(min=0, max=1, value=0,
-                                            layout=widgets.Layout(width="10em"))
+        self.progress = widgets.IntProgress(
+            min=0, max=1, value=0, layout=widgets.Layout(width="10em")
+        )
         self.progress.add_class("payme-tutorial-progress")
         self.counter.add_class("payme-tutorial-counter")
-        self.jump = widgets.Dropdown(description="Go to", layout=widgets.Layout(width="auto",
-                                                                                  max_width="100%"))
+        self.jump = widgets.Dropdown(
+            description="Go to", layout=widgets.Layout(width="auto", max_width="100%")
+        )
         self.jump.add_class("payme-tutorial-jump")
         self.title = widgets.HTML()
         self.title.add_class("payme-tutorial-title")
@@ -99,16 +105,21 @@ class Tutorial(widgets.VBox):  # type: ignore[misc]
         self.prompt.add_class("payme-tutorial-prompt")
         self.cards = widgets.HTML(layout=_FULL)
         self.cards.add_class("payme-tutorial-cards")
-        self.answer_box = widgets.Box(layout=widgets.Layout(flex_flow="row wrap",
-                                                            max_width="100%"))
+        self.answer_box = widgets.Box(layout=widgets.Layout(flex_flow="row wrap", max_width="100%"))
         self.answer_box.add_class("payme-tutorial-answer")
-        self.check_btn = _button("Check my answer", "the engine grades your answer",
-                                 "payme-tutorial-check", "check")
+        self.check_btn = _button(
+            "Check my answer", "the engine grades your answer", "payme-tutorial-check", "check"
+        )
         self.check_btn.button_style = "primary"
-        self.show_btn = _button("Show the answer", "the engine's answer and why",
-                                "payme-tutorial-show", "eye")
-        self.another_btn = _button("Another question", "the next question of this step",
-                                   "payme-tutorial-another", "refresh")
+        self.show_btn = _button(
+            "Show the answer", "the engine's answer and why", "payme-tutorial-show", "eye"
+        )
+        self.another_btn = _button(
+            "Another question",
+            "the next question of this step",
+            "payme-tutorial-another",
+            "refresh",
+        )
         self.q_counter = widgets.HTML()
         self.q_counter.add_class("payme-tutorial-question-counter")
         self.figure = widgets.HTML(layout=_FULL)
@@ -134,23 +145,24 @@ class Tutorial(widgets.VBox):  # type: ignore[misc]
                 self.prompt,
                 self.cards,
                 self.answer_box,
-                widgets.HBox([self.check_btn, self.show_btn, self.another_btn],
-                             layout=widgets.Layout(flex_flow="row wrap")),
+                widgets.HBox(
+                    [self.check_btn, self.show_btn, self.another_btn],
+                    layout=widgets.Layout(flex_flow="row wrap"),
+                ),
                 self.message,
                 self.figure,
             ],
-            layout=widgets.Layout(border="1px solid #ccc", padding="6px 10px",
-                                  margin="8px 0", max_width="100%"),
+            layout=widgets.Layout(
+                border="1px solid #ccc", padding="6px 10px", margin="8px 0", max_width="100%"
+            ),
         )
         check_area.add_class("payme-tutorial-check-area")
         nav = widgets.HBox(
             [self.back_btn, self.counter, self.next_btn, self.progress, self.jump],
-            layout=widgets.Layout(flex_flow="row wrap", align_items="center",
-                                  max_width="100%"),
+            layout=widgets.Layout(flex_flow="row wrap", align_items="center", max_width="100%"),
         )
         super().__init__(
-            [widgets.HTML(_CSS), self.rules_dd, nav, self.title, self.body, self.demo,
-             check_area],
+            [widgets.HTML(_CSS), self.rules_dd, nav, self.title, self.body, self.demo, check_area],
             layout=widgets.Layout(max_width="960px", padding="0 6px"),
         )
         self.add_class("payme-tutorial")
@@ -185,9 +197,7 @@ class Tutorial(widgets.VBox):  # type: ignore[misc]
                 if not 0 <= step < len(steps_for(ruleset)):
                     raise ValueError
             except ValueError:
-                problems.append(
-                    f"step must be 1 to {len(steps_for(ruleset))}, not {raw!r}"
-                )
+                problems.append(f"step must be 1 to {len(steps_for(ruleset))}, not {raw!r}")
                 step = 0
         tutorial = cls(ruleset, step)
         if problems:
@@ -316,14 +326,23 @@ class Tutorial(widgets.VBox):  # type: ignore[misc]
         if q.kind == "yes_no":
             w = widgets.ToggleButtons(options=[label for label, _ in q.options], value=None)
         elif q.kind == "choice" and len(q.options) <= 10:
-            w = widgets.RadioButtons(options=list(q.options), value=None,
-                                     layout=widgets.Layout(width="auto", max_width="100%"))
+            w = widgets.RadioButtons(
+                options=list(q.options),
+                value=None,
+                layout=widgets.Layout(width="auto", max_width="100%"),
+            )
         elif q.kind == "choice":
-            w = widgets.Dropdown(options=[("(choose an answer)", ""), *q.options], value="",
-                                 layout=widgets.Layout(width="auto", max_width="100%"))
+            w = widgets.Dropdown(
+                options=[("(choose an answer)", ""), *q.options],
+                value="",
+                layout=widgets.Layout(width="auto", max_width="100%"),
+            )
         elif q.kind == "number":
-            w = widgets.Text(placeholder="type a number", continuous_update=True,
-                             layout=widgets.Layout(width="12em"))
+            w = widgets.Text(
+                placeholder="type a number",
+                continuous_update=True,
+                layout=widgets.Layout(width="12em"),
+            )
             w.add_class("payme-tutorial-number")
             with warnings.catch_warnings():
                 # on_submit is deprecated in ipywidgets 8 but still the only way to act on
@@ -332,8 +351,9 @@ class Tutorial(widgets.VBox):  # type: ignore[misc]
                 w.on_submit(guarded(self.message)(lambda _w: self.check()))
         else:
             toggles = [
-                widgets.ToggleButton(description=str(c), tooltip=c.name,
-                                     layout=widgets.Layout(width="auto"))
+                widgets.ToggleButton(
+                    description=str(c), tooltip=c.name, layout=widgets.Layout(width="auto")
+                )
                 for c in q.cards
             ]
             for t in toggles:

@@ -250,8 +250,7 @@ class HandBuilder(widgets.VBox):  # type: ignore[misc]
                 f"<p style='margin:0 0 4px 0'>{n} cards = the {dealt} dealt: the hand before "
                 "drawing. A card drawn from the stock is any card you have not seen, all "
                 "equally likely: the pack minus this hand and any cards seen elsewhere "
-                "(below).</p>"
-                + chance_html(self._chance(cards))
+                "(below).</p>" + chance_html(self._chance(cards))
             )
         else:
             self.verdict.value = (

@@ -95,8 +95,9 @@ def guarded(message_box: MessageBox) -> Callable[[F], F]:
             try:
                 return callback(*args, **kwargs)
             except Exception as error:  # every error: a callback must never break the page
-                _log.debug("callback %s failed", getattr(callback, "__name__", callback),
-                           exc_info=True)
+                _log.debug(
+                    "callback %s failed", getattr(callback, "__name__", callback), exc_info=True
+                )
                 message_box.error(describe_error(error))
                 return None
 

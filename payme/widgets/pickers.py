@@ -125,9 +125,7 @@ class RulesPicker(widgets.HBox):  # type: ignore[misc]
         try:
             lo, hi = ruleset.min_dealt, ruleset.max_dealt
             want = ruleset.first_dealt if dealt is None else min(max(dealt, lo), hi)
-            self._dealt_dd.options = [
-                (self._dealt_label(ruleset, n), n) for n in range(lo, hi + 1)
-            ]
+            self._dealt_dd.options = [(self._dealt_label(ruleset, n), n) for n in range(lo, hi + 1)]
             self._dealt_dd.value = want
             choices: list[tuple[str, int]] = [("not set (largest pack)", 0)]
             for n in range(ruleset.min_players, ruleset.max_players + 1):
@@ -396,8 +394,9 @@ class CardPicker(widgets.VBox):  # type: ignore[misc]
     def _set(self, cards: Iterable[Card], notify: bool = True) -> None:
         hand = tuple(cards)
         if len(hand) > self.max_cards:
-            raise CardError(f"a hand of {len(hand)} cards is too large here: at most "
-                            f"{self.max_cards}")
+            raise CardError(
+                f"a hand of {len(hand)} cards is too large here: at most {self.max_cards}"
+            )
         check_hand(hand, self._rules, self._players, self._optional)
         self._value = hand
         self.message.clear()

@@ -117,9 +117,7 @@ def test_a_hand_in_the_url_is_shown_again_and_the_share_link_reopens_it(
     assert len(page_errors) == len(failed)
 
 
-def test_narrow_screen_nothing_overflows(
-    open_page: Any, page: Any, page_errors: list[str]
-) -> None:
+def test_narrow_screen_nothing_overflows(open_page: Any, page: Any, page_errors: list[str]) -> None:
     # Tall enough that the whole page shows: Voilà scrolls an inner box, not the document.
     page.set_viewport_size({"width": 380, "height": 3200})
     hand = "AS 2S 3S 4H 4D 4C KD QD JD TD JK 7C 7S"

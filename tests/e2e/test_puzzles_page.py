@@ -45,9 +45,7 @@ def discard_results(p: Puzzle) -> dict[str, int]:
     return results
 
 
-def test_solve_a_discard_puzzle_then_answer_wrongly(
-    open_page: Any, page_errors: list[str]
-) -> None:
+def test_solve_a_discard_puzzle_then_answer_wrongly(open_page: Any, page_errors: list[str]) -> None:
     page = open_page("puzzles", ready=READY)  # the default page: a discard puzzle
     p = shown_puzzle(page)
     assert p.kind == "discard"
@@ -77,9 +75,7 @@ def test_solve_a_discard_puzzle_then_answer_wrongly(
     assert not page_errors
 
 
-def test_choose_settings_and_solve_a_go_out_puzzle(
-    open_page: Any, page_errors: list[str]
-) -> None:
+def test_choose_settings_and_solve_a_go_out_puzzle(open_page: Any, page_errors: list[str]) -> None:
     page = open_page("puzzles", ready=READY)
     first = shown_puzzle(page).id
     page.locator(".payme-puzzle-rules select").select_option(label=rules("family").title)
@@ -139,9 +135,7 @@ def test_nonsense_shows_a_message_and_the_page_keeps_working(
             toggles.nth(i).click()
     expect(message).to_have_text("")
     page.locator("button.payme-puzzle-check").click()
-    expect(page.locator(".payme-verdict-right")).to_contain_text(
-        f"{ev.deadwood_points} points"
-    )
+    expect(page.locator(".payme-verdict-right")).to_contain_text(f"{ev.deadwood_points} points")
     # Show solution, then a new puzzle: both still answer.
     page.locator("button.payme-puzzle-solution").click()
     expect(page.locator(".payme-verdict-solution")).to_contain_text("Solution:")
@@ -159,9 +153,7 @@ def test_reload_with_an_id_shows_that_puzzle_and_its_link_reopens_it(
     page = open_page("puzzles", query=f"id={puzzle_id}", ready=READY)
     expect(page.locator(".payme-puzzle-id")).to_have_text(puzzle_id)
     assert hand_on_screen(page) == Counter(str(c) for c in p.hand)
-    expect(page.locator(".payme-puzzle-declarer .payme-meld")).to_have_count(
-        len(p.declarer_melds)
-    )
+    expect(page.locator(".payme-puzzle-declarer .payme-meld")).to_have_count(len(p.declarer_melds))
     expect(page.locator(".payme-puzzle-rules select")).to_have_value(rules("family").title)
     expect(page.locator(".payme-puzzle-info")).to_contain_text("Wild this round")
     best = lay_off(p.hand, list(p.declarer_melds), p.rules, p.dealt).deadwood_points

@@ -49,14 +49,10 @@ def screenshot(page: Any, name: str) -> None:
 
 
 def no_horizontal_overflow(page: Any) -> bool:
-    return bool(
-        page.evaluate("document.documentElement.scrollWidth <= window.innerWidth + 1")
-    )
+    return bool(page.evaluate("document.documentElement.scrollWidth <= window.innerWidth + 1"))
 
 
-def test_pay_me_loads_and_next_back_walk_the_steps(
-    open_page: Any, page_errors: list[str]
-) -> None:
+def test_pay_me_loads_and_next_back_walk_the_steps(open_page: Any, page_errors: list[str]) -> None:
     steps = steps_for(rules("denexa"))
     page = open_page("learn_pay_me", ready=READY)
     expect()(counter(page)).to_contain_text(f"Step 1 of {len(steps)}")
@@ -205,8 +201,9 @@ def test_choosing_another_rule_set_redraws_the_step_with_its_answers(
     assert not page_errors
 
 
-def _open_question(open_page: Any, notebook: str, name: str, key: str,
-                   prompt_start: str) -> tuple[Any, Any]:
+def _open_question(
+    open_page: Any, notebook: str, name: str, key: str, prompt_start: str
+) -> tuple[Any, Any]:
     """Open ``key``'s step under rule set ``name`` and click "Another question" until the
     question whose prompt starts with ``prompt_start`` shows; the page and that question."""
     r = rules(name)
@@ -225,11 +222,14 @@ def _open_question(open_page: Any, notebook: str, name: str, key: str,
     return page, questions[j]
 
 
-def test_lay_offs_in_turn_are_graded_in_the_browser(
-    open_page: Any, page_errors: list[str]
-) -> None:
-    page, question = _open_question(open_page, "learn_pay_me", "denexa", "lay_offs",
-                                    "Someone went out with the melds shown. The player on")
+def test_lay_offs_in_turn_are_graded_in_the_browser(open_page: Any, page_errors: list[str]) -> None:
+    page, question = _open_question(
+        open_page,
+        "learn_pay_me",
+        "denexa",
+        "lay_offs",
+        "Someone went out with the melds shown. The player on",
+    )
     # The declarer's melds and the hand of the player who lays off first are drawn.
     expect()(page.locator(".payme-tutorial-cards")).to_contain_text("lays off first")
     box = page.locator(".payme-tutorial-number input")
@@ -248,8 +248,9 @@ def test_lay_offs_in_turn_are_graded_in_the_browser(
 def test_the_family_pot_split_is_graded_in_the_browser(
     open_page: Any, page_errors: list[str]
 ) -> None:
-    page, question = _open_question(open_page, "learn_pay_me", "family", "money",
-                                    "A 4-player game of family")
+    page, question = _open_question(
+        open_page, "learn_pay_me", "family", "money", "A 4-player game of family"
+    )
     box = page.locator(".payme-tutorial-number input")
     box.fill(question.right_answer())
     page.locator("button.payme-tutorial-check").click()
@@ -262,8 +263,9 @@ def test_the_family_pot_split_is_graded_in_the_browser(
 def test_spread_out_discard_pile_is_answered_by_clicking_cards(
     open_page: Any, page_errors: list[str]
 ) -> None:
-    page, question = _open_question(open_page, "learn_three_pack", "three_pack", "variations",
-                                    "Spread-Out Discard Pile is on")
+    page, question = _open_question(
+        open_page, "learn_three_pack", "three_pack", "variations", "Spread-Out Discard Pile is on"
+    )
     toggles = page.locator(".payme-tutorial-card-toggle")
     expect()(toggles).to_have_count(len(question.cards))
     # The cards are the pile, bottom to top: the wanted card is third from the top.
