@@ -413,7 +413,7 @@ def lay_off_in_turn(
 
 def cards_before_html(rules: Ruleset, before: str, dealt: int) -> str:
     """The hand of the player who lays off before the learner."""
-    from payme.tutorial.draw import cards_html
+    from payme.tutorial.markup import cards_html
 
     return cards_html(
         parse_hand(before),

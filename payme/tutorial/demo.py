@@ -24,7 +24,7 @@ from payme.cards import parse_card
 from payme.game.actions import Discard, Draw, GoOut, IllegalAction
 from payme.rulesets import RulesLike
 from payme.rulesets import rules as get_rules
-from payme.tutorial.draw import cards_html
+from payme.tutorial.markup import cards_html
 from payme.widgets import MessageBox, guarded
 
 ME = 0

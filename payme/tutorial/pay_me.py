@@ -22,8 +22,7 @@ from functools import partial
 from payme.cards import CARDS, JOKER_INDEX, RANK_NAMES, Card, parse_card, parse_hand
 from payme.pack import Pack, check_hand
 from payme.rulesets import Ruleset, rank_token
-from payme.tutorial import ask
-from payme.tutorial import play as game_questions
+from payme.tutorial import ask, game_questions
 from payme.tutorial.checks import (
     Question,
     choice_question,
@@ -31,7 +30,7 @@ from payme.tutorial.checks import (
     pick,
     yes_no_question,
 )
-from payme.tutorial.draw import bullets, cards_html, para, table_html
+from payme.tutorial.markup import bullets, cards_html, para, table_html
 from payme.tutorial.steps import Step
 
 RANK_OPTIONS: tuple[tuple[str, str], ...] = tuple(

@@ -30,8 +30,8 @@ from payme.tutorial.checks import (
     pick,
     yes_no_question,
 )
-from payme.tutorial.draw import cards_html, para, table_html
-from payme.tutorial.play import seat_options
+from payme.tutorial.game_questions import seat_options
+from payme.tutorial.markup import cards_html, para, table_html
 from payme.tutorial.steps import Step
 
 DEALT = 7

@@ -29,7 +29,7 @@ from payme.rulesets import PRESETS, Ruleset, RulesLike
 from payme.rulesets import rules as get_rules
 from payme.tutorial import steps_for
 from payme.tutorial.checks import Question
-from payme.tutorial.draw import cards_html
+from payme.tutorial.markup import cards_html
 from payme.tutorial.steps import Step
 from payme.widgets import MessageBox, guarded
 

@@ -8,9 +8,9 @@
 
 from __future__ import annotations
 
+from payme.widgets.hand_views import HandView, LayoutView
 from payme.widgets.messages import MessageBox, call_back, guarded
 from payme.widgets.pickers import CardPicker, HandInput, RulesPicker
-from payme.widgets.views import HandView, LayoutView
 
 __all__ = [
     "CardPicker",

@@ -30,9 +30,9 @@ from payme.cards import CardError, CardsLike, format_hand, parse_hand
 from payme.display import chance_html, go_out_html, points_phrase, short_label
 from payme.rulesets import Ruleset, RulesLike
 from payme.rulesets import rules as get_rules
+from payme.widgets.hand_views import HandView, LayoutView
 from payme.widgets.messages import MessageBox, guarded
 from payme.widgets.pickers import HandInput, RulesPicker
-from payme.widgets.views import HandView, LayoutView
 
 __all__ = ["HandBuilder"]
 

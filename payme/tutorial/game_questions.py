@@ -20,7 +20,7 @@ from payme.cards import format_hand
 from payme.game.actions import Discard, Draw, GoOut
 from payme.rulesets import Ruleset
 from payme.tutorial.checks import Question, choice_question, number_question, yes_no_question
-from payme.tutorial.draw import cards_html
+from payme.tutorial.markup import cards_html
 
 PLAYERS = 3
 """Seats at the tutorial's demo table (seat 0 is "you")."""
