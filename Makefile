@@ -36,10 +36,11 @@ chromium:
 	  fi; \
 	fi
 
-# The app: Voilà over notebooks/ through payme.server (no file browser; settings in voila.json).
+# The app: Voilà over notebooks/ through payme.app.server (no file browser; settings in
+# payme/app/voila.json).
 # More Voilà options: make app VOILA_ARGS="--preheat_kernel=True --pool_size=1"
 app: $(STAMP)
-	$(PY) -m payme.server notebooks/ --port=$(PORT) --Voila.ip=$(HOST) $(VOILA_ARGS)
+	$(PY) -m payme.app.server notebooks/ --port=$(PORT) --Voila.ip=$(HOST) $(VOILA_ARGS)
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check payme tests benchmarks

@@ -25,7 +25,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from payme.webapp import PAGES
+from payme.app.page import PAGES
 from tests.e2e.conftest import CHROMIUM, CHROMIUM_ARGS, NOTEBOOKS, VoilaServer
 
 REPEATS = int(os.environ.get("BENCH_APP_REPEATS", "3"))

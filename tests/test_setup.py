@@ -11,7 +11,7 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from payme.webapp import PAGES
+from payme.app.page import PAGES
 
 REPO = Path(__file__).resolve().parents[1]
 NOTEBOOKS = sorted((REPO / "notebooks").glob("*.ipynb"))
@@ -68,7 +68,7 @@ def test_import_payme_is_light(tmp_path: Path) -> None:
     # package must be installed, not merely found in the working directory.
     heavy = ["pandas", "numpy", "ipywidgets", "IPython", "matplotlib", "voila", "dask"]
     out = _run(
-        "import sys, payme, payme.webapp, payme.server\n"
+        "import sys, payme, payme.app.page, payme.app.server\n"
         f"print(sorted(m for m in {heavy!r} if m in sys.modules))\n"
         "print(payme.__file__)",
         tmp_path,
@@ -85,14 +85,15 @@ def test_package_is_typed() -> None:
 
 
 def test_app_settings() -> None:
-    config = json.loads((REPO / "voila.json").read_text())
+    config = json.loads((REPO / "payme" / "app" / "voila.json").read_text())
     assert config["Voila"]["ip"] == "127.0.0.1"
     voila = config["VoilaConfiguration"]
     assert voila["show_tracebacks"] is False
     assert voila["strip_sources"] is True
     assert voila["template"] == "payme"
-    template = REPO / "share" / "jupyter" / "voila" / "templates" / "payme"
+    template = REPO / "payme" / "app" / "share" / "jupyter" / "voila" / "templates" / "payme"
     assert (template / "index.html.j2").is_file()
+    assert (REPO / "payme" / "app" / "static" / "payme.css").is_file()
 
 
 def test_make_app_listens_on_loopback_by_default() -> None:
@@ -100,5 +101,5 @@ def test_make_app_listens_on_loopback_by_default() -> None:
         ["make", "-n", "app"], cwd=REPO, capture_output=True, text=True, timeout=60
     )
     assert result.returncode == 0, result.stderr
-    serve = [line for line in result.stdout.splitlines() if "payme.server" in line]
+    serve = [line for line in result.stdout.splitlines() if "payme.app.server" in line]
     assert serve and "--Voila.ip=127.0.0.1" in serve[-1]

@@ -11,7 +11,7 @@ Use them like this::
 Fixtures
 --------
 ``voila_app``   (session) the running :class:`VoilaServer` with the repository's settings
-                (voila.json) plus tracebacks shown; ``voila_app.url(path)``,
+                (payme/app/voila.json) plus tracebacks shown; ``voila_app.url(path)``,
                 ``voila_app.page_url(name, query)``.  ``PAYME_VOILA_ARGS`` adds options.
 ``browser``     (session) headless Chromium from ``/usr/bin/chromium`` (``PAYME_CHROMIUM``).
 ``page``        a fresh 1000x700 page with a 60 s default timeout; a screenshot of it is saved
@@ -100,7 +100,7 @@ def _stop_with_parent() -> None:
 
 
 class VoilaServer:
-    """The app server (``python -m payme.server``) on a free port, stopped by :meth:`stop`.
+    """The app server (``python -m payme.app.server``) on a free port, stopped by :meth:`stop`.
 
     ``extra`` options are passed on (e.g. ``["--preheat_kernel=True"]``).  ``defaults=True``
     leaves out ``--Voila.ip`` and ``--show_tracebacks`` to test the settings in ``voila.json``.
@@ -119,7 +119,7 @@ class VoilaServer:
         self.cmd = [
             sys.executable,
             "-m",
-            "payme.server",
+            "payme.app.server",
             str(target),
             "--no-browser",
             f"--port={self.port}",

@@ -4,13 +4,17 @@ from __future__ import annotations
 
 import shutil
 import time
+import urllib.error
+import urllib.request
 from typing import Any
 
 import pytest
 
-from payme.webapp import PAGES
+from payme.app.page import PAGES
 
-from .conftest import NOTEBOOKS, VoilaServer
+from .conftest import NOTEBOOKS, REPO, VoilaServer
+
+APP_STATIC = REPO / "payme" / "app" / "static"
 
 pytestmark = pytest.mark.e2e
 
@@ -37,6 +41,23 @@ def test_root_redirects_to_landing_page(
     assert "Pay Me" in text and "Rummy 3-Pack" in text
     assert page_errors == []
     assert outside_requests == []
+
+
+STYLE_SHEET = "voila/templates/payme/static/payme.css"
+
+
+@pytest.mark.parametrize("path", ["voila/render/index.ipynb", "voila/render/no_such_page.ipynb"])
+def test_every_page_links_the_app_style_sheet(voila_app: VoilaServer, path: str) -> None:
+    """Notebook pages and Voilà's own pages (a 404) link payme/app/static/payme.css."""
+    try:
+        with urllib.request.urlopen(voila_app.url(path), timeout=120) as response:
+            html = response.read().decode()
+    except urllib.error.HTTPError as error:
+        html = error.read().decode()
+    assert f'href="/{STYLE_SHEET}' in html
+    with urllib.request.urlopen(voila_app.url(STYLE_SHEET), timeout=30) as response:
+        assert response.headers["Content-Type"].startswith("text/css")
+        assert response.read() == (APP_STATIC / "payme.css").read_bytes()
 
 
 def test_landing_page_links_every_page(

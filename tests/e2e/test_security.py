@@ -154,7 +154,7 @@ FORBIDDEN_PATHS = [
     "voila/files/../pyproject.toml",
     "voila/files/%2e%2e/pyproject.toml",
     "voila/render/%2e%2e/pyproject.toml",
-    "voila/render/../payme/webapp.py",
+    "voila/render/../payme/app/page.py",
     "voila/static/../../../../../../etc/passwd",
     "tree",
     "tree/",
@@ -296,7 +296,7 @@ def test_page_ready_locks_a_real_kernel(tmp_path: Path) -> None:
     try:
         # Run the page's last cell, as Voilà does.
         reply = client.execute_interactive(
-            "from payme.webapp import page_ready; page_ready()", timeout=60
+            "from payme.app.page import page_ready; page_ready()", timeout=60
         )
         assert reply["content"]["status"] == "ok"
         marker = tmp_path / "ran.txt"

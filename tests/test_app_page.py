@@ -1,4 +1,4 @@
-"""payme.webapp outside a browser: the query string under Voilà, with and without preheating."""
+"""payme.app.page outside a browser: the query string under Voilà, with and without preheating."""
 
 from __future__ import annotations
 
@@ -7,12 +7,12 @@ import types
 
 import pytest
 
-from payme import webapp
+from payme.app import page
 
 
 @pytest.fixture
 def fresh_query(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(webapp, "_query", None)
+    monkeypatch.setattr(page, "_query", None)
 
 
 def test_outside_voila_the_query_is_empty(
@@ -21,14 +21,14 @@ def test_outside_voila_the_query_is_empty(
     monkeypatch.delenv("VOILA_BASE_URL", raising=False)
     monkeypatch.delenv("VOILA_PREHEAT", raising=False)
     monkeypatch.setenv("QUERY_STRING", "hand=7H")
-    assert webapp.query_params() == {}
+    assert page.query_params() == {}
 
 
 def test_query_from_the_environment(fresh_query: None, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("VOILA_BASE_URL", "/")
     monkeypatch.setenv("VOILA_PREHEAT", "False")
     monkeypatch.setenv("QUERY_STRING", "hand=7H+8H&rules=family&empty=&rules=classic")
-    assert webapp.query_params() == {"hand": "7H 8H", "rules": "classic", "empty": ""}
+    assert page.query_params() == {"hand": "7H 8H", "rules": "classic", "empty": ""}
 
 
 def test_preheated_kernel_waits_for_the_visit_once(
@@ -46,13 +46,13 @@ def test_preheated_kernel_waits_for_the_visit_once(
     monkeypatch.setenv("VOILA_BASE_URL", "/")
     monkeypatch.setenv("VOILA_PREHEAT", "True")
     monkeypatch.setenv("QUERY_STRING", "stale=1")
-    assert webapp.query_params() == {"seed": "5"}
+    assert page.query_params() == {"seed": "5"}
     # Voilà answers the wait once per kernel; a second call must not wait again.
-    assert webapp.query_params() == {"seed": "5"}
+    assert page.query_params() == {"seed": "5"}
     assert len(calls) == 1
 
 
 def test_page_header_escapes_and_links_home() -> None:
-    html = webapp.page_header("<Play>", "Cards & bots").value
+    html = page.page_header("<Play>", "Cards & bots").value
     assert "&lt;Play&gt;" in html and "Cards &amp; bots" in html
-    assert f'href="{webapp.LANDING_PAGE}"' in html
+    assert f'href="{page.LANDING_PAGE}"' in html

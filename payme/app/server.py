@@ -1,0 +1,148 @@
+"""Serve the payme web app: Voilà over ``notebooks/``, with the file browser taken out.
+
+``python -m payme.app.server notebooks/`` (or ``python -m payme.server``) takes the same
+options as ``voila`` (the Makefile's ``make app`` runs it).  Compared with plain
+``voila notebooks/`` it
+
+* answers ``/`` with a redirect to the landing page ``voila/render/index.ipynb``;
+* removes Voilà's tree pages (``/voila/tree...``) and its contents API
+  (``/voila/api/contents...``), so a visitor can open the app's pages but never list or read
+  the files around them (those URLs answer 404);
+* shuts a page's kernel down when the visitor leaves the page (Voilà's own request for that
+  is refused for want of an XSRF token, so kernels would pile up);
+* reads ``voila.json`` next to this file (template, theme, tracebacks, headers) and finds
+  the app's Voilà template under ``share/jupyter`` here, whatever the working directory;
+* serves the files of ``static/`` here (the style sheet) without a kernel, as the payme
+  template's static files (``voila/templates/payme/static/...``).
+
+The page-side half of the protection, refusing code sent over the kernel websocket, is
+:func:`payme.app.page.page_ready`.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+from typing import Any
+
+APP = Path(__file__).resolve().parent
+# A Jupyter data directory holding the app's Voilà template (voila/templates/payme).
+SHARE = APP / "share" / "jupyter"
+# Files served without a kernel, looked up first among the payme template's static files.
+STATIC = APP / "static"
+TEMPLATE = "payme"
+LANDING = "voila/render/index.ipynb"
+# URL fragments of the Voilà routes that list or describe files.
+_REMOVED_ROUTES = ("/voila/tree", "/voila/api/contents")
+
+
+def keep_route(pattern: str, base_url: str = "/") -> bool:
+    """Whether a Voilà route stays: the root and the file-listing routes go.
+
+    >>> keep_route("/voila/render/(.*)"), keep_route("/voila/tree(?P<path>...)")
+    (True, False)
+    >>> keep_route("/"), keep_route("/voila/api/contents(?P<path>...)")
+    (False, False)
+    """
+    if pattern.rstrip("/") == base_url.rstrip("/"):
+        return False
+    return not any(pattern.startswith(base_url.rstrip("/") + r) for r in _REMOVED_ROUTES)
+
+
+def _with_shutdown_fix(handler: Any) -> Any:
+    """Swap Voilà's kernel-shutdown handler for one that accepts the page's own beacon.
+
+    Leaving a page, Voilà's script asks the server to shut the page's kernel down with
+    ``navigator.sendBeacon``, which cannot carry Jupyter's XSRF token, so Voilà 0.5.13 answers
+    403 and the kernel lives on until the server stops (voila-dashboards/voila#1458): every
+    visit would leak a kernel.  The replacement accepts the request when the browser says it
+    comes from this very origin (``Origin`` equals the host), and checks XSRF otherwise.
+    """
+    from voila.shutdown_kernel_handler import VoilaShutdownKernelHandler
+
+    if len(handler) < 2 or handler[1] is not VoilaShutdownKernelHandler:
+        return handler
+
+    class SameOriginShutdownHandler(VoilaShutdownKernelHandler):  # type: ignore[misc]
+        def check_xsrf_cookie(self) -> None:
+            if self.request.headers.get("Origin") and self.check_origin():
+                return None
+            super().check_xsrf_cookie()
+            return None
+
+    return (handler[0], SameOriginShutdownHandler, *handler[2:])
+
+
+def _with_app_static(handler: Any) -> Any:
+    """Swap Voilà's template static-file handler for one that also serves :data:`STATIC`.
+
+    ``voila/templates/payme/static/payme.css`` then comes from ``payme/app/static/`` (looked up
+    before the template's and its base templates' own static folders).
+    """
+    from voila.static_file_handler import TemplateStaticFileHandler
+
+    if len(handler) < 2 or handler[1] is not TemplateStaticFileHandler:
+        return handler
+
+    class AppStaticFileHandler(TemplateStaticFileHandler):  # type: ignore[misc]
+        def parse_url_path(self, path: str) -> str:
+            url_path: str = super().parse_url_path(path)
+            if path.startswith(f"{TEMPLATE}/static/"):
+                roots: list[str] = getattr(self, "roots")  # noqa: B009 (set by super)
+                self.roots = [str(STATIC), *roots]
+            return url_path
+
+        @classmethod
+        def get_absolute_path(cls, root: str, path: str) -> str:
+            prefix = f"{TEMPLATE}/static/"
+            if path.startswith(prefix):
+                own = (STATIC / path[len(prefix) :]).resolve()
+                if own.is_file():
+                    return str(own)
+            return str(super().get_absolute_path(root, path))
+
+    return (handler[0], AppStaticFileHandler, *handler[2:])
+
+
+def make_app_class() -> type:
+    """Build the Voilà application subclass (Voilà is imported only here)."""
+    import tornado.web
+    from jupyter_core.paths import jupyter_config_path
+    from jupyter_server.utils import url_path_join
+    from traitlets import default
+    from voila.app import Voila
+
+    class PaymeVoila(Voila):  # type: ignore[misc]
+        name = "payme-voila"
+        description = "The payme web app (Voilà without a file browser)."
+
+        @default("config_file_paths")
+        def _config_file_paths_default(self) -> list[str]:
+            return [str(APP), os.getcwd(), *jupyter_config_path()]
+
+        def init_handlers(self) -> list[Any]:
+            handlers = [
+                _with_app_static(_with_shutdown_fix(h))
+                for h in super().init_handlers()
+                if keep_route(h[0], self.server_url)
+            ]
+            landing = url_path_join(self.server_url, LANDING)
+            # Tornado tries handlers in order; put the root redirect first.
+            handlers.insert(0, (self.server_url, tornado.web.RedirectHandler, {"url": landing}))
+            return handlers
+
+    return PaymeVoila
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Run the app; ``argv`` as for ``voila`` (default: ``sys.argv[1:]``)."""
+    # Voilà looks for templates along JUPYTER_PATH.
+    paths = [str(SHARE), *filter(None, os.environ.get("JUPYTER_PATH", "").split(os.pathsep))]
+    os.environ["JUPYTER_PATH"] = os.pathsep.join(paths)
+    app_class: Any = make_app_class()
+    app_class.launch_instance(argv=sys.argv[1:] if argv is None else argv)
+
+
+if __name__ == "__main__":
+    main()
