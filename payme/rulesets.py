@@ -80,6 +80,9 @@ class Ruleset:
     """The range of cards dealt (``dealt``) the functions accept."""
     upcard: bool = True
     """Whether the top stock card is turned up after the deal to start the discard pile."""
+    stock_counted: bool = True
+    """Whether players may count the stock; ``False``: they may only look and estimate
+    (Rummy 3-Pack), so a table shows an estimate, never the exact number."""
 
     # --- wild cards ------------------------------------------------------------------
     jokers_wild: bool = True
@@ -340,6 +343,7 @@ THREE_PACK: Final = Ruleset(
     min_dealt=2,
     max_dealt=10,
     upcard=False,
+    stock_counted=False,
     jokers_wild=False,
     round_rank_wild=False,
     special_wilds=(("WILD", "any"), ("GROUP", "set"), ("SEQ", "run")),

@@ -452,15 +452,12 @@ def test_lay_offs_obey_the_grown_meld_limits(
 
 
 def test_the_go_out_variation_rebuilds_the_stock() -> None:
-    import re
-
     q = next(q for q in _questions("three_pack", "variations") if q.prompt.startswith("Go Out"))
-    match = re.search(r"the discard pile holds (\d+) cards", q.prompt)
-    assert match
-    pile = int(match[1])
-    # RULES.md: the stock is rebuilt from the discard pile except its top card.
-    assert q.grade(str(pile - 1)).ok
-    assert not q.grade(str(pile)).ok and not q.grade("0").ok
+    # RULES.md: the stock is rebuilt from the discard pile except its top card (and nobody
+    # counts it, so the question names what happens, not a number).
+    assert q.kind == "choice"
+    assert q.grade("rebuild").ok
+    assert not q.grade("all").ok and not q.grade("end").ok
 
 
 def test_the_last_chance_after_the_stock_runs_out_is_checked() -> None:
@@ -587,3 +584,51 @@ def test_the_first_player_stays_after_a_tie_game() -> None:
     # RULES.md: the first player moves one seat left each game, but not after a tie game.
     assert q.grade(str(first)).ok
     assert not any(q.grade(str(p)).ok for p in range(3) if p != first)
+
+
+# --- the declarer's arrangement and the Rummy 3-Pack stock (RULES.md, newest rules) --------
+
+
+@pytest.mark.parametrize("name", ["denexa", "classic", "family"])
+def test_the_declarer_names_the_place_of_a_wild_card_at_a_run_end(name: str) -> None:
+    qs = _questions(name, "arrangement")
+    # RULES.md: JK 5H 6H holds the 4H place, 5H 6H JK the 7H place.
+    low = _by_caption(name, "arrangement", "JK 5H 6H")
+    high = _by_caption(name, "arrangement", "5H 6H JK")
+    assert low.grade("4H").ok and not low.grade("7H").ok
+    assert high.grade("7H").ok and not high.grade("4H").ok
+    lay_off_prompts = [q for q in qs if "lay off" in q.prompt]
+    if not rules(name).lay_off:
+        assert lay_off_prompts == []  # classic: nobody lays off, so nothing is asked
+        return
+    placed = _by_caption(name, "arrangement", "your hand: 7H 4H KC")
+    assert placed.grade("4H").ok
+    assert not placed.grade("4H 7H").ok and not placed.grade("7H").ok
+    suit = _by_caption(name, "arrangement", "your hand: QS 3D")
+    assert suit.grade("QS").ok and not suit.grade("").ok
+
+
+def test_the_arrangement_is_taught_in_the_text() -> None:
+    from payme.tutorial.pay_me import arrangement_text
+
+    text = arrangement_text(rules("denexa"))
+    assert "4♥ place" in text and "7♥ place" in text
+    assert "its suit is whatever keeps the set valid" in text
+    assert "Q♠ may join Q♣ Q♦ JK" in text
+
+
+def test_rummy_3_pack_never_asks_for_the_exact_stock_size() -> None:
+    r = rules("three_pack")
+    asked = [q for step in steps_for(r) for q in step.questions(r)]
+    import re
+
+    size = re.compile(r"how many cards (are )?(left in|does|do) the (new )?stock", re.I)
+    for q in asked:
+        assert not size.search(q.prompt), q.prompt
+        assert q.kind != "number" or "stock" not in q.prompt.split(".")[-1], q.prompt
+    count = next(q for q in asked if "May you count the stock" in q.prompt)
+    # RULES.md: the stock is never counted; a player may only look and estimate.
+    assert count.grade("no").ok and not count.grade("yes").ok
+    assert "estimate" in count.explanation
+    step = next(s for s in steps_for(r) if s.key == "no_upcard")
+    assert "estimate" in step.text(r) and "never the exact number" in step.text(r)

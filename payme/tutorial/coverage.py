@@ -84,7 +84,11 @@ COVERAGE: tuple[Entry, ...] = (
     (_TABLE, "money", ("pay_me:money",)),
     (_TABLE, "In classic and family a card of the round wild rank", ("pay_me:penalty",)),
     # Lay-offs
-    ("Lay-offs", "The declarer's melds are fixed as laid down", ("pay_me:lay_offs",)),
+    (
+        "Lay-offs",
+        "When going out, the declarer lays the hand out",
+        ("pay_me:arrangement", "pay_me:lay_offs"),
+    ),
     # Hand evaluation
     (_HAND, "For a hand, a rule set and the number of cards dealt", ("pay_me:deal",)),
     (_HAND, "Best layout", ("pay_me:same_rank", "pay_me:goal")),
@@ -96,6 +100,7 @@ COVERAGE: tuple[Entry, ...] = (
     (_R3, "Players 2–10", ("three_pack:players",)),
     (_R3, "First dealer", ("three_pack:first_dealer",)),
     (_R3, "No upcard", ("three_pack:no_upcard",)),
+    (_R3, "The stock is never counted", ("three_pack:no_upcard",)),
     (_R3, "A turn", ("three_pack:turn", "three_pack:going_out")),
     (_R3, "Melds: a group", ("three_pack:melds",)),
     (_R3, "WILD stands for any regular card", ("three_pack:wilds",)),
@@ -273,8 +278,12 @@ CHECKS: tuple[Check, ...] = (
     ),
     (
         "Lay-offs",
-        "The declarer's melds are fixed as laid down",
+        "When going out, the declarer lays the hand out",
         (
+            ("denexa", "arrangement", "lay down a run as JK 5H 6H"),
+            ("family", "arrangement", "lay down a run as 5H 6H JK"),
+            ("denexa", "arrangement", "your hand: 7H 4H KC"),
+            ("denexa", "arrangement", "your hand: QS 3D"),
             ("denexa", "lay_offs", "6H 4H KC"),
             ("denexa", "lay_offs", "QS QS 3D"),
             ("denexa", "lay_offs", "JK 3D"),
@@ -320,6 +329,11 @@ CHECKS: tuple[Check, ...] = (
             ("three_pack", "no_upcard", "Is a card face up on the discard pile"),
             ("three_pack", "no_upcard", "Who draws first"),
         ),
+    ),
+    (
+        _R3,
+        "The stock is never counted",
+        (("three_pack", "no_upcard", "May you count the stock"),),
     ),
     (_R3, "A turn", (("three_pack", "turn", "May you draw a second card"),)),
     (

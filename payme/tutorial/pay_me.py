@@ -625,6 +625,115 @@ def going_out_questions(r: Ruleset) -> Sequence[Question | None]:
     ]
 
 
+# --- 10b. laying out the melds: the declarer's arrangement --------------------------------
+
+
+def arrangement_text(r: Ruleset) -> str:
+    wilds = and_list(wild_kinds(r))
+    text = para(
+        "When you go out you lay your cards on the table separated into melds, and the "
+        "arrangement is yours to choose: which cards form which meld and, in a run, which "
+        "card each wild card stands for. Any arrangement stands as long as every meld is "
+        "valid; the engine's best layout is only a proposal.",
+        f"A wild card ({wilds}) inside a run holds the place between its neighbours. At "
+        "either end of a run it holds the place you name when you lay it down: JK 5♥ 6♥ "
+        "puts the joker in the 4♥ place, 5♥ 6♥ JK in the 7♥ place.",
+    )
+    if r.lay_off:
+        text += para(
+            "Your choice matters to the others: a run's wild card keeps the place you gave it, "
+            "so nobody can lay off the card it stands for. In a set a wild card stands for the "
+            "rank only; its suit is whatever keeps the set valid, so it may change when a card "
+            "is laid off onto the set"
+            + (
+                ": Q♠ may join Q♣ Q♦ JK, the joker then standing for Q♥."
+                if r.set_distinct_suits
+                else "."
+            )
+        )
+    return text
+
+
+def arrangement_example(r: Ruleset) -> str:
+    from payme.display import meld_html
+    from payme.melds import parse_declared_meld
+
+    if not r.jokers_wild:
+        return ""
+    melds = "".join(
+        str(meld_html(parse_declared_meld(m, r, 9), caption=f"laid down as {m}"))
+        for m in ("JK 5H 6H", "5H 6H JK")
+    )
+    return para("The same three cards laid down two ways (9 cards dealt):") + melds
+
+
+def _joker_place(r: Ruleset, laid: str, dealt: int) -> Question | None:
+    """ "Which card does the joker stand for?" graded by the declared meld's stand-ins."""
+    from payme.melds import parse_declared_meld
+
+    if not r.jokers_wild:
+        return None
+    meld = parse_declared_meld(laid, r, dealt)
+    joker = parse_card("JK")
+    stands = next(s for c, s in zip(meld.cards, meld.stands_for, strict=True) if c == joker)
+    if stands is None:
+        return None
+    low, high = Card.regular(4, "H"), Card.regular(7, "H")
+    options = tuple((f"{c.name} ({c})", str(c)) for c in (low, high))
+    return choice_question(
+        f"You go out and lay down a run as {laid} ({dealt} cards dealt). Which card does "
+        "the joker stand for?",
+        options,
+        {str(stands)},
+        f"A wild card at the end of a run holds the place you name when you lay it down: "
+        f"laid as {laid}, the joker stands for {stands} ({meld}).",
+        cards=parse_hand(laid),
+        caption=laid,
+        dealt=dealt,
+        claim="the declarer names the place of a wild card at the end of a run",
+        holds=lambda: parse_declared_meld(laid, r, dealt).stands_for == meld.stands_for,
+    )
+
+
+def arrangement_questions(r: Ruleset) -> Sequence[Question | None]:
+    qs = [
+        pick([lambda: _joker_place(r, "JK 5H 6H", 9)], "a wild card at the low end"),
+        pick([lambda: _joker_place(r, "5H 6H JK", 9)], "a wild card at the high end"),
+    ]
+    if not r.lay_off:
+        return qs  # nobody lays off, so the declarer's choice cannot block a lay-off
+    seven, queen = parse_card("7H"), parse_card("QS")
+    return [
+        *qs,
+        pick(
+            [
+                lambda: ask.lay_off_cards(
+                    r,
+                    "7H 4H KC",
+                    ["5H 6H JK"],
+                    9,
+                    shows=lambda laid: seven not in laid and bool(laid),
+                    claim="the wild card holds the 7H place the declarer named",
+                )
+            ],
+            "the place a declarer named",
+        ),
+        pick(
+            [
+                lambda: ask.lay_off_cards(
+                    r,
+                    "QS 3D",
+                    ["QC QD JK"],
+                    9,
+                    shows=lambda laid: queen in laid,
+                    claim="a set's wild card changes suit so another queen fits",
+                )
+            ],
+            "a set's wild card changing suit",
+        ),
+    ]
+
+
 # --- 11. final turns ----------------------------------------------------------------------
 
 
@@ -1012,6 +1121,14 @@ PAY_ME_STEPS: tuple[Step, ...] = (
         demo="turn",
     ),
     Step("going_out", "Going out: “Pay me!”", "choice", going_out_text, going_out_questions),
+    Step(
+        "arrangement",
+        "Laying out your melds: your choice",
+        "choice",
+        arrangement_text,
+        arrangement_questions,
+        arrangement_example,
+    ),
     Step(
         "final_turns",
         "Final turns",

@@ -166,19 +166,6 @@ def players_questions(r: Ruleset) -> Sequence[Question | None]:
     qs.append(
         yes_no_question(f"May the players agree to deal {r.max_dealt + 2} cards each?", ok, why)
     )
-    from payme.game.three_pack import new_three_pack_game
-
-    g = new_three_pack_game(r, players=4, seed=3, dealt=9)
-    hand = g.view(0)["hand"]
-    qs.append(
-        number_question(
-            "Four players agree on 9 cards each. How many cards are left in the stock after "
-            "the deal?",
-            g.view(0)["stock_count"],
-            f"The engine dealt 4 × {len(hand)} = {4 * len(hand)} of the {len(g.pack)} cards: "
-            f"{g.view(0)['stock_count']} stay in the stock.",
-        )
-    )
     return qs
 
 
@@ -295,11 +282,41 @@ def _identical_cards_questions(r: Ruleset) -> list[Question]:
 
 
 def no_upcard_text(r: Ruleset) -> str:
+    stock = (
+        "You may count the cards of the stock."
+        if r.stock_counted
+        else "Nobody may count the stock: you may look at it and estimate how many cards "
+        "are left, nothing more. The app shows an estimate too, never the exact number."
+    )
     return para(
         "After the deal no card is turned up: the discard pile is empty.",
         "The player left of the dealer begins by drawing from the stock; their discard "
         "starts the discard pile. From then on only the top discard may be taken.",
+    ) + para(stock)
+
+
+def stock_questions_after_deal(r: Ruleset) -> list[Question]:
+    """May the stock be counted? The rule set's data says; a real deal's estimate shows
+    what a player sees instead."""
+    from payme.game.three_pack import new_three_pack_game
+
+    g = new_three_pack_game(r, players=4, seed=3, dealt=9)
+    seen = g.view(0)["stock_estimate"]
+    why = (
+        "Yes: the rules let players count the stock."
+        if r.stock_counted
+        else "No: the stock is never counted. You may look at it and estimate; after this "
+        f"deal a look says about {seen} cards, and that estimate is all a player (or the "
+        "app) may know."
     )
+    return [
+        yes_no_question(
+            "Four players are dealt 9 cards each. May you count the stock to learn exactly "
+            "how many cards are left?",
+            r.stock_counted,
+            why,
+        )
+    ]
 
 
 def no_upcard_questions(r: Ruleset) -> Sequence[Question | None]:
@@ -327,6 +344,7 @@ def no_upcard_questions(r: Ruleset) -> Sequence[Question | None]:
             verdict.ok,
             _verdict(verdict, "Yes."),
         ),
+        *stock_questions_after_deal(r),
     ]
 
 
@@ -1078,14 +1096,26 @@ def go_out_rebuild_questions(r: Ruleset) -> list[Question]:
     pile = len(g.pile) + 1  # with the discard about to be made
     g.apply(Discard(seat, card))
     events = " ".join(str(rec.event) for rec in g.history[-3:])
+    stock, left = g.view(seat)["stock_count"], tuple(g.pile)
+    if stock == pile - 1 and left == (card,):
+        right = "rebuild"
+    elif stock == pile:
+        right = "all"
+    else:
+        right = "end"
     return [
-        number_question(
-            f"Go Out is on. Seat {seat} draws the last stock card and discards {card}, so "
-            f"the discard pile holds {pile} cards. Nobody has gone out. How many cards "
-            "does the new stock hold?",
-            g.view(seat)["stock_count"],
-            f"The engine: {events} The game goes on: {g.view(seat)['stock_count']} cards "
-            f"in the stock and {card} alone on the discard pile.",
+        choice_question(
+            f"Go Out is on. Seat {seat} draws the last stock card and discards {card}. "
+            "Nobody has gone out. What happens to the discard pile?",
+            (
+                ("All but its top card is shuffled into a new stock", "rebuild"),
+                ("The whole pile is shuffled into a new stock", "all"),
+                ("Nothing: the game ends", "end"),
+            ),
+            {right},
+            f"The engine: {events} With Go Out the game goes on until someone goes out: "
+            f"the pile but its top card ({card}) becomes the new stock. (Nobody counts it: "
+            "the stock is never counted.)",
         )
     ]
 
