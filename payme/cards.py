@@ -14,6 +14,7 @@ identity-cheap integer index, and a hand is a plain tuple of cards (copies repea
 
 from __future__ import annotations
 
+import operator
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -64,14 +65,48 @@ class CardError(ValueError):
         self.token = token
 
 
-@dataclass(frozen=True, slots=True, order=True)
+@dataclass(frozen=True, slots=True, order=True, init=False)
 class Card:
     """One kind of card.  Order is canonical: suits S H D C, ace to king, then JK, specials.
 
-    Use :func:`parse_card` or :meth:`Card.of` to get one; ``Card.of("7H") is Card.of("7h")``.
+    ``Card(token)`` (as printed), ``Card(index)`` (0–58), :meth:`Card.of` and
+    :func:`parse_card` all give the one shared object of that kind; anything else is refused
+    at once.
+
+    >>> Card("7h") is Card.of("7H") is Card(19)
+    True
+    >>> Card("7H"), Card("10♦").name
+    (Card('7H'), 'ten of diamonds')
+    >>> Card(59)
+    Traceback (most recent call last):
+    ...
+    payme.cards.CardError: no card has index 59: indices run from 0 to 58
     """
 
     index: int
+
+    def __new__(cls, card: str | int | Card) -> Card:
+        # One object per kind: a new Card is always the shared one, so `is` and the
+        # hot paths' index lookups agree with what the caller built.
+        if isinstance(card, str):
+            return parse_card(card)
+        if isinstance(card, Card):
+            return card
+        if isinstance(card, bool):  # an int to Python, never a card
+            raise TypeError("a card is a token like '7H' or an index 0-58, not a bool")
+        try:
+            index = operator.index(card)
+        except TypeError:
+            raise TypeError(
+                f"a card is a token like '7H' or an index 0-58, not {type(card).__name__} {card!r}"
+            ) from None
+        if not 0 <= index < N_CARDS:
+            raise CardError(f"no card has index {index}: indices run from 0 to {N_CARDS - 1}")
+        return CARDS[index]
+
+    def __reduce__(self) -> tuple[type[Card], tuple[int]]:
+        # Unpickling and copying go through __new__, so they give the shared card too.
+        return (Card, (self.index,))
 
     @staticmethod
     def of(token: str) -> Card:
@@ -80,7 +115,8 @@ class Card:
 
     @staticmethod
     def from_index(index: int) -> Card:
-        return CARDS[index]
+        """The card of :attr:`index` ``index`` (0–58); same as ``Card(index)``."""
+        return Card(index)
 
     @staticmethod
     def regular(rank: int, suit: str) -> Card:
@@ -143,7 +179,15 @@ def _make_tokens() -> tuple[str, ...]:
 
 
 _TOKENS: Final = _make_tokens()
-CARDS: Final = tuple(Card(i) for i in range(N_CARDS))
+
+
+def _make_card(index: int) -> Card:
+    card = object.__new__(Card)
+    object.__setattr__(card, "index", index)
+    return card
+
+
+CARDS: Final = tuple(_make_card(i) for i in range(N_CARDS))
 """Every kind of card, indexed by :attr:`Card.index`."""
 
 _BY_TOKEN: dict[str, Card] = {tok: CARDS[i] for i, tok in enumerate(_TOKENS)}

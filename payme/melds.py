@@ -15,6 +15,7 @@ False
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from itertools import pairwise
@@ -33,6 +34,7 @@ from payme.cards import (
     CardError,
     CardsLike,
     format_hand,
+    parse_card,
     parse_hand,
 )
 from payme.pack import MAX_HAND, check_hand
@@ -51,7 +53,7 @@ RUN_MOST: Final = 13
 # The meld value type
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class Meld:
     """A valid meld and what each of its cards plays as.
 
@@ -65,15 +67,44 @@ class Meld:
     ('run', 'H', 5, 7, 1)
     >>> str(m)
     '5H JK(6H) 7H'
-    """
+
+    Its repr is a call that builds it again: the cards as text, each wild card followed by
+    what it plays as in brackets (``?`` in a meld of wild cards only, which fixes nothing).
+    Building a meld does not check it against a rule set; :func:`check_meld` does.
+
+    >>> m
+    Meld('run', '5H JK(6H) 7H')
+    >>> Meld('run', '5H JK(6H) 7H') == m
+    True
+    >>> Meld("set", "JK JK")
+    Traceback (most recent call last):
+    ...
+    ValueError: a meld's text needs what each wild card plays as: 'JK' stands for itself; write e.g. 'JK(6H)', or 'JK(?)' in a meld of wild cards only
+    """  # noqa: E501
 
     kind: MeldKind
     cards: tuple[Card, ...]
     stands_for: tuple[Card | None, ...]
 
-    def __post_init__(self) -> None:
-        if len(self.cards) != len(self.stands_for):
+    def __init__(
+        self,
+        kind: MeldKind,
+        cards: tuple[Card, ...] | str,
+        stands_for: tuple[Card | None, ...] | None = None,
+    ) -> None:
+        if isinstance(cards, str):
+            if stands_for is not None:
+                raise TypeError("give what the wild cards play as in the text or in stands_for")
+            cards, stands_for = _parse_meld_text(cards, kind)
+        elif stands_for is None:
+            raise TypeError("a meld needs stands_for: what each card plays as")
+        if kind not in _KINDS:
+            raise ValueError(f"a meld's kind is one of {', '.join(_KINDS)}, not {kind!r}")
+        if len(cards) != len(stands_for):
             raise ValueError("a meld needs one stands_for entry per card")
+        _set(self, "kind", kind)
+        _set(self, "cards", cards)
+        _set(self, "stands_for", stands_for)
 
     def __len__(self) -> int:
         return len(self.cards)
@@ -130,7 +161,10 @@ class Meld:
         return " ".join(parts)
 
     def __repr__(self) -> str:
-        return f"Meld({self.kind!r}, {str(self)!r})"
+        parts = []
+        for c, s in zip(self.cards, self.stands_for, strict=True):
+            parts.append(str(c) if s is c else f"{c}({'?' if s is None else s})")
+        return f"Meld({self.kind!r}, {' '.join(parts)!r})"
 
     def _repr_html_(self) -> str:  # pragma: no cover - exercised in notebooks
         try:
@@ -144,6 +178,31 @@ class Meld:
 
 _new_object: Final = object.__new__
 _set: Final = object.__setattr__
+_KINDS: Final = ("set", "run", "single")
+_MELD_CARD: Final = re.compile(r"([^()]+)(?:\(([^()]+)\))?")
+
+
+def _parse_meld_text(text: str, kind: str) -> tuple[tuple[Card, ...], tuple[Card | None, ...]]:
+    """The cards and stand-ins of a meld written as :class:`Meld`'s repr writes it."""
+    cards: list[Card] = []
+    stands: list[Card | None] = []
+    for token in text.split():
+        match = _MELD_CARD.fullmatch(token)
+        if match is None:
+            raise CardError(f"{token!r} is not a card, or a card and what it plays as: 'JK(6H)'")
+        card = parse_card(match[1])
+        plays_as = match[2]
+        if plays_as is None:
+            if not card.is_regular and kind != "single":
+                raise ValueError(
+                    f"a meld's text needs what each wild card plays as: {token!r} stands for "
+                    f"itself; write e.g. '{card}(6H)', or '{card}(?)' in a meld of wild cards only"
+                )
+            stands.append(card)
+        else:
+            stands.append(None if plays_as.strip() == "?" else parse_card(plays_as))
+        cards.append(card)
+    return tuple(cards), tuple(stands)
 
 
 def new_meld(kind: MeldKind, cards: tuple[Card, ...], stands_for: tuple[Card | None, ...]) -> Meld:

@@ -12,6 +12,11 @@ a preset with fields replaced:
 >>> tight = dataclasses.replace(r, name="denexa-no-twos", twos_wild=False)
 >>> tight.is_wild(parse_card("2C"), dealt=7)
 False
+
+A preset prints as the call that gives it; a custom rule set says what it changed:
+
+>>> r, tight
+(rules('denexa'), <Ruleset 'denexa-no-twos': rules('denexa') with twos_wild=False>)
 >>> rules("nope")
 Traceback (most recent call last):
 ...
@@ -20,7 +25,7 @@ ValueError: unknown rule set 'nope': the presets are denexa, classic, family, th
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Final, Literal
 
 from payme.cards import JOKER_INDEX, N_CARDS, N_REGULAR, RANKS, SPECIAL_NAMES, Card, parse_card
@@ -163,6 +168,20 @@ class Ruleset:
                 problems.append(f"{token!r} is not a special card")
         if problems:
             raise ValueError(f"invalid rule set {self.name!r}: " + "; ".join(problems))
+
+    def __repr__(self) -> str:
+        # The full field list (over 1,000 characters) would swamp every value that holds a
+        # rule set (lay-offs, puzzles, chances), so a preset is named and a custom one is
+        # shown as the preset it differs least from plus its changed rules.
+        preset = PRESETS.get(self.name)
+        if preset is not None and (preset is self or _rule_changes(preset, self) == []):
+            return f"rules({self.name!r})"
+        base = min(PRESETS.values(), key=lambda p: len(_rule_changes(p, self)))
+        changes = _rule_changes(base, self)
+        shown = ", ".join(f"{n}={getattr(self, n)!r}" for n in changes[:_REPR_CHANGES])
+        if len(changes) > _REPR_CHANGES:
+            shown += f" and {len(changes) - _REPR_CHANGES} more"
+        return f"<Ruleset {self.name!r}: rules({base.name!r}) with {shown or 'no rule changed'}>"
 
     # --- derived facts: each a one-line reading of the fields above --------------------
 
@@ -370,6 +389,22 @@ THREE_PACK: Final = Ruleset(
 )
 
 PRESETS: Final[dict[str, Ruleset]] = {r.name: r for r in (DENEXA, CLASSIC, FAMILY, THREE_PACK)}
+
+_DESCRIPTIONS: Final = frozenset({"name", "title", "source", "notes"})
+"""Fields that describe a rule set rather than change a rule (left out of its repr)."""
+_REPR_CHANGES: Final = 4
+"""Changed rules a custom rule set's repr lists before it just counts the rest."""
+
+
+def _rule_changes(base: Ruleset, other: Ruleset) -> list[str]:
+    """The names of the rule fields whose values differ between two rule sets."""
+    return [
+        f.name
+        for f in fields(Ruleset)
+        if f.name not in _DESCRIPTIONS and getattr(base, f.name) != getattr(other, f.name)
+    ]
+
+
 DEFAULT: Final = "denexa"
 
 RulesLike = Ruleset | str
