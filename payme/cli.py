@@ -342,6 +342,19 @@ def _cmd_simulate(args: argparse.Namespace, stdin: IO[str], stdout: IO[str]) -> 
     return int(run_simulate(args, stdout=stdout))
 
 
+def _cmd_app(voila_args: list[str]) -> int:
+    """``payme app [VOILA OPTIONS]``: serve the web app (Voilà options passed on as they are)."""
+    try:
+        import voila  # noqa: F401
+    except ImportError:
+        sys.stderr.write('payme: error: the web app needs its extra: pip install "payme[app]"\n')
+        return EXIT_BAD_INPUT
+    from payme.app.server import main as serve
+
+    serve(voila_args)
+    return 0
+
+
 def _positive(text: str) -> int:
     try:
         value = int(text)
@@ -437,6 +450,14 @@ def build_parser() -> argparse.ArgumentParser:
         help="run on a Dask cluster, e.g. tcp://HOST:8786",
     )
     p.set_defaults(run=_cmd_simulate)
+
+    # Dispatched by main() before parsing: every option after `app` belongs to Voilà.
+    sub.add_parser(
+        "app",
+        help="serve the web app on http://127.0.0.1:8866 (needs payme[app]); "
+        "Voilà options follow, e.g. --port=9000",
+        add_help=False,
+    )
     return parser
 
 
@@ -446,6 +467,9 @@ def main(
     """Run the command line; returns the exit status (0 ok, 2 bad input)."""
     stdin = sys.stdin if stdin is None else stdin
     stdout = sys.stdout if stdout is None else stdout
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if argv[:1] == ["app"]:
+        return _cmd_app(argv[1:])
     parser = build_parser()
     try:
         args = parser.parse_args(argv)

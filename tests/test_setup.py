@@ -55,6 +55,26 @@ def test_landing_page_links_every_notebook() -> None:
     assert present <= linked, f"not linked from the landing page: {present - linked}"
 
 
+def test_static_landing_page_links_every_page() -> None:
+    """payme/app/static/index.html (served at /) links every page, relative to /, same tab."""
+    import html.parser
+
+    class Links(html.parser.HTMLParser):
+        def __init__(self) -> None:
+            super().__init__()
+            self.links: list[dict[str, str | None]] = []
+
+        def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+            if tag == "a":
+                self.links.append(dict(attrs))
+
+    parser = Links()
+    parser.feed((REPO / "payme" / "app" / "static" / "index.html").read_text())
+    hrefs = {link.get("href") for link in parser.links}
+    assert {f"voila/render/{page.notebook}" for page in PAGES} <= hrefs
+    assert all("target" not in link for link in parser.links)
+
+
 def _run(code: str, cwd: Path) -> str:
     result = subprocess.run(
         [sys.executable, "-c", code], cwd=cwd, capture_output=True, text=True, timeout=120

@@ -23,6 +23,7 @@ __all__ = [
     "LANDING_PAGE",
     "PAGES",
     "Page",
+    "home_url",
     "landing_html",
     "page_header",
     "page_ready",
@@ -123,6 +124,20 @@ def query_params() -> dict[str, str]:
     return dict(parse_qsl(_query, keep_blank_values=True))
 
 
+def home_url() -> str:
+    """Where a page's "home" link goes: the root's landing page under ``payme app``.
+
+    Elsewhere (Voilà as a Jupyter Server extension on Binder, JupyterLab) the landing
+    notebook next to the page.
+
+    >>> home_url()
+    'index.ipynb'
+    """
+    if os.environ.get("PAYME_APP") == "1":
+        return os.environ.get("VOILA_BASE_URL") or "/"
+    return LANDING_PAGE
+
+
 def header_html(title: str, intro: str) -> str:
     """The HTML of a page header: the title, one intro paragraph and a link home.
 
@@ -132,7 +147,7 @@ def header_html(title: str, intro: str) -> str:
     """
     return (
         '<div class="payme-page-header">'
-        f'<nav><a class="payme-home" href="{LANDING_PAGE}">← payme home</a></nav>'
+        f'<nav><a class="payme-home" href="{html.escape(home_url())}">← payme home</a></nav>'
         f"<h1>{html.escape(title)}</h1><p>{html.escape(intro)}</p></div>"
     )
 

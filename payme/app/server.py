@@ -4,7 +4,7 @@
 options as ``voila`` (the Makefile's ``make app`` runs it).  Compared with plain
 ``voila notebooks/`` it
 
-* answers ``/`` with a redirect to the landing page ``voila/render/index.ipynb``;
+* answers ``/`` with the landing page ``static/index.html``, a file: no kernel starts for it;
 * removes Voilà's tree pages (``/voila/tree...``) and its contents API
   (``/voila/api/contents...``), so a visitor can open the app's pages but never list or read
   the files around them (those URLs answer 404);
@@ -32,9 +32,38 @@ SHARE = APP / "share" / "jupyter"
 # Files served without a kernel, looked up first among the payme template's static files.
 STATIC = APP / "static"
 TEMPLATE = "payme"
-LANDING = "voila/render/index.ipynb"
+# The landing page, served at the root as a file.
+LANDING = "index.html"
 # URL fragments of the Voilà routes that list or describe files.
 _REMOVED_ROUTES = ("/voila/tree", "/voila/api/contents")
+
+
+def notebooks_dir() -> Path:
+    """The app's pages: the copy a wheel carries, else a clone's top-level ``notebooks/``.
+
+    >>> notebooks_dir().joinpath("play.ipynb").is_file()
+    True
+    """
+    for folder in (APP / "notebooks", APP.parents[1] / "notebooks"):
+        if folder.is_dir():
+            return folder
+    raise FileNotFoundError(
+        f"the app's notebooks are missing: neither {APP / 'notebooks'} (an installed wheel) "
+        f"nor {APP.parents[1] / 'notebooks'} (a clone) exists"
+    )
+
+
+def with_notebooks(argv: list[str]) -> list[str]:
+    """Voilà's arguments with the app's notebooks folder first, unless one is given.
+
+    >>> with_notebooks(["--port=9000"])[1:]
+    ['--port=9000']
+    >>> with_notebooks(["."])
+    ['.']
+    """
+    if any(not arg.startswith("-") and Path(arg).exists() for arg in argv):
+        return argv
+    return [str(notebooks_dir()), *argv]
 
 
 def keep_route(pattern: str, base_url: str = "/") -> bool:
@@ -105,9 +134,21 @@ def _with_app_static(handler: Any) -> Any:
     return (handler[0], AppStaticFileHandler, *handler[2:])
 
 
+def _landing_handler() -> type:
+    """The handler of ``/``: the landing page's file, with the app's headers, no kernel."""
+    from jupyter_server.base.handlers import JupyterHandler
+
+    class LandingHandler(JupyterHandler):
+        def get(self) -> None:
+            self.set_header("Content-Type", "text/html; charset=UTF-8")
+            self.set_header("Cache-Control", "no-cache")
+            self.finish((STATIC / LANDING).read_bytes())
+
+    return LandingHandler
+
+
 def make_app_class() -> type:
     """Build the Voilà application subclass (Voilà is imported only here)."""
-    import tornado.web
     from jupyter_core.paths import jupyter_config_path
     from jupyter_server.utils import url_path_join
     from traitlets import default
@@ -127,21 +168,25 @@ def make_app_class() -> type:
                 for h in super().init_handlers()
                 if keep_route(h[0], self.server_url)
             ]
-            landing = url_path_join(self.server_url, LANDING)
-            # Tornado tries handlers in order; put the root redirect first.
-            handlers.insert(0, (self.server_url, tornado.web.RedirectHandler, {"url": landing}))
+            # Tornado tries handlers in order; the root's landing page comes first.
+            handlers.insert(0, (self.server_url, _landing_handler()))
             return handlers
 
     return PaymeVoila
 
 
 def main(argv: list[str] | None = None) -> None:
-    """Run the app; ``argv`` as for ``voila`` (default: ``sys.argv[1:]``)."""
+    """Run the app; ``argv`` as for ``voila`` (default: ``sys.argv[1:]``).
+
+    Without a notebook folder among the arguments, the app's own (:func:`notebooks_dir`).
+    """
+    # The pages' kernels inherit this: their header links home to the root's landing page.
+    os.environ["PAYME_APP"] = "1"
     # Voilà looks for templates along JUPYTER_PATH.
     paths = [str(SHARE), *filter(None, os.environ.get("JUPYTER_PATH", "").split(os.pathsep))]
     os.environ["JUPYTER_PATH"] = os.pathsep.join(paths)
     app_class: Any = make_app_class()
-    app_class.launch_instance(argv=sys.argv[1:] if argv is None else argv)
+    app_class.launch_instance(argv=with_notebooks(sys.argv[1:] if argv is None else argv))
 
 
 if __name__ == "__main__":

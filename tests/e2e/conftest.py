@@ -127,6 +127,7 @@ class VoilaServer:
             *(extra or []),
         ]
         self.proc: subprocess.Popen[bytes] | None = None
+        self.cwd = REPO
 
     def url(self, path: str = "") -> str:
         return f"http://127.0.0.1:{self.port}/{path.lstrip('/')}"
@@ -148,7 +149,7 @@ class VoilaServer:
         try:
             self.proc = subprocess.Popen(
                 self.cmd,
-                cwd=REPO,
+                cwd=self.cwd,
                 stdout=log,
                 stderr=subprocess.STDOUT,
                 stdin=subprocess.DEVNULL,
@@ -195,6 +196,21 @@ class VoilaServer:
             # The kernels then exit through ipykernel's parent poller.
             os.killpg(proc.pid, signal.SIGKILL)
             proc.wait(10)
+
+
+def kernel_pids(server: VoilaServer) -> list[int]:
+    """The process ids of the server's kernels (its child processes, read from /proc)."""
+    assert server.proc is not None
+    parent = str(server.proc.pid)
+    found = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue  # the process ended meanwhile
+        if fields[1] == parent:  # fields after the name: state, ppid, ...
+            found.append(int(stat.parent.name))
+    return found
 
 
 def _require_chromium() -> None:

@@ -12,7 +12,7 @@ import pytest
 
 from payme.app.page import PAGES
 
-from .conftest import NOTEBOOKS, REPO, VoilaServer
+from .conftest import NOTEBOOKS, REPO, VoilaServer, kernel_pids, wait_ready
 
 APP_STATIC = REPO / "payme" / "app" / "static"
 
@@ -30,17 +30,36 @@ LIVE_PAGES: list[str] = [
 ]
 
 
-def test_root_redirects_to_landing_page(
-    page: Any, voila_app: Any, page_errors: list[str], outside_requests: list[str]
+def test_root_is_the_static_landing_page(
+    page: Any, voila_app: VoilaServer, page_errors: list[str], outside_requests: list[str]
 ) -> None:
-    page.goto(voila_app.url("/"), wait_until="domcontentloaded")
+    """``/`` is payme/app/static/index.html: every page linked, same tab, no kernel."""
+    kernels = len(kernel_pids(voila_app))
+    page.goto(voila_app.url("/"), wait_until="load")
     landing = page.locator(".payme-landing")
-    landing.wait_for(state="visible", timeout=120_000)
-    assert page.url.endswith("/voila/render/index.ipynb")
-    text = landing.inner_text()
-    assert "Pay Me" in text and "Rummy 3-Pack" in text
+    landing.wait_for(state="visible", timeout=30_000)
+    assert page.url == voila_app.url("/")
+    assert "Pay Me" in landing.inner_text() and "Rummy 3-Pack" in landing.inner_text()
+    links = page.locator(".payme-landing a[href*='voila/render/']")
+    hrefs = [links.nth(i).get_attribute("href") for i in range(links.count())]
+    assert {f"voila/render/{p.notebook}" for p in PAGES} <= set(hrefs)
+    assert page.locator("a[target]").count() == 0  # same-tab links only
+    assert len(kernel_pids(voila_app)) == kernels  # the landing page started no kernel
+    page.locator(".payme-landing a[href='voila/render/puzzles.ipynb']").first.click()
+    wait_ready(page)
+    assert page.url == voila_app.page_url("puzzles")
     assert page_errors == []
     assert outside_requests == []
+
+
+def test_landing_page_answers_without_a_kernel(voila_app: VoilaServer) -> None:
+    started = time.monotonic()
+    with urllib.request.urlopen(voila_app.url("/"), timeout=30) as response:
+        html = response.read().decode()
+    # A generous bound for a loaded CI machine; the page is a file read.
+    assert time.monotonic() - started < 2.0
+    assert html == (APP_STATIC / "index.html").read_text()
+    assert response.headers["X-Content-Type-Options"] == "nosniff"
 
 
 STYLE_SHEET = "voila/templates/payme/static/payme.css"
@@ -95,11 +114,11 @@ def test_page_loads_without_error(
 
 
 @pytest.mark.parametrize("name", LIVE_PAGES)
-def test_page_header_links_home(name: str, open_page: Any) -> None:
+def test_page_header_links_home(name: str, open_page: Any, voila_app: VoilaServer) -> None:
     page = open_page(name)
     page.locator(".payme-page-header a.payme-home").first.click()
     page.locator(".payme-landing").wait_for(state="visible", timeout=120_000)
-    assert page.url.split("?")[0].endswith("/voila/render/index.ipynb")
+    assert page.url == voila_app.url("/")
 
 
 def test_preheated_kernel_reads_the_query_of_the_visit(
