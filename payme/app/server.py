@@ -150,7 +150,6 @@ def _landing_handler() -> type:
 def make_app_class() -> type:
     """Build the Voilà application subclass (Voilà is imported only here)."""
     from jupyter_core.paths import jupyter_config_path
-    from jupyter_server.utils import url_path_join
     from traitlets import default
     from voila.app import Voila
 
