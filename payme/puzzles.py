@@ -419,45 +419,79 @@ def _layout_text(melds: Iterable[Meld], deadwood: Iterable[Card]) -> str:
 
 
 def _explain(p: Puzzle) -> str:
-    from payme.layoff import lay_off
-    from payme.solver import can_go_out, evaluate
+    from payme.advice import discard_advice, go_out_advice, lay_off_advice, plain
+    from payme.solver import evaluate
 
     unit = "unmelded cards" if p.rules.game == "rummy_3_pack" else "points"
     if p.kind == "deadwood":
         ev = evaluate(p.hand, p.rules, p.dealt)
-        return f"Best: {_layout_text(ev.melds, ev.deadwood)} — {ev.deadwood_points} {unit}."
+        return (
+            f"Best: {_layout_text(ev.melds, ev.deadwood)} — {ev.deadwood_points} {unit}. "
+            + _why_layout(p, ev)
+        )
     if p.kind == "discard":
         best = _discard_results(p)
         low = min(best.values())
         cards = [str(c) for c, v in sorted(best.items()) if v == low]
-        return f"Discard {' or '.join(cards)}: the rest leaves {low} {unit} of deadwood at best."
+        advice = discard_advice(p.hand, p.rules, p.dealt)
+        return (
+            f"Discard {' or '.join(cards)}: the rest leaves {low} {unit} of deadwood at best. "
+            f"Why {plain(advice.move)[len('Discard ') :]}: {plain(advice.reason)}"
+        )
     if p.kind == "go_out":
+        advice = go_out_advice(p.hand, p.rules, p.dealt)
+        from payme.solver import can_go_out
+
         out = can_go_out(p.hand, p.rules, p.dealt)
         if not out.ok:
             ev = evaluate(p.hand, p.rules, p.dealt)
             return (
                 f"No: the best layout still leaves {format_hand(ev.deadwood)} unmelded "
-                f"({_layout_text(ev.melds, ev.deadwood)})."
+                f"({_layout_text(ev.melds, ev.deadwood)}). {plain(advice.reason)}"
             )
         ways = ["without discarding" if d is None else f"discarding {d}" for d in out.discards]
-        return f"Yes: the hand goes out {' or '.join(ways)}."
+        return f"Yes: the hand goes out {' or '.join(ways)}. {plain(advice.reason)}"
+    from payme.layoff import lay_off
+
     lo = lay_off(p.hand, list(p.declarer_melds), p.rules, p.dealt)
     placed = (
         "; ".join(f"{format_hand(cards)} onto {p.declarer_melds[i]}" for i, cards in lo.lay_offs)
         or "nothing"
     )
+    advice = lay_off_advice(p.hand, list(p.declarer_melds), p.rules, p.dealt)
     return (
         f"{lo.deadwood_points} {unit}: your melds {'; '.join(map(str, lo.melds)) or 'none'}, "
-        f"lay off {placed}, deadwood {format_hand(lo.deadwood) or 'nothing'}."
+        f"lay off {placed}, deadwood {format_hand(lo.deadwood) or 'nothing'}. "
+        f"{plain(advice.reason)[0].upper()}{plain(advice.reason)[1:]}"
+    )
+
+
+def _why_layout(p: Puzzle, ev: object) -> str:
+    """Why no better layout exists, in one sentence: what each left-over card lacks."""
+    deadwood = tuple(getattr(ev, "deadwood", ()))
+    if not deadwood:
+        return "Every card fits in a meld."
+    return (
+        f"{format_hand(deadwood)} cannot join any meld of the rest without leaving more "
+        "points unmelded, so no other split scores less."
     )
 
 
 def _discard_results(p: Puzzle) -> dict[Card, int]:
     from payme.solver import evaluate
 
+    keep = p.rules.holder_wins
+    # A card whose holder wins (RUMMY) costs nothing, but throwing it away throws away a
+    # win: it is never a right answer while another card may go.
+    others = any(
+        c.special not in p.rules.never_discarded and (c.special is None or c.special != keep)
+        for c in p.hand
+    )
     results: dict[Card, int] = {}
     for card in sorted(set(p.hand)):
         if card.special in p.rules.never_discarded:
+            continue
+        if others and keep is not None and card.special == keep:
             continue
         rest = list(p.hand)
         rest.remove(card)
@@ -519,7 +553,16 @@ def _check(p: Puzzle, answer: object) -> Verdict:
         if card[0] not in p.hand:
             raise CardError(f"{card[0]} is not in the hand", token=str(card[0]))
         ok = card[0] in out.discards
-        return Verdict(ok, ("Right. " if ok else "Not quite. ") + why)
+        if ok:
+            return Verdict(True, "Right. " + why)
+        rest = list(p.hand)
+        rest.remove(card[0])
+        remains = evaluate(rest, p.rules, p.dealt)
+        return Verdict(
+            False,
+            f"Not quite: without {card[0]} the rest still leaves "
+            f"{format_hand(remains.deadwood)} unmelded. " + why,
+        )
     # discard
     card = parse_hand(text)
     if len(card) != 1:
@@ -527,10 +570,26 @@ def _check(p: Puzzle, answer: object) -> Verdict:
     if card[0] not in p.hand:
         raise CardError(f"{card[0]} is not in the hand", token=str(card[0]))
     results = _discard_results(p)
+    if card[0].special is not None and card[0].special == p.rules.holder_wins:
+        return Verdict(
+            False,
+            f"Not quite: keep {card[0]}. It costs nothing now, but holding it when the game "
+            "ends makes you a winner. " + why,
+        )
     if card[0] not in results:
         return Verdict(False, f"{card[0]} may never be discarded. " + why)
     ok = results[card[0]] == min(results.values())
-    return Verdict(ok, ("Right. " if ok else "Not quite. ") + why)
+    if ok:
+        return Verdict(True, "Right. " + why)
+    return Verdict(
+        False,
+        f"Not quite: discarding {card[0]} leaves {results[card[0]]} {_unit(p)}, "
+        f"{min(results.values())} is possible. " + why,
+    )
+
+
+def _unit(p: Puzzle) -> str:
+    return "unmelded cards" if p.rules.game == "rummy_3_pack" else "points"
 
 
 __all__ = [

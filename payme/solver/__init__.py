@@ -267,15 +267,22 @@ def best_discard(hand: CardsLike, rules: RulesLike = "denexa", dealt: int | None
     """The discard leaving the fewest deadwood points, every discard weighed in one search.
 
     Ties go to the first in the search's fixed order.  Cards the rule set forbids
-    discarding are never chosen.
+    discarding are never chosen, nor is a card whose holder wins the game (Rummy 3-Pack's
+    RUMMY: it costs no points, but throwing it away throws away a win) while any other
+    card may go.
 
     >>> card, ev = best_discard("5H 6H 7H 8H KC 3S", rules="denexa", dealt=9)
     >>> card, ev.deadwood_points
     (Card('KC'), 5)
+    >>> best_discard("NOGO RUMMY 7H 8H 9H", rules="three_pack").card
+    Card('7H')
     """
     t = tables_for(rules, dealt)
     cards = hand_cards(hand, t)
     barred = set(t.rules.never_discarded)
+    keep = t.rules.holder_wins
+    if keep is not None and any(c.token not in barred and c.token != keep for c in cards):
+        barred.add(keep)
     h = Search(cards, t, t.points, book_for(t))
     pts = t.points
     options: list[tuple[int, int, int, Card]] = []

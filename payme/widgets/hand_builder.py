@@ -283,13 +283,26 @@ class HandBuilder(widgets.VBox):  # type: ignore[misc]
         return go_out_chance(cards, self.rules, self.dealt, players=players, optional=optional)
 
     def _best_discard_html(self, cards: tuple[Any, ...]) -> str:
+        from payme.advice import discard_advice, ranking_note
         from payme.solver import best_discard
 
         try:
             result = best_discard(cards, rules=self.rules, dealt=self.dealt)
+            advice = discard_advice(cards, rules=self.rules, dealt=self.dealt)
         except ValueError as error:  # e.g. only cards that may never be discarded
             return f"<p style='margin:4px 0 0 0'><b>Best discard:</b> {escape(str(error))}.</p>"
-        return self._discard_html(result)
+        # The advice breaks ties between equal discards by the ways left to go out.
+        chosen = (advice.card, result.deadwood_points) if advice.card else result
+        note = ranking_note(self.rules)
+        return (
+            self._discard_html(chosen)
+            + f"<p class='payme-discard-why' style='margin:2px 0 0 0'>{escape(advice.reason)}</p>"
+            + (
+                f"<p class='payme-advice-note' style='margin:2px 0 0 0'>{escape(note)}</p>"
+                if note
+                else ""
+            )
+        )
 
     def _discard_html(self, result: Any) -> str:
         """The best discard, read by duck typing (a Card, or an object with ``card``/

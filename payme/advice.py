@@ -1,0 +1,411 @@
+"""Advice with its reason: which move to make, and why, in a player's words.
+
+Every page that advises (the hand builder's best discard, the puzzles' solutions, Play's
+hints, the tutorial) takes its words from here, so each piece of advice says the move *and*
+the reason: which rule, which meld, which cards.  The move itself comes from the engine
+(:func:`payme.solver.best_discard`, :func:`payme.solver.can_go_out`, :func:`payme.layoff.lay_off`);
+this module only explains it.
+
+>>> a = discard_advice("7H 8H KD 4S 4D 4C", rules="denexa", dealt=5)
+>>> print(plain(a.text()))
+Discard K♦: K♦ is in no meld and would cost 10 points; after it goes your deadwood is 7♥ 8♥ (15 points), and 3 kinds of card drawn next let you go out (6♥, 9♥ or a wild card). Discarding 8♥ would leave as many points, but keeps fewer ways to go out.
+>>> "RUMMY" in discard_advice("NOGO RUMMY 7H 8H 9H", rules="three_pack").text()
+True
+>>> discard_advice("NOGO RUMMY 7H 8H 9H", rules="three_pack").card
+Card('7H')
+"""  # noqa: E501
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from payme.cards import Card, CardsLike, parse_hand
+from payme.rulesets import Ruleset, RulesLike
+from payme.rulesets import rules as get_rules
+
+
+@dataclass(frozen=True)
+class Advice:
+    """A move in words (``"Discard K♦"``) and one or two sentences saying why."""
+
+    move: str
+    reason: str
+    card: Card | None = None
+    """The card the move plays, when it plays one."""
+
+    def text(self) -> str:
+        """``"Discard K♦: K♦ is in no meld …"``."""
+        return f"{self.move}: {self.reason}" if self.reason else self.move
+
+    def __str__(self) -> str:
+        return self.text()
+
+
+def label(card: Card) -> str:
+    """A card as a player reads it: ``7♥``, ``10♣``, ``JK``, ``RUMMY``."""
+    from payme.display.svg import short_label
+
+    return str(short_label(card))
+
+
+def labels(cards: Iterable[Card]) -> str:
+    return " ".join(label(c) for c in cards)
+
+
+def plain(text: str) -> str:
+    """``text`` without the text-style marks after suit symbols (for doctests and logs)."""
+    return text.replace("\ufe0e", "")
+
+
+def _counts_cards(r: Ruleset) -> bool:
+    # Rummy 3-Pack counts unmelded cards, one each, instead of penalty points.
+    return r.game != "pay_me"
+
+
+def amount(r: Ruleset, points: int) -> str:
+    """``"10 points"`` or ``"2 unmelded cards"`` as the rule set counts."""
+    if _counts_cards(r):
+        return f"{points} unmelded card{'s' if points != 1 else ''}"
+    return f"{points} point{'s' if points != 1 else ''}"
+
+
+def ranking_note(rules: RulesLike) -> str:
+    """What advice under ``rules`` ranks by, when it is not simply penalty points.
+
+    >>> ranking_note("denexa")
+    ''
+    >>> print(ranking_note("three_pack"))
+    Rummy 3-Pack has no points: a discard is ranked by the unmelded cards it leaves. RUMMY is never advised as a discard (holding it when the game ends makes you a winner); NOMELD and NOGO may never be discarded.
+    """  # noqa: E501
+    r = get_rules(rules)
+    parts = []
+    if _counts_cards(r):
+        parts.append(
+            f"{r.title} has no points: a discard is ranked by the unmelded cards it leaves."
+        )
+    if r.holder_wins:
+        parts.append(
+            f"{r.holder_wins} is never advised as a discard (holding it when the game ends "
+            "makes you a winner)"
+            + (
+                f"; {_and(list(r.never_discarded))} may never be discarded."
+                if r.never_discarded
+                else "."
+            )
+        )
+    elif r.never_discarded:
+        parts.append(f"{_and(list(r.never_discarded))} may never be discarded.")
+    return " ".join(parts)
+
+
+def _and(items: Sequence[str]) -> str:
+    if len(items) <= 1:
+        return "".join(items)
+    return ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def _or(items: Sequence[str]) -> str:
+    if len(items) <= 1:
+        return "".join(items)
+    return ", ".join(items[:-1]) + " or " + items[-1]
+
+
+def _outs(r: Ruleset, kept: Sequence[Card], dealt: int | None) -> list[str]:
+    """The kinds of card that, drawn next, let ``kept`` go out (wild cards named once)."""
+    from payme.odds import go_out_chance
+
+    try:
+        chance = go_out_chance(kept, r, len(kept) if dealt is None else dealt)
+    except ValueError:
+        return []
+    named, wild = [], False
+    for card, _copies in chance.winning:
+        if r.is_wild(card, dealt) and (card.rank is None or not _natural_helps(r, kept, card)):
+            wild = True
+            continue
+        named.append(label(card))
+    if wild:
+        named.append("a wild card")
+    return named
+
+
+def _natural_helps(r: Ruleset, kept: Sequence[Card], card: Card) -> bool:
+    # A wild card of a rank (a 2, the round's rank) is named by itself only when the hand
+    # needs that very card; otherwise it is one more "wild card".
+    return any(c.rank == card.rank for c in kept)
+
+
+def _discards(r: Ruleset, cards: tuple[Card, ...], dealt: int | None) -> list[tuple[int, Card]]:
+    """``(deadwood points left, card)`` for every card ``best_discard`` would consider."""
+    from payme.solver import evaluate
+
+    barred = set(r.never_discarded)
+    if r.holder_wins and any(c.token not in barred and c.token != r.holder_wins for c in cards):
+        barred.add(r.holder_wins)
+    found = []
+    for c in sorted(set(cards)):
+        if c.token in barred:
+            continue
+        rest = list(cards)
+        rest.remove(c)
+        found.append((evaluate(tuple(rest), r, dealt).deadwood_points, c))
+    return found
+
+
+def discard_advice(
+    hand: CardsLike,
+    rules: RulesLike = "denexa",
+    dealt: int | None = None,
+    *,
+    card: Card | str | None = None,
+) -> Advice:
+    """The best discard of ``hand`` (or the discard of ``card``) and why.
+
+    The fewest points left decide (:func:`payme.solver.best_discard`, which never throws
+    away a card whose holder wins, RUMMY, while another may go, nor one the rules forbid
+    discarding).  Among discards leaving equal points, the one whose kept cards have the
+    most kinds of next card to go out with wins, then a card that is not wild (a wild card
+    thrown away helps the next player).  The reason says whether the card is in a meld,
+    what it would cost, what is left, and how the rest may go out.
+    """
+    from payme.solver import best_discard, evaluate
+
+    r = get_rules(rules)
+    cards = parse_hand(hand)
+    if card is None:
+        best = best_discard(cards, rules=r, dealt=dealt)
+        chosen = best.card
+        tied = [c for pts, c in _discards(r, cards, dealt) if pts == best.deadwood_points]
+        if len(tied) > 1:
+            chosen = max(
+                tied,
+                key=lambda c: (
+                    len(_outs(r, _without(cards, c), dealt)),
+                    not r.is_wild(c, dealt),
+                    r.card_points(c, dealt),
+                    c == best.card,
+                ),
+            )
+    else:
+        chosen = card if isinstance(card, Card) else parse_hand(card)[0]
+        if chosen not in cards:
+            raise ValueError(f"{chosen} is not in the hand")
+        tied = []
+    kept = _without(cards, chosen)
+    after = evaluate(kept, r, dealt)
+    whole = evaluate(cards, r, dealt)
+    in_meld = next((m for m in whole.melds if chosen in m.cards), None)
+    name = label(chosen)
+    cost = r.card_points(chosen, dealt)
+    if in_meld is None:
+        where = f"{name} is in no meld and would cost {amount(r, cost)}"
+    else:
+        where = (
+            f"{name} breaks your meld {labels(in_meld.cards)}, yet every other discard "
+            "leaves as much or more"
+        )
+    if after.deadwood:
+        left = f"your deadwood is {labels(after.deadwood)} ({amount(r, after.deadwood_points)})"
+        outs = _outs(r, kept, dealt)
+    else:
+        left = "every card you keep is in a meld, so you can go out now"
+        outs = []
+    ways = ""
+    if len(outs) > 6:
+        ways = f", and {len(outs)} kinds of card drawn next let you go out"
+    elif outs:
+        ways = (
+            f", and {len(outs)} kind{'s' if len(outs) != 1 else ''} of card drawn next "
+            f"let{'s' if len(outs) == 1 else ''} you go out ({_or(outs)})"
+        )
+    reason = f"{where}; after it goes {left}{ways}."
+    others = [label(c) for c in tied if c != chosen]
+    if others:
+        reason += (
+            f" Discarding {_or(others)} would leave as many points, but keeps fewer ways to go out."
+        )
+    if r.is_wild(chosen, dealt):
+        reason += (
+            " A wild card thrown away may help the next player: keep wild cards when "
+            "another discard costs the same."
+        )
+    if (
+        r.holder_wins
+        and chosen.token != r.holder_wins
+        and r.holder_wins in {c.token for c in cards}
+    ):
+        reason += (
+            f" Keep {r.holder_wins}: holding it when the game ends makes you a winner, "
+            "even though it costs nothing now."
+        )
+    return Advice(f"Discard {name}", reason, chosen)
+
+
+def _without(cards: Sequence[Card], card: Card) -> tuple[Card, ...]:
+    rest = list(cards)
+    rest.remove(card)
+    return tuple(rest)
+
+
+def go_out_advice(hand: CardsLike, rules: RulesLike = "denexa", dealt: int | None = None) -> Advice:
+    """Whether ``hand`` (just after drawing) can go out, how, and why.
+
+    >>> print(plain(go_out_advice("5H 6H 7H 8H KS", "denexa", 4).text()))
+    Go out (Pay me!), discarding K♠: 5♥ 6♥ 7♥ 8♥ make a run, so every card but K♠ is in a meld.
+    """
+    from payme.solver import can_go_out, evaluate
+
+    r = get_rules(rules)
+    cards = parse_hand(hand)
+    out = can_go_out(cards, rules=r, dealt=dealt)
+    shout = " (Pay me!)" if r.game == "pay_me" else ""
+    if not out.ok:
+        ev = evaluate(cards, r, dealt)
+        return Advice(
+            "You cannot go out yet",
+            f"{labels(ev.deadwood)} fit in no meld ({amount(r, ev.deadwood_points)}); to go "
+            "out every card must be in a meld but at most one.",
+        )
+    discard = out.discards[0]
+    kept = list(cards)
+    if discard is not None:
+        kept.remove(discard)
+    ev = evaluate(tuple(kept), r, dealt)
+    melds = "; ".join(f"{labels(m.cards)} make a {_kind(m)}" for m in ev.melds)
+    if discard is None:
+        return Advice(f"Go out{shout} with no discard", f"{melds}, so every card is in a meld.")
+    return Advice(
+        f"Go out{shout}, discarding {label(discard)}",
+        f"{melds}, so every card but {label(discard)} is in a meld.",
+        discard,
+    )
+
+
+def lay_off_advice(
+    hand: CardsLike,
+    declarer_melds: Sequence[Any],
+    rules: RulesLike = "denexa",
+    dealt: int | None = None,
+) -> Advice:
+    """Which cards to lay off onto the declarer's melds, and what that saves.
+
+    >>> print(plain(lay_off_advice("8H 9H KD", ["5H 6H 7H"], "denexa", 4).text()))
+    Lay off 8♥ 9♥ onto 5♥ 6♥ 7♥: each extends the run in turn, so your score falls from 30 points to 10 points.
+    """  # noqa: E501
+    from payme.layoff import lay_off
+    from payme.solver import evaluate
+
+    r = get_rules(rules)
+    cards = parse_hand(hand)
+    alone = evaluate(cards, r, dealt).deadwood_points
+    if not r.lay_off:
+        return Advice(
+            "Nothing to lay off",
+            f"{r.title} has no lay-offs: your hand scores its deadwood, {amount(r, alone)}.",
+        )
+    lo = lay_off(cards, list(declarer_melds), rules=r, dealt=dealt)
+    if not lo.lay_offs:
+        return Advice(
+            "Lay off nothing",
+            f"none of your cards fits the declarer's melds; you score {amount(r, alone)}.",
+        )
+    parts = [
+        f"{labels(added)} onto {labels(lo.declarer_melds[i].cards)}" for i, added in lo.lay_offs
+    ]
+    return Advice(
+        "Lay off " + "; ".join(parts),
+        f"each extends the {_kind(lo.declarer_melds[lo.lay_offs[0][0]])} in turn, so your score "
+        f"falls from {amount(r, alone)} to "
+        f"{amount(r, lo.deadwood_points)}.",
+    )
+
+
+def _kind(meld: Any) -> str:
+    """A meld's kind in a player's words (a RUMMY card alone is a meld of its own)."""
+    return {"set": "set", "run": "run"}.get(str(meld.kind), "meld")
+
+
+def explain_move(action: Any, view: Any, rules: RulesLike | None = None) -> Advice:
+    """A Play move (from a bot or a hint) with its reason, for the seat whose ``view`` it is.
+
+    ``view`` is a seat's view (an object or a dict with ``hand``, ``top_discard`` and, in
+    Pay Me, ``dealt``); ``rules`` defaults to the view's own rule set.  ``action`` is a game
+    action (``Draw``, ``Discard``, ``GoOut``, ``LayOff``, ``LayDownRummy``, ``DropOut``).
+
+    >>> from payme.game import new_game
+    >>> from payme.game.actions import Draw
+    >>> g = new_game("denexa", players=2, seed=1)
+    >>> advice = explain_move(Draw(g.to_move, "stock"), g.view(g.to_move))
+    >>> advice.move, bool(advice.reason)
+    ('Draw from the stock', True)
+    """
+    from payme.game.actions import Discard, Draw, GoOut, LayOff
+
+    def get(key: str) -> Any:
+        if isinstance(view, dict):
+            return view.get(key)
+        return getattr(view, key, None)
+
+    r = get_rules(rules) if rules is not None else get("rules") or get_rules("three_pack")
+    hand = tuple(get("hand"))
+    dealt = get("dealt") if r.game == "pay_me" else None
+    if isinstance(action, Discard):
+        return discard_advice(hand, r, dealt, card=action.card)
+    if isinstance(action, GoOut):
+        return go_out_advice(hand, r, dealt)
+    if isinstance(action, LayOff):
+        return lay_off_advice(hand, list(get("table_melds") or ()), r, dealt)
+    if isinstance(action, Draw):
+        return _draw_advice(action, hand, r, dealt, get("top_discard"))
+    name = type(action).__name__
+    if name == "LayDownRummy":
+        return Advice(
+            "Lay down both RUMMY cards", "laying down both RUMMY cards in one turn wins at once."
+        )
+    return Advice(str(action), "")
+
+
+def _draw_advice(
+    action: Any, hand: tuple[Card, ...], r: Ruleset, dealt: int | None, top: Card | None
+) -> Advice:
+    from payme.solver import best_discard, evaluate
+
+    now = evaluate(hand, r, dealt).deadwood_points
+    if action.source == "discard" and top is not None:
+        if action.take > 1:
+            return Advice(
+                f"Take the top {action.take} discards",
+                "the cards they bring meld with yours and lower what you hold unmelded.",
+            )
+        after = best_discard((*hand, top), rules=r, dealt=dealt)
+        return Advice(
+            f"Take the top discard ({label(top)})",
+            f"with {label(top)} and then discarding {label(after.card)} you would hold "
+            f"{amount(r, after.deadwood_points)} unmelded instead of {amount(r, now)}.",
+            top,
+        )
+    if top is None:
+        return Advice("Draw from the stock", "the discard pile is empty.")
+    after = best_discard((*hand, top), rules=r, dealt=dealt)
+    return Advice(
+        "Draw from the stock",
+        f"the top discard {label(top)} would not lower your deadwood ({amount(r, now)} now, "
+        f"{amount(r, after.deadwood_points)} with it), and an unknown card may help more "
+        "without showing the others what you collect.",
+    )
+
+
+__all__ = [
+    "Advice",
+    "amount",
+    "discard_advice",
+    "explain_move",
+    "go_out_advice",
+    "label",
+    "labels",
+    "lay_off_advice",
+    "plain",
+    "ranking_note",
+]
