@@ -52,10 +52,9 @@ def test_preheated_kernel_waits_for_the_visit_once(
     assert len(calls) == 1
 
 
-def test_page_header_escapes_and_links_home() -> None:
+def test_page_header_escapes() -> None:
     html = page.page_header("<Play>", "Cards & bots").value
     assert "&lt;Play&gt;" in html and "Cards &amp; bots" in html
-    assert f'href="{page.LANDING_PAGE}"' in html
 
 
 def test_header_links_home_to_the_root_under_the_app_server(
@@ -63,6 +62,6 @@ def test_header_links_home_to_the_root_under_the_app_server(
 ) -> None:
     monkeypatch.setenv("PAYME_APP", "1")
     monkeypatch.setenv("VOILA_BASE_URL", "/base/")
-    assert 'href="/base/"' in page.header_html("Play", "A game.")
+    assert page.home_url() == "/base/"
     monkeypatch.delenv("PAYME_APP")
-    assert f'href="{page.LANDING_PAGE}"' in page.header_html("Play", "A game.")
+    assert page.home_url() == page.LANDING_PAGE

@@ -139,40 +139,31 @@ def home_url() -> str:
 
 
 def header_html(title: str, intro: str) -> str:
-    """The HTML of a page header: the title, one intro paragraph and a link home.
+    """The HTML of a page's own header: its title and one intro paragraph.
 
-    >>> header = header_html("Play", "A game <vs> bots.")
-    >>> header[header.index("<h1>"):]
-    '<h1>Play</h1><p>A game &lt;vs&gt; bots.</p></div>'
+    The navigation between pages is the template's (on every page, before the kernel runs).
+
+    >>> header_html("Play", "A game <vs> bots.")
+    '<div class="payme-page-header"><h1>Play</h1><p>A game &lt;vs&gt; bots.</p></div>'
     """
     return (
         '<div class="payme-page-header">'
-        f'<nav><a class="payme-home" href="{html.escape(home_url())}">← payme home</a></nav>'
         f"<h1>{html.escape(title)}</h1><p>{html.escape(intro)}</p></div>"
     )
 
 
 def landing_html() -> str:
-    """The landing page: what payme is, in two sentences, and a link to every page.
+    """The landing page's content, as ``notebooks/index.ipynb`` shows it (the app serves the
+    same content as a static page at ``/``, without a kernel: :mod:`payme.app.site`).
 
     >>> text = landing_html()
     >>> all(f'href="{page.notebook}"' in text for page in PAGES)
     True
     """
-    items = "".join(
-        f'<li><a href="{page.notebook}">{html.escape(page.title)}</a> — '
-        f"{html.escape(page.blurb)}</li>"
-        for page in PAGES
-    )
-    return (
-        '<div class="payme-landing">'
-        "<h1>payme: Pay Me and Rummy 3-Pack</h1>"
-        "<p>Pay Me is a rummy game played over eleven hands, dealt 3 cards in the first and one "
-        "more in each after, where the wild rank changes every hand. This app teaches its rules "
-        "and those of its cousin Rummy 3-Pack, finds the best layout of any hand exactly, and "
-        "lets you solve puzzles, play against bots and compare strategies by simulation.</p>"
-        f'<ul class="payme-pages">{items}</ul></div>'
-    )
+    from payme.app.site import landing_body
+
+    # index.ipynb is served at voila/render/index.ipynb: the static files are a level up.
+    return landing_body(static="../templates/payme/static/", pages="")
 
 
 def page_header(title: str, intro: str) -> Any:

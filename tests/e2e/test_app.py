@@ -83,7 +83,7 @@ def test_landing_page_links_every_page(
     open_page: Any, page_errors: list[str], outside_requests: list[str]
 ) -> None:
     page = open_page("index", ready=".payme-landing")
-    links = page.locator(".payme-landing a")
+    links = page.locator(".payme-destinations a")
     hrefs = [links.nth(i).get_attribute("href") for i in range(links.count())]
     assert hrefs == [p.notebook for p in PAGES]
     # Each link resolves to a page of the app, next to the landing page.
@@ -114,9 +114,19 @@ def test_page_loads_without_error(
 
 
 @pytest.mark.parametrize("name", LIVE_PAGES)
-def test_page_header_links_home(name: str, open_page: Any, voila_app: VoilaServer) -> None:
+def test_site_header_links_every_page_and_home(
+    name: str, open_page: Any, voila_app: VoilaServer
+) -> None:
     page = open_page(name)
-    page.locator(".payme-page-header a.payme-home").first.click()
+    nav = page.locator(".payme-site-header nav a")
+    assert nav.all_inner_texts() == ["Home", *(p.title for p in PAGES)]
+    # The current page is marked, and only it.
+    current = page.locator('.payme-site-header a[aria-current="page"]')
+    assert current.count() == 1
+    assert current.get_attribute("href") == f"{name}.ipynb"
+    # Same-tab links.
+    assert page.locator(".payme-site-header a[target]").count() == 0
+    nav.first.click()
     page.locator(".payme-landing").wait_for(state="visible", timeout=120_000)
     assert page.url == voila_app.url("/")
 
