@@ -200,6 +200,24 @@ for _suit in SUITS + "♠♥♦♣":
     _BY_TOKEN[_suit + "10"] = _BY_TOKEN["T" + _suit]
 _BY_TOKEN.update({"♠T": CARDS[9], "♥T": CARDS[22], "♦T": CARDS[35], "♣T": CARDS[48]})
 
+
+
+def _spellings(key: str) -> list[str]:
+    """Every upper/lower-case spelling of ``key`` (``"TH"`` -> TH, Th, tH, th)."""
+    out = [""]
+    for ch in key:
+        cases = {ch, ch.lower()}
+        out = [o + c for o in out for c in cases]
+    return out
+
+
+# Every spelling a text hand may use, in any case: parsing a hand is then one dictionary
+# lookup per token.  Anything else (variation selectors, bad tokens) takes the slow path,
+# which names the problem.
+_ANY_CASE: Final[dict[str, Card]] = {
+    spelled: card for key, card in _BY_TOKEN.items() for spelled in _spellings(key)
+}
+
 # Emoji/text variation selectors may follow a suit symbol; they carry no meaning here.
 _VARIATION = re.compile("[\ufe0e\ufe0f]")
 _SEPARATORS = re.compile(r"[\s,]+")
@@ -240,6 +258,12 @@ def parse_hand(cards: CardsLike) -> tuple[Card, ...]:
     >>> parse_hand("")
     ()
     """
+    if type(cards) is str:
+        # The common case, at dictionary-lookup cost: every token a known spelling.
+        try:
+            return tuple(map(_ANY_CASE.__getitem__, cards.replace(",", " ").split()))
+        except KeyError:
+            pass  # the general path below names the bad token
     if isinstance(cards, Card):
         return (cards,)
     if isinstance(cards, str):

@@ -16,7 +16,7 @@ import pytest
 from hypothesis import assume, given
 from hypothesis import strategies as st
 
-from payme.cards import CARDS, CardError, format_hand, parse_hand
+from payme.cards import CARDS, CardError, format_hand, parse_card, parse_hand
 from payme.cli import main
 from payme.layoff import lay_off
 from payme.melds import check_meld
@@ -190,3 +190,26 @@ def test_cli_exits_0_or_2_with_one_line_errors(command: str, args: list[str], st
         lines = err.getvalue().strip().splitlines()
         assert len(lines) == 1 and "error" in lines[0], err.getvalue()
         assert "Traceback" not in err.getvalue()
+
+
+@given(card_text)
+def test_whole_string_lookup_agrees_with_token_by_token_parsing(text: str) -> None:
+    # parse_hand reads a text hand with one dictionary lookup per token; parse_card reads
+    # one token the long way (strip, variation selectors, upper case).  They must agree.
+    tokens = [t for t in text.replace(",", " ").split() if t]
+    try:
+        expected: tuple[object, ...] | type[CardError] = tuple(parse_card(t) for t in tokens)
+    except CardError:
+        expected = CardError
+    try:
+        got: tuple[object, ...] | type[CardError] = parse_hand(text)
+    except CardError:
+        got = CardError
+    assert got == expected
+
+
+def test_every_spelling_of_every_card_parses_in_any_case() -> None:
+    for card in CARDS:
+        token = str(card)
+        for spelled in {token, token.lower(), token.capitalize(), token.swapcase()}:
+            assert parse_hand(f"{spelled},{spelled} {spelled}") == (card, card, card)
