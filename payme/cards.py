@@ -201,7 +201,6 @@ for _suit in SUITS + "♠♥♦♣":
 _BY_TOKEN.update({"♠T": CARDS[9], "♥T": CARDS[22], "♦T": CARDS[35], "♣T": CARDS[48]})
 
 
-
 def _spellings(key: str) -> list[str]:
     """Every upper/lower-case spelling of ``key`` (``"TH"`` -> TH, Th, tH, th)."""
     out = [""]

@@ -41,12 +41,12 @@ is laid off.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from itertools import pairwise, product
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
-from payme.cards import N_REGULAR, Card, CardsLike, format_hand
+from payme.cards import N_REGULAR, Card, CardError, CardsLike, format_hand
 from payme.melds import (
     ACE_HIGH,
     RUN_MOST,
@@ -299,15 +299,6 @@ def single_lay_offs(
 # The joint optimum
 
 
-@dataclass(frozen=True)
-class _Option:
-    """One way to lay off onto one declarer's meld."""
-
-    added: tuple[Card, ...]  # sorted
-    placed: tuple[Card, ...]  # in placing order
-    grown: Meld
-
-
 def _candidates(meld: Meld, hand: Counter[Card], t: RuleTables) -> Counter[Card]:
     """The hand's cards that could take part in some lay-off onto ``meld``."""
     if meld.kind == "single":
@@ -353,36 +344,70 @@ def _run_reach(meld: Meld, kinds: list[Card], t: RuleTables) -> list[int]:
     return out
 
 
-def _options(meld: Meld, hand: Counter[Card], t: RuleTables) -> list[_Option]:
-    """Every distinct non-empty set of the hand's cards that grows ``meld`` validly."""
-    cand = _candidates(meld, hand, t)
-    if not cand:
-        return []
-    room = RUN_MOST - len(meld) if meld.kind == "run" else None
-    if meld.kind == "set" and t.set_max is not None:
-        room = t.set_max - len(meld)
-    kinds = sorted(cand)
-    reach = _run_reach(meld, kinds, t)
-    found: list[_Option] = []
-    for counts in product(*(range(cand[c] + 1) for c in kinds)):
-        size = sum(counts)
-        if size == 0 or (room is not None and size > room):
-            continue
-        if reach and any(
-            n and d and (n > 1 or d > size) for n, d in zip(counts, reach, strict=True)
-        ):
-            continue  # a natural card out of reach, or two copies of one: no valid run
-        added = tuple(c for c, n in zip(kinds, counts, strict=True) for _ in range(n))
-        result = _grow(meld, added, t)
-        if result is not None:
-            found.append(_Option(added, result[1], result[0]))
-    # Fewer cards first, so that among equal answers the one laying off less is kept.
-    found.sort(key=lambda o: (len(o.added), o.added))
-    return found
+def _multisets(most: list[int], size: int) -> Iterator[tuple[int, ...]]:
+    """Every way to take ``size`` cards with at most ``most[i]`` of kind ``i``, as counts
+    per kind."""
+    n = len(most)
+    room = [0] * (n + 1)
+    for i in range(n - 1, -1, -1):
+        room[i] = room[i + 1] + most[i]
+    counts = [0] * n
+
+    def fill(i: int, left: int) -> Iterator[tuple[int, ...]]:
+        if left == 0:
+            yield tuple(counts)
+            return
+        if i == n or room[i] < left:
+            return
+        for k in range(min(most[i], left), -1, -1):
+            counts[i] = k
+            yield from fill(i + 1, left - k)
+        counts[i] = 0
+
+    return fill(0, size)
 
 
-_Choice = tuple[tuple[int, _Option], ...]
-"""Options chosen, as (index of the declarer's meld, option)."""
+class _Meld:
+    """One declarer's meld in the search: the hand's candidate cards for it, and its valid
+    lay-offs, listed one size at a time and only when asked for."""
+
+    def __init__(self, meld: Meld, hand: Counter[Card], t: RuleTables) -> None:
+        self.meld = meld
+        self.t = t
+        cand = _candidates(meld, hand, t)
+        self.kinds = sorted(cand)
+        self.most = [cand[c] for c in self.kinds]
+        room = RUN_MOST - len(meld) if meld.kind == "run" else sum(self.most)
+        if meld.kind == "set" and t.set_max is not None:
+            room = t.set_max - len(meld)
+        self.room = max(0, min(room, sum(self.most)))
+        self.reach = _run_reach(meld, self.kinds, t)
+        self.by_size: dict[int, list[tuple[Card, ...]]] = {}
+
+    def options(self, size: int) -> list[tuple[Card, ...]]:
+        """Every distinct set of ``size`` of the hand's cards that grows the meld validly,
+        each as sorted cards, in sorted order."""
+        found = self.by_size.get(size)
+        if found is not None:
+            return found
+        found = []
+        if 0 < size <= self.room:
+            kinds, reach = self.kinds, self.reach
+            for counts in _multisets(self.most, size):
+                if reach and any(
+                    n and d and (n > 1 or d > size) for n, d in zip(counts, reach, strict=True)
+                ):
+                    continue  # a natural card out of reach, or two copies of one: no valid run
+                added = tuple(c for c, n in zip(kinds, counts, strict=True) for _ in range(n))
+                if _grow(self.meld, added, self.t) is not None:
+                    found.append(added)
+            found.sort()
+        self.by_size[size] = found
+        return found
+
+
+_Choice = tuple[tuple[int, tuple[Card, ...]], ...]
+"""Cards laid off, as (index of the declarer's meld, the cards in sorted order)."""
 _NOTHING: _Choice = ()
 
 
@@ -415,19 +440,31 @@ class _Packed:
 
 
 class _Search:
-    """The joint optimum over every reachable set of laid-off cards.
+    """The joint optimum: the fewest points, then the fewest cards laid off.
 
-    First every distinct set of cards that can be laid off together is listed (one option
-    or none per declarer's meld, memoised on the cards left).  Then they are weighed, most
-    points laid off first: since ``evaluate(hand - laid) >= evaluate(hand) - points(laid)``,
-    the rest can be skipped as soon as that bound reaches the best found.
+    Laying off cards worth ``p`` points leaves at least ``evaluate(hand) - p`` (the cards
+    left can do no worse than before without the ones laid off).  So the sets of cards that
+    can be laid off together are listed by size, one size at a time, and a set is evaluated
+    only when that bound lets it beat the best found so far; the listing stops at the first
+    size where no set can (even laying off every candidate card).  Among equally good sets
+    the first in a fixed order wins: most points laid off, then the first found (declarer's
+    melds in order, each taking as many cards as it can first) -- the same every time.
     """
 
-    def __init__(self, cards: tuple[Card, ...], options: list[list[_Option]], t: RuleTables):
+    def __init__(self, cards: tuple[Card, ...], declared: tuple[Meld, ...], t: RuleTables):
         self.cards = cards
-        self.options = options
         self.t = t
+        counts = Counter(cards)
+        self.melds = [(i, _Meld(m, counts, t)) for i, m in enumerate(declared)]
         self.evaluations: dict[tuple[Card, ...], Evaluation] = {}
+        # The listing's state (set by best): the melds that can take cards, the packing of
+        # the candidate cards, lay-offs by meld and size, room left from each meld on, and
+        # the places already visited for the size being listed.
+        self._live: list[tuple[int, _Meld]] = []
+        self._packed = _Packed([], counts)
+        self._coded: dict[tuple[int, int], list[tuple[int, int, tuple[Card, ...]]]] = {}
+        self._rooms: list[int] = []
+        self._seen: set[tuple[int, int]] = set()
 
     def evaluate(self, cards: tuple[Card, ...]) -> Evaluation:
         ev = self.evaluations.get(cards)
@@ -439,42 +476,86 @@ class _Search:
 
     def best(self) -> tuple[Evaluation, _Choice]:
         whole = self.evaluate(self.cards)
-        if not any(self.options) or whole.deadwood_points == 0:
+        melds = [(i, m) for i, m in self.melds if m.room]
+        if not melds or whole.deadwood_points == 0:
             return whole, _NOTHING
         counts = Counter(self.cards)
-        kinds = sorted({c for opts in self.options for o in opts for c in o.added})
+        kinds = sorted({c for _, m in melds for c in m.kinds})
         packed = _Packed(kinds, counts)
         others = [c for c in self.cards if c not in packed.shift]
         points = self.t.points
-        # Each reachable "cards left" value with the first choice reaching it and the points
-        # laid off by it.
         start = packed.pack(c for c in self.cards if c in packed.shift)
-        reach: dict[int, tuple[_Choice, int]] = {start: ((), 0)}
-        for i, opts in enumerate(self.options):
-            coded = [(packed.pack(o.added), o, sum(points[c.index] for c in o.added)) for o in opts]
-            grown: dict[int, tuple[_Choice, int]] = {}
-            for left, (choice, laid) in reach.items():
-                grown.setdefault(left, (choice, laid))
-                for code, option, pts in coded:
-                    if packed.fits(code, left):
-                        grown.setdefault(left - code, ((*choice, (i, option)), laid + pts))
-            reach = grown
-        # Among equal points the fewest cards laid off wins (own melds are kept), then the
-        # first found: the answer is the same every time.
+        top = whole.deadwood_points
+        # No set of cards laid off takes more points than all the candidates together.
+        floor = max(0, top - sum(points[c.index] * counts[c] for c in kinds))
+        most = min(sum(counts[c] for c in kinds), sum(m.room for _, m in melds))
+        self._live = melds
+        self._packed = packed
+        self._rooms = [sum(m.room for _, m in melds[i:]) for i in range(len(melds) + 1)]
         best, best_choice, best_size = whole, _NOTHING, 0
-        ranked = sorted(reach.items(), key=lambda kv: -kv[1][1])
-        for left, (choice, laid) in ranked:
-            if whole.deadwood_points - laid > best.deadwood_points:
+        for size in range(1, most + 1):
+            # Every set of this size or larger is worth at least (floor, size).
+            if (floor, size) >= (best.deadwood_points, best_size):
                 break
-            size = sum(len(o.added) for _, o in choice)
-            if not choice or (
-                whole.deadwood_points - laid == best.deadwood_points and size >= best_size
-            ):
-                continue
-            ev = self.evaluate(tuple(sorted((*others, *packed.unpack(left)))))
-            if (ev.deadwood_points, size) < (best.deadwood_points, best_size):
-                best, best_choice, best_size = ev, choice, size
+            # Every distinct "cards left" reachable by laying off exactly ``size`` cards,
+            # with the first choice reaching it and the points it lays off.
+            reach: dict[int, tuple[_Choice, int]] = {}
+            self._seen = set()
+            self._spread(0, size, start, _NOTHING, 0, reach)
+            ranked = sorted(
+                (max(0, top - laid), -laid, n, left)
+                for n, (left, (_, laid)) in enumerate(reach.items())
+            )
+            for bound, _, _, left in ranked:
+                if (bound, size) >= (best.deadwood_points, best_size):
+                    break  # neither this set nor any after it can do better
+                ev = self.evaluate(tuple(sorted((*others, *packed.unpack(left)))))
+                if (ev.deadwood_points, size) < (best.deadwood_points, best_size):
+                    best, best_choice, best_size = ev, reach[left][0], size
         return best, best_choice
+
+    def _options(self, i: int, k: int) -> list[tuple[int, int, tuple[Card, ...]]]:
+        """The lay-offs of ``k`` cards onto the ``i``-th meld still open, each packed, with
+        the points it lays off."""
+        found = self._coded.get((i, k))
+        if found is None:
+            pack, points = self._packed.pack, self.t.points
+            found = self._coded[(i, k)] = [
+                (pack(added), sum(points[c.index] for c in added), added)
+                for added in self._live[i][1].options(k)
+            ]
+        return found
+
+    def _spread(
+        self, i: int, size: int, left: int, choice: _Choice, laid: int, reach: dict[int, Any]
+    ) -> None:
+        """Lay off ``size`` more cards onto the open melds from the ``i``-th on, taking them
+        from ``left``, in every way; the first choice reaching each "cards left" is kept."""
+        melds = self._live
+        if i == len(melds):
+            if not size and left not in reach:
+                reach[left] = (choice, laid)
+            return
+        if size > self._rooms[i]:
+            return
+        # Whatever is reachable from here was reached the first time here: once per place
+        # bounds the listing by the melds times the distinct "cards left", not the choices.
+        key = (i, left)
+        if key in self._seen:
+            return
+        self._seen.add(key)
+        index, m = melds[i]
+        guards = self._packed.guards
+        whole = left | guards
+        # Nothing onto this meld first, then fewer cards before more: the order in which
+        # equally good lay-offs are preferred.
+        self._spread(i + 1, size, left, choice, laid, reach)
+        for k in range(1, min(size, m.room) + 1):
+            for code, pts, added in self._options(i, k):
+                if (whole - code) & guards == guards:
+                    self._spread(
+                        i + 1, size - k, left - code, (*choice, (index, added)), laid + pts, reach
+                    )
 
 
 def _declared(melds: Iterable[MeldLike], t: RuleTables) -> tuple[Meld, ...]:
@@ -486,15 +567,36 @@ def _declared(melds: Iterable[MeldLike], t: RuleTables) -> tuple[Meld, ...]:
     return tuple(parse_declared_meld(m, t.rules, t.dealt) for m in melds)
 
 
+def _check_table(
+    hands: Sequence[tuple[Card, ...]], declared: tuple[Meld, ...], t: RuleTables
+) -> None:
+    """The declarer's melds and the hands must come out of one pack (``CardError`` naming
+    the first card with too many copies).  This also bounds the search: a pack holds at
+    most 3 x 54 cards, so there are at most 54 declarer's melds."""
+    counts = Counter(c for m in declared for c in m.cards)
+    for hand in hands:
+        counts.update(hand)
+    pack = t.largest_pack
+    for card, n in sorted(counts.items()):
+        if n > pack[card.index]:
+            whose = "hands" if len(hands) > 1 else "hand"
+            raise CardError(
+                f"the declarer's melds and the {whose} hold {n} copies of {card}, "
+                f"but the {t.rules.name} pack has {pack[card.index]}",
+                token=str(card),
+            )
+
+
 def _lay_off(hand: tuple[Card, ...], declared: tuple[Meld, ...], t: RuleTables) -> LayOff:
     cards = tuple(sorted(hand))
-    options = [_options(m, Counter(cards), t) for m in declared] if t.rules.lay_off else []
-    ev, chosen = _Search(cards, options, t).best()
+    ev, chosen = _Search(cards, declared if t.rules.lay_off else (), t).best()
     grown = list(declared)
     lay_offs = []
-    for index, option in chosen:
-        grown[index] = option.grown
-        lay_offs.append((index, option.placed))
+    for index, added in chosen:
+        result = _grow(declared[index], added, t)
+        assert result is not None  # the search only chooses lay-offs that grow validly
+        grown[index], placed = result
+        lay_offs.append((index, placed))
     return LayOff(
         deadwood_points=ev.deadwood_points,
         melds=tuple(ev.melds),
@@ -529,7 +631,9 @@ def lay_off(
     """
     t = tables_for(rules, dealt)
     cards = hand_cards(hand, t)
-    return _lay_off(cards, _declared(declarer_melds, t), t)
+    declared = _declared(declarer_melds, t)
+    _check_table((cards,), declared, t)
+    return _lay_off(cards, declared, t)
 
 
 def lay_off_in_turn(
@@ -551,9 +655,11 @@ def lay_off_in_turn(
     if isinstance(hands_in_order, str):
         raise ValueError("hands_in_order must be a list of hands, one per opponent")
     melds = _declared(declarer_melds, t)
+    hands = [hand_cards(hand, t) for hand in hands_in_order]
+    _check_table(hands, melds, t)
     results = []
-    for hand in hands_in_order:
-        result = _lay_off(hand_cards(hand, t), melds, t)
+    for cards in hands:
+        result = _lay_off(cards, melds, t)
         results.append(result)
         melds = result.grown_melds
     return results

@@ -336,3 +336,78 @@ def test_lay_offs_never_cost_points_and_more_melds_never_hurt(
     first, second = lay_off_in_turn([hand[:3], hand[3:]], melds, r, dealt)
     assert second.declarer_melds == first.grown_melds
     assert second.deadwood_points == lay_off(hand[3:], first.grown_melds, r, dealt).deadwood_points
+
+
+# --- the search: fewest points, then fewest cards; the table checked first -------------------
+
+
+def test_the_realistic_case_of_the_issue() -> None:
+    # 13 cards with five wild cards (kings and a joker) against four melds: one card laid off.
+    lo = lay_off(
+        "2S 5S 7S JS KS KS 2H KH 2D 5D 2C KC JK",
+        ["3H 4H 5H", "8S 9S TS", "QC QD QH", "6D 7D 8D 9D"],
+        rules="denexa",
+        dealt=13,
+    )
+    assert lo.deadwood_points == 0
+    assert laid(lo) == {3: ["5D"]}
+    check_consistent(lo, "2S 5S 7S JS KS KS 2H KH 2D 5D 2C KC JK")
+
+
+def test_declarer_melds_and_hands_must_come_from_one_pack() -> None:
+    # Each meld is valid alone, but 200 of them hold 200 copies of 5H: refused at once.
+    with pytest.raises(CardError, match="200 copies of 5H, but the denexa pack has 3"):
+        lay_off("8H", ["5H 6H 7H"] * 200, rules="denexa", dealt=9)
+    with pytest.raises(CardError, match="4 copies of 7H") as caught:
+        lay_off("7H 7H", ["5H 6H 7H", "7H 7D 7C"], rules="denexa", dealt=9)
+    assert caught.value.token == "7H"
+    with pytest.raises(CardError, match="hands hold 3 copies of 8H"):
+        lay_off_in_turn(["8H", "8H"], ["5H 6H 7H", "8H 8D 8C"], rules="family", dealt=9)
+
+
+def _every_lay_off(hand: list[Card], melds: list[Meld], name: str, dealt: int) -> tuple[int, int]:
+    """The fewest (points, cards laid off) over every way to lay off, tried one by one."""
+    r = rules(name)
+    best = (evaluate(hand, r, dealt).deadwood_points, 0)
+
+    def subsets(cards: list[Card]) -> set[tuple[Card, ...]]:
+        out: set[tuple[Card, ...]] = set()
+        for mask in range(1, 1 << len(cards)):
+            out.add(tuple(sorted(c for i, c in enumerate(cards) if mask >> i & 1)))
+        return out
+
+    def go(i: int, left: list[Card], size: int) -> None:
+        nonlocal best
+        if i == len(melds):
+            if size:
+                best = min(best, (evaluate(left, r, dealt).deadwood_points, size))
+            return
+        go(i + 1, left, size)
+        for added in subsets(left):
+            if grow_meld(melds[i], added, r, dealt) is not None:
+                rest = list(left)
+                for c in added:
+                    rest.remove(c)
+                go(i + 1, rest, size + len(added))
+
+    go(0, list(hand), 0)
+    return best
+
+
+@pytest.mark.parametrize("name", ["denexa", "family"])
+def test_fewest_points_then_fewest_cards_as_trying_every_lay_off(name: str) -> None:
+    rng = random.Random(f"fewest-{name}")
+    r = rules(name)
+    checked = 0
+    for _ in range(60):
+        dealt = rng.choice([3, 7, 9, 13])
+        melds = random_declared(rng, name, dealt)
+        hand = random_layoff_hand(rng, name, dealt, melds)[:5]
+        counts = Counter(hand) + Counter(c for m in melds for c in m.cards)
+        if any(n > Pack.of(r).count(c) for c, n in counts.items()):
+            continue
+        lo = lay_off(hand, melds, r, dealt)
+        got = (lo.deadwood_points, len(lo.laid_off))
+        assert got == _every_lay_off(hand, melds, name, dealt), (hand, [str(m) for m in melds])
+        checked += 1
+    assert checked >= 40
