@@ -16,7 +16,7 @@ False
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from itertools import pairwise
 from typing import Final, Literal
@@ -555,6 +555,29 @@ def _try_run(cards: tuple[Card, ...], t: RuleTables) -> tuple[Meld | None, str]:
     return None, reasons[0]
 
 
+def _placements(
+    cards: tuple[Card, ...], suit: str, fixed: list[Card], t: RuleTables
+) -> Iterator[tuple[int, bool, dict[int, Card], list[Card]]]:
+    """Each window a run of ``cards`` in ``suit`` may fill, best first: its lowest place,
+    whether the ace counts high, the cards playing as themselves by place, and the rest
+    (the wild cards, which fill the gaps)."""
+    n = len(cards)
+    for low, ace_is_high in _run_windows(n, t.ace_high):
+        high = low + n - 1
+        if any(not low <= _place(c, ace_is_high) <= high for c in fixed):
+            continue
+        by_place: dict[int, Card] = {}
+        wilds: list[Card] = []
+        for c in cards:
+            if c.suit == suit:
+                p = _place(c, ace_is_high)
+                if low <= p <= high and p not in by_place:
+                    by_place[p] = c
+                    continue
+            wilds.append(c)
+        yield low, ace_is_high, by_place, wilds
+
+
 def _run_in_suit(
     cards: tuple[Card, ...], suit: str | None, fixed: list[Card], t: RuleTables
 ) -> tuple[Meld | None, str]:
@@ -569,20 +592,9 @@ def _run_in_suit(
     fits = False
     fewest_wild = n
     adjacent_only = False
-    for low, ace_is_high in _run_windows(n, t.ace_high):
+    for low, ace_is_high, by_place, wilds in _placements(cards, suit, fixed, t):
         high = low + n - 1
-        if any(not low <= _place(c, ace_is_high) <= high for c in fixed):
-            continue
         fits = True
-        by_place: dict[int, Card] = {}
-        wilds: list[Card] = []
-        for c in cards:
-            if c.suit == suit:
-                p = _place(c, ace_is_high)
-                if low <= p <= high and p not in by_place:
-                    by_place[p] = c
-                    continue
-            wilds.append(c)
         w = len(wilds)
         fewest_wild = min(fewest_wild, w)
         if t.half_limit and 2 * w > n:
@@ -601,6 +613,38 @@ def _run_in_suit(
     if adjacent_only and not (t.half_limit and 2 * fewest_wild > n):
         return None, "In a run no two wild cards may sit next to each other, but here two would."
     return None, _too_wild(fewest_wild, n)
+
+
+def run_variants(cards: tuple[Card, ...], t: RuleTables) -> list[Meld]:
+    """Every valid run ``cards`` make, one per suit and window (where the wild cards sit).
+
+    :func:`interpret` settles on one run; a declarer may lay the same cards out with the
+    wild cards at the other end, which changes what opponents can lay off.
+
+    >>> t = tables_for("family", 9)
+    >>> [str(m) for m in run_variants(parse_hand("5H 6H JK"), t)]
+    ['5H 6H JK(7H)', 'JK(4H) 5H 6H']
+    """
+    n = len(cards)
+    if n < t.run_min or n > RUN_MOST:
+        return []
+    if any(c.index >= N_REGULAR and t.scope[c.index] == "set" for c in cards):
+        return []
+    fixed = _fixed(cards, t)
+    suits = {c.suit for c in fixed if c.suit is not None}
+    if len(suits) > 1:
+        return []
+    choices = sorted(suits or {c.suit for c in cards if c.suit is not None})
+    found: list[Meld] = []
+    seen: set[tuple[Card | None, ...]] = set()
+    for suit in choices:
+        assert suit is not None
+        for low, _, by_place, wilds in _placements(cards, suit, fixed, t):
+            meld = build_run(suit, low, by_place, wilds)
+            if meld.stands_for not in seen and not fixed_meld_problem(meld, t):
+                seen.add(meld.stands_for)
+                found.append(meld)
+    return found
 
 
 def _too_far(fixed: list[Card], n: int, t: RuleTables) -> str:
@@ -705,13 +749,56 @@ def check_meld(
 # A declarer's meld given as text (for lay-offs)
 
 
+def check_declared_meld(
+    cards: Meld | CardsLike, rules: RulesLike = "denexa", dealt: int | None = None
+) -> MeldCheck:
+    """Whether ``cards`` are a valid meld *as laid down*, with a one-sentence reason.
+
+    A :class:`Meld` is checked exactly as given (each wild card's stand-in included).  Cards
+    given as text or cards that can form a set are a set; otherwise they are a run listed
+    from low to high, each wild card standing for the card of its place — so the order
+    says what an end wild card holds: ``JK 5H 6H`` is 4H-5H-6H, ``5H 6H JK`` is 5H-6H-7H.
+
+    >>> check_declared_meld("JK 5H 6H", "family", 9).reason
+    'Valid run of hearts 4–6; JK stands for 4H.'
+    >>> check_declared_meld("5H 6H JK", "family", 9).meld
+    Meld('run', '5H 6H JK(7H)')
+    >>> check_declared_meld("5H 7H JK", "denexa", 9).reason
+    '5H 7H JK is not a run listed from low to high: each card must stand for the card of its place.'
+    """
+    t = tables_for(rules, dealt)
+    if isinstance(cards, Meld):
+        hand_cards(cards.cards, t)
+        why = fixed_meld_problem(cards, t)
+        if why:
+            return MeldCheck(False, f"{cards} is not a valid meld as laid down: {why}.")
+        return MeldCheck(True, _describe(cards), cards)
+    meld, reason, _ = _read_declared(hand_cards(cards, t), t)
+    return MeldCheck(meld is not None, reason, meld)
+
+
+def _read_declared(hand: tuple[Card, ...], t: RuleTables) -> tuple[Meld | None, str, bool]:
+    """The meld ``hand`` makes as listed, its reason, and whether only the order is wrong."""
+    meld, reason = interpret(hand, t)
+    if meld is None or meld.kind != "run" or meld.all_wild:
+        return meld, reason, False
+    ordered = _run_as_listed(hand, t)
+    if ordered is None:
+        return (
+            None,
+            f"{format_hand(hand)} is not a run listed from low to high: each card must "
+            "stand for the card of its place.",
+            True,
+        )
+    return ordered, _describe(ordered), False
+
+
 def parse_declared_meld(
     cards: Meld | CardsLike, rules: RulesLike = "denexa", dealt: int | None = None
 ) -> Meld:
     """A declarer's meld as laid down: a :class:`Meld`, or its cards as text or cards.
 
-    Cards that can form a set are a set; otherwise they are a run listed from low to high,
-    each wild card standing for the card of its place.  An invalid meld is a ``ValueError``
+    Read as :func:`check_declared_meld` reads it; an invalid meld is a ``ValueError``
     saying why.
 
     >>> str(parse_declared_meld("5H JK 7H", "denexa", 9))
@@ -723,26 +810,21 @@ def parse_declared_meld(
     ...
     ValueError: 5H 7H JK is not a run listed from low to high: each card must stand for the card of its place.
     """  # noqa: E501
-    t = tables_for(rules, dealt)
     if isinstance(cards, Meld):
+        t = tables_for(rules, dealt)
         hand_cards(cards.cards, t)
         why = fixed_meld_problem(cards, t)
         if why:
             raise ValueError(f"invalid meld {cards}: {why}")
         return cards
+    t = tables_for(rules, dealt)
     hand = hand_cards(cards, t)
-    meld, reason = interpret(hand, t)
+    meld, reason, order_only = _read_declared(hand, t)
     if meld is None:
-        raise ValueError(f"{format_hand(hand)} is not a valid meld: {reason}")
-    if meld.kind != "run" or meld.all_wild:
-        return meld
-    ordered = _run_as_listed(hand, t)
-    if ordered is None:
         raise ValueError(
-            f"{format_hand(hand)} is not a run listed from low to high: each card must "
-            "stand for the card of its place."
+            reason if order_only else f"{format_hand(hand)} is not a valid meld: {reason}"
         )
-    return ordered
+    return meld
 
 
 def _run_as_listed(hand: tuple[Card, ...], t: RuleTables) -> Meld | None:
@@ -835,11 +917,13 @@ __all__ = [
     "RuleTables",
     "build_run",
     "build_set",
+    "check_declared_meld",
     "check_meld",
     "fixed_meld_problem",
     "hand_cards",
     "interpret",
     "needs_dealt",
     "parse_declared_meld",
+    "run_variants",
     "tables_for",
 ]

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from payme.cards import Card
+from payme.melds import Meld
 
 DrawFrom = Literal["stock", "discard"]
 
@@ -60,10 +61,17 @@ class Discard:
 
 @dataclass(frozen=True)
 class GoOut:
-    """Go out ("Pay me!"), with a final discard or none (``discard=None``)."""
+    """Go out ("Pay me!"), with a final discard or none (``discard=None``).
+
+    ``melds`` is the declarer's arrangement: the melds laid down, each wild card's stand-in
+    included (see :mod:`payme.game.arrangement`; build them from text with
+    :func:`~payme.game.arrangement.declared_melds`).  ``None`` (the default, used by old
+    replays) lays down the engine's best layout.
+    """
 
     seat: int
     discard: Card | None = None
+    melds: tuple[Meld, ...] | None = None
 
 
 @dataclass(frozen=True)

@@ -7,11 +7,13 @@ by :func:`make_bot`, so a game of bots depends on nothing but its seeds.
 * ``greedy`` takes the top discard when that lowers its best deadwood (after its discard),
   discards whatever leaves the fewest deadwood points, goes out whenever it can, and lays off
   as much as it can.
-* ``strong`` goes out whenever it can and otherwise weighs its choices: a draw from the stock
-  by the unseen cards (the pack minus its hand, the discard pile, the table and the cards it
-  saw others take), keeps wild cards, keeps pairs and near-runs with live cards, avoids
-  feeding the next player cards that match what it picked up (more so late in the hand),
-  and in a final turn keeps the cards it can lay off onto the declarer's melds.
+* ``strong`` goes out whenever it can, laying down (among its arrangements) the one that
+  leaves the opponents the fewest lay-off spots for the cards they could hold, and
+  otherwise weighs its choices: a draw from the stock by the unseen cards (the pack minus
+  its hand, the discard pile, the table and the cards it saw others take), keeps wild
+  cards, keeps pairs and near-runs with live cards, avoids feeding the next player cards
+  that match what it picked up (more so late in the hand), and in a final turn keeps the
+  cards it can lay off onto the declarer's melds.
 
 >>> from payme.game import play_game
 >>> g = play_game("classic", players=2, bots=("strong", "random"), seed=4)
@@ -28,6 +30,7 @@ from typing import Any, Protocol
 
 from payme.cards import CARDS, Card
 from payme.game.actions import Action, Discard, Draw, GoOut, LayOff
+from payme.game.arrangement import arrangements, lay_off_spots
 from payme.game.evaluation import best_discard, best_lay_off, layout, may_fit, points
 from payme.game.view import SeatView
 from payme.rulesets import Ruleset, RulesLike
@@ -155,12 +158,34 @@ class StrongBot(GreedyBot):
             if view.final_turn:
                 return self._final_draw(view, legal)
             return self._draw(view, legal)
-        for action in legal:
-            if isinstance(action, GoOut):
-                return action
+        outs = [action for action in legal if isinstance(action, GoOut)]
+        if outs:
+            return self._go_out(view, outs)
         if view.final_turn:
             return self._final_discard(view)
         return self._discard(view, legal)
+
+    # --- going out
+
+    ARRANGEMENTS = 16
+    """Arrangements weighed at most per discard when going out."""
+
+    def _go_out(self, view: SeatView, outs: Sequence[GoOut]) -> GoOut:
+        """Go out laying down the arrangement that leaves the opponents the fewest lay-off
+        spots for the cards they could hold (every arrangement scores 0: all cards melded)."""
+        if not view.rules.lay_off:
+            return outs[0]
+        unseen = self._unseen(view)
+        best: tuple[int, GoOut] | None = None
+        for out in outs:
+            kept = list(view.hand)
+            if out.discard is not None:
+                kept.remove(out.discard)
+            for melds in arrangements(tuple(kept), view.rules, view.dealt, self.ARRANGEMENTS):
+                spots = lay_off_spots(melds, unseen, view.rules, view.dealt)
+                if best is None or spots < best[0]:
+                    best = (spots, GoOut(out.seat, out.discard, melds))
+        return outs[0] if best is None else best[1]
 
     # --- what is still out there
 

@@ -27,7 +27,7 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from payme.cards import Card, format_hand, parse_card, parse_hand
+from payme.cards import Card, CardsLike, format_hand, parse_card, parse_hand
 from payme.game.actions import (
     Action,
     Discard,
@@ -40,8 +40,10 @@ from payme.game.actions import (
     Record,
     Verdict,
 )
+from payme.game.arrangement import declare, declared_verdict
 from payme.game.evaluation import points
 from payme.game.view import HandSummary, SeatView
+from payme.melds import Meld
 from payme.pack import Pack
 from payme.rulesets import Ruleset, RulesLike
 from payme.rulesets import rules as get_rules
@@ -279,6 +281,8 @@ class PayMeGame(GameBase):
 
         In the lay-off phase the placements are too many to list: the list holds laying
         off nothing, the best lay-off (fewest points), and each single card that fits a meld.
+        Likewise a :class:`GoOut` is listed with ``melds=None`` (the engine's layout); the
+        same go-out with any valid arrangement (:mod:`payme.game.arrangement`) is legal too.
         """
         seat = self.to_move
         if seat is None:
@@ -385,12 +389,19 @@ class PayMeGame(GameBase):
                 "going out: must discard",
             )
         if action.discard in self._go_out_discards():
-            return _YES
+            return self._can_declare(action)
         if action.discard is None:
             reason = "Not every card of the hand fits in melds."
         else:
             reason = f"After discarding {action.discard} the cards left do not all fit in melds."
         return _no(reason + " Going out needs every card melded.", "going out")
+
+    def _can_declare(self, action: GoOut) -> Verdict:
+        """The declarer's own arrangement, when given: valid melds of exactly the cards kept."""
+        if action.melds is None:
+            return _YES
+        return declared_verdict(action.melds, self._hands[action.seat], action.discard,
+                                self.rules, self._dealt)  # fmt: skip
 
     def _can_lay_off(self, action: LayOff) -> Verdict:
         if not self.rules.lay_off:
@@ -470,10 +481,12 @@ class PayMeGame(GameBase):
             self._pile.append(action.discard)
             self._discarded[seat].append(action.discard)
         self._drawn = None
-        layout = evaluate(tuple(hand), self.rules, self._dealt)
+        declared = action.melds
+        if declared is None:
+            declared = evaluate(tuple(hand), self.rules, self._dealt).melds
         self._declarer = seat
-        self._declarer_melds = list(layout.melds)
-        self._table = [list(m.cards) for m in layout.melds]
+        self._declarer_melds = list(declared)
+        self._table = [list(m.cards) for m in declared]
         self._hands[seat] = []
         melds = "; ".join(format_hand(m) for m in self._table)
         how = "without discarding" if action.discard is None else f"discarding {action.discard}"
@@ -814,12 +827,25 @@ class PayMeGame(GameBase):
     def discard(self, card: Card | str) -> Record:
         return self.apply(Discard(self._me(), _card(card)))
 
-    def can_go_out(self, discard: Card | str | None = None) -> Verdict:
+    def can_go_out(
+        self, discard: Card | str | None = None, melds: Iterable[Meld | CardsLike] | None = None
+    ) -> Verdict:
+        """Whether the player to move may go out now, with this discard and arrangement
+        (``melds``: the melds to lay down, as :class:`~payme.melds.Meld` objects or their
+        cards listed in place order, e.g. ``"JK 5H 6H"``; ``None``: the engine's layout)."""
         d = None if discard is None else _card(discard)
-        return self.can(GoOut(self.to_move if self.to_move is not None else -1, d))
+        try:
+            declared = declare(melds, self.rules, self._dealt)
+        except IllegalAction as err:
+            return _no(err.reason, err.rule)
+        return self.can(GoOut(self.to_move if self.to_move is not None else -1, d, declared))
 
-    def go_out(self, discard: Card | str | None = None) -> Record:
-        return self.apply(GoOut(self._me(), None if discard is None else _card(discard)))
+    def go_out(
+        self, discard: Card | str | None = None, melds: Iterable[Meld | CardsLike] | None = None
+    ) -> Record:
+        """Go out (see :meth:`can_go_out` for ``melds``)."""
+        d = None if discard is None else _card(discard)
+        return self.apply(GoOut(self._me(), d, declare(melds, self.rules, self._dealt)))
 
     def can_lay_off(
         self, placements: Iterable[tuple[int, Sequence[Card | str] | str]] = ()

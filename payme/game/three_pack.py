@@ -65,6 +65,7 @@ from payme.game.actions import (
     Record,
     Verdict,
 )
+from payme.game.arrangement import declared_verdict
 from payme.pack import MAX_HAND, Pack
 from payme.rulesets import Ruleset, RulesLike
 from payme.rulesets import rules as get_rules
@@ -663,7 +664,9 @@ class ThreePackGame(GameBase):
             return Verdict(False, f"seat {g.seat} holds no {g.discard}", RULE_GO_OUT)
         options = go_out_options(self.rules, hand)
         if g.discard in options:
-            return Verdict(True)
+            if g.melds is None:
+                return Verdict(True)
+            return declared_verdict(g.melds, hand, g.discard, self.rules, None)
         if g.discard is not None and g.discard.token in self.rules.never_left_over:
             return Verdict(False, f"{g.discard} may not be the card left over", RULE_GO_OUT)
         rest = list(hand)
@@ -745,7 +748,7 @@ class ThreePackGame(GameBase):
         rest = list(hand)
         if g.discard is not None:
             rest.remove(g.discard)
-        melds = _melds_of(self.rules, rest)
+        melds = _melds_of(self.rules, rest) if g.melds is None else tuple(m.cards for m in g.melds)
         self.shown[s].extend(melds)
         for m in melds:
             for c in m:

@@ -1,0 +1,416 @@
+"""The declarer's arrangement: the melds a player lays down when going out.
+
+RULES.md lets the declarer choose the arrangement — which cards form which meld and, in a
+run, which card each wild card stands for — and the choice stands when every meld is valid.
+It matters for lay-offs: ``JK 5H 6H`` (the joker as 4♥) takes an opponent's 7♥, while
+``5H 6H JK`` (the joker as 7♥) does not.
+
+* :func:`check_arrangement` checks a proposed grouping against the cards kept, with one
+  reason per meld (each meld is read by :func:`payme.melds.check_declared_meld`: a run is
+  listed from low to high, so the order says where a wild card sits).
+* :func:`arrangements` lists ways to lay the cards out, the engine's best layout first.
+* :func:`lay_off_spots` counts the cards an opponent could lay off onto an arrangement, and
+  :func:`tightest_arrangement` picks the arrangement that leaves the fewest.
+
+>>> check = check_arrangement(["JK 5H 6H", "9C 9D 9S"], "5H 6H JK 9S 9D 9C", "family", 9)
+>>> check.ok, [str(m) for m in check.melds]
+(True, ['JK(4H) 5H 6H', '9S 9D 9C'])
+>>> check_arrangement(["5H 6H", "JK 9C 9D 9S"], "5H 6H JK 9S 9D 9C", "family", 9).reason
+'Meld 1 (5H 6H) is not valid: A meld needs at least 3 cards, but this has 2.'
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass
+from functools import lru_cache
+from itertools import combinations, product
+
+from payme.cards import Card, CardsLike, format_hand
+from payme.game.actions import IllegalAction, Verdict
+from payme.game.evaluation import deadwood
+from payme.layoff import single_lay_offs
+from payme.melds import (
+    Meld,
+    MeldCheck,
+    RuleTables,
+    check_declared_meld,
+    hand_cards,
+    interpret,
+    run_variants,
+    tables_for,
+)
+from payme.pack import MAX_HAND
+from payme.rulesets import Ruleset, RulesLike
+
+ARRANGEMENT_LIMIT = 64
+"""How many arrangements :func:`arrangements` lists at most by default."""
+_WORK_LIMIT = 20_000
+"""Candidate melds tried at most while listing arrangements (a 13-card hand full of wild
+cards has very many; the list is a choice for a player, not a census)."""
+
+
+@dataclass(frozen=True)
+class ArrangementCheck:
+    """The verdict on a proposed arrangement: ``ok``, one sentence of ``reason``, one
+    :class:`~payme.melds.MeldCheck` per group in ``checks``, and the valid ``melds``.
+
+    ``unplaced`` are kept cards in no group; ``extra`` are cards grouped that are not among
+    the cards kept (or more copies than kept).
+    """
+
+    ok: bool
+    reason: str
+    melds: tuple[Meld, ...]
+    checks: tuple[MeldCheck, ...]
+    unplaced: tuple[Card, ...] = ()
+    extra: tuple[Card, ...] = ()
+
+    def __bool__(self) -> bool:
+        return self.ok
+
+
+def check_arrangement(
+    groups: Iterable[Meld | CardsLike],
+    cards: CardsLike,
+    rules: RulesLike = "denexa",
+    dealt: int | None = None,
+) -> ArrangementCheck:
+    """Whether ``groups`` lay out exactly ``cards`` (the cards kept when going out) in
+    valid melds, each meld with its reason.
+
+    Going out needs every card kept in a meld (RULES.md: all of them, or all but one
+    discard), so a card left over or a card that is not held is refused, as is an invalid
+    meld; the arrangement need not be the best one.
+
+    >>> check_arrangement(["5H 6H JK", "9S 9D 9C"], "5H 6H JK 9S 9D 9C 2C", "family", 9).reason
+    '2C is in no meld: going out needs every card kept in a meld.'
+    >>> check_arrangement(["5H 6H 7H"], "5H 6H JK", "family", 9).reason
+    '7H is in a meld but not among the cards kept.'
+    """
+    t = tables_for(rules, dealt)
+    kept = Counter(hand_cards(cards, t))
+    checks: list[MeldCheck] = []
+    used: Counter[Card] = Counter()
+    reason = ""
+    for number, group in enumerate(groups, 1):
+        check = check_declared_meld(group, t.rules, t.dealt)
+        checks.append(check)
+        used.update(group.cards if isinstance(group, Meld) else hand_cards(group, t))
+        if not check.ok and not reason:
+            shown = str(group) if isinstance(group, Meld) else format_hand(hand_cards(group, t))
+            reason = f"Meld {number} ({shown}) is not valid: {check.reason}"
+    extra = tuple(sorted((used - kept).elements()))
+    unplaced = tuple(sorted((kept - used).elements()))
+    if not reason and extra:
+        reason = f"{format_hand(extra)} {_is_are(extra)} in a meld but not among the cards kept."
+    if not reason and unplaced:
+        reason = (
+            f"{format_hand(unplaced)} {_is_are(unplaced)} in no meld: going out needs every "
+            "card kept in a meld."
+        )
+    melds = tuple(c.meld for c in checks if c.meld is not None)
+    ok = not reason
+    if ok:
+        reason = "Every card kept is in a valid meld."
+    return ArrangementCheck(ok, reason, melds, tuple(checks), unplaced, extra)
+
+
+def _is_are(cards: tuple[Card, ...]) -> str:
+    return "is" if len(cards) == 1 else "are"
+
+
+def declared_melds(
+    groups: Iterable[Meld | CardsLike],
+    cards: CardsLike,
+    rules: RulesLike = "denexa",
+    dealt: int | None = None,
+) -> tuple[Meld, ...]:
+    """The melds of a valid arrangement of ``cards``; a ``ValueError`` with the reason if not.
+
+    >>> declared_melds(["JK 5H 6H"], "5H 6H JK", "family", 9)
+    (Meld('run', 'JK(4H) 5H 6H'),)
+    """
+    check = check_arrangement(groups, cards, rules, dealt)
+    if not check.ok:
+        raise ValueError(check.reason)
+    return check.melds
+
+
+RULE_DECLARE = "going out: the declarer lays out the melds"
+
+
+def declare(
+    groups: Iterable[Meld | CardsLike] | None, rules: RulesLike = "denexa", dealt: int | None = None
+) -> tuple[Meld, ...] | None:
+    """A declarer's arrangement as melds, for :class:`~payme.game.actions.GoOut`: each group
+    a :class:`~payme.melds.Meld` or its cards listed in place order (``"JK 5H 6H"``: the
+    joker as 4♥).  ``None`` stays ``None`` (the engine's layout).  A group that is no valid
+    meld raises :class:`~payme.game.actions.IllegalAction` with the reason.
+
+    >>> declare(["JK 5H 6H", "9S 9D 9C"], "family", 12)
+    (Meld('run', 'JK(4H) 5H 6H'), Meld('set', '9S 9D 9C'))
+    >>> declare(["5H 7H JK"], "family", 12)
+    Traceback (most recent call last):
+    ...
+    payme.game.actions.IllegalAction: Meld 1 (5H 7H JK) is not valid: 5H 7H JK is not a run listed from low to high: each card must stand for the card of its place.
+    """  # noqa: E501
+    if groups is None:
+        return None
+    if isinstance(groups, str | Meld):
+        raise IllegalAction(
+            "The declared melds are a list of melds, e.g. ['JK 5H 6H', '9S 9D 9C'].", RULE_DECLARE
+        )
+    t = tables_for(rules, dealt)
+    melds: list[Meld] = []
+    for number, group in enumerate(groups, 1):
+        try:
+            check = check_declared_meld(group, t.rules, t.dealt)
+        except (ValueError, TypeError) as err:
+            raise IllegalAction(f"Meld {number}: {err}", RULE_DECLARE) from None
+        if check.meld is None:
+            shown = format_hand(hand_cards(group, t)) if not isinstance(group, Meld) else group
+            raise IllegalAction(
+                f"Meld {number} ({shown}) is not valid: {check.reason}", RULE_DECLARE
+            )
+        melds.append(check.meld)
+    return tuple(melds)
+
+
+def declared_verdict(
+    melds: object,
+    hand: Iterable[Card],
+    left_over: Card | None,
+    rules: RulesLike,
+    dealt: int | None,
+) -> Verdict:
+    """Whether ``melds`` (a :class:`~payme.game.actions.GoOut`'s arrangement) lay out exactly
+    the cards of ``hand`` but ``left_over`` in valid melds; the reason when not."""
+    if not isinstance(melds, tuple) or not all(isinstance(m, Meld) for m in melds):
+        return Verdict(
+            False, "The declared melds must be a tuple of Meld objects (see declare).", RULE_DECLARE
+        )
+    kept = list(hand)
+    if left_over is not None:
+        kept.remove(left_over)
+    check = check_arrangement(melds, tuple(kept), rules, dealt)
+    return Verdict(True) if check.ok else Verdict(False, check.reason, RULE_DECLARE)
+
+
+def _key(melds: Iterable[Meld]) -> tuple[tuple[object, ...], ...]:
+    return tuple(sorted((m.kind, m.cards, m.stands_for) for m in melds))
+
+
+def _meld_variants(cards: tuple[Card, ...], t: RuleTables) -> list[Meld]:
+    """The melds ``cards`` make: the set or run :func:`interpret` reads, and every other
+    placement of a run's wild cards."""
+    found: list[Meld] = []
+    meld, _ = interpret(cards, t)
+    if meld is not None:
+        found.append(meld)
+    for run in run_variants(tuple(sorted(cards)), t):
+        if meld is None or run.stands_for != meld.stands_for or run.kind != meld.kind:
+            found.append(run)
+    return found
+
+
+def _subsets(cards: list[Card], sizes: range) -> Iterator[tuple[Card, ...]]:
+    """Distinct sub-multisets of ``cards`` (sorted) of the given sizes."""
+    for size in sizes:
+        seen: set[tuple[Card, ...]] = set()
+        for group in combinations(cards, size):
+            if group not in seen:
+                seen.add(group)
+                yield group
+
+
+def _groups_with(first: Card, rest: list[Card], t: RuleTables) -> Iterator[tuple[Card, ...]]:
+    """The other cards of each meld ``first`` could head, taken from ``rest``.
+
+    ``first`` is the first card left in canonical order that stands for itself, when there
+    is one: then a set's partners share its rank (or are wild) and a run's naturals lie
+    above it in its suit (the cards before it in canonical order are placed already).
+    """
+    if t.scope[first.index] is not None or first.rank is None:
+        yield from _subsets(rest, range(min(t.set_min, t.run_min) - 1, len(rest) + 1))
+        return
+    wild_in = {
+        kind: [c for c in rest if t.scope[c.index] in ("any", kind)] for kind in ("set", "run")
+    }
+    same_rank = [c for c in rest if t.scope[c.index] is None and c.rank == first.rank]
+    most = len(rest) if t.set_max is None else t.set_max - 1
+    pool = sorted(same_rank + wild_in["set"])
+    yield from _subsets(pool, range(t.set_min - 1, min(most, len(pool)) + 1))
+    # Runs: each window of places holding ``first``; a place is its natural card or a wild.
+    suit, rank = first.suit, first.rank
+    naturals: dict[int, Card] = {}
+    for c in rest:
+        if t.scope[c.index] is None and c.suit == suit and c.rank is not None:
+            naturals.setdefault(c.rank, c)
+            if c.rank == 1 and t.ace_high:
+                naturals.setdefault(14, c)
+    wilds = sorted(wild_in["run"])
+    top = 14 if t.ace_high else 13
+    yielded: set[tuple[Card, ...]] = set()
+    for n in range(t.run_min, min(13, len(rest) + 1) + 1):
+        for low in range(max(1, rank - len(wilds)), rank + 1):
+            high = low + n - 1
+            if high > top:
+                break
+            open_places = [p for p in range(low, high + 1) if p != rank]
+            options = [
+                [naturals[p], None] if p in naturals and p > rank else [None] for p in open_places
+            ]
+            for choice in product(*options):
+                picked = [c for c in choice if c is not None]
+                if len({id(c) for c in picked}) != len(picked):
+                    continue  # an ace may not sit low and high at once
+                k = len(choice) - len(picked)
+                if k > len(wilds):
+                    continue
+                for fill in _subsets(wilds, range(k, k + 1)):
+                    group = tuple(sorted((*picked, *fill)))
+                    if group not in yielded:
+                        yielded.add(group)
+                        yield group
+
+
+def arrangements(
+    cards: CardsLike,
+    rules: RulesLike = "denexa",
+    dealt: int | None = None,
+    limit: int = ARRANGEMENT_LIMIT,
+) -> tuple[tuple[Meld, ...], ...]:
+    """Ways to lay out every one of ``cards`` in valid melds, the engine's best layout first.
+
+    The list is a choice of arrangements, at most ``limit`` of them (and never more than a
+    fixed amount of search): which cards form which meld, and where a run's wild cards sit.
+    Empty when the cards cannot all be melded.
+
+    >>> [[str(m) for m in a] for a in arrangements("5H 6H JK", "family", 9)]
+    [['5H 6H JK(7H)'], ['JK(4H) 5H 6H']]
+    >>> arrangements("5H 6H 8C", "family", 9)
+    ()
+    """
+    from payme.solver import evaluate
+
+    t = tables_for(rules, dealt)
+    hand = tuple(sorted(hand_cards(cards, t)))
+    best = evaluate(hand, t.rules, t.dealt)
+    if best.deadwood:
+        return ()
+    found: list[tuple[Meld, ...]] = [tuple(best.melds)] if best.melds else [()]
+    seen = {_key(best.melds)}
+    work = [0]
+
+    def search(left: tuple[Card, ...], chosen: list[Meld]) -> None:
+        if len(found) >= limit or work[0] >= _WORK_LIMIT:
+            return
+        if not left:
+            key = _key(chosen)
+            if key not in seen:
+                seen.add(key)
+                found.append(tuple(chosen))
+            return
+        # Place the first card that stands for itself for sure (it narrows the partners
+        # to its rank and suit), else the first card.
+        first = next((c for c in left if t.scope[c.index] is None), left[0])
+        rest = list(left)
+        rest.remove(first)
+        if first.index in t.single:
+            chosen.append(Meld("single", (first,), (first,)))
+            search(tuple(rest), chosen)
+            chosen.pop()
+            return
+        for group in _groups_with(first, rest, t):
+            work[0] += 1
+            if work[0] >= _WORK_LIMIT or len(found) >= limit:
+                return
+            remaining = list(rest)
+            for c in group:
+                remaining.remove(c)
+            if remaining and deadwood(tuple(remaining), t.rules, t.dealt or 0):
+                continue  # the rest cannot all be melded: no arrangement this way
+            for meld in _meld_variants((first, *group), t):
+                chosen.append(meld)
+                search(tuple(remaining), chosen)
+                chosen.pop()
+
+    search(hand, [])
+    return tuple(found)
+
+
+def lay_off_spots(
+    melds: Iterable[Meld],
+    could_hold: Mapping[Card, int],
+    rules: RulesLike = "denexa",
+    dealt: int | None = None,
+) -> int:
+    """How many of the cards an opponent ``could_hold`` (card -> copies) fit one of
+    ``melds`` by themselves: the lay-off spots an arrangement leaves open.
+
+    >>> from payme.cards import parse_card
+    >>> unseen = {parse_card("7H"): 2, parse_card("4H"): 1}
+    >>> low, high = arrangements("5H 6H JK", "family", 9)
+    >>> lay_off_spots(low, unseen, "family", 9), lay_off_spots(high, unseen, "family", 9)
+    (1, 2)
+    """
+    melds = tuple(melds)
+    if not melds or not could_hold:
+        return 0
+    t = tables_for(rules, dealt)
+    kinds = tuple(sorted(card for card, copies in could_hold.items() if copies > 0))
+    fitting: set[Card] = set()
+    for meld in melds:
+        fitting.update(_fitting(meld, kinds, t.rules, t.dealt))
+    return sum(could_hold[card] for card in fitting)
+
+
+@lru_cache(maxsize=1 << 12)
+def _fitting(
+    meld: Meld, kinds: tuple[Card, ...], rules: Ruleset, dealt: int | None
+) -> frozenset[Card]:
+    """The cards of ``kinds`` that fit ``meld`` by themselves (arrangements share melds)."""
+    found: set[Card] = set()
+    for start in range(0, len(kinds), MAX_HAND):  # one card of each kind: a hand at most
+        part = kinds[start : start + MAX_HAND]
+        found.update(card for _, card in single_lay_offs(part, (meld,), rules, dealt))
+    return frozenset(found)
+
+
+def tightest_arrangement(
+    cards: CardsLike,
+    could_hold: Mapping[Card, int],
+    rules: RulesLike = "denexa",
+    dealt: int | None = None,
+    limit: int = ARRANGEMENT_LIMIT,
+) -> tuple[Meld, ...] | None:
+    """The arrangement of ``cards`` (from :func:`arrangements`) that leaves the fewest
+    lay-off spots for the cards opponents ``could_hold``; the first such in the list on a
+    tie, ``None`` when the cards cannot all be melded.
+
+    >>> from payme.cards import parse_card
+    >>> tightest_arrangement("5H 6H JK", {parse_card("7H"): 2}, "family", 9)
+    (Meld('run', '5H 6H JK(7H)'),)
+    """
+    options = arrangements(cards, rules, dealt, limit)
+    if not options:
+        return None
+    if not tables_for(rules, dealt).rules.lay_off:
+        return options[0]
+    return min(options, key=lambda melds: lay_off_spots(melds, could_hold, rules, dealt))
+
+
+__all__ = [
+    "ARRANGEMENT_LIMIT",
+    "RULE_DECLARE",
+    "ArrangementCheck",
+    "arrangements",
+    "check_arrangement",
+    "declare",
+    "declared_melds",
+    "declared_verdict",
+    "lay_off_spots",
+    "tightest_arrangement",
+]
