@@ -432,7 +432,7 @@ def build_parser() -> argparse.ArgumentParser:
         nargs="+",
         default=None,
         metavar="BOT",
-        help="one bot per seat: random, greedy or strong (default: all greedy)",
+        help="one bot per seat: random, greedy, strong or expert (default: all greedy)",
     )
     p.add_argument("--seed", type=_whole, default=0, help="random seed (default 0)")
     p.add_argument(

@@ -20,7 +20,7 @@ C = parse_card
 
 
 def test_bot_names_and_unknown_names() -> None:
-    assert BOT_NAMES == ("random", "greedy", "strong")
+    assert BOT_NAMES == ("random", "greedy", "strong", "expert")
     for name in BOT_NAMES:
         assert make_bot(name, "family", seed=1).name == name
     with pytest.raises(ValueError, match="unknown bot 'clever'"):
@@ -117,8 +117,8 @@ def test_bot_games_are_reproducible() -> None:
 
 
 def test_greedy_and_strong_beat_random() -> None:
-    totals: dict[str, list[int]] = {name: [] for name in BOT_NAMES}
     lineup = ("strong", "greedy", "random")
+    totals: dict[str, list[int]] = {name: [] for name in lineup}
     for seed in range(6):
         bots = lineup[seed % 3 :] + lineup[: seed % 3]
         g = play_game("denexa", players=3, bots=bots, seed=100 + seed)

@@ -27,7 +27,8 @@ The interface both games implement (Pay Me: :mod:`payme.game.pay_me`; Rummy 3-Pa
     g.winners()        # seats that won (Pay Me: lowest total, ties share; () until over)
     play_game(rules, players, bots=("greedy", ...), seed=S, **options) -> finished game
     make_bot(name, rules, seed) -> Bot;  Bot.choose(view, legal_actions) -> Action
-    BOT_NAMES == ("random", "greedy", "strong")
+    BOT_NAMES == ("random", "greedy", "strong", "expert")
+    advise(view, legal_actions) -> Advice(action, reason, options)   # the expert's hint
 
 Pay Me's UI trio (every action: ask, insist, act)::
 
@@ -89,7 +90,7 @@ from payme.rulesets import rules as get_rules
 if TYPE_CHECKING:  # pragma: no cover
     from payme.game.bots import Bot
 
-BOT_NAMES: tuple[str, ...] = ("random", "greedy", "strong")
+BOT_NAMES: tuple[str, ...] = ("random", "greedy", "strong", "expert")
 """The bots every game offers, weakest first."""
 
 
@@ -139,10 +140,26 @@ def replay(
 
 
 def make_bot(name: str, rules: RulesLike, seed: int = 0) -> Bot:
-    """A bot by name (``random``, ``greedy`` or ``strong``) for the rule set's game."""
+    """A bot by name (``random``, ``greedy``, ``strong`` or ``expert``) for the rule set's
+    game."""
     from payme.game.bots import make_bot as _make_bot
 
     return _make_bot(name, rules, seed)
+
+
+def advise(view: Any, legal: Sequence[Any], seed: int = 0) -> Any:
+    """The expert bot's advice for a seat: ``Advice(action, reason, options)``.
+
+    ``view`` is ``game.view(seat)`` and ``legal`` is ``game.legal_actions()``; see
+    :func:`payme.game.expert.advise`.
+
+    >>> g = new_game("family", players=3, seed=2)
+    >>> advise(g.view(g.to_move), g.legal_actions()).action in g.legal_actions()
+    True
+    """
+    from payme.game.expert import advise as _advise
+
+    return _advise(view, legal, seed)
 
 
 def play_game(
@@ -163,4 +180,4 @@ def play_game(
     return play(rules, players, tuple(bots), seed, **options)
 
 
-__all__ = ["BOT_NAMES", "make_bot", "new_game", "play_game", "replay"]
+__all__ = ["BOT_NAMES", "advise", "make_bot", "new_game", "play_game", "replay"]

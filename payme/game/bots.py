@@ -36,7 +36,7 @@ from payme.game.view import SeatView
 from payme.rulesets import Ruleset, RulesLike
 from payme.rulesets import rules as get_rules
 
-BOT_NAMES: tuple[str, ...] = ("random", "greedy", "strong")
+BOT_NAMES: tuple[str, ...] = ("random", "greedy", "strong", "expert")
 
 SAFETY_TURN_LIMIT = 400
 """Turns in one hand after which a bot game ends the hand with no declarer (a safety net:
@@ -412,7 +412,7 @@ def make_bot(name: str, rules: RulesLike, seed: int = 0) -> Bot:
     >>> make_bot("clever", "denexa")
     Traceback (most recent call last):
     ...
-    ValueError: unknown bot 'clever': the bots are random, greedy, strong
+    ValueError: unknown bot 'clever': the bots are random, greedy, strong, expert
     """
     ruleset = get_rules(rules)
     if name not in BOT_NAMES:
@@ -421,6 +421,10 @@ def make_bot(name: str, rules: RulesLike, seed: int = 0) -> Bot:
         from payme.game.three_pack_bots import make_three_pack_bot
 
         return make_three_pack_bot(name, ruleset, seed)  # type: ignore[no-any-return,unused-ignore]
+    if name == "expert":
+        from payme.game.expert import ExpertBot  # it builds on the strong bot below
+
+        return ExpertBot(ruleset, seed)
     return _BOTS[name](ruleset, seed)
 
 

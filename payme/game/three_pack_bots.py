@@ -13,7 +13,7 @@ True
 >>> make_three_pack_bot("clever", g.rules, seed=1)
 Traceback (most recent call last):
 ...
-ValueError: unknown Rummy 3-Pack bot 'clever': choose random, greedy or strong
+ValueError: unknown Rummy 3-Pack bot 'clever': choose random, greedy, strong or expert
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ from payme.game.three_pack import unmelded_count
 from payme.rulesets import Ruleset, RulesLike
 from payme.rulesets import rules as get_rules
 
-BOT_NAMES = ("random", "greedy", "strong")
+BOT_NAMES = ("random", "greedy", "strong", "expert")
 
 
 class ThreePackBot(Protocol):
@@ -346,10 +346,17 @@ _BOTS: dict[str, type[GreedyBot] | type[RandomBot]] = {
 
 
 def make_three_pack_bot(name: str, rules: RulesLike, seed: int) -> ThreePackBot:
-    """A Rummy 3-Pack bot by name (``random``, ``greedy``, ``strong``) with its own rng."""
+    """A Rummy 3-Pack bot by name (``random``, ``greedy``, ``strong``, ``expert``) with its own
+    rng."""
+    if name == "expert":
+        from payme.game.three_pack_expert import ThreePackExpert  # it builds on StrongBot
+
+        return ThreePackExpert(get_rules(rules), seed)
     cls = _BOTS.get(name)
     if cls is None:
-        raise ValueError(f"unknown Rummy 3-Pack bot {name!r}: choose random, greedy or strong")
+        raise ValueError(
+            f"unknown Rummy 3-Pack bot {name!r}: choose random, greedy, strong or expert"
+        )
     return cls(get_rules(rules), seed)
 
 

@@ -181,7 +181,9 @@ class AnalysisPage:
     def _bots(self) -> list[str]:
         bots = [b.strip().lower() for b in self.bots_box.value.replace(",", " ").split()]
         if not bots:
-            raise ValueError("name at least one bot (random, greedy or strong)")
+            from payme.game import BOT_NAMES
+
+            raise ValueError(f"name at least one bot ({', '.join(BOT_NAMES)})")
         return bots
 
     def run(self) -> None:

@@ -1,0 +1,367 @@
+"""The expert bot: weighs every choice by the cards it has not seen, and says why.
+
+It plays from one seat's view only (its own hand, the discard pile, the table, the cards it
+saw others take from the pile and throw back — never another player's hidden cards) and the
+legal actions.  Where the strong bot uses rules of thumb, it works out what each choice is
+worth over the next draw:
+
+* **Discards.**  For each sensible discard it takes the hand that is left and looks at every
+  kind of card the next draw may bring (the unseen cards, each weighted by its copies): the
+  exact chance of going out on that draw, and the points held after it.  A hand is worth
+  ``HAZARD × its points now + (1 − HAZARD) × the expected points after the next draw`` —
+  lower is better — where ``HAZARD`` is the chance that another player goes out before it
+  draws again.  Going out scores 0, so a hand one card from going out is worth less than
+  its points.
+* **Draws.**  Taking the top discard is worth the best hand it leaves; the stock is worth
+  the expected best hand over the unseen cards.  It takes the discard only when that is
+  better by a margin (a card taken from the pile tells the table what it collects).
+* **Going out**: whenever it can.  **Final turns and lay-offs** play for the fewest points
+  after lay-offs, as the strong bot does.
+
+:func:`advise` is the public face: a seat's view and its legal actions in, an
+:class:`Advice` out (the action, a sentence saying why in a player's words, and the choices
+it weighed with their expected penalty points).  The hints and the game review use it.
+
+>>> from payme.game import new_game
+>>> g = new_game("denexa", players=3, seed=5)
+>>> advice = advise(g.view(g.to_move), g.legal_actions(), seed=1)
+>>> g.can(advice.action).ok, advice.reason != ""
+(True, True)
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from payme.cards import Card
+from payme.game.actions import Action, Discard, Draw, GoOut, LayOff
+from payme.game.bots import StrongBot, _best_lay_off, _matches, _with, _without
+from payme.game.evaluation import go_out_discards, layout
+from payme.game.view import SeatView
+from payme.rulesets import Ruleset
+
+Hand = tuple[Card, ...]
+
+
+@dataclass(frozen=True)
+class Advice:
+    """What the expert bot would do, and why.
+
+    ``options`` pairs each choice it weighed with the penalty points it expects from it
+    (lower is better; going out is 0), best first.
+    """
+
+    action: Action
+    reason: str
+    options: tuple[tuple[Action, float], ...] = ()
+
+
+def label(card: Card) -> str:
+    """A card as a player writes it: ``7♥``, ``10♣``, ``JK``."""
+    from payme.display.svg import short_label
+
+    return str(short_label(card))
+
+
+class Outlook:
+    """What the next draw may bring a hand, over a seat's unseen cards.
+
+    ``unseen`` counts each kind of card the seat has not seen; the next stock card is
+    equally likely to be any one of them.
+    """
+
+    def __init__(self, rules: Ruleset, dealt: int, unseen: Counter[Card], hazard: float) -> None:
+        self.rules = rules
+        self.dealt = dealt
+        self.kinds = sorted(unseen.items())
+        self.total = sum(unseen.values())
+        self.hazard = hazard
+        self.wild = {c: rules.is_wild(c, dealt) for c, _ in self.kinds}
+        self.points = {c: rules.card_points(c, dealt) for c, _ in self.kinds}
+        self._draws: dict[Hand, tuple[float, float]] = {}
+
+    def can_go_out(self, hand: Hand) -> bool:
+        """Whether a hand of ``dealt + 1`` cards goes out: its best layout leaves at most one
+        card unmelded (to discard).  A hand whose fewest points leave two or more cards but
+        that could meld all but one in a costlier way is counted as not going out: rare,
+        and the search it would take costs more than the rare miss."""
+        return len(layout(hand, self.rules, self.dealt)[1]) <= 1
+
+    def kept(self, hand: Hand) -> float:
+        """Points held after a hand of ``dealt + 1`` cards goes out (0) or throws its worst
+        deadwood card."""
+        if self.can_go_out(hand):
+            return 0.0
+        pts, dead = layout(hand, self.rules, self.dealt)
+        return float(pts - max(self.rules.card_points(c, self.dealt) for c in dead))
+
+    def may_meld(self, hand: Hand) -> Callable[[Card], bool]:
+        """A quick test of whether a card could join a meld with cards of ``hand`` (never a
+        false no): it is wild, or the hand holds a natural card of its rank or of its suit
+        within two ranks, or two wild cards to make a meld with it."""
+        rules, dealt = self.rules, self.dealt
+        ranks: set[int] = set()
+        near: set[tuple[str | None, int]] = set()
+        wilds = sum(1 for c in hand if rules.is_wild(c, dealt))
+        if wilds >= 2 and not rules.wild_at_most_half:
+            return lambda card: True  # the card and two wild cards make a meld
+        # Two wild cards bridge a gap of three ranks (5♥ + two wild cards + 8♥).
+        reach = (-3, -2, -1, 1, 2, 3) if wilds >= 2 else (-2, -1, 1, 2)
+        for c in hand:
+            if c.rank is not None:
+                ranks.add(c.rank)
+                near.update((c.suit, c.rank + d) for d in reach)
+        wild = self.wild
+        return lambda card: (
+            wild.get(card, False) or card.rank in ranks or (card.suit, card.rank) in near
+        )
+
+    def draw(self, hand: Hand) -> tuple[float, float]:
+        """For a hand of ``dealt`` cards: the expected points held after the next draw and a
+        good discard, and the chance that the draw lets it go out.
+
+        A card that can join nothing in the hand (not wild, no card of its rank, none of its
+        suit within two ranks, fewer than two wild cards to pair it with) leaves the layout
+        as it is: the hand throws it back or keeps it in place of its worst deadwood card.
+        Every other kind is solved exactly.
+        """
+        known = self._draws.get(hand)
+        if known is None:
+            known = self._draws[hand] = self._draw(hand)
+        return known
+
+    def _draw(self, hand: Hand) -> tuple[float, float]:
+        rules, dealt = self.rules, self.dealt
+        if not self.total:
+            return float(layout(hand, rules, dealt)[0]), 0.0
+        pts, dead = layout(hand, rules, dealt)
+        worst = max((rules.card_points(c, dealt) for c in dead), default=0)
+        may_meld = self.may_meld(hand)
+        expect = 0.0
+        outs = 0
+        for card, n in self.kinds:
+            if not dead:
+                value = 0.0  # every card melds: throw the new one and go out
+            elif may_meld(card):
+                value = self.kept(_with(hand, card))
+            else:
+                value = float(min(pts, pts - worst + self.points[card]))
+            if value == 0.0:
+                outs += n  # it goes out
+            expect += n * value
+        return expect / self.total, outs / self.total
+
+    def worth(self, hand: Hand) -> float:
+        """Expected penalty of holding ``hand`` (``dealt`` cards) until the next turn."""
+        now = layout(hand, self.rules, self.dealt)[0]
+        after, _ = self.draw(hand)
+        return self.hazard * now + (1.0 - self.hazard) * after
+
+
+class ExpertBot(StrongBot):
+    """The strongest Pay Me bot: each draw and discard weighed over the unseen cards."""
+
+    name = "expert"
+
+    HAZARD = 0.2
+    """The chance that someone else goes out before this seat draws again (per round)."""
+    WIDTH = 3
+    """Discards weighed in full (the most promising by points, the rest are worse)."""
+    TAKE_MARGIN = 0.5
+    """Points a taken discard must gain over the stock (it shows the table what we keep)."""
+
+    def choose(self, view: SeatView, legal: Sequence[Action]) -> Action:
+        return self.advise(view, legal).action
+
+    # --- the public face
+
+    def advise(self, view: SeatView, legal: Sequence[Action]) -> Advice:
+        """The action to take and why (``legal`` is the seat's legal actions, non-empty)."""
+        if not legal:
+            raise ValueError("no legal action to advise on")
+        first = legal[0]
+        if isinstance(first, LayOff):
+            action = _best_lay_off(view, legal)
+            assert isinstance(action, LayOff)
+            if not action.placements:
+                return Advice(action, "Nothing in your hand fits the declarer's melds.")
+            cards = " ".join(label(c) for _, cs in action.placements for c in cs)
+            return Advice(action, f"Lay off {cards}: those cards then score nothing.")
+        if isinstance(first, Draw):
+            if view.final_turn:
+                action = self._final_draw(view, legal)
+                return Advice(action, _final_draw_reason(action, view))
+            return self._advise_draw(view, legal)
+        for action in legal:
+            if isinstance(action, GoOut):
+                return Advice(action, "Go out now: you score nothing and everyone else pays.")
+        if view.final_turn:
+            action = self._final_discard(view)
+            assert isinstance(action, Discard)
+            return Advice(
+                action,
+                f"Discard {label(action.card)}: after this turn the hands are shown, so keep "
+                "the cards that meld or fit the declarer's melds and throw the most points.",
+            )
+        return self._advise_discard(view)
+
+    # --- weighing
+
+    def _outlook(self, view: SeatView) -> Outlook:
+        return Outlook(view.rules, view.dealt, self._unseen(view), self.HAZARD)
+
+    def _keeps(self, view: SeatView, hand: Hand) -> list[tuple[Card, Hand]]:
+        """Discards worth weighing from ``hand`` (``dealt + 1`` cards), most promising first:
+        the deadwood of its best layout, and the solver's best discard, never a wild card
+        while another will do."""
+        rules, dealt = view.rules, view.dealt
+        total, dead = layout(hand, rules, dealt)
+        scored: dict[Card, int] = {}
+        for card in dead:
+            scored[card] = total - rules.card_points(card, dealt)
+        from payme.game.evaluation import best_discard
+
+        card, pts = best_discard(hand, rules, dealt)
+        scored.setdefault(card, pts)
+        plain = {c: p for c, p in scored.items() if not rules.is_wild(c, dealt)}
+        pool = plain or scored
+        order = sorted(pool, key=lambda c: (pool[c], -rules.card_points(c, dealt), c))
+        return [(c, _without(hand, c)) for c in order[: self.WIDTH]]
+
+    def _best_keep(
+        self, view: SeatView, hand: Hand, outlook: Outlook, feed: bool = True
+    ) -> list[tuple[float, Card]]:
+        """Each weighed discard from ``hand`` with the expected penalty of what it keeps,
+        best first (feeding the next player what it collects costs a little)."""
+        wanted = self._wanted_by_next(view) if feed else []
+        late = min(1.0, sum(view.turns) / max(1, view.players * view.dealt))
+        weighed = []
+        for card, rest in self._keeps(view, hand):
+            value = outlook.worth(rest)
+            if wanted and _matches(card, wanted):
+                value += 0.25 * self.FEED_PENALTY * (0.5 + late)
+            weighed.append((value, card))
+        weighed.sort(key=lambda vc: (vc[0], -view.rules.card_points(vc[1], view.dealt), vc[1]))
+        return weighed
+
+    def _advise_discard(self, view: SeatView) -> Advice:
+        hand = tuple(sorted(view.hand))
+        outlook = self._outlook(view)
+        weighed = self._best_keep(view, hand, outlook)
+        value, card = weighed[0]
+        rest = _without(hand, card)
+        _, chance = outlook.draw(rest)
+        options = tuple((Discard(view.seat, c), v) for v, c in weighed)
+        pts = layout(rest, view.rules, view.dealt)[0]
+        reason = f"Discard {label(card)}: the hand you keep has {pts} points of deadwood"
+        if chance > 0:
+            reason += f" and a {chance:.0%} chance of going out on the next draw"
+        if len(weighed) > 1:
+            other_value, other = weighed[1]
+            reason += (
+                f"; it expects {value:.1f} penalty points against {other_value:.1f} "
+                f"for discarding {label(other)}"
+            )
+        return Advice(Discard(view.seat, card), reason + ".", options)
+
+    def _stock_worth(self, hand: Hand, outlook: Outlook) -> float:
+        """Expected penalty after a stock draw and a good discard.
+
+        A card that melds with nothing is thrown back: the hand stays as it is.  After a
+        card that melds, the hand's points are known exactly (0 when it goes out); what the
+        draw after that may bring is taken to improve it as much as it would improve this
+        hand (working that out for every card would cost a search per card and per
+        discard).
+        """
+        now = float(layout(hand, outlook.rules, outlook.dealt)[0])
+        after, _ = outlook.draw(hand)
+        gain = max(0.0, now - after)  # what one draw is expected to save this hand
+        hazard = outlook.hazard
+        total = 0.0
+        may_meld = outlook.may_meld(hand)
+        worth = hazard * now + (1.0 - hazard) * after
+        for card, n in outlook.kinds:
+            if not may_meld(card):
+                total += n * worth
+                continue
+            kept = outlook.kept(_with(hand, card))
+            if kept == 0.0:
+                continue  # it goes out
+            total += n * min(worth, kept - (1.0 - hazard) * gain)
+        return total / max(outlook.total, 1)
+
+    def _advise_draw(self, view: SeatView, legal: Sequence[Action]) -> Advice:
+        sources = {a.source: a for a in legal if isinstance(a, Draw)}
+        top = view.top_discard
+        if "discard" not in sources or top is None:
+            return Advice(sources["stock"], "Draw from the stock: there is no discard to take.")
+        if "stock" not in sources:
+            return Advice(sources["discard"], "Take the top discard: the stock is empty.")
+        rules, dealt = view.rules, view.dealt
+        hand = tuple(sorted(view.hand))
+        grown = _with(hand, top)
+        outlook = self._outlook(view)
+        if go_out_discards(grown, rules, dealt):
+            return Advice(
+                sources["discard"],
+                f"Take {label(top)}: with it you can go out at once.",
+                ((sources["discard"], 0.0),),
+            )
+        if not outlook.may_meld(hand)(top):
+            # A card that joins nothing only swaps points: the stock may bring as much.
+            pts = layout(hand, rules, dealt)[0]
+            if layout(grown, rules, dealt)[0] - rules.card_points(top, dealt) >= pts - 5:
+                return Advice(
+                    sources["stock"],
+                    f"Draw from the stock: {label(top)} melds with nothing in your hand.",
+                )
+        take = self._best_keep(view, grown, outlook, feed=False)[0][0]
+        stock = self._stock_worth(hand, outlook)
+        options = sorted(
+            ((sources["discard"], take), (sources["stock"], stock)), key=lambda av: av[1]
+        )
+        if take <= stock - self.TAKE_MARGIN:
+            return Advice(
+                sources["discard"],
+                f"Take {label(top)}: it leaves a hand expected to pay {take:.1f} points "
+                f"against {stock:.1f} after a card from the stock.",
+                tuple(options),
+            )
+        return Advice(
+            sources["stock"],
+            f"Draw from the stock: {label(top)} does not help enough "
+            f"(expected {stock:.1f} penalty points against {take:.1f} if you take it).",
+            tuple(options),
+        )
+
+
+def _final_draw_reason(action: Action, view: SeatView) -> str:
+    if isinstance(action, Draw) and action.source == "discard" and view.top_discard is not None:
+        return (
+            f"Take {label(view.top_discard)}: this is your last turn and it melds or fits "
+            "the declarer's melds."
+        )
+    return "Draw from the stock: this is your last turn and the top discard would not help."
+
+
+def advise(view: Any, legal: Sequence[Action], seed: int = 0) -> Advice:
+    """The expert bot's advice for a seat: the action to take and why, in a player's words.
+
+    ``view`` is the seat's own view (``game.view(seat)``) and ``legal`` its legal actions
+    now (``game.legal_actions()``); nothing else is read, so the advice never depends on
+    another player's hidden cards.  ``seed`` seeds the few sampled choices: the same view,
+    legal actions and seed give the same advice.  Works for both games (Pay Me and Rummy
+    3-Pack).
+    """
+    from payme.game.bots import make_bot
+
+    rules = view["rules"] if isinstance(view, dict) else view.rules
+    bot = make_bot("expert", rules, seed)
+    advice: Advice = bot.advise(view, legal)  # type: ignore[attr-defined]
+    return advice
+
+
+__all__ = ["Advice", "ExpertBot", "Outlook", "advise", "label"]

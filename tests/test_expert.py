@@ -1,0 +1,140 @@
+"""The expert bot (both games): legal moves only, no peeking at hidden cards, reproducible from
+its seed, advice with a reason in a player's words, and the choices its weighing promises."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+from pay_me_helpers import rig
+
+from payme.cards import parse_card
+from payme.game import BOT_NAMES, make_bot, new_game, play_game
+from payme.game.actions import Discard, Draw, GoOut
+from payme.game.expert import Advice, ExpertBot, advise
+from payme.game.three_pack import new_three_pack_game
+from payme.game.three_pack_expert import ThreePackExpert
+from payme.odds import go_out_chance
+from payme.rulesets import rules
+
+C = parse_card
+
+
+def test_expert_is_registered_for_both_games() -> None:
+    assert "expert" in BOT_NAMES
+    assert isinstance(make_bot("expert", "denexa", seed=1), ExpertBot)
+    assert isinstance(make_bot("expert", "three_pack", seed=1), ThreePackExpert)
+
+
+@pytest.mark.parametrize("name", ["denexa", "classic", "family"])
+def test_every_pay_me_choice_is_legal_and_advised_in_words(name: str) -> None:
+    # Three hands from small to large (the whole game's legality is in test_bots).
+    for seed, first in enumerate((3, 7, 11)):
+        short = dataclasses.replace(rules(name), name=f"{name}-short", first_dealt=first, hands=1)
+        g = new_game(short, players=3 + seed % 2, seed=seed, turn_limit=60)
+        bot = make_bot("expert", short, seed=seed)
+        while not g.over:
+            if g.phase == "hand_over":
+                g.advance()
+                continue
+            legal = g.legal_actions()
+            view = g.view(g.to_move)
+            advice = bot.advise(view, legal)  # type: ignore[attr-defined]
+            assert advice.action in legal
+            assert advice.reason and "seat" not in advice.reason.lower()
+            assert not any(t in advice.reason for t in ("TH", "denexa", "None"))
+            g.apply(advice.action)
+
+
+def test_every_three_pack_choice_is_legal() -> None:
+    for seed in range(4):
+        optional = {"NOMELD": 1, "WILD": 2, "NOGO": 1}
+        g = new_three_pack_game(
+            players=3 + seed % 2, seed=seed, dealt=5 + seed % 4, optional=optional, turn_limit=200
+        )
+        bots = [make_bot("expert", g.rules, seed * 10 + s) for s in range(g.players)]
+        while not g.over:
+            s = g.to_move
+            legal = g.legal_actions()
+            advice = advise(g.view(s), legal, seed=s)
+            assert g.can(advice.action), advice
+            assert advice.reason
+            g.apply(bots[s].choose(g.view(s), legal))
+
+
+def test_the_advice_depends_on_the_view_alone() -> None:
+    # Two games that look the same from seat 0 but hide different cards elsewhere.
+    g = new_game("denexa", players=3, seed=3)
+    other = new_game("denexa", players=3, seed=3)
+    rig(other, [" ".join(map(str, g.hand_of(0))), "AS AH AD", "KS KH KD"],
+        pile=" ".join(map(str, g.discard_pile)))  # fmt: skip
+    assert g.view(0) == other.view(0) and g.hand_of(1) != other.hand_of(1)
+    for _ in range(2):  # the draw, then the discard
+        a = advise(g.view(0), g.legal_actions(), seed=4)
+        b = advise(other.view(0), other.legal_actions(), seed=4)
+        assert a == b
+        g.apply(a.action)
+        other.apply(b.action)
+
+
+def test_same_view_and_seed_give_the_same_advice() -> None:
+    g = new_game("family", players=4, seed=11)
+    view, legal = g.view(g.to_move), g.legal_actions()
+    first = advise(view, legal, seed=2)
+    assert isinstance(first, Advice)
+    assert all(advise(view, legal, seed=2) == first for _ in range(3))
+
+
+def test_expert_games_are_reproducible() -> None:
+    lineup = ("expert", "strong", "greedy")
+    one = play_game("denexa", players=3, bots=lineup, seed=21)
+    two = play_game("denexa", players=3, bots=lineup, seed=21)
+    assert one.snapshot() == two.snapshot()
+    a = play_game("three_pack", 3, lineup, seed=5)
+    b = play_game("three_pack", 3, lineup, seed=5)
+    assert a.actions == b.actions and a.winners() == b.winners()
+
+
+def test_takes_a_discard_that_lets_it_go_out() -> None:
+    g = rig(new_game("classic", players=2, seed=1), ["5H 6H 9C", "KS QD 8D"], pile="7H")
+    advice = advise(g.view(0), g.legal_actions())
+    assert advice.action == Draw(0, "discard")
+    assert "7♥" in advice.reason and "go out" in advice.reason
+
+
+def test_the_chance_it_reports_is_the_exact_chance_of_the_odds_module() -> None:
+    # After the first draw of a fresh hand the unseen cards are the pack less the hand and
+    # the discard pile (where the discard goes): payme.odds counts the same cards.
+    checked = 0
+    for seed in range(40):
+        g = new_game("classic", players=2, seed=seed)
+        g.draw("stock")
+        if g.legal_actions() and isinstance(g.legal_actions()[0], GoOut):
+            continue
+        view = g.view(g.to_move)
+        advice = advise(view, g.legal_actions())
+        assert isinstance(advice.action, Discard)
+        kept = list(view.hand)
+        kept.remove(advice.action.card)
+        seen = (*view.discard_pile, advice.action.card)
+        exact = go_out_chance(kept, "classic", view.dealt, players=2, known=seen)
+        if exact.probability:
+            assert f"{float(exact.probability):.0%} chance of going out" in advice.reason
+            checked += 1
+        else:
+            assert "chance of going out" not in advice.reason
+    assert checked >= 5
+
+
+def test_goes_out_when_it_can() -> None:
+    g = rig(new_game("classic", players=2, seed=1), ["5H 6H 4C", "KS QD 9S"],
+            pile="4D", stock_top="7H")  # fmt: skip
+    g.draw("stock")
+    advice = advise(g.view(0), g.legal_actions())
+    assert isinstance(advice.action, GoOut) and "Go out" in advice.reason
+
+
+def test_advise_needs_legal_actions() -> None:
+    g = new_game("denexa", players=2, seed=1)
+    with pytest.raises(ValueError, match="no legal action"):
+        advise(g.view(0), [])
