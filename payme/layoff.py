@@ -234,10 +234,30 @@ def _grow_run(
     return None
 
 
+_GROWN: dict[tuple[Meld, tuple[Card, ...], RuleTables], tuple[Meld, tuple[Card, ...]] | None] = {}
+_GROWN_MOST = 1 << 16
+
+
 def _grow(
     meld: Meld, added: tuple[Card, ...], t: RuleTables
 ) -> tuple[Meld, tuple[Card, ...]] | None:
-    """The grown meld and the added cards in placing order, or ``None`` if it is invalid."""
+    """The grown meld and the added cards in placing order, or ``None`` if it is invalid.
+
+    Remembered (a bounded table): in a game every opponent tries the same declarer's melds,
+    and the legal actions, the best lay-off and the single lay-offs ask the same questions.
+    """
+    key = (meld, added, t)
+    if key in _GROWN:
+        return _GROWN[key]
+    if len(_GROWN) >= _GROWN_MOST:
+        _GROWN.clear()
+    found = _GROWN[key] = _grow_now(meld, added, t)
+    return found
+
+
+def _grow_now(
+    meld: Meld, added: tuple[Card, ...], t: RuleTables
+) -> tuple[Meld, tuple[Card, ...]] | None:
     if not added:
         return meld, ()
     if meld.kind == "single" or any(c.index in t.single or c.index in t.never for c in added):
@@ -492,10 +512,12 @@ class _Search:
         self._live = melds
         self._packed = packed
         self._rooms = [sum(m.room for _, m in melds[i:]) for i in range(len(melds) + 1)]
-        best, best_choice, best_size = whole, _NOTHING, 0
+        # The deadwood of the whole hand's best layout, as far as it is candidate cards.
+        dead = packed.pack(c for c in whole.deadwood if c in packed.shift)
+        best_points, best_left, best_choice, best_size = top, None, _NOTHING, 0
         for size in range(1, most + 1):
             # Every set of this size or larger is worth at least (floor, size).
-            if (floor, size) >= (best.deadwood_points, best_size):
+            if (floor, size) >= (best_points, best_size):
                 break
             # Every distinct "cards left" reachable by laying off exactly ``size`` cards,
             # with the first choice reaching it and the points it lays off.
@@ -507,12 +529,29 @@ class _Search:
                 for n, (left, (_, laid)) in enumerate(reach.items())
             )
             for bound, _, _, left in ranked:
-                if (bound, size) >= (best.deadwood_points, best_size):
+                if (bound, size) >= (best_points, best_size):
                     break  # neither this set nor any after it can do better
-                ev = self.evaluate(tuple(sorted((*others, *packed.unpack(left)))))
-                if (ev.deadwood_points, size) < (best.deadwood_points, best_size):
-                    best, best_choice, best_size = ev, reach[left][0], size
-        return best, best_choice
+                if packed.fits(start - left, dead):
+                    # Only cards of the deadwood laid off: the bound is exact (the best
+                    # layout of the whole hand, less them, reaches it).
+                    value = bound
+                else:
+                    value = self.evaluate(self._left(others, packed, left)).deadwood_points
+                if (value, size) < (best_points, best_size):
+                    best_points, best_left, best_choice, best_size = (
+                        value,
+                        left,
+                        reach[left][0],
+                        size,
+                    )
+        if best_left is None:
+            return whole, _NOTHING
+        return self.evaluate(self._left(others, packed, best_left)), best_choice
+
+    @staticmethod
+    def _left(others: list[Card], packed: _Packed, left: int) -> tuple[Card, ...]:
+        """The hand's cards left: those no meld could take and the candidates not laid off."""
+        return tuple(sorted((*others, *packed.unpack(left))))
 
     def _options(self, i: int, k: int) -> list[tuple[int, int, tuple[Card, ...]]]:
         """The lay-offs of ``k`` cards onto the ``i``-th meld still open, each packed, with

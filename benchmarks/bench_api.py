@@ -1,0 +1,321 @@
+"""Speed through the public API, the way a user calls it: card strings, a fresh process.
+
+Each row runs in its own new Python process (``python -m benchmarks.bench_api ROW``), so
+the first calls pay for whatever the library sets up on first use: they are reported apart
+as *cold* (the first ``COLD`` calls of the process) from the *warm* calls after them.  Every
+call is given a card string and timed alone, by the process's CPU time (the machine is
+shared: CPU time leaves out waiting for a core) and by the wall clock; each hand is solved
+once (a repeat would find the solver's memo).  Rows:
+
+* ``parse``: ``payme.cards.parse_hand`` of a 14-card string;
+* ``denexa``: ``payme.evaluate(text, rules="denexa", dealt=13)`` of random 14-card hands;
+* ``gin``: gin rummy's deadwood of random 10-card hands (``payme.evaluate`` with the gin
+  rule set of :mod:`benchmarks.bench_gin`), and next to it RLCard's and OpenSpiel's answer
+  to the same hands in the same process, each compared;
+* ``gin_discard``: the best discard of random 11-card gin hands (``payme.best_discard``),
+  against RLCard (its meld clusters of the 11 cards, then the dearest deadwood card thrown:
+  exact, as every 10-card cluster is one of them) and OpenSpiel's ``min_deadwood``;
+* ``lay_off``: the 13-card lay-off of issue 14 (``payme.lay_off``), the first call of a
+  process and then repeated calls.
+
+RLCard and OpenSpiel are benchmark-only extras (see :mod:`benchmarks.bench_gin` for the
+install line); without them their columns say so.  The other libraries are given their
+inputs already converted (no parsing timed for them), payme its card strings.
+
+    python -m benchmarks api          # or: python -m benchmarks.bench_api
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import platform
+import random
+import statistics
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Sequence
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+_PACKAGE = Path(__file__).resolve().parent.parent / "payme"
+COLD = int(os.environ.get("BENCH_API_COLD", "600"))
+WARM = int(os.environ.get("BENCH_API_WARM", "2000"))
+SEED = 20261201
+_RANKS = "A23456789TJQK"
+_TOKENS = [r + s for s in "SHDC" for r in _RANKS]
+LAY_OFF_HAND = "2S 5S 7S JS KS KS 2H KH 2D 5D 2C KC JK"
+LAY_OFF_MELDS = ["3H 4H 5H", "8S 9S TS", "QC QD QH", "6D 7D 8D 9D"]
+
+
+def _hands(rng: random.Random, n: int, size: int, pack: Sequence[str]) -> list[str]:
+    return [" ".join(rng.sample(pack, size)) for _ in range(n)]
+
+
+def _denexa_pack() -> list[str]:
+    return [t for t in [*_TOKENS, "JK"] for _ in range(3)]
+
+
+def _timed(
+    call: Callable[[Any], Any], inputs: Sequence[Any]
+) -> tuple[list[Any], list[float], list[float]]:
+    """Answers, CPU ms and wall ms of each call."""
+    cpu, wall, answers = [], [], []
+    pc, pt = time.perf_counter, time.process_time
+    for item in inputs:
+        w, c = pc(), pt()
+        answer = call(item)
+        c2, w2 = pt(), pc()
+        cpu.append((c2 - c) * 1000)
+        wall.append((w2 - w) * 1000)
+        answers.append(answer)
+    return answers, cpu, wall
+
+
+# --- the rows, each run in a fresh process ------------------------------------------------
+
+
+def _row_parse() -> dict[str, Any]:
+    rng = random.Random(SEED)
+    texts = _hands(rng, COLD + WARM, 14, _denexa_pack())
+    from payme.cards import parse_hand
+
+    _, cpu, wall = _timed(parse_hand, texts)
+    return {"payme": {"cpu": cpu, "wall": wall}}
+
+
+def _row_denexa() -> dict[str, Any]:
+    rng = random.Random(SEED + 1)
+    texts = _hands(rng, COLD + WARM, 14, _denexa_pack())
+    began = time.process_time()
+    import payme
+
+    evaluate = payme.evaluate  # the first use of a name imports its module
+    imported = (time.process_time() - began) * 1000
+    _, cpu, wall = _timed(lambda s: evaluate(s, rules="denexa", dealt=13), texts)
+    return {"payme": {"cpu": cpu, "wall": wall}, "import_ms": imported}
+
+
+def _others(
+    size: int, discard: bool
+) -> dict[str, tuple[Callable[[str], Any], Callable[[Any], int]]]:
+    """RLCard's and OpenSpiel's (prepare, solve) for gin hands given as card strings."""
+    found: dict[str, tuple[Callable[[str], Any], Callable[[Any], int]]] = {}
+    try:
+        from rlcard.games.gin_rummy.utils import melding
+        from rlcard.games.gin_rummy.utils import utils as rl
+
+        def rl_prepare(text: str) -> Any:
+            # RLCard numbers cards as payme does: suit (S H D C) * 13 + rank - 1.
+            return [rl.card_from_card_id(_TOKENS.index(t)) for t in text.split()]
+
+        value = rl.get_deadwood_value
+
+        def rl_solve(hand: Any) -> int:
+            totals = []
+            for cluster in [[], *melding.get_meld_clusters(hand)]:
+                melded = {c for meld in cluster for c in meld}
+                dead = [value(c) for c in hand if c not in melded]
+                if not discard:
+                    totals.append(sum(dead))
+                elif dead:
+                    totals.append(sum(dead) - max(dead))
+            return min(totals)
+
+        found["RLCard"] = (rl_prepare, rl_solve)
+    except ImportError:
+        pass
+    try:
+        import pyspiel
+
+        util = pyspiel.gin_rummy.GinRummyUtils(13, 4, 10 if discard else size)
+
+        def os_prepare(text: str) -> Any:
+            # OpenSpiel writes suits in lower case: "As", "Tc".
+            return util.card_strings_to_card_ints([t[0] + t[1].lower() for t in text.split()])
+
+        found["OpenSpiel"] = (os_prepare, lambda ints: int(util.min_deadwood(ints)))
+    except ImportError:
+        pass
+    return found
+
+
+def _row_gin(size: int, discard: bool) -> dict[str, Any]:
+    rng = random.Random(SEED + size)
+    texts = _hands(rng, COLD + WARM, size, _TOKENS)
+    from benchmarks.bench_gin import DEALT, GIN
+    from payme import best_discard, evaluate
+
+    if discard:
+        answers, cpu, wall = _timed(lambda s: best_discard(s, GIN, DEALT).deadwood_points, texts)
+    else:
+        answers, cpu, wall = _timed(lambda s: evaluate(s, GIN, DEALT).deadwood_points, texts)
+    out: dict[str, Any] = {"payme": {"cpu": cpu, "wall": wall}}
+    for name, (prepare, solve) in _others(size, discard).items():
+        prepared = [prepare(s) for s in texts]
+        theirs, t_cpu, t_wall = _timed(solve, prepared)
+        agree = sum(a == b for a, b in zip(answers, theirs, strict=True))
+        out[name] = {"cpu": t_cpu, "wall": t_wall, "agree": agree}
+    return out
+
+
+def _row_lay_off() -> dict[str, Any]:
+    from payme import lay_off
+
+    call = lambda _: lay_off(LAY_OFF_HAND, LAY_OFF_MELDS, rules="denexa", dealt=13)  # noqa: E731
+    answers, cpu, wall = _timed(call, range(50))
+    return {"payme": {"cpu": cpu, "wall": wall}, "points": answers[0].deadwood_points}
+
+
+ROWS: dict[str, Callable[[], dict[str, Any]]] = {
+    "parse": _row_parse,
+    "denexa": _row_denexa,
+    "gin": lambda: _row_gin(10, discard=False),
+    "gin_discard": lambda: _row_gin(11, discard=True),
+    "lay_off": _row_lay_off,
+}
+
+
+def _fresh(row: str) -> dict[str, Any]:
+    """Run one row in a new Python process and read back its times."""
+    done = subprocess.run(
+        [sys.executable, "-m", "benchmarks.bench_api", row],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    result: dict[str, Any] = json.loads(done.stdout.splitlines()[-1])
+    return result
+
+
+# --- the report ------------------------------------------------------------------------
+
+
+def _stats(ms: Sequence[float]) -> tuple[float, float, float]:
+    ordered = sorted(ms)
+    p95 = ordered[min(len(ordered) - 1, int(0.95 * len(ordered)))]
+    return statistics.median(ordered), p95, ordered[-1]
+
+
+def _f(x: float) -> str:
+    return f"{x:.4f}" if x < 0.01 else f"{x:.3f}" if x < 10 else f"{x:.1f}"
+
+
+def _machine() -> str:
+    cpu = platform.processor() or platform.machine()
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8") as f:
+            names = [ln.split(":", 1)[1].strip() for ln in f if ln.startswith("model name")]
+        if names:
+            cpu = f"{names[0]} x{len(names)}"
+    except OSError:
+        pass
+    try:
+        load = f"{os.getloadavg()[0]:.1f}"
+    except OSError:  # pragma: no cover - not on Unix
+        load = "n/a"
+    return f"{cpu}; Python {platform.python_version()}; load average {load} at the start"
+
+
+def _backend() -> str:
+    import payme
+
+    which = getattr(payme, "solver_backend", None)
+    return which() if callable(which) else "python"
+
+
+def run() -> str:
+    """Run every row, each in a fresh process; the markdown section."""
+    lines = [
+        "## Through the public API (card strings, fresh process)",
+        "",
+        f"Measured {datetime.now(UTC):%Y-%m-%d %H:%M} UTC on {_machine()}; solver backend: "
+        f"{_backend()}.  Command: `python -m benchmarks api` (cold = the first {COLD} calls "
+        f"of a fresh process, warm = the {WARM} after them; every hand is new to the process).",
+        "Times in milliseconds per call.  The machine is shared (2 cores, other jobs running): "
+        "*CPU* is the process's CPU time per call, the figure the targets are judged by; "
+        "*wall* medians are given too.",
+        "",
+        "| what | calls | CPU median | CPU p95 | CPU slowest | wall median |",
+        "| --- | --- | --- | --- | --- | --- |",
+    ]
+    verdicts: list[str] = []
+    # Bytecode first, as pip compiles it on install (this machine sets
+    # PYTHONDONTWRITEBYTECODE, so an editable install would recompile on every import).
+    subprocess.run([sys.executable, "-m", "compileall", "-q", str(_PACKAGE)], check=True)
+    results = {row: _fresh(row) for row in ROWS}
+
+    def line(what: str, cpu: Sequence[float], wall: Sequence[float]) -> tuple[float, float, float]:
+        med, p95, top = _stats(cpu)
+        lines.append(
+            f"| {what} | {len(cpu)} | {_f(med)} | {_f(p95)} | {_f(top)} "
+            f"| {_f(statistics.median(wall))} |"
+        )
+        return med, p95, top
+
+    parse = results["parse"]["payme"]
+    med, _, _ = line("`parse_hand`, 14-card string", parse["cpu"], parse["wall"])
+    verdicts.append(_verdict("14-card parse median", med, 0.005))
+    den = results["denexa"]["payme"]
+    med, p95, top = line("`evaluate`, denexa 14 cards, cold", den["cpu"][:COLD], den["wall"][:COLD])
+    verdicts += [
+        _verdict("denexa 14-card cold median", med, 0.15),
+        _verdict("denexa 14-card cold p95", p95, 0.5),
+        _verdict("denexa 14-card cold slowest", top, 10.0),
+    ]
+    line("`evaluate`, denexa 14 cards, warm", den["cpu"][COLD:], den["wall"][COLD:])
+    for row, what in (("gin", "gin 10-card deadwood"), ("gin_discard", "gin 11-card best discard")):
+        res = results[row]
+        ours = res["payme"]
+        ours_med = line(f"payme {what}, cold", ours["cpu"][:COLD], ours["wall"][:COLD])[0]
+        line(f"payme {what}, warm", ours["cpu"][COLD:], ours["wall"][COLD:])
+        for name in ("RLCard", "OpenSpiel"):
+            if name not in res:
+                lines.append(f"| {name} {what} | not installed | | | | |")
+                continue
+            theirs = res[name]
+            their_med = line(
+                f"{name} {what} (agrees on {theirs['agree']}/{len(theirs['cpu'])})",
+                theirs["cpu"],
+                theirs["wall"],
+            )[0]
+            if name == "RLCard":
+                verdicts.append(
+                    f"payme {what} (cold median {_f(ours_med)}) faster than RLCard's "
+                    f"({_f(their_med)}): {'met' if ours_med < their_med else '**not met**'}."
+                )
+            else:
+                verdicts.append(
+                    f"payme {what} against OpenSpiel's C++: {_f(ours_med)} vs {_f(their_med)} "
+                    f"({ours_med / their_med:.1f}x)."
+                )
+    lay = results["lay_off"]["payme"]
+    line("`lay_off`, issue 14's 13-card case, first call", lay["cpu"][:1], lay["wall"][:1])
+    line("`lay_off`, the same again", lay["cpu"][1:], lay["wall"][1:])
+    verdicts.append(_verdict("lay-off first call", lay["cpu"][0], 20.0))
+    lines += [
+        "",
+        "Not in the rows: importing payme and its solver (`import payme`, then the first use "
+        f"of `payme.evaluate`, which imports the solver): {_f(results['denexa']['import_ms'])} "
+        "ms CPU, once per process.",
+        "",
+        "Against the targets (CPU time):",
+        "",
+        *[f"- {v}" for v in verdicts],
+    ]
+    return "\n".join(lines) + "\n"
+
+
+def _verdict(what: str, got: float, target: float) -> str:
+    return (
+        f"{what}: {_f(got)} ms (target ≤ {target}) — {'met' if got <= target else '**not met**'}."
+    )
+
+
+if __name__ == "__main__":
+    if len(sys.argv) > 1:
+        print(json.dumps(ROWS[sys.argv[1]]()))
+    else:
+        print(run())
