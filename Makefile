@@ -57,7 +57,9 @@ pytest: $(STAMP) chromium
 
 test: lint typecheck pytest
 
+# RLCard and OpenSpiel are compared against in the same run: benchmark-only extras.
 bench: $(STAMP)
+	$(VENV)/bin/uv pip install --python $(PY) -q -e ".[bench]"
 	$(PY) -m benchmarks
 
 clean:
