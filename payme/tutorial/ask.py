@@ -27,6 +27,7 @@ from payme.tutorial.checks import (
     number_question,
     yes_no_question,
 )
+from payme.tutorial.markup import rules_words
 
 if TYPE_CHECKING:  # pragma: no cover
     from payme.layoff import LayOff
@@ -57,8 +58,13 @@ def meld(
     *,
     shows: Callable[[bool], bool] | None = None,
     claim: str = "",
+    why: str = "",
 ) -> Question | None:
-    """ "Is this a meld?" graded by ``check_meld``; its reason is the explanation."""
+    """ "Is this a meld?" graded by ``check_meld``; its reason is the explanation.
+
+    ``why`` puts the rule the example is about first, when the engine's reason names
+    another one (K-A-2 fails because runs do not wrap around, whatever else is wrong).
+    """
     from payme.melds import check_meld
 
     hand = parse_hand(cards)
@@ -72,7 +78,7 @@ def meld(
     return yes_no_question(
         _with_note("Is this a valid meld?", rules, dealt),
         bool(result.ok),
-        str(result.reason),
+        f"{why} {result.reason}" if why else str(result.reason),
         cards=hand,
         caption=format_hand(hand),
         dealt=dealt,
@@ -82,9 +88,12 @@ def meld(
 
 
 def _points_sentence(rules: Ruleset, cards: Sequence[Card], dealt: int | None) -> str:
+    """``"9C 15 + 4S 5 = 20 points"``; where cards are counted, ``"2 unmelded cards (7H NOGO)"``."""
+    if rules.game != "pay_me":
+        n = len(cards)
+        return f"{n} unmelded card{'s' if n != 1 else ''} ({format_hand(cards)})"
     parts = [f"{c} {rules.card_points(c, dealt)}" for c in cards]
-    unit = "unmelded cards" if rules.game != "pay_me" else "points"
-    return f"{' + '.join(parts)} = {sum(rules.card_points(c, dealt) for c in cards)} {unit}"
+    return f"{' + '.join(parts)} = {sum(rules.card_points(c, dealt) for c in cards)} points"
 
 
 def deadwood_cost(
@@ -302,6 +311,9 @@ def lay_off_cards(
     if shows is not None and not shows(right):
         return None
     lo = lay_off(hand, list(declarer), rules=rules, dealt=dealt)
+    if not rules.lay_off:
+        # Nobody lays off here: ask what the hand scores instead of which card goes where.
+        return lay_off_points(rules, cards, declarer, dealt, claim=claim)
     alone = evaluate(hand, rules=rules, dealt=dealt).deadwood_points
     return cards_question(
         _with_note(
@@ -319,7 +331,71 @@ def lay_off_cards(
         dealt=dealt,
         claim=claim,
         holds=None if shows is None else (lambda: shows(laid())),
+        why_not=lambda given: lay_off_mistakes(rules, given, right, declarer, dealt),
     )
+
+
+def lay_off_mistakes(
+    rules: Ruleset, given: str, right: Sequence[Card], declarer: Sequence[str], dealt: int
+) -> str:
+    """Why a chosen set of lay-offs is wrong: each card that cannot go, and why; each card
+    left out that could go."""
+    chosen, best = Counter(parse_hand(given)), Counter(right)
+    parts = [why_cannot_lay_off(rules, c, declarer, dealt) for c in (chosen - best).elements()]
+    missed = list((best - chosen).elements())
+    if missed:
+        parts.append(f"{format_hand(missed)} could go onto the declarer's melds too.")
+    return " ".join(parts)
+
+
+def why_cannot_lay_off(rules: Ruleset, card: Card, declarer: Sequence[str], dealt: int) -> str:
+    """One sentence: why ``card`` cannot be laid off (or why laying it off does not pay).
+
+    >>> from payme.rulesets import rules
+    >>> why_cannot_lay_off(rules("denexa"), parse_hand("6H")[0], ["5H JK 7H"], 10)
+    'The joker in 5H JK(6H) 7H already stands for 6H, and a wild card keeps its place.'
+    """
+    from payme.layoff import grow_meld
+    from payme.melds import parse_declared_meld
+
+    melds = [parse_declared_meld(m, rules, dealt) for m in declarer]
+    for meld in melds:
+        if grow_meld(meld, (card,), rules, dealt) is not None:
+            return (
+                f"{card} fits {meld}, but laying it off here leaves you more points than "
+                "keeping it (or the cards before it decide where it goes)."
+            )
+    for meld in melds:
+        for c, stands in zip(meld.cards, meld.stands_for, strict=True):
+            if stands == card and c != card:
+                what = "joker" if c.token == "JK" else f"wild {c}"
+                return (
+                    f"The {what} in {meld} already stands for {card}, and a wild card keeps "
+                    "its place."
+                )
+    for meld in melds:
+        low, high, rank = meld.low, meld.high, card.rank
+        same_suit = meld.kind == "run" and card.suit == meld.suit
+        if same_suit and rank is not None and low is not None and high is not None:
+            if low <= rank <= high:
+                return f"{meld} already holds the {card} place."
+            return f"{card} is not next to either end of {meld}."
+        first = meld.stands_for[0]
+        if meld.kind == "set" and first is not None and rank == first.rank:
+            return f"{meld} cannot take {card}: {grown_limits(rules)}."
+    return f"{card} matches no meld of the declarer by rank or by suit."
+
+
+def grown_limits(rules: Ruleset) -> str:
+    """What stops a set from growing under ``rules`` (size, suits)."""
+    limits = []
+    if rules.set_max is not None:
+        limits.append(f"a set holds at most {rules.set_max} cards")
+    if rules.set_distinct_suits:
+        limits.append("no suit may appear twice in a set")
+    if rules.wild_at_most_half:
+        limits.append("at most half of a meld's cards may be wild")
+    return ", and ".join(limits) or "the grown meld would not be valid"
 
 
 def lay_off_in_turn(
@@ -442,7 +518,7 @@ def _lay_off_sentence(
     deadwood = tuple(getattr(lo, "deadwood", ()))
     points = getattr(lo, "deadwood_points", 0)
     if not rules.lay_off:
-        head = f"{rules.name} has no lay-offs, so your hand scores as it stands"
+        head = f"There are no lay-offs under {rules_words(rules)}, so your hand scores as it stands"
     elif placements:
         moves = "; ".join(f"{format_hand(cards)} onto {declarer[i]}" for i, cards in placements)
         head = f"Lay off {moves}"

@@ -75,8 +75,15 @@ class Question:
     claim: str = ""
     """What this example is meant to show under the chosen rule set."""
     holds: Callable[[], bool] | None = field(default=None, compare=False)
+    why_not: Callable[[str], str] | None = field(default=None, compare=False)
+    """For a wrong answer (in normal form): why it is wrong, put before the explanation
+    (a card that cannot be laid off: which card already holds its place)."""
 
     def __post_init__(self) -> None:
+        from payme.tutorial.markup import sentence
+
+        # Every sentence a learner reads starts with a capital, whatever the engine said.
+        object.__setattr__(self, "explanation", sentence(self.explanation))
         if not self.right:
             raise ValueError(f"question {self.prompt!r} has no right answer")
         if self.kind in ("yes_no", "choice"):
@@ -92,7 +99,12 @@ class Question:
         given = self.normalise(answer)
         if given in self.right:
             return Grade(True, "Right.", self.explanation)
-        return Grade(False, f"Not quite ({self.shown(given)}).", self.explanation)
+        why = self.why_not(given) if self.why_not is not None else ""
+        return Grade(
+            False,
+            f"Not quite ({self.shown(given)}).",
+            f"{why} {self.explanation}" if why else self.explanation,
+        )
 
     def shown(self, value: str) -> str:
         """How an answer value reads to a person."""
@@ -249,6 +261,7 @@ def cards_question(
     dealt: int | None = None,
     claim: str = "",
     holds: Callable[[], bool] | None = None,
+    why_not: Callable[[str], str] | None = None,
 ) -> Question:
     """Choose some of ``cards``; ``right`` is the one right choice (a multiset)."""
     return Question(
@@ -263,6 +276,7 @@ def cards_question(
         dealt=dealt,
         claim=claim,
         holds=holds,
+        why_not=why_not,
     )
 
 

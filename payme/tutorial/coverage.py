@@ -57,7 +57,7 @@ COVERAGE: tuple[Entry, ...] = (
     (_PM, "A game is 11 hands", ("pay_me:goal",)),
     (_PM, "Round wild rank", ("pay_me:deal",)),
     (_PM, "The deal passes to the left", ("pay_me:deal", "pay_me:turn")),
-    (_PM, "A turn", ("pay_me:turn", "pay_me:going_out")),
+    (_PM, "A turn", ("pay_me:turn", "pay_me:going_out", "pay_me:tactics")),
     (
         _PM,
         "After someone goes out",

@@ -16,6 +16,7 @@ plays its turn at once, so the learner always faces a fresh turn.
 
 from __future__ import annotations
 
+import html
 from typing import Any
 
 import ipywidgets as widgets
@@ -103,6 +104,7 @@ class TurnDemo(widgets.VBox):  # type: ignore[misc]
         verdict = self.game.can(action)
         if not verdict.ok:
             raise IllegalAction(verdict.reason, verdict.rule)
+        finished = len(self.game.summaries)
         record = self.game.apply(action)
         events = [record.event]
         # The bot plays until it is our move again (or the hand ends).
@@ -110,8 +112,13 @@ class TurnDemo(widgets.VBox):  # type: ignore[misc]
             seat = self.game.to_move
             bot_action = self.bot.choose(self.game.view(seat), self.game.legal_actions())
             events.append(self.game.apply(bot_action).event)
-        self.message.ok(" ".join(events))
         self.refresh()
+        if len(self.game.summaries) > finished:
+            # A hand ended: its score comes first, before anything of the next hand.
+            self.message.ok(hand_result(self.game.summaries[finished], bool(self.game.over)))
+            self.events.value = "<p style='color:#555'>" + html.escape(" ".join(events)) + "</p>"
+        else:
+            self.message.ok(" ".join(events))
 
     def draw(self, source: str) -> None:
         self._act(Draw(ME, source))  # type: ignore[arg-type]
@@ -157,4 +164,22 @@ class TurnDemo(widgets.VBox):  # type: ignore[misc]
         )
 
 
-__all__ = ["TurnDemo"]
+def hand_result(summary: Any, last: bool = False) -> str:
+    """A finished hand of the demo in words: who went out, what each player scores.
+
+    >>> from payme.game.view import HandSummary
+    >>> hand_result(HandSummary(1, 3, 1, 0, ((), ()), (), ((), ()), (0, 14), (0, 14),
+    ...                         (2, 2), None, "went out"))
+    'Hand 1 is over: you went out. Scores: you 0, the bot 14. Hand 2 is dealt: play on.'
+    """
+    names = ("you", "the bot")
+    if summary.declarer is None:
+        head = f"Hand {summary.number} is over with nobody out ({summary.how})"
+    else:
+        head = f"Hand {summary.number} is over: {names[summary.declarer]} went out"
+    scores = ", ".join(f"{names[s]} {p}" for s, p in enumerate(summary.points))
+    tail = "The game is over." if last else f"Hand {summary.number + 1} is dealt: play on."
+    return f"{head}. Scores: {scores}. {tail}"
+
+
+__all__ = ["TurnDemo", "hand_result"]

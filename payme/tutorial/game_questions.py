@@ -20,7 +20,7 @@ from payme.cards import format_hand
 from payme.game.actions import Discard, Draw, GoOut
 from payme.rulesets import Ruleset
 from payme.tutorial.checks import Question, choice_question, number_question, yes_no_question
-from payme.tutorial.markup import cards_html
+from payme.tutorial.markup import cards_html, rules_words
 
 PLAYERS = 3
 """Seats at the tutorial's demo table (seat 0 is "you")."""
@@ -190,7 +190,8 @@ def final_turn_questions(r: Ruleset) -> list[Question]:
                 f"the {top} from the discard pile?",
                 verdict.ok,
                 _verdict_text(
-                    verdict, f"Yes: {r.name} lets a final turn draw from the discard pile too."
+                    verdict,
+                    f"Yes: {rules_words(r)} let a final turn draw from the discard pile too.",
                 ),
                 cards=view.hand,
                 dealt=view.dealt,
@@ -379,8 +380,7 @@ def tie_questions(r: Ruleset) -> list[Question]:
     tied = "+".join(map(str, won))
     return [
         choice_question(
-            f"The same rules cut to a one-hand game (rule sets are data) ended with the totals "
-            f"{totals}. Who won?",
+            f"The same rules cut to a one-hand game ended with the totals {totals}. Who won?",
             (
                 *seat_options(g.players, you=None),
                 ("seats " + " and ".join(map(str, won)) + " share the win", tied),
@@ -453,7 +453,7 @@ def pot_split_questions(r: Ruleset) -> list[Question]:
     money = ", ".join(f"seat {s} {m:+d}¢" for s, m in enumerate(g.money))
     return [
         number_question(
-            f"A {g.players}-player game of {r.name}, cut to one hand (rule sets are data), "
+            f"A {g.players}-player game under {rules_words(r)}, cut to one hand, "
             f"ended with the totals {totals}, so seats {pairs} share the win. Each player "
             f"anted {r.money.ante}¢ at the start. How many cents of the pot does each of "
             f"seats {pairs} take?",

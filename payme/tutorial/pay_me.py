@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from functools import partial
 
-from payme.cards import CARDS, JOKER_INDEX, RANK_NAMES, Card, parse_card, parse_hand
+from payme.cards import CARDS, JOKER_INDEX, RANK_NAMES, Card, format_hand, parse_card, parse_hand
 from payme.pack import Pack, check_hand
 from payme.rulesets import Ruleset, rank_token
 from payme.tutorial import ask, game_questions
@@ -30,7 +30,7 @@ from payme.tutorial.checks import (
     pick,
     yes_no_question,
 )
-from payme.tutorial.markup import bullets, cards_html, para, table_html
+from payme.tutorial.markup import bullets, cards_html, para, rules_words, sentence, table_html
 from payme.tutorial.steps import Step
 
 RANK_OPTIONS: tuple[tuple[str, str], ...] = tuple(
@@ -93,11 +93,15 @@ def cards_example(r: Ruleset) -> str:
     return cards_html(parse_hand("AS 7H TD JC QS KH JK"), caption="AS 7H TD JC QS KH JK")
 
 
-def _parses(token: str) -> tuple[bool, str]:
+def _parses(r: Ruleset, token: str) -> tuple[bool, str]:
     try:
         card = parse_card(token)
     except ValueError as err:
-        return False, f"No: {err}."
+        why = str(err)
+        if not r.special_cards:
+            # The special cards of other games are no concern of this one's learner.
+            why = why.split(", or one of ")[0]
+        return False, f"No: {why}."
     return True, f"Yes: {token!r} is read as {card}, the {card.name}."
 
 
@@ -115,7 +119,7 @@ def cards_questions(r: Ruleset) -> Sequence[Question | None]:
             )
         )
     for token in ("10d", "1X", "kc"):
-        ok, why = _parses(token)
+        ok, why = _parses(r, token)
         qs.append(yes_no_question(f"Is {token!r} a way to write a card?", ok, why))
     players = max(r.min_players, min(4, r.max_players))
     twins = parse_hand("7H 7H")
@@ -123,14 +127,14 @@ def cards_questions(r: Ruleset) -> Sequence[Question | None]:
         check_hand(twins, r, players)
         ok, why = (
             True,
-            f"Yes: with {players} players {r.name} shuffles {r.packs_for(players)} "
+            f"Yes: with {players} players {rules_words(r)} shuffle {r.packs_for(players)} "
             "packs together, so there are two 7H.",
         )
     except ValueError as err:
         ok, why = False, f"No: {err}."
     qs.append(
         yes_no_question(
-            f"In a {players}-player game of {r.name}, may one hand hold two 7H?",
+            f"In a {players}-player game under {rules_words(r)}, may one hand hold two 7H?",
             ok,
             why,
             cards=twins,
@@ -178,7 +182,7 @@ def goal_questions(r: Ruleset) -> Sequence[Question | None]:
         number_question(
             "How many hands does a game of Pay Me have?",
             r.hands,
-            f"A game of {r.name} is {r.hands} hands.",
+            f"Under {rules_words(r)} a game is {r.hands} hands.",
         )
     ]
     for hand in (1, 6, r.hands):
@@ -226,7 +230,8 @@ def packs_questions(r: Ruleset) -> Sequence[Question | None]:
             number_question(
                 f"How many packs are shuffled together for {most} players?",
                 n,
-                f"With {most} players {r.name} uses {n} pack(s): {len(Pack.of(r, most))} cards.",
+                f"With {most} players {rules_words(r)} use {n} pack(s): "
+                f"{len(Pack.of(r, most))} cards.",
             )
         )
     triple = parse_hand("7H 7H 7H")
@@ -235,7 +240,7 @@ def packs_questions(r: Ruleset) -> Sequence[Question | None]:
         ok, why = (
             True,
             (
-                f"Yes: {r.name}'s largest pack is {r.packs_for(None)} packs, so "
+                f"Yes: the largest pack under {rules_words(r)} is {r.packs_for(None)} packs, so "
                 "there can be three 7H."
             ),
         )
@@ -243,7 +248,8 @@ def packs_questions(r: Ruleset) -> Sequence[Question | None]:
         ok, why = False, f"No: {err}."
     qs.append(
         yes_no_question(
-            f"When the number of players is not known, the largest {r.name} pack counts. "
+            f"When the number of players is not known, the largest pack of "
+            f"{rules_words(r)} counts. "
             "May a hand then hold three 7H?",
             ok,
             why,
@@ -254,10 +260,14 @@ def packs_questions(r: Ruleset) -> Sequence[Question | None]:
     too_many = r.max_players + 1
     try:
         r.check_players(too_many)
-        allowed, why = True, f"The {r.name} rules allow {too_many} players."
+        allowed, why = True, f"{sentence(rules_words(r))[:-1]} allow {too_many} players."
     except ValueError as err:
         allowed, why = False, f"No: {err}."
-    qs.append(yes_no_question(f"May {too_many} people play one game of {r.name}?", allowed, why))
+    qs.append(
+        yes_no_question(
+            f"May {too_many} people play one game under {rules_words(r)}?", allowed, why
+        )
+    )
     return qs
 
 
@@ -345,7 +355,9 @@ def sets_text(r: Ruleset) -> str:
         if r.set_distinct_suits
         else "suits may repeat (with several packs, two 8♥ can be in one set)"
     )
-    return para(f"A set is {size} of the same rank, like three eights. In {r.name}, {suits}.")
+    return para(
+        f"A set is {size} of the same rank, like three eights. Under {rules_words(r)}, {suits}."
+    )
 
 
 def sets_example(r: Ruleset) -> str:
@@ -416,7 +428,16 @@ def runs_questions(r: Ruleset) -> Sequence[Question | None]:
         ("4H 5H 6S", lambda ok: not ok, "one suit only"),
         ("7C 8C", lambda ok: not ok, "too short"),
     ]
-    return [pick([partial(ask.meld, r, c, d, shows=s, claim=w)], w) for c, s, w in cases]
+    wrap = (
+        "Runs do not wrap around: after the king a run stops, so K-A-2 is no run."
+        if r.ace == "low"
+        else "Runs do not wrap around: the ace is low or high, never both at once."
+    )
+    why = {"no wrapping": wrap}
+    return [
+        pick([partial(ask.meld, r, c, d, shows=s, claim=w, why=why.get(w, ""))], w)
+        for c, s, w in cases
+    ]
 
 
 # --- 6. wild cards --------------------------------------------------------------------------
@@ -424,7 +445,8 @@ def runs_questions(r: Ruleset) -> Sequence[Question | None]:
 
 def wilds_text(r: Ruleset) -> str:
     return para(
-        f"In {r.name} the wild cards are {and_list(wild_kinds(r))}. A wild card may stand "
+        f"Under {rules_words(r)} the wild cards are {and_list(wild_kinds(r))}. A wild "
+        f"card may stand "
         "for any card you need in a meld.",
         "A wild card that has a rank ("
         + (
@@ -467,11 +489,12 @@ def wilds_questions(r: Ruleset) -> Sequence[Question | None]:
 def wild_limits_text(r: Ruleset) -> str:
     if not (r.wild_at_most_half or r.no_adjacent_wilds_in_run):
         return para(
-            f"The {r.name} rules put no limit on wild cards: a meld may hold as many as you "
+            f"{sentence(rules_words(r))[:-1]} put no limit on wild cards: a meld may hold "
+            f"as many as you "
             "like, and a meld made only of wild cards (JK JK JK) is valid. A set may also be "
             "larger than four cards."
             if r.set_max is None
-            else f"The {r.name} rules put no limit on wild cards."
+            else f"{sentence(rules_words(r))[:-1]} put no limit on wild cards."
         )
     limits = []
     if r.wild_at_most_half:
@@ -479,7 +502,7 @@ def wild_limits_text(r: Ruleset) -> str:
     if r.no_adjacent_wilds_in_run:
         limits.append("in a run, two wild cards may not sit next to each other")
     return para(
-        f"The {r.name} rules limit wild cards: {and_list(limits)}.",
+        f"{sentence(rules_words(r))[:-1]} limit wild cards: {and_list(limits)}.",
         "Only a card standing for something other than itself counts as wild here: a 7 "
         "used as a seven (with 7 cards dealt) is a natural card.",
         "So three wild cards alone are never a meld.",
@@ -565,7 +588,8 @@ def going_out_text(r: Ruleset) -> str:
             "one, which you discard."
         )
     return para(
-        f"After drawing you hold one card more than you were dealt. To go out in {r.name}, {how}",
+        f"After drawing you hold one card more than you were dealt. To go out under "
+        f"{rules_words(r)}, {how}",
         "You lay your melds on the table and call “Pay me!”. The player who goes out is "
         "called the declarer.",
     )
@@ -760,7 +784,7 @@ def lay_offs_text(r: Ruleset) -> str:
         return para(
             "After the final turns everyone shows their hand and scores the deadwood left "
             "after making their best melds.",
-            f"The {r.name} rules have no lay-offs: you may not add your cards to the "
+            f"{sentence(rules_words(r))[:-1]} have no lay-offs: you may not add your cards to the "
             "declarer's melds.",
         )
     return (
@@ -796,10 +820,10 @@ def grown_meld_limits(r: Ruleset) -> str:
         limits.append("no two wild cards side by side in a run")
     if not limits:
         return (
-            f"A grown meld is any valid {r.name} meld: sets have no upper size and "
+            f"A grown meld is any meld valid under {rules_words(r)}: sets have no upper size and "
             "wild cards no limit."
         )
-    return f"A grown meld must still be a valid {r.name} meld: {and_list(limits)}."
+    return f"A grown meld must still be a meld valid under {rules_words(r)}: {and_list(limits)}."
 
 
 def lay_offs_questions(r: Ruleset) -> Sequence[Question | None]:
@@ -951,8 +975,8 @@ def penalty_text(r: Ruleset) -> str:
         "any other card."
     )
     return para(
-        "Each card in your deadwood costs penalty points; the table below comes from the "
-        f"{r.name} rule set. The player who went out scores 0.",
+        "Each card in your deadwood costs penalty points; the table below comes from "
+        f"{rules_words(r)}. The player who went out scores 0.",
         wild_rank,
     )
 
@@ -989,7 +1013,7 @@ def penalty_questions(r: Ruleset) -> Sequence[Question | None]:
         number_question(
             f"With {dealt} cards dealt, how many points does a 9♥ left in your deadwood cost?",
             r.card_points(nine, dealt),
-            f"Nines are wild in that hand; {r.name} scores it "
+            f"Nines are wild in that hand; {rules_words(r)} score it "
             + ("as a wild card" if r.wild_points is not None else "by its rank")
             + f": {r.card_points(nine, dealt)} points.",
             cards=(nine,),
@@ -1019,7 +1043,7 @@ def stock_out_questions(r: Ruleset) -> Sequence[Question | None]:
             "The stock is empty and you must draw. Is the discard pile (all but its top card) "
             "shuffled into a new stock?",
             rebuild,
-            f"The {r.name} rules: "
+            f"{sentence(rules_words(r))[:-1]}: "
             + (
                 "yes, the stock is rebuilt from the discard pile, keeping its top card."
                 if rebuild
@@ -1038,25 +1062,80 @@ def winning_text(r: Ruleset) -> str:
     return para(
         f"After {r.hands} hands each player's penalty points are added up. The lowest total "
         "wins; players tied on the lowest total share the win.",
-        "Below, the engine plays a whole game between bots. Who won?",
+        "Below is a whole game the engine played between bots, hand by hand. Who won?",
     )
+
+
+def _seat_head(players: int) -> tuple[str, ...]:
+    return tuple(f"seat {s}" for s in range(players))
+
+
+def winning_example(r: Ruleset) -> str:
+    """The whole game the step's question asks about, hand by hand (played by the engine)."""
+    g = game_questions.finished_game(r)
+    rows: list[tuple[object, ...]] = []
+    for hand in range(1, r.hands + 1):
+        cells = [
+            f"{row['points']} (went out)" if row["went_out"] else row["points"]
+            for row in g.results()
+            if row["hand"] == hand
+        ]
+        rows.append((hand, r.dealt_in_hand(hand), *cells))
+    rows.append(("total", "", *g.totals))
+    return para(
+        f"A whole game the engine played between {g.players} bots: each hand's penalty "
+        "points (the player who went out scores 0), and the totals after "
+        f"{r.hands} hands."
+    ) + table_html(("hand", "cards dealt", *_seat_head(g.players)), rows)
 
 
 # --- 16. money ----------------------------------------------------------------------------
 
 
+def money_example(r: Ruleset) -> str:
+    """The money of the game of the step before, settled by the engine: antes, each hand's
+    payments to the player who went out, and the pot paid to the winner."""
+    if r.money is None:
+        return ""
+    g = game_questions.finished_game(r)
+    ante = r.money.ante
+    rows: list[tuple[object, ...]] = [("ante to the pot", *([f"{-ante:+d}¢"] * g.players))]
+    pot = g.pot_shares()
+    for hand in range(1, r.hands + 1):
+        cells = []
+        for row in g.results():
+            if row["hand"] == hand:
+                # The engine books the antes and the pot with the game's last hand; here
+                # they have rows of their own.
+                last = hand == r.hands
+                paid = row["money"] + (ante - pot[row["seat"]] if last else 0)
+                cells.append(f"{paid:+d}¢")
+        rows.append((f"hand {hand}", *cells))
+    rows.append(("the pot to the winner", *(f"{v:+d}¢" for v in pot)))
+    rows.append(("in all", *(f"{v:+d}¢" for v in g.money)))
+    won = " and ".join(f"seat {s}" for s in g.winners())
+    return para(
+        f"The money of the same {g.players}-player game, settled by the engine: "
+        f"{won} won with the lowest total and took the pot."
+    ) + table_html(("", *_seat_head(g.players)), rows)
+
+
 def money_text(r: Ruleset) -> str:
     if r.money is None:
-        return para(f"The {r.name} game is played for points only: no money changes hands.")
+        return para(
+            f"Under {rules_words(r)} the game is played for points only: no money changes hands."
+        )
     m = r.money
     return para(
-        f"The {r.name} game is played for money. Before the game each player puts {m.ante}¢ into "
+        f"Under {rules_words(r)} the game is played for money. Before the game each "
+        f"player puts {m.ante}¢ into "
         "the pot.",
         f"In every hand the player who goes out collects {m.per_hand}¢ from each other player.",
         "At the end the winner takes the pot; tied winners split it (our reading).",
     ) + para(
-        "Below, the engine settles the money of real games: one hand's payments, and a pot "
-        "split between tied winners."
+        "Below, the engine settles the money of a real game: the antes, each hand's payments "
+        "and the pot. The questions add one hand's payments and a pot split between tied "
+        "winners."
     )
 
 
@@ -1064,9 +1143,9 @@ def money_questions(r: Ruleset) -> Sequence[Question | None]:
     if r.money is None:
         return [
             yes_no_question(
-                f"Does {r.name} play for money?",
+                f"Is the game played for money under {rules_words(r)}?",
                 False,
-                f"The {r.name} rule set has no stakes in its data: points decide the game.",
+                f"No: {rules_words(r)} set no stakes: points decide the game.",
             )
         ]
     m = r.money
@@ -1083,6 +1162,84 @@ def money_questions(r: Ruleset) -> Sequence[Question | None]:
             f"Each of the other {players - 1} players pays you {m.per_hand}¢.",
         ),
         *game_questions.money_questions(r),
+    ]
+
+
+# --- 18. a first lesson in tactics --------------------------------------------------------
+
+
+def tactics_text(r: Ruleset) -> str:
+    text = para(
+        "Knowing the rules is half the game. Three habits win the other half.",
+    ) + bullets(
+        [
+            "Among discards that leave the same points, keep the cards that give you more "
+            "ways to go out, and throw the one the next player can least use. 7♥ 8♥ wait for "
+            "6♥, 9♥ or a wild card; a lone K♦ waits for nothing. A card of a rank or a suit "
+            "the next player has just taken from the pile is the one not to give them.",
+            "Go out as soon as you can. Going out scores you 0, the lowest score there is, "
+            "and everybody else scores what they hold; every turn you wait lets the others "
+            "lower their deadwood or go out first.",
+            "When you cannot go out yet, watch the table: early in a hand keep pairs and "
+            "near-runs (more ways to go out); once someone looks close (they take from the "
+            "discard pile, their hand grows quiet), throw your highest cards first to lower "
+            "the score you would be caught with.",
+        ]
+    )
+    if "discard" in r.final_turn_draw:
+        text += para(
+            f"Under {rules_words(r)} the final turns may draw from the discard pile, so the "
+            "card you discard when you go out can help the next player: discard the card "
+            "the others can least use."
+        )
+    return text
+
+
+def _tie_discard_question(r: Ruleset) -> Question | None:
+    """Which discard, when two leave the same points: graded by the engine's advice."""
+    from payme.advice import discard_advice, plain
+
+    hand, dealt = parse_hand("7H 8H KD 4S 4D 4C"), 5
+    advice = discard_advice(hand, r, dealt)
+    if advice.card is None:
+        return None
+    options = tuple((f"Discard {c.name} ({c})", str(c)) for c in sorted(set(hand)))
+    return choice_question(
+        "You have just drawn and cannot go out. Which card do you discard?",
+        options,
+        {str(advice.card)},
+        plain(advice.text()),
+        cards=hand,
+        caption=format_hand(hand),
+        dealt=dealt,
+        claim="equal points: keep the cards with more ways to go out",
+        holds=lambda: discard_advice(hand, r, dealt).card == advice.card,
+    )
+
+
+def tactics_questions(r: Ruleset) -> Sequence[Question | None]:
+    takes_pile = "discard" in r.final_turn_draw
+    return [
+        pick([lambda: _tie_discard_question(r)], "a discard among equals"),
+        yes_no_question(
+            "You go out and discard 9♣. May the next player take your 9♣ in the final turn?",
+            takes_pile,
+            (
+                f"Yes: under {rules_words(r)} a final turn may draw from the discard pile, so "
+                "discard the card the others can least use."
+                if takes_pile
+                else f"No: under {rules_words(r)} the final turns draw from the stock only, "
+                "so your last discard helps nobody."
+            ),
+        ),
+        choice_question(
+            "You can go out now. Or you could wait a turn, hoping to make one more meld. "
+            "Which scores you less?",
+            (("Go out now", "now"), ("Wait a turn", "wait")),
+            {"now"},
+            "Go out now: the player who goes out scores 0, and no hand scores less. Waiting "
+            "only gives the others a turn to lower their deadwood or to go out first.",
+        ),
     ]
 
 
@@ -1139,8 +1296,16 @@ PAY_ME_STEPS: tuple[Step, ...] = (
     Step("lay_offs", "Showing hands and laying off", "cards", lay_offs_text, lay_offs_questions),
     Step("penalty", "Penalty points", "number", penalty_text, penalty_questions, penalty_example),
     Step("stock_out", "When the stock runs out", "yes_no", stock_out_text, stock_out_questions),
-    Step("winning", "Winning the game", "choice", winning_text, game_questions.winner_questions),
-    Step("money", "Playing for money", "number", money_text, money_questions),
+    Step(
+        "winning",
+        "Winning the game",
+        "choice",
+        winning_text,
+        game_questions.winner_questions,
+        winning_example,
+    ),
+    Step("money", "Playing for money", "number", money_text, money_questions, money_example),
+    Step("tactics", "A first lesson in tactics", "choice", tactics_text, tactics_questions),
 )
 
 __all__ = ["PAY_ME_STEPS", "bullets"]

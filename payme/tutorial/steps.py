@@ -11,7 +11,7 @@ the questions of its check (built by asking the engine).
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from payme.rulesets import Ruleset
 from payme.tutorial.checks import AnswerKind, Question
@@ -37,8 +37,19 @@ class Step:
     """Name of an interactive demo the widget adds (``"turn"``: play a turn in a real game)."""
 
     def questions(self, rules: Ruleset) -> list[Question]:
-        """The check's questions under ``rules``, each answered by the engine."""
-        return [q for q in self.ask(rules) if q is not None]
+        """The check's questions under ``rules``, each answered by the engine (the engine's
+        words made a player's: no rule-set names as code spells them)."""
+        from payme.tutorial.markup import players_words
+
+        return [
+            replace(
+                q,
+                prompt=players_words(rules, q.prompt),
+                explanation=players_words(rules, q.explanation),
+            )
+            for q in self.ask(rules)
+            if q is not None
+        ]
 
 
 __all__ = ["Step"]

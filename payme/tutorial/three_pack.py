@@ -31,7 +31,7 @@ from payme.tutorial.checks import (
     yes_no_question,
 )
 from payme.tutorial.game_questions import seat_options
-from payme.tutorial.markup import cards_html, para, table_html
+from payme.tutorial.markup import cards_html, para, rules_words, sentence, table_html
 from payme.tutorial.steps import Step
 
 DEALT = 7
@@ -71,14 +71,6 @@ def _drive(
 
 def _verdict(v: Any, yes: str) -> str:
     return yes if v.ok else sentence(str(v.reason))
-
-
-def sentence(text: str) -> str:
-    """``text`` with a capital first letter and a full stop."""
-    text = text.strip()
-    if not text:
-        return text
-    return text[0].upper() + text[1:] + ("" if text.endswith((".", "!", "?")) else ".")
 
 
 # --- 1. the pack --------------------------------------------------------------------------
@@ -154,7 +146,7 @@ def players_questions(r: Ruleset) -> Sequence[Question | None]:
     for players in (r.max_players, r.max_players + 1):
         try:
             r.check_players(players)
-            ok, why = True, f"Yes: {r.name} is for {r.min_players}-{r.max_players} players."
+            ok, why = True, f"Yes: {rules_words(r)} is for {r.min_players}-{r.max_players} players."
         except ValueError as err:
             ok, why = False, f"No: {err}."
         qs.append(yes_no_question(f"May {players} people play one game?", ok, why))
@@ -500,8 +492,8 @@ def rummy_questions(r: Ruleset) -> Sequence[Question | None]:
         yes_no_question(
             "You lay down both RUMMY cards during your turn. Do you win at once?",
             pair == "RUMMY",
-            f"The {r.name} rule set names {pair} as the pair that wins at once "
-            "(the game's LayDownRummy action)."
+            f"Yes: laying down both {pair} cards during your turn wins the game at once, "
+            "whatever else you hold."
             if pair
             else "No card wins at once.",
         )
@@ -872,7 +864,7 @@ def match_questions(r: Ruleset) -> Sequence[Question | None]:
         number_question(
             "How many game points win a match?",
             int(r.game_points_to_win or 0),
-            f"The {r.name} rule set plays matches to {r.game_points_to_win} game points.",
+            f"{rules_words(r)} plays matches to {r.game_points_to_win} game points.",
         ),
         choice_question(
             "The engine played a match: points "
@@ -986,8 +978,12 @@ def variations_text(r: Ruleset) -> str:
                 "discard and the top stock card together (at least two cards in the pile); you "
                 "still discard one card.",
                 "<b>Spread-Out Discard Pile</b>: you may take any discard, with every card "
-                "above it.",
-                "<b>Seating</b>: the lowest card chooses a seat first.",
+                "above it. A game uses Three-Card Draw or Spread-Out Discard Pile, never both: "
+                "each gives taking more than the top discard its own meaning.",
+                "<b>Seating</b>: after the cards for the first dealer are turned up, the "
+                "players choose their seats, lowest card first. The lowest card takes the "
+                "seat on the dealer's left, so that player plays first; the highest card "
+                "deals.",
                 "<b>7-pile shuffle</b>: an extra shuffle, dealing the cards into seven piles.",
             )
         )

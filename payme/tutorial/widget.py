@@ -7,7 +7,7 @@ the page goes on working.
 
 >>> t = Tutorial("classic", step=4)
 >>> t.step_key, t.counter_text()
-('sets', 'Step 5 of 18')
+('sets', 'Step 5 of 19')
 >>> t.set_answer(t.question.right_answer()); t.check_btn.click()
 >>> t.message.kind
 'ok'
