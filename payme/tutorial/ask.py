@@ -386,16 +386,23 @@ def why_cannot_lay_off(rules: Ruleset, card: Card, declarer: Sequence[str], deal
     return f"{card} matches no meld of the declarer by rank or by suit."
 
 
-def grown_limits(rules: Ruleset) -> str:
-    """What stops a set from growing under ``rules`` (size, suits)."""
+def meld_limits(rules: Ruleset) -> list[str]:
+    """What every meld, grown by lay-offs too, must obey under ``rules``."""
     limits = []
     if rules.set_max is not None:
-        limits.append(f"a set holds at most {rules.set_max} cards")
+        limits.append(f"a set may hold at most {rules.set_max} cards")
     if rules.set_distinct_suits:
-        limits.append("no suit may appear twice in a set")
+        limits.append("no suit twice in a set")
     if rules.wild_at_most_half:
-        limits.append("at most half of a meld's cards may be wild")
-    return ", and ".join(limits) or "the grown meld would not be valid"
+        limits.append("at most half of a meld's cards wild")
+    if rules.no_adjacent_wilds_in_run:
+        limits.append("no two wild cards side by side in a run")
+    return limits
+
+
+def grown_limits(rules: Ruleset) -> str:
+    """What stops a set from growing under ``rules`` (size, suits, wild cards)."""
+    return ", and ".join(meld_limits(rules)[:3]) or "the grown meld would not be valid"
 
 
 def lay_off_in_turn(

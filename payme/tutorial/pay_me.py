@@ -809,15 +809,7 @@ def lay_offs_text(r: Ruleset) -> str:
 
 def grown_meld_limits(r: Ruleset) -> str:
     """What a grown meld must still obey under ``r`` (set sizes, suits, wild limits)."""
-    limits = []
-    if r.set_max is not None:
-        limits.append(f"a set may hold at most {r.set_max} cards")
-    if r.set_distinct_suits:
-        limits.append("no suit twice in a set")
-    if r.wild_at_most_half:
-        limits.append("at most half of a meld's cards wild")
-    if r.no_adjacent_wilds_in_run:
-        limits.append("no two wild cards side by side in a run")
+    limits = ask.meld_limits(r)
     if not limits:
         return (
             f"A grown meld is any meld valid under {rules_words(r)}: sets have no upper size and "
