@@ -723,6 +723,8 @@ def test_no_identifiers_reach_the_learner(name: str) -> None:
         assert word not in text, word
     assert not re.search(r"\b(denexa|classic|family)\b(?! rules)", text)
     assert not re.search(r"= \d+ unmelded", text)
+    doubled = re.search(r".{40}\b([a-z]+) \1\b.{40}", text)  # "the the", "rules rules"
+    assert not doubled, doubled
 
 
 @pytest.mark.parametrize("name", PRESETS)

@@ -64,6 +64,8 @@ def players_words(r: Ruleset, text: str) -> str:
     >>> from payme.rulesets import rules
     >>> players_words(rules("three_pack"), "three_pack is for 2-10 players, not 11")
     'Rummy 3-Pack is for 2-10 players, not 11'
+    >>> players_words(rules("family"), "A game under the family rules")
+    'A game under the family rules'
     >>> players_words(rules("denexa"), "In this rule set the final turn draws from the stock")
     'Under these rules the final turn draws from the stock'
     """
@@ -73,8 +75,10 @@ def players_words(r: Ruleset, text: str) -> str:
     text = re.sub(r"\brule set\b", "rules", text)
     text = re.sub(r"\bdealt must be\b", "the cards dealt to each player must be", text)
     words = rules_words(r)
-    text = re.sub(rf"\b(the|a|an) {re.escape(r.name)}\b", words, text)
-    return re.sub(rf"\b{re.escape(r.name)}\b", words, text)
+    name = re.escape(r.name)
+    # Words already in a player's form ("the family rules") stay as they are.
+    text = re.sub(rf"\b(the|a|an) {name}\b(?! rules)", words, text)
+    return re.sub(rf"(?<!the )\b{name}\b(?! rules)", words, text)
 
 
 def sentence(text: str) -> str:

@@ -249,7 +249,7 @@ def test_the_family_pot_split_is_graded_in_the_browser(
     open_page: Any, page_errors: list[str]
 ) -> None:
     page, question = _open_question(
-        open_page, "learn_pay_me", "family", "money", "A 4-player game of family"
+        open_page, "learn_pay_me", "family", "money", "A 4-player game under the family rules"
     )
     box = page.locator(".payme-tutorial-number input")
     box.fill(question.right_answer())
