@@ -1,28 +1,32 @@
-"""The Play page: a whole game of Pay Me or Rummy 3-Pack against bots, in the browser.
+"""The Play page: a whole game of Pay Me or Rummy 3-Pack against bots, on a card table.
 
 Two layers.  :class:`PlaySession` is the game behind the page with no widgets in it: you in
 seat 0, bots in the other seats, every move checked by the engine (an illegal one raises
 :class:`~payme.game.actions.IllegalAction` and changes nothing), the bots moving until it is
-your turn again.  :class:`PlayPage` draws a session with ipywidgets and turns clicks into
-moves; its buttons are enabled from the legal moves, so fast repeated clicks meet an engine
-that has already moved on and are refused with a message, never applied twice.
+your turn again, and your moves kept as a short text (:attr:`PlaySession.moves`) that the
+page's URL carries, so a reload or a shared link replays the same game.  :class:`PlayPage`
+draws a session on a :class:`~payme.widgets.table.CardTable` and turns gestures into moves.
 
 >>> s = PlaySession("denexa", players=2, bots=("greedy",), seed=3)
 >>> s.your_turn, s.phase
 (True, 'draw')
 >>> [s.describe(a) for a in s.legal()]
-['Draw from the stock', 'Take the top discard (5♦︎)']
->>> _ = s.act(s.legal()[0]); s.phase
-'discard'
+['Draw from the stock', 'Take 5♦︎ from the discard pile']
+>>> _ = s.act(s.legal()[0]); s.phase, s.moves
+('discard', ['s'])
 """
 
 from __future__ import annotations
 
+import dataclasses
+import random
+import re
 from collections.abc import Sequence
 from html import escape
 from typing import Any
+from urllib.parse import urlencode
 
-from payme.cards import Card
+from payme.cards import Card, parse_card, parse_hand
 from payme.game import BOT_NAMES, make_bot, new_game
 from payme.game.actions import (
     Action,
@@ -38,7 +42,15 @@ from payme.game.actions import (
 from payme.rulesets import PRESETS
 from payme.rulesets import rules as get_rules
 
-__all__ = ["YOU", "PlayPage", "PlaySession"]
+__all__ = [
+    "YOU",
+    "PlayPage",
+    "PlaySession",
+    "decode_move",
+    "encode_move",
+    "label",
+    "seat_names",
+]
 
 YOU = 0
 """Your seat: the first to play in hand 1."""
@@ -46,11 +58,157 @@ YOU = 0
 # A Pay Me hand nobody ends (bots that never go out) stops after this many turns.
 _TURN_LIMIT = 400
 
+# Where the opponents sit, clockwise from your left, for each number of players.
+_SEATS: dict[int, tuple[str, ...]] = {
+    2: ("North",),
+    3: ("West", "East"),
+    4: ("West", "North", "East"),
+    5: ("West", "North-West", "North-East", "East"),
+    6: ("West", "North-West", "North", "North-East", "East"),
+    7: ("South-West", "West", "North-West", "North-East", "East", "South-East"),
+    8: ("South-West", "West", "North-West", "North", "North-East", "East", "South-East"),
+}
 
-def _label(card: Card) -> str:
+BOT_WORDS: dict[str, str] = {
+    "random": "Random (weakest)",
+    "greedy": "Greedy",
+    "strong": "Strong",
+}
+"""The bot strengths as the New game menu names them."""
+
+
+def seat_names(players: int) -> tuple[str, ...]:
+    """ "You" and the opponents' places at the table, clockwise from your left.
+
+    >>> seat_names(4)
+    ('You', 'West', 'North', 'East')
+    >>> seat_names(10)[-1]
+    'Player 10'
+    """
+    if players in _SEATS:
+        return ("You", *_SEATS[players])
+    return ("You", *(f"Player {s + 1}" for s in range(1, players)))
+
+
+def label(card: Card | None) -> str:
+    """A card as players write it: ``9♠``, ``10♥``, ``joker``; ``—`` for none.
+
+    >>> label(parse_card("TH")), label(parse_card("JK")), label(None)
+    ('10♥︎', 'joker', '—')
+    """
     from payme.display.svg import short_label
 
+    if card is None:
+        return "—"
+    if card.token == "JK":
+        return "joker"
     return str(short_label(card))
+
+
+def _labels(cards: Sequence[Card]) -> str:
+    return " ".join(label(c) for c in cards)
+
+
+# ---------------------------------------------------------------------- move notation
+#
+# Your moves in the URL, one short token each, joined by dots: "s" draw from the stock, "p"
+# take from the pile ("p3": take 3), "d7H" discard, "o9C" go out discarding 9C ("o" with
+# none; "o9C_JK-5H-6H_7S-7D-7C" with the melds as laid down), "l0-8H-9H_1-QS" lay off
+# (meld index, cards; "l" alone: nothing), "r" lay down the RUMMY cards, "x" drop out, and
+# "n" deal the next hand.
+
+
+def encode_move(action: Action | None) -> str:
+    """The URL token of one of your moves (``None``: dealing the next hand).
+
+    >>> encode_move(Draw(0, "stock")), encode_move(Discard(0, parse_card("7H")))
+    ('s', 'd7H')
+    >>> encode_move(LayOff(0, ((0, parse_hand("8H 9H")),)))
+    'l0-8H-9H'
+    """
+    if action is None:
+        return "n"
+    if isinstance(action, Draw):
+        head = "s" if action.source == "stock" else "p"
+        return head + (str(action.take) if action.take != 1 else "")
+    if isinstance(action, Discard):
+        return "d" + action.card.token
+    if isinstance(action, GoOut):
+        text = "o" + (action.discard.token if action.discard else "")
+        melds = getattr(action, "melds", None)
+        if melds:
+            text += "".join("_" + "-".join(c.token for c in _meld_cards(m)) for m in melds)
+        return text
+    if isinstance(action, LayOff):
+        return "l" + "_".join(
+            "-".join([str(i), *(c.token for c in cards)]) for i, cards in action.placements
+        )
+    if isinstance(action, LayDownRummy):
+        return "r"
+    if isinstance(action, DropOut):
+        return "x"
+    raise ValueError(f"no URL token for {action!r}")
+
+
+def _meld_cards(meld: Any) -> tuple[Card, ...]:
+    return tuple(meld.cards) if hasattr(meld, "cards") else parse_hand(meld)
+
+
+def decode_move(token: str, seat: int = YOU) -> Action | None:
+    """The move a URL token stands for (``None``: deal the next hand); a bad token is a
+    ``ValueError`` naming it.
+
+    >>> decode_move("d7H")
+    Discard(seat=0, card=Card('7H'))
+    >>> decode_move("q")
+    Traceback (most recent call last):
+    ...
+    ValueError: 'q' is not a move: moves are s, p, d<card>, o<card>, l<melds>, r, x or n
+    """
+    try:
+        head, rest = token[:1], token[1:]
+        if head == "n" and not rest:
+            return None
+        if head in ("s", "p"):
+            take = int(rest) if rest else 1
+            return Draw(seat, "stock" if head == "s" else "discard", take)
+        if head == "d" and rest:
+            return Discard(seat, parse_card(rest))
+        if head == "o":
+            discard, *melds = rest.split("_")
+            card = parse_card(discard) if discard else None
+            if melds:
+                return _go_out_with(seat, card, [parse_hand(m.replace("-", " ")) for m in melds])
+            return GoOut(seat, card)
+        if head == "l":
+            placements = []
+            for part in rest.split("_") if rest else []:
+                index, *cards = part.split("-")
+                placements.append((int(index), parse_hand(" ".join(cards))))
+            return LayOff(seat, tuple(placements))
+        if head == "r" and not rest:
+            return LayDownRummy(seat)
+        if head == "x" and not rest:
+            return DropOut(seat)
+    except ValueError as exc:
+        raise ValueError(f"{token!r} is not a move: {exc}") from None
+    raise ValueError(
+        f"{token!r} is not a move: moves are s, p, d<card>, o<card>, l<melds>, r, x or n"
+    )
+
+
+def arrangement_supported() -> bool:
+    """Whether the engine's go-out action carries the declarer's arrangement."""
+    return any(f.name == "melds" for f in dataclasses.fields(GoOut))
+
+
+def _go_out_with(seat: int, discard: Card | None, melds: Sequence[Sequence[Card]]) -> GoOut:
+    if not arrangement_supported():
+        raise ValueError("this engine lays down its own layout only")
+    return GoOut(seat, discard, melds=tuple(" ".join(c.token for c in m) for m in melds))  # type: ignore[call-arg]
+
+
+# ---------------------------------------------------------------------- the session
 
 
 class PlaySession:
@@ -58,7 +216,8 @@ class PlaySession:
 
     ``bots`` names one bot per other seat (a single name fills them all).  Pay Me games stop
     after each hand (phase ``"hand_over"``) until :meth:`next_hand`, so the hand's result can
-    be read.
+    be read.  :attr:`steps` holds what the bots did since your last move (for the table to
+    show one by one); :attr:`moves` your moves as URL tokens.
     """
 
     def __init__(
@@ -82,6 +241,7 @@ class PlaySession:
         self.players = players
         self.seed = seed
         self.bot_names = names
+        self.names = seat_names(players)
         self.pay_me = self.rules.game == "pay_me"
         options: dict[str, Any] = (
             {"auto_advance": False, "turn_limit": _TURN_LIMIT} if self.pay_me else {}
@@ -92,7 +252,38 @@ class PlaySession:
             for seat, name in enumerate(names, start=1)
         }
         self._advisor = make_bot("strong", self.rules, seed)
+        self.moves: list[str] = []
+        self.steps: list[dict[str, Any]] = []
         self.play_bots()
+
+    @classmethod
+    def from_moves(
+        cls,
+        rules: str,
+        players: int,
+        bots: Sequence[str],
+        seed: int,
+        moves: Sequence[str],
+    ) -> PlaySession:
+        """The session after replaying your ``moves`` (URL tokens); the bots replay theirs.
+
+        A token that is not a move, or a move the game refuses, is a ``ValueError`` saying
+        which move it was.
+        """
+        session = cls(rules, players, bots, seed)
+        for number, token in enumerate(moves, start=1):
+            try:
+                action = decode_move(token)
+                if action is None:
+                    session.next_hand()
+                else:
+                    session.act(action)
+            except ValueError as exc:
+                raise ValueError(
+                    f"move {number} of the link ({token}) cannot be played: {exc}"
+                ) from None
+        session.steps = []
+        return session
 
     # ------------------------------------------------------------------ state
 
@@ -140,6 +331,8 @@ class PlaySession:
         if self.game.to_move != YOU or getattr(action, "seat", None) != YOU:
             raise IllegalAction("It is not your turn.", "turn order")
         self.game.apply(action)
+        self.moves.append(encode_move(action))
+        self.steps = []
         self.play_bots()
         return list(self.game.history[start:])
 
@@ -151,6 +344,21 @@ class PlaySession:
                 break
             move = self.bots[seat].choose(self.game.view(seat), self.game.legal_actions())
             self.game.apply(move)
+            self.steps.append(self._step(seat, move))
+
+    def _step(self, seat: int, move: Action) -> dict[str, Any]:
+        """What the table shows while a bot's move is on screen."""
+        view = self.view()
+        pay_me = not isinstance(view, dict)
+        counts = view.hand_counts if pay_me else view["hand_sizes"]
+        top = view.top_discard if pay_me else view["top_discard"]
+        return {
+            "seat": seat,
+            "text": self.say(move),
+            "counts": list(counts),
+            "stock": self.stock_text(),
+            "top": top.token if top is not None else None,
+        }
 
     def next_hand(self) -> list[Record]:
         """Deal the next Pay Me hand after a finished one, and let the bots move."""
@@ -158,83 +366,161 @@ class PlaySession:
             raise IllegalAction("The hand is not over yet.", "the deal")
         start = len(self.game.history)
         self.game.advance()
+        self.moves.append("n")
+        self.steps = []
         self.play_bots()
         return list(self.game.history[start:])
 
-    def hint(self) -> str:
-        """The engine's advice for your move (what the strong bot would do)."""
+    def advice(self) -> Action | None:
+        """The move the strongest bot would make in your place (``None``: no move now)."""
         legal = self.legal()
-        if not legal:
-            return "No move to make now."
-        return self.describe(self._advisor.choose(self.view(), legal))
+        return self._advisor.choose(self.view(), legal) if legal else None
+
+    def hint(self) -> str:
+        """The engine's advice for your move, in words."""
+        move = self.advice()
+        return "No move to make now." if move is None else self.describe(move)
 
     # ------------------------------------------------------------------ words
 
+    def top_discard(self) -> Card | None:
+        view = self.view()
+        top: Card | None = view["top_discard"] if isinstance(view, dict) else view.top_discard
+        return top
+
+    def stock_text(self) -> str:
+        """The stock as players see it; Rummy 3-Pack's stock is never counted exactly."""
+        view = self.view()
+        if isinstance(view, dict):
+            count = int(view["stock_count"])
+            if count == 0:
+                return "empty"
+            return f"about {view['stock_estimate']} cards" if count > 3 else "a few cards"
+        return f"{view.stock_count} cards"
+
     def describe(self, action: Action) -> str:
-        """A move in words, e.g. ``Discard 7♥`` or ``Go out (Pay me!), discarding 9♣``."""
+        """Your move in words, e.g. ``Discard 7♥`` or ``Go out (Pay me!), discarding 9♣``."""
         if isinstance(action, Draw):
             if action.source == "stock":
                 return "Draw from the stock" + (f" ({action.take})" if action.take > 1 else "")
-            view = self.view()
-            top = view["top_discard"] if isinstance(view, dict) else view.top_discard
-            what = f" ({_label(top)})" if top is not None and action.take == 1 else ""
-            many = f" {action.take} cards" if action.take > 1 else ""
-            return f"Take the top discard{many}{what}"
+            top = self.top_discard()
+            if action.take > 1:
+                return f"Take the top {action.take} cards of the discard pile"
+            return f"Take {label(top)} from the discard pile" if top else "Take the top discard"
         if isinstance(action, Discard):
-            return f"Discard {_label(action.card)}"
+            return f"Discard {label(action.card)}"
         if isinstance(action, GoOut):
             shout = "Pay me!" if self.pay_me else "go out"
-            tail = f", discarding {_label(action.discard)}" if action.discard else ""
+            tail = f", discarding {label(action.discard)}" if action.discard else ""
             return f"Go out ({shout}){tail}"
         if isinstance(action, LayOff):
             if not action.placements:
                 return "Lay off nothing"
             parts = [
-                f"{' '.join(_label(c) for c in cards)} onto meld {index + 1}"
-                for index, cards in action.placements
+                f"{_labels(cards)} onto meld {index + 1}" for index, cards in action.placements
             ]
             return "Lay off " + "; ".join(parts)
         if isinstance(action, LayDownRummy):
-            return "Lay down the RUMMY cards"
+            return "Lay down both RUMMY cards"
         if isinstance(action, DropOut):
             return "Drop out"
         return str(action)
 
-    def seat_name(self, seat: int) -> str:
-        return "You" if seat == YOU else f"Seat {seat} ({self.bot_names[seat - 1]} bot)"
+    def say(self, action: Action) -> str:
+        """Anyone's move as the log tells it: ``West discards 7♥``."""
+        seat = getattr(action, "seat", YOU)
+        who = self.names[seat]
+        you = seat == YOU
+
+        def verb(word: str) -> str:
+            return word if you else word + "s"
+
+        if isinstance(action, Draw):
+            if action.source == "stock":
+                return f"{who} {verb('draw')} from the stock."
+            return f"{who} {'take' if you else 'takes'} a card from the discard pile."
+        if isinstance(action, Discard):
+            return f"{who} {verb('discard')} {label(action.card)}."
+        if isinstance(action, GoOut):
+            shout = " — Pay me!" if self.pay_me else ""
+            tail = f", discarding {label(action.discard)}" if action.discard else ""
+            return f"{who} {'go' if you else 'goes'} out{tail}{shout}"
+        if isinstance(action, LayOff):
+            if not action.placements:
+                return f"{who} {verb('lay')} off nothing."
+            parts = [f"{_labels(cards)} onto meld {i + 1}" for i, cards in action.placements]
+            return f"{who} {verb('lay')} off " + "; ".join(parts) + "."
+        if isinstance(action, LayDownRummy):
+            return f"{who} {verb('lay')} down both RUMMY cards and {verb('win')}!"
+        if isinstance(action, DropOut):
+            return f"{who} {verb('drop')} out."
+        return str(action)
+
+    def words(self, text: str) -> str:
+        """An engine sentence in players' words: seat numbers become names, card codes
+        become ``9♠``, meld numbers count from 1."""
+        names = self.names
+
+        def seat(match: re.Match[str]) -> str:
+            number = int(match.group(2))
+            name = names[number] if number < len(names) else match.group(0)
+            return name if match.group(1)[0].isupper() or name != "You" else "you"
+
+        text = re.sub(r"\b([Ss]eat) (\d+)\b", seat, text)
+        text = re.sub(r"\b(you|You) (deals|goes|takes|draws|discards|lays|has)\b",
+                      lambda m: f"{m.group(1)} {_plain_verb(m.group(2))}", text)  # fmt: skip
+        text = re.sub(r"\bmeld (\d+)\b", lambda m: f"meld {int(m.group(1)) + 1}", text)
+        return re.sub(
+            r"\b(JK|RUMMY|WILD|GROUP|SEQ|NOMELD|NOGO|[2-9TJQKA][SHDC])\b",
+            lambda m: label(parse_card(m.group(1))) if m.group(1) != "JK" else "joker",
+            text,
+        )
 
     def status(self) -> str:
-        """One line: which hand, what is wild, whose turn."""
+        """One line: whose turn and what to do."""
+        game = self.game
+        if self.over:
+            winners = game.winners()
+            if not winners:
+                return "Game over: nobody won."
+            names = " and ".join(self.names[s] for s in winners)
+            verb = "win" if winners == (YOU,) or len(winners) > 1 else "wins"
+            return f"Game over: {names} {verb}."
+        if self.hand_over:
+            return "The hand is over: read the result, then deal the next hand."
+        if game.to_move is None:
+            return ""
+        if not self.your_turn:
+            return f"{self.names[game.to_move]} to play."
+        todo = {
+            "draw": "draw a card from the stock or the discard pile",
+            "discard": "discard a card, or go out" if self.pay_me else "discard, or go out",
+            "final_draw": "your final turn: draw a card",
+            "final_discard": "your final turn: discard a card",
+            "lay_off": "lay off cards onto the declarer's melds (select a card, then a meld)",
+            "final_go_out": "go out if you can, or pass by dropping out",
+        }.get(self.phase, self.phase.replace("_", " "))
+        return f"Your turn: {todo}."
+
+    def title(self) -> str:
         game = self.game
         if self.pay_me:
             wild = game.rules.round_wild_rank(game.dealt)
-            head = f"Hand {game.hand_number} of {game.rules.hands}: {game.dealt} cards dealt"
-            head += f", {_rank_word(wild)} wild" if wild else ""
-        else:
-            head = f"Rummy 3-Pack: {game.dealt} cards dealt"
-        if self.over:
-            winners = ", ".join(self.seat_name(s) for s in game.winners()) or "nobody"
-            return f"{head}. Game over: won by {winners}."
-        if self.hand_over:
-            return f"{head}. The hand is over: read the result, then deal the next hand."
-        mover = self.seat_name(game.to_move) if game.to_move is not None else "nobody"
-        todo = {
-            "draw": "draw a card",
-            "discard": "go out or discard",
-            "final_draw": "final turn: draw",
-            "final_discard": "final turn: discard",
-            "lay_off": "lay off onto the declarer's melds",
-            "final_go_out": "go out or drop out",
-        }.get(self.phase, self.phase.replace("_", " "))
-        return f"{head}. {mover}: {todo}." if self.your_turn else f"{head}. {mover} to move."
+            text = f"{self.rules.title} · hand {game.hand_number} of {game.rules.hands}"
+            text += f" · {game.dealt} cards dealt"
+            return text + (f" · {_rank_word(wild)} wild" if wild else "")
+        return f"{self.rules.title} · {game.dealt} cards dealt"
 
     def log(self, last: int = 12) -> list[str]:
-        """The most recent events, oldest first."""
-        return [record.event for record in self.game.history[-last:]]
+        """The most recent events in players' words, oldest first."""
+        out = []
+        for record in self.game.history[-last:]:
+            out.append(self.say(record.action) if record.action else self.words(record.event))
+        return out
 
     def scores(self) -> list[list[str]]:
         """The scoreboard as rows of text: a header row, one row per hand, then totals."""
-        seats = [self.seat_name(s).split(" (")[0] for s in range(self.players)]
+        seats = list(self.names)
         if not self.pay_me:
             rows = [["", *seats]]
             if self.over:
@@ -252,396 +538,829 @@ class PlaySession:
         rows.append(["total", *[str(t) for t in self.game.totals]])
         money = self.game.money
         if money is not None:
-            rows.append(["money", *[f"{m / 100:+.2f}" for m in money]])
+            rows.append(["money", *[_money(m) for m in money]])
         return rows
+
+
+def _plain_verb(verb: str) -> str:
+    return {"goes": "go", "has": "have"}.get(verb, verb[:-1])
+
+
+def _money(cents: int) -> str:
+    sign = "+" if cents > 0 else "−" if cents < 0 else ""
+    return f"{sign}${abs(cents) / 100:.2f}"
 
 
 def _rank_word(rank: int) -> str:
     return {1: "aces", 11: "jacks", 12: "queens", 13: "kings"}.get(rank, f"{rank}s")
 
 
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}{'' if n == 1 else 's'}"
+
+
 # ---------------------------------------------------------------------- the page
+
+
+def _check_declared(cards: Sequence[Card], rules: Any, dealt: int | None) -> tuple[bool, str]:
+    """Whether ``cards``, in this order, are a valid meld as the declarer lays it down."""
+    import payme.melds as melds
+
+    check = getattr(melds, "check_declared_meld", None) or melds.check_meld
+    try:
+        result = check(tuple(cards), rules, dealt)
+    except ValueError as exc:
+        return False, str(exc)
+    return bool(result.ok), str(result.reason)
 
 
 class PlayPage:
     """The Play page's widgets over a :class:`PlaySession`; ``.widget`` is what to display.
 
-    ``apply_query({"rules": "family", "players": "3", "bots": "strong,greedy", "seed": "5"})``
-    starts the game a URL describes (bad values become a message, not an error).
+    ``apply_query({"rules": "family", "players": "3", "bots": "strong,greedy", "seed": "5",
+    "moves": "s.d7H"})`` starts the game a URL describes and replays its moves (a bad value
+    becomes a message, not an error).  :meth:`gesture` is what the table's clicks call.
     """
 
     def __init__(self) -> None:
         import ipywidgets as w
 
-        from payme.widgets import HandView, MessageBox
+        from payme.widgets import MessageBox
+        from payme.widgets.table import CardTable
 
         self.message = MessageBox()
-        self.rules_box = w.Dropdown(options=list(PRESETS), value="denexa", description="Rules")
-        self.players_box = w.BoundedIntText(value=3, min=2, max=8, description="Players")
-        self.bots_box = w.Text(
-            value="greedy", description="Bots", placeholder="e.g. strong, greedy, random"
-        )
-        self.seed_box = w.BoundedIntText(value=1, min=0, max=10**9, description="Seed")
+        self.table = CardTable()
+        self.table.add_class("payme-play-table")
+        self.table.on_gesture(self.gesture)
         self.new_button = w.Button(
-            description="New game",
-            icon="play",
-            button_style="primary",
-            tooltip="Deal a new game with these settings",
+            description="New game…", tooltip="Choose the rules and your opponents"
         )
-        for box in (self.rules_box, self.players_box, self.bots_box, self.seed_box):
-            box.style.description_width = "60px"
-            box.layout.width = "210px"
-        self.status = w.HTML()
-        self.table = w.HTML()
-        self.hand_view = HandView()
-        self.cards = w.ToggleButtons(options=[], description="Card")
-        self.cards.style.button_width = "auto"
-        self.buttons: dict[str, Any] = {}
-        for key, text, icon, tip in (
-            ("draw_stock", "Draw from stock", "download", "Draw the top card of the stock"),
-            ("draw_discard", "Take discard", "hand-paper", "Take the top card of the discard pile"),
-            ("discard", "Discard", "upload", "Discard the selected card"),
-            ("go_out", "Go out", "flag-checkered", "Go out, discarding the selected card"),
-            ("lay_off", "Lay off (best)", "layer-group", "Lay off whatever leaves fewest points"),
-            ("lay_off_none", "Lay off nothing", "ban", "Keep your cards"),
-            ("rummy", "Lay down RUMMY", "star", "Lay down both RUMMY cards and win"),
-            ("next_hand", "Next hand", "forward", "Deal the next hand"),
-            ("hint", "Hint", "lightbulb", "What would the strong bot do?"),
-        ):
-            button = w.Button(description=text, icon=icon, tooltip=tip)
-            button.add_class(f"payme-play-{key.replace('_', '-')}")
-            self.buttons[key] = button
-        self.moves = w.Dropdown(options=[], description="Any move")
-        self.moves.layout.width = "420px"
-        self.play_move = w.Button(description="Play this move", icon="check")
-        self.play_move.add_class("payme-play-move")
-        self.log_view = w.HTML()
+        self.new_button.add_class("payme-play-new")
+        self.review_button = w.Button(
+            description="Review my game",
+            tooltip="Each of your decisions next to the strongest bot's",
+            layout=w.Layout(display="none"),
+        )
+        self.review_button.add_class("payme-play-review-button")
         self.scores_view = w.HTML()
+        self.scores_view.add_class("payme-play-scores")
+        self.review_view = w.HTML()
+        self.review_view.add_class("payme-play-review")
 
-        for widget, cls in (
-            (self.status, "payme-play-status"),
-            (self.table, "payme-play-table"),
-            (self.hand_view, "payme-play-hand"),
-            (self.cards, "payme-play-cards"),
-            (self.log_view, "payme-play-log"),
-            (self.scores_view, "payme-play-scores"),
-            (self.new_button, "payme-play-new"),
-            (self.moves, "payme-play-moves"),
+        # The New game dialog: rule sets by title, opponents' strengths from a menu.
+        self.rules_box = w.Dropdown(
+            options=[(r.title, name) for name, r in PRESETS.items()],
+            value="denexa",
+            description="Rules",
+        )
+        self.players_box = w.Dropdown(options=[], description="Players")
+        self.bots_box = w.VBox()
+        self.deal_button = w.Button(description="Deal", button_style="primary")
+        self.cancel_button = w.Button(description="Cancel")
+        for box, cls in (
             (self.rules_box, "payme-play-rules"),
             (self.players_box, "payme-play-players"),
-            (self.bots_box, "payme-play-bots"),
-            (self.seed_box, "payme-play-seed"),
+            (self.deal_button, "payme-play-deal"),
+            (self.cancel_button, "payme-play-cancel"),
         ):
-            widget.add_class(cls)
-
-        self.session: PlaySession | None = None
-        self._wire()
-        row = w.HBox
-        self.widget = w.VBox(
+            box.add_class(cls)
+        self.rules_box.style.description_width = "70px"
+        self.players_box.style.description_width = "70px"
+        self.rules_box.layout.width = "min(360px, 100%)"
+        self.players_box.layout.width = "min(200px, 100%)"
+        self.dialog = w.VBox(
             [
-                row(
-                    [
-                        self.rules_box,
-                        self.players_box,
-                        self.bots_box,
-                        self.seed_box,
-                        self.new_button,
-                    ],
-                    layout=w.Layout(flex_flow="row wrap"),
-                ),
-                self.message,
-                self.status,
-                self.table,
-                self.hand_view,
-                self.cards,
-                row(list(self.buttons.values()), layout=w.Layout(flex_flow="row wrap")),
-                row([self.moves, self.play_move], layout=w.Layout(flex_flow="row wrap")),
-                row([self.scores_view, self.log_view], layout=w.Layout(flex_flow="row wrap")),
-            ]
-        )
-        self.widget.add_class("payme-play")
-        self.start()
+                w.HTML("<b>New game</b>"),
+                self.rules_box,
+                self.players_box,
+                self.bots_box,
+                w.HBox([self.deal_button, self.cancel_button]),
+            ],
+            layout=w.Layout(display="none", border="1px solid #999", padding="8px",
+                            max_width="100%"),
+        )  # fmt: skip
+        self.dialog.add_class("payme-play-dialog")
+        self.rules_box.observe(lambda _c: self._fill_players(), names="value")
+        self.players_box.observe(lambda _c: self._fill_bots(), names="value")
+        self._fill_players(3)
 
-    # ------------------------------------------------------------------ wiring
-
-    def _wire(self) -> None:
         from payme.widgets import guarded
 
         guard = guarded(self.message)
-        self.new_button.on_click(guard(lambda _b: self.start()))
-        self.buttons["draw_stock"].on_click(guard(lambda _b: self._draw("stock")))
-        self.buttons["draw_discard"].on_click(guard(lambda _b: self._draw("discard")))
-        self.buttons["discard"].on_click(guard(lambda _b: self._discard()))
-        self.buttons["go_out"].on_click(guard(lambda _b: self._go_out()))
-        self.buttons["lay_off"].on_click(guard(lambda _b: self._lay_off(best=True)))
-        self.buttons["lay_off_none"].on_click(guard(lambda _b: self._lay_off(best=False)))
-        self.buttons["rummy"].on_click(guard(lambda _b: self._act(LayDownRummy(YOU))))
-        self.buttons["next_hand"].on_click(guard(lambda _b: self._next_hand()))
-        self.buttons["hint"].on_click(guard(lambda _b: self._hint()))
-        self.play_move.on_click(guard(lambda _b: self._play_chosen()))
-        self.cards.observe(guard(self._draw_hand), names="value")
+        self.new_button.on_click(guard(lambda _b: self._toggle_dialog()))
+        self.cancel_button.on_click(guard(lambda _b: self._toggle_dialog(False)))
+        self.deal_button.on_click(guard(lambda _b: self._deal_from_dialog()))
+        self.review_button.on_click(guard(lambda _b: self.show_review()))
 
-    def apply_query(self, query: dict[str, str]) -> None:
-        """Set the settings from a URL's query and start that game."""
+        self.session: PlaySession | None = None
+        self._layoff: list[tuple[int, tuple[Card, ...]]] = []
+        self._arrange: dict[str, Any] | None = None
+        self._advice = ""
+        self._serial = 0
+        self._push = False
+        self.widget = w.VBox(
+            [
+                w.HBox([self.new_button, self.review_button],
+                       layout=w.Layout(flex_flow="row wrap")),
+                self.dialog,
+                self.message,
+                self.table,
+                self.review_view,
+                self.scores_view,
+            ],
+            layout=w.Layout(max_width="100%"),
+        )  # fmt: skip
+        self.widget.add_class("payme-play")
+        self.start("denexa", 3, ("greedy",), random.randrange(10**6))
+
+    # ------------------------------------------------------------------ the dialog
+
+    def _fill_players(self, players: int | None = None) -> None:
+        ruleset = PRESETS[self.rules_box.value]
+        chosen = players or self.players_box.value or 3
+        options = list(range(ruleset.min_players, ruleset.max_players + 1))
+        self.players_box.options = [(str(n), n) for n in options]
+        self.players_box.value = min(max(chosen, options[0]), options[-1])
+        self._fill_bots()
+
+    def _fill_bots(self) -> None:
+        import ipywidgets as w
+
+        players = int(self.players_box.value or 2)
+        old = [box.value for box in self.bots_box.children]
+        boxes = []
+        for seat, name in enumerate(seat_names(players)[1:], start=1):
+            box = w.Dropdown(
+                options=[(BOT_WORDS[b], b) for b in BOT_NAMES],
+                value=old[seat - 1] if seat - 1 < len(old) else "greedy",
+                description=name,
+            )
+            box.style.description_width = "70px"
+            box.layout.width = "min(300px, 100%)"
+            box.add_class(f"payme-play-bot-{seat}")
+            boxes.append(box)
+        self.bots_box.children = boxes
+
+    def _toggle_dialog(self, show: bool | None = None) -> None:
+        visible = self.dialog.layout.display != "none"
+        self.dialog.layout.display = None if (not visible if show is None else show) else "none"
+
+    def _deal_from_dialog(self) -> None:
+        bots = tuple(box.value for box in self.bots_box.children)
+        self.start(self.rules_box.value, int(self.players_box.value), bots,
+                   random.randrange(10**6), push=True)  # fmt: skip
+        self._toggle_dialog(False)
+
+    # ------------------------------------------------------------------ starting
+
+    def apply_query(self, query: dict[str, str], *, push: bool = False) -> None:
+        """Start the game a URL's query describes and replay its moves."""
         from payme.widgets import guarded
 
         @guarded(self.message)
         def apply() -> None:
-            if "rules" in query:
-                if query["rules"] not in PRESETS:
-                    raise ValueError(
-                        f"unknown rule set {query['rules']!r}: the presets are {', '.join(PRESETS)}"
-                    )
-                self.rules_box.value = query["rules"]
-            for key, box in (("players", self.players_box), ("seed", self.seed_box)):
-                if key in query:
-                    text = query[key].strip()
-                    if not text.isdigit():
-                        raise ValueError(f"{key} must be a whole number, not {query[key]!r}")
-                    box.value = int(text)
-            if "bots" in query:
-                self.bots_box.value = query["bots"]
-            self.start()
+            rules = query.get("rules", "denexa")
+            if rules not in PRESETS:
+                raise ValueError(
+                    f"unknown rule set {rules!r}: the presets are {', '.join(PRESETS)}"
+                )
+            numbers = {}
+            for key, default in (("players", "3"), ("seed", None)):
+                text = query.get(key, default)
+                if text is None:
+                    continue
+                if not text.strip().isdigit():
+                    raise ValueError(f"{key} must be a whole number, not {text!r}")
+                numbers[key] = int(text)
+            bots = tuple(b for b in re.split(r"[\s,]+", query.get("bots", "greedy").lower()) if b)
+            seed = numbers.get("seed", random.randrange(10**6))
+            moves = [m for m in query.get("moves", "").split(".") if m]
+            self.start(rules, numbers["players"], bots or ("greedy",), seed, moves, push=push)
 
         if query:
             apply()
+        else:
+            self.refresh()
 
-    def start(self) -> None:
-        """Start a new game from the settings (a bad setting becomes a message)."""
-        bots = [b.strip().lower() for b in self.bots_box.value.replace(",", " ").split()]
-        self.session = PlaySession(
-            self.rules_box.value,
-            int(self.players_box.value),
-            bots or ["greedy"],
-            int(self.seed_box.value),
+    def start(
+        self,
+        rules: str,
+        players: int,
+        bots: Sequence[str],
+        seed: int,
+        moves: Sequence[str] = (),
+        *,
+        push: bool = False,
+    ) -> None:
+        """Start a game (replaying ``moves``); a bad setting is a ``ValueError`` saying so."""
+        session = PlaySession.from_moves(rules, players, bots, seed, moves)
+        self.session = session
+        self._layoff, self._arrange, self._advice = [], None, ""
+        self.review_view.value = ""
+        self.rules_box.value = rules
+        self._fill_players(players)
+        for box, bot in zip(self.bots_box.children, session.bot_names, strict=False):
+            box.value = bot
+        against = ", ".join(
+            f"{session.names[s]} ({b} bot)"
+            for s, b in enumerate(session.bot_names, start=1)
         )
-        self.message.info(
-            f"New game of {self.session.rules.name} against "
-            f"{', '.join(self.session.bot_names)}. You are seat 0."
-        )
+        self.message.info(f"{session.rules.title}: you against {against}.")
+        self._push = push
         self.refresh()
 
-    # ------------------------------------------------------------------ moves
+    # ------------------------------------------------------------------ gestures
 
     def _need_session(self) -> PlaySession:
         if self.session is None:
             raise ValueError("Start a game first.")
         return self.session
 
-    def _act(self, action: Action) -> None:
-        session = self._need_session()
-        said = session.describe(action)
-        session.act(action)
-        self.message.ok(f"You: {said}.")
-        self.refresh()
+    def gesture(self, gesture: dict[str, Any]) -> None:
+        """Carry out one gesture from the table (``{"do": "draw", "source": "stock"}`` …).
 
-    def _find(self, kind: type, **match: Any) -> Action:
+        A refused move raises ``ValueError`` with the rule's reason in players' words; the
+        table shows it next to the card.
+        """
+        kind = gesture.get("do")
+        handler = {
+            "draw": self._draw,
+            "discard": self._discard,
+            "go_out": self._go_out,
+            "arrange": self._arrange_groups,
+            "arrange_best": lambda _g: self._open_arrangement(self._arrange_discard()),
+            "arrange_cancel": self._arrange_cancel,
+            "lay_down": self._lay_down,
+            "lay_off": self._lay_off_card,
+            "lay_off_undo": self._lay_off_undo,
+            "lay_off_done": self._lay_off_done,
+            "lay_off_best": self._lay_off_best,
+            "rummy": lambda _g: self._act(LayDownRummy(YOU)),
+            "next_hand": self._next_hand,
+            "hint": self._hint,
+            "url": self._url,
+        }.get(str(kind))
+        if handler is None:
+            raise ValueError(f"unknown gesture {kind!r}")
         session = self._need_session()
-        for action in session.legal():
-            if isinstance(action, kind) and all(getattr(action, k) == v for k, v in match.items()):
-                return action
+        try:
+            handler(gesture)
+        except ValueError as exc:
+            raise ValueError(session.words(str(exc))) from None
+
+    def _card(self, gesture: dict[str, Any]) -> Card:
+        token = gesture.get("card")
+        if not isinstance(token, str):
+            raise ValueError("Select a card of your hand first.")
+        card = parse_card(token)
+        if card not in self._need_session().hand():
+            raise ValueError(f"{label(card)} is not in your hand.")
+        return card
+
+    def _check_turn(self) -> PlaySession:
+        session = self._need_session()
+        if session.over:
+            raise IllegalAction("The game is over: start a new one.", "the game is over")
+        if session.hand_over:
+            raise IllegalAction("The hand is over: deal the next hand first.", "the deal")
         if not session.your_turn:
-            raise IllegalAction("It is not your turn.", "turn order")
-        raise IllegalAction(f"That move is not allowed now ({session.status()})", "the rules")
+            who = session.names[session.game.to_move]
+            raise IllegalAction(f"It is not your turn: {who} is playing.", "turn order")
+        return session
 
-    def _selected(self) -> Card:
-        session = self._need_session()
-        index = self.cards.value
-        hand = session.hand()
-        if index is None or not 0 <= index < len(hand):
-            raise ValueError("Pick a card of your hand first (the row of card buttons).")
-        return hand[int(index)]
-
-    def _draw(self, source: str) -> None:
-        self._act(self._find(Draw, source=source, take=1))
-
-    def _discard(self) -> None:
-        self._act(self._find(Discard, card=self._selected()))
-
-    def _go_out(self) -> None:
-        session = self._need_session()
-        outs = [a for a in session.legal() if isinstance(a, GoOut)]
-        if not outs:
-            raise IllegalAction("You cannot go out with this hand now.", "going out")
-        index = self.cards.value
-        hand = session.hand()
-        chosen = hand[index] if index is not None and 0 <= index < len(hand) else None
-        action = next((a for a in outs if a.discard == chosen), None)
-        if action is None:
-            if chosen is not None:
-                names = ", ".join(_label(a.discard) for a in outs if a.discard) or "no card"
-                raise IllegalAction(
-                    f"You cannot go out discarding {_label(chosen)}; you can by discarding "
-                    f"{names}.",
-                    "going out",
-                )
-            action = outs[0]
+    def _try(self, action: Action) -> None:
+        """Play ``action`` if the engine allows it; otherwise raise with the rule's reason."""
+        session = self._check_turn()
+        verdict = session.game.can(action)
+        if not verdict.ok:
+            raise IllegalAction(verdict.reason, verdict.rule)
         self._act(action)
 
-    def _lay_off(self, *, best: bool) -> None:
+    def _act(self, action: Action) -> None:
         session = self._need_session()
-        if not best:
-            self._act(self._find(LayOff, placements=()))
-            return
-        if session.phase != "lay_off" or not session.your_turn:
-            raise IllegalAction("Lay-offs come after someone goes out.", "lay-offs")
-        self._act(session.game.best_lay_off(YOU))
-
-    def _next_hand(self) -> None:
-        session = self._need_session()
-        session.next_hand()
-        self.message.info(f"Hand {session.game.hand_number} dealt.")
+        session.act(action)
+        self._layoff, self._arrange, self._advice = [], None, ""
         self.refresh()
 
-    def _hint(self) -> None:
-        self.message.info("Hint: " + self._need_session().hint() + ".")
+    def _draw(self, gesture: dict[str, Any]) -> None:
+        self._try(Draw(YOU, "stock" if gesture.get("source") == "stock" else "discard"))
 
-    def _play_chosen(self) -> None:
-        index = self.moves.value
-        legal = self._need_session().legal()
-        if index is None or not 0 <= index < len(legal):
-            raise ValueError("Choose a move in the list first.")
-        self._act(legal[index])
+    def _discard(self, gesture: dict[str, Any]) -> None:
+        self._try(Discard(YOU, self._card(gesture)))
+
+    def _go_out(self, gesture: dict[str, Any]) -> None:
+        session = self._check_turn()
+        outs = [a for a in session.legal() if isinstance(a, GoOut)]
+        chosen = self._card(gesture) if gesture.get("card") else None
+        if not outs:
+            verdict = session.game.can(GoOut(YOU, chosen))
+            raise IllegalAction(verdict.reason or "You cannot go out now.", verdict.rule)
+        action = next((a for a in outs if a.discard == chosen), None)
+        if action is None and chosen is None and len(outs) == 1:
+            action = outs[0]
+        if action is None:
+            names = " or ".join(label(a.discard) for a in outs if a.discard)
+            if chosen is None:
+                raise IllegalAction(
+                    f"Select the card to discard as you go out: {names}.", "going out"
+                )
+            raise IllegalAction(
+                f"You cannot go out discarding {label(chosen)}; you can by discarding {names}.",
+                "going out",
+            )
+        if session.pay_me and arrangement_supported():
+            self._open_arrangement(action.discard)
+        else:
+            self._act(action)
+
+    # The arrangement step: the player lays out the melds before going out.
+
+    def _arrange_discard(self) -> Card | None:
+        if self._arrange is None:
+            raise ValueError("You are not going out now.")
+        discard: Card | None = self._arrange["discard"]
+        return discard
+
+    def _open_arrangement(self, discard: Card | None) -> None:
+        from payme.solver import evaluate
+
+        session = self._check_turn()
+        cards = list(session.hand())
+        if discard is not None:
+            cards.remove(discard)
+        best = evaluate(cards, session.rules, session.game.dealt)
+        groups = [_meld_in_order(m) for m in best.melds]
+        if best.deadwood:
+            groups.append(tuple(best.deadwood))
+        self._arrange = {"discard": discard, "groups": groups}
+        self.refresh()
+
+    def _arrange_groups(self, gesture: dict[str, Any]) -> None:
+        discard = self._arrange_discard()
+        raw = gesture.get("groups")
+        if not isinstance(raw, list) or not all(isinstance(g, list) for g in raw):
+            raise ValueError("An arrangement is a list of melds, each a list of cards.")
+        groups = [tuple(parse_card(str(t)) for t in g) for g in raw if g]
+        held = sorted(c for g in groups for c in g)
+        hand = list(self._need_session().hand())
+        if discard is not None:
+            hand.remove(discard)
+        if held != sorted(hand):
+            raise ValueError("The melds must hold exactly the cards you keep.")
+        self._arrange = {"discard": discard, "groups": groups}
+        self.refresh()
+
+    def _arrange_cancel(self, _gesture: dict[str, Any]) -> None:
+        self._arrange = None
+        self.refresh()
+
+    def _lay_down(self, _gesture: dict[str, Any]) -> None:
+        discard = self._arrange_discard()
+        assert self._arrange is not None
+        action = _go_out_with(YOU, discard, self._arrange["groups"])
+        self._try(action)
+
+    # Lay-offs: select a card, then the meld it joins.
+
+    def _lay_off_card(self, gesture: dict[str, Any]) -> None:
+        session = self._check_turn()
+        card = self._card(gesture)
+        meld = gesture.get("meld")
+        if not isinstance(meld, int):
+            raise ValueError("Click the meld the card joins.")
+        if card not in self._hand_left():
+            raise ValueError(f"{label(card)} is already laid off.")
+        placements = (*self._layoff, (meld, (card,)))
+        verdict = session.game.can(LayOff(YOU, placements))
+        if not verdict.ok:
+            raise IllegalAction(verdict.reason, verdict.rule)
+        self._layoff = list(placements)
+        self.refresh()
+
+    def _lay_off_undo(self, _gesture: dict[str, Any]) -> None:
+        self._layoff = []
+        self.refresh()
+
+    def _lay_off_done(self, _gesture: dict[str, Any]) -> None:
+        self._try(LayOff(YOU, tuple(self._layoff)))
+
+    def _lay_off_best(self, _gesture: dict[str, Any]) -> None:
+        session = self._check_turn()
+        self._try(session.game.best_lay_off(YOU))
+
+    def _hand_left(self) -> list[Card]:
+        hand = list(self._need_session().hand())
+        for _index, cards in self._layoff:
+            for card in cards:
+                hand.remove(card)
+        return hand
+
+    def _next_hand(self, _gesture: dict[str, Any]) -> None:
+        session = self._need_session()
+        session.next_hand()
+        self._layoff, self._arrange, self._advice = [], None, ""
+        self.refresh()
+
+    def _hint(self, _gesture: dict[str, Any]) -> None:
+        session = self._need_session()
+        self._advice = "Hint: " + session.hint() + "."
+        self.refresh()
+
+    def _url(self, gesture: dict[str, Any]) -> None:
+        from urllib.parse import parse_qsl
+
+        query = dict(parse_qsl(str(gesture.get("query", ""))))
+        if query:
+            self.apply_query(query)
 
     # ------------------------------------------------------------------ drawing
 
-    def refresh(self) -> None:
+    def query(self) -> str:
+        """The URL query of the game as it stands (rules, players, bots, seed, moves)."""
         session = self._need_session()
-        view = session.view()
-        self.status.value = f"<b>{escape(session.status())}</b>"
-        self.table.value = _table_html(session, view)
-        hand = session.hand()
-        self.cards.options = [(_label(c), i) for i, c in enumerate(hand)]
-        self.cards.value = None
-        self._draw_hand()
-        legal = session.legal()
+        return urlencode(
+            {
+                "rules": session.rules.name,
+                "players": session.players,
+                "bots": ",".join(session.bot_names),
+                "seed": session.seed,
+                "moves": ".".join(session.moves),
+            },
+            safe=",",
+        )
+
+    def refresh(self) -> None:
+        """Draw the session on the table, the scoreboard and the buttons."""
+        session = self._need_session()
+        self._serial += 1
+        state = _TableState(self, session).build()
+        state["serial"] = self._serial
+        state["url"] = self.query()
+        state["url_push"] = self._push
+        self._push = False
+        self.table.show(state)
+        session.steps = []
+        self.scores_view.value = _scores_html(session)
+        self.review_button.layout.display = None if session.over else "none"
+
+    def show_review(self) -> None:
+        """The game review: your decisions next to the strongest bot's."""
+        from payme.analysis.review import review_game, review_html
+
+        session = self._need_session()
+        review = review_game(
+            session.rules.name, session.players, session.bot_names, session.seed, session.moves
+        )
+        self.review_view.value = review_html(review, self.query_for)
+
+    def query_for(self, moves: Sequence[str]) -> str:
+        """The URL query of this game after the first ``moves`` of yours."""
+        session = self._need_session()
+        return urlencode(
+            {
+                "rules": session.rules.name,
+                "players": session.players,
+                "bots": ",".join(session.bot_names),
+                "seed": session.seed,
+                "moves": ".".join(moves),
+            },
+            safe=",",
+        )
+
+
+def _meld_in_order(meld: Any) -> tuple[Card, ...]:
+    """A meld's cards in the order that says what each wild stands for (runs low to high)."""
+    from payme.display.html import stand_ins
+
+    cards = tuple(meld.cards)
+    stands = stand_ins(meld)
+    if str(getattr(meld, "kind", "")) != "run" or any(s is None for s in stands):
+        return cards
+    order = sorted(range(len(cards)), key=lambda i: _run_place(stands[i]))
+    return tuple(cards[i] for i in order)
+
+
+def _run_place(card: Card | None) -> int:
+    return card.rank or 0 if card is not None else 0
+
+
+class _TableState:
+    """The JSON the table draws, built from the session (one seat's view only)."""
+
+    def __init__(self, page: PlayPage, session: PlaySession) -> None:
+        self.page = page
+        self.session = session
+        self.table = page.table
+        self.view = session.view()
+        self.pay_me = session.pay_me
+        self.dealt = session.game.dealt
+
+    def face(self, card: Card, stands_for: Card | None = None) -> str:
+        wild = self.session.rules.is_wild(card, self.dealt)
+        return self.table.face(card, "wild" if wild and stands_for is None else None, stands_for)
+
+    def build(self) -> dict[str, Any]:
+        s = self.session
+        legal = s.legal()
         kinds = {type(a) for a in legal}
         sources = {a.source for a in legal if isinstance(a, Draw) and a.take == 1}
-        enabled = {
-            "draw_stock": "stock" in sources,
-            "draw_discard": "discard" in sources,
-            "discard": Discard in kinds,
-            "go_out": GoOut in kinds,
-            "lay_off": LayOff in kinds and session.pay_me,
-            "lay_off_none": any(isinstance(a, LayOff) and not a.placements for a in legal),
-            "rummy": LayDownRummy in kinds,
-            "next_hand": session.hand_over,
-            "hint": bool(legal),
+        mode = "wait"
+        if s.your_turn:
+            mode = "lay_off" if s.phase == "lay_off" else "play"
+            if self.page._arrange is not None:
+                mode = "arrange"
+        hand = self.page._hand_left() if mode == "lay_off" else list(s.hand())
+        drawn = None if isinstance(self.view, dict) else self.view.drawn
+        top = s.top_discard()
+        state: dict[str, Any] = {
+            "title": s.title(),
+            "status": s.status(),
+            "advice": self.page._advice,
+            "phase": s.phase,
+            "mode": mode,
+            "you": {
+                "name": "You",
+                "hand": [self.face(c) for c in hand],
+                "drawn": self.face(drawn) if drawn is not None else None,
+                "wild": [self.face(c) for c in hand if s.rules.is_wild(c, self.dealt)],
+                "deal": self._deal_id(),
+                "turn": s.your_turn,
+                "score": self._score(YOU),
+            },
+            "seats": [self._seat(seat) for seat in range(1, s.players)],
+            "stock": {"text": s.stock_text(), "can": "stock" in sources},
+            "pile": {
+                "top": self.face(top) if top is not None else None,
+                "can": "discard" in sources,
+            },
+            "melds": self._melds(mode),
+            "can": {
+                "discard": Discard in kinds,
+                "go_out": GoOut in kinds,
+                "lay_off": LayOff in kinds,
+                "rummy": LayDownRummy in kinds,
+                "hint": bool(legal),
+                "next_hand": s.hand_over,
+            },
+            "pending": bool(self.page._layoff),
+            "go_out_word": "Pay me! (go out)" if self.pay_me else "Go out",
+            "anim": s.steps,
+            "log": s.log(14),
         }
-        for key, button in self.buttons.items():
-            button.disabled = not enabled[key]
-        self.buttons["rummy"].layout.display = None if not session.pay_me else "none"
-        self.buttons["lay_off"].layout.display = None if session.pay_me else "none"
-        self.buttons["lay_off_none"].layout.display = None if session.pay_me else "none"
-        self.buttons["next_hand"].layout.display = None if session.pay_me else "none"
-        self.moves.options = [(session.describe(a), i) for i, a in enumerate(legal)]
-        self.moves.value = 0 if legal else None
-        self.play_move.disabled = not legal
-        self.scores_view.value = _scores_html(session.scores())
-        self.log_view.value = (
-            '<div style="min-width:320px"><b>What happened</b><ol>'
-            + "".join(f"<li>{escape(line)}</li>" for line in session.log())
-            + "</ol></div>"
-        )
+        if mode == "arrange":
+            state["arrange"] = self._arrangement()
+        panel = self._panel()
+        if panel:
+            state["panel"] = panel
+        return state
 
-    def _draw_hand(self, _change: Any = None) -> None:
-        """Your hand, the selected card and wild cards marked (by a sign as well as colour)."""
-        session = self._need_session()
-        view = session.view()
-        hand = session.hand()
-        dealt = session.game.dealt
-        selected = self.cards.value
-        marks: list[str | None] = [
-            "selected" if i == selected else "wild" if session.rules.is_wild(c, dealt) else None
-            for i, c in enumerate(hand)
-        ]
-        drawn = None if isinstance(view, dict) else view.drawn
-        caption = "Your hand" + (f" (you drew {_label(drawn)})" if drawn is not None else "")
-        self.hand_view.update(hand, marks=marks, caption=caption)
+    def _deal_id(self) -> str:
+        game = self.session.game
+        return f"{self.session.seed}-{getattr(game, 'hand_number', 1)}"
+
+    def _score(self, seat: int) -> str:
+        if not self.pay_me:
+            return ""
+        view = self.view
+        text = _plural(view.totals[seat], "point")
+        if view.money is not None:
+            text += f" · {_money(view.money[seat])}"
+        return text
+
+    def _seat(self, seat: int) -> dict[str, Any]:
+        s = self.session
+        view = self.view
+        if isinstance(view, dict):
+            count = view["hand_sizes"][seat]
+            out = not view["active"][seat]
+            shown: list[str] = []
+        else:
+            count = view.hand_counts[seat]
+            out = False
+            cards = view.shown[seat] if view.phase == "lay_off" else None
+            shown = [self.face(c) for c in cards] if cards else []
+        return {
+            "seat": seat,
+            "name": s.names[seat],
+            "who": f"{s.bot_names[seat - 1]} bot",
+            "count": count,
+            "turn": s.game.to_move == seat and not s.hand_over and not s.over,
+            "out": out,
+            "score": self._score(seat),
+            "shown": shown,
+        }
+
+    def _melds(self, mode: str) -> list[dict[str, Any]]:
+        from payme.display.html import meld_label, stand_ins
+
+        s = self.session
+        view = self.view
+        out: list[dict[str, Any]] = []
+        if isinstance(view, dict):  # Rummy 3-Pack: melds laid face up by whoever went out
+            number = 0
+            for seat, melds in enumerate(view["shown"]):
+                for cards in melds:
+                    number += 1
+                    out.append({
+                        "id": number - 1, "number": number, "owner": s.names[seat],
+                        "label": f"{len(cards)} cards", "cards": [self.face(c) for c in cards],
+                        "laid": [None] * len(cards), "target": False,
+                    })  # fmt: skip
+            return out
+        melds = list(view.table_melds)
+        if not melds or view.declarer is None:
+            return out
+        laid = self._laid_by(len(melds))
+        if mode == "lay_off" and self.page._layoff:
+            melds = self._grown(melds)
+            for index, cards in self.page._layoff:
+                laid[index].extend(("You", c) for c in cards)
+        for i, meld in enumerate(melds):
+            cards = tuple(meld.cards)
+            stands = stand_ins(meld)
+            by: list[str | None] = [None] * len(cards)
+            for who, card in laid[i]:
+                for k in reversed(range(len(cards))):
+                    if cards[k] == card and by[k] is None:
+                        by[k] = who
+                        break
+            out.append({
+                "id": i, "number": i + 1, "owner": s.names[view.declarer],
+                "label": meld_label(meld, s.rules),
+                "cards": [self._meld_face(c, st) for c, st in zip(cards, stands, strict=True)],
+                "laid": by, "target": mode == "lay_off",
+            })  # fmt: skip
+        return out
+
+    def _meld_face(self, card: Card, stands: Card | None) -> str:
+        if stands is not None and stands != card:
+            return self.table.face(card, None, stands)
+        return self.table.face(card)
+
+    def _laid_by(self, count: int) -> list[list[tuple[str, Card]]]:
+        """Who laid off which card onto each meld this hand (from the public log)."""
+        s = self.session
+        laid: list[list[tuple[str, Card]]] = [[] for _ in range(count)]
+        hand = getattr(s.game, "hand_number", 1)
+        for record in s.game.history:
+            if record.hand == hand and isinstance(record.action, LayOff):
+                for index, cards in record.action.placements:
+                    if 0 <= index < count:
+                        laid[index].extend((s.names[record.action.seat], c) for c in cards)
+        return laid
+
+    def _grown(self, melds: list[Any]) -> list[Any]:
+        from payme.layoff import grow_meld
+
+        grown = list(melds)
+        for index, cards in self.page._layoff:
+            bigger = grow_meld(grown[index], cards, self.session.rules, self.dealt)
+            if bigger is not None:
+                grown[index] = bigger
+        return grown
+
+    def _arrangement(self) -> dict[str, Any]:
+        arrange = self.page._arrange or {}
+        s = self.session
+        groups = []
+        ok = True
+        for cards in arrange.get("groups", []):
+            valid, reason = _check_declared(cards, s.rules, self.dealt)
+            ok = ok and valid
+            groups.append({
+                "cards": [self.face(c) for c in cards], "ok": valid,
+                "reason": s.words(reason),
+            })  # fmt: skip
+        discard = arrange.get("discard")
+        return {
+            "groups": groups,
+            "ok": ok,
+            "discard_name": label(discard) if discard is not None else "nothing",
+            "problem": "" if ok else "Every group must be a valid meld before you lay down.",
+        }
+
+    def _panel(self) -> dict[str, str] | None:
+        s = self.session
+        if not (s.hand_over or s.over):
+            return None
+        if not self.pay_me:
+            return {"title": "Game over", "html": _three_pack_result_html(s)}
+        last = self.view.last_hand
+        if last is None:
+            return None
+        return {"title": f"Hand {last.number}: the result", "html": _hand_result_html(s, last)}
 
 
-def _table_html(session: PlaySession, view: Any) -> str:
-    from payme.display import hand_html, meld_html
+def _hand_result_html(session: PlaySession, last: Any) -> str:
+    """Every player's hand at the end: melds and deadwood apart, lay-offs on the melds they
+    joined, the points and how they were reached, the running totals (and the money)."""
+    from payme.display.html import deadwood_html, meld_html
+    from payme.solver import evaluate
 
-    if isinstance(view, dict):
-        top, stock, counts = view["top_discard"], view["stock_count"], view["hand_sizes"]
-        melds_html = ""
+    rules, names = session.rules, session.names
+    totals = [0] * session.players
+    for summary in session.game.summaries:
+        for seat in range(session.players):
+            totals[seat] += summary.points[seat]
+        if summary.number == last.number:
+            break
+    parts = []
+    if last.declarer is not None:
+        who = names[last.declarer]
+        parts.append(f"<p><b>{escape(who)} went out</b> and scores 0.</p>")
+        laid_on: list[list[Card]] = [[] for _ in last.table]
+        for placements in last.lay_offs:
+            for index, cards in placements:
+                laid_on[index].extend(cards)
+        melds = session.view().table_melds if session.hand_over else ()
+        table_html = "".join(
+            meld_html(m, width=40, rules=rules, caption=f"Meld {i + 1}",
+                      laid_off=laid_on[i]) if melds else ""
+            for i, m in enumerate(melds)
+        )  # fmt: skip
+        if table_html:
+            parts.append(
+                f'<div class="payme-result-table"><p>{escape(who)}\'s melds on the table '
+                "(cards laid off by others are ticked):</p>"
+                f'<div style="display:flex;flex-wrap:wrap;gap:8px">{table_html}</div></div>'
+            )
     else:
-        top, stock, counts = view.top_discard, view.stock_count, view.hand_counts
-        melds_html = "".join(meld_html(m, width=40) for m in view.table_melds)
-    others = ", ".join(
-        f"{session.seat_name(s)}: {counts[s]} cards" for s in range(session.players) if s != YOU
-    )
-    pile = hand_html([top] if top is not None else [], caption="Discard pile", width=48)
-    parts = [
-        f"<p>{escape(others)}. Stock: {stock} cards.</p>",
-        f'<div style="display:flex;gap:12px;flex-wrap:wrap">{pile}</div>',
-    ]
-    if melds_html:
-        parts.append(
-            "<p><b>Declarer's melds</b></p>"
-            f'<div style="display:flex;gap:8px;flex-wrap:wrap">{melds_html}</div>'
+        parts.append(f"<p><b>Nobody went out</b> ({escape(last.how)}).</p>")
+    rows = []
+    for seat in range(session.players):
+        if seat == last.declarer:
+            continue
+        cards = list(last.hands[seat])
+        laid: list[str] = []
+        for index, added in last.lay_offs[seat]:
+            laid.append(f"{_labels(added)} onto meld {index + 1}")
+            for card in added:
+                cards.remove(card)
+        layout = evaluate(cards, rules, last.dealt)
+        before, after = last.deadwood[seat], last.points[seat]
+        how = (
+            f"{_plural(before, 'point')} before lay-offs, {after} after"
+            if laid
+            else _plural(after, "point")
         )
-    parts.append(_shown_html(session, view))
+        melds = "".join(meld_html(m, width=36, rules=rules) for m in layout.melds)
+        dead = (
+            deadwood_html(layout.deadwood, layout.deadwood_points, rules, width=36)
+            if layout.deadwood
+            else ""
+        )
+        money = ""
+        if last.money is not None:
+            money = f" · {_money(last.money[seat])}"
+        rows.append(
+            f'<div class="payme-result-seat" style="margin:6px 0">'
+            f'<p style="margin:2px 0"><b>{escape(names[seat])}</b>: {escape(how)}'
+            f" · total {totals[seat]}{escape(money)}"
+            + (f"<br>Laid off {escape('; '.join(laid))}." if laid else "")
+            + "</p>"
+            f'<div style="display:flex;flex-wrap:wrap;gap:8px;align-items:flex-end">'
+            f"{melds}{dead}</div></div>"
+        )
+    parts.extend(rows)
+    if last.declarer is not None and last.money is not None:
+        parts.append(
+            f"<p>{escape(names[last.declarer])} collects "
+            f"{_money(last.money[last.declarer])} this hand.</p>"
+        )
+    if session.over:
+        parts.append(f"<p><b>{escape(session.status())}</b></p>")
     return "".join(parts)
 
 
-def _flat(groups: Any) -> tuple[Card, ...]:
-    """Cards from a sequence of cards or of melds (sequences of cards)."""
-    out: list[Card] = []
-    for item in groups:
-        out.extend([item] if isinstance(item, Card) else item)
-    return tuple(out)
+_WHY_WON = {
+    "went out": "went out",
+    "rummy card": "held a RUMMY card",
+    "both rummy": "laid down both RUMMY cards",
+}
 
 
-def _shown_html(session: PlaySession, view: Any) -> str:
-    """Cards on show: every hand in the lay-off step, and the result of the last hand."""
-    from payme.display import hand_html
+def _three_pack_result_html(session: PlaySession) -> str:
+    """Who won Rummy 3-Pack and why (went out, held a RUMMY card)."""
+    names = session.names
+    items = []
+    for row in session.game.results():
+        seat = row["seat"]
+        if row["winner"]:
+            why = _WHY_WON.get(row["how"], row["how"])
+            items.append(f"<li><b>{escape(names[seat])}</b> won: {escape(why)}.</li>")
+        elif row["dropped"]:
+            items.append(f"<li>{escape(names[seat])} dropped out.</li>")
+        else:
+            items.append(f"<li>{escape(names[seat])} did not win.</li>")
+    head = escape(session.status())
+    return f"<p><b>{head}</b></p><ul>{''.join(items)}</ul>"
 
-    def row(seat: int, cards: Any, note: str) -> str:
-        caption = f"{session.seat_name(seat)}{note}"
-        return hand_html(tuple(cards), caption=caption, width=36)
 
-    if isinstance(view, dict):  # Rummy 3-Pack: melds laid face up when going out
-        shown = [
-            row(s, _flat(melds), ": melds shown") for s, melds in enumerate(view["shown"]) if melds
-        ]
-        return f'<div class="payme-play-shown">{"".join(shown)}</div>' if shown else ""
-    if view.phase == "lay_off":
-        shown = [row(s, cards, "") for s, cards in enumerate(view.shown) if cards and s != YOU]
-        return (
-            '<div class="payme-play-shown"><p><b>Every hand is shown</b></p>'
-            + "".join(shown)
-            + "</div>"
-        )
-    last = view.last_hand
-    if last is None or not (session.hand_over or session.over):
+def _scores_html(session: PlaySession) -> str:
+    if not session.pay_me:
         return ""
-    who = session.seat_name(last.declarer) if last.declarer is not None else "nobody"
-    head = (
-        f"Hand {last.number}: {who} went out"
-        if last.declarer is not None
-        else (f"Hand {last.number} ended: {last.how}")
-    )
-    rows = [
-        row(
-            s,
-            cards,
-            f": {last.points[s]} points"
-            + (
-                f" ({last.deadwood[s]} before lay-offs)"
-                if last.deadwood[s] != last.points[s]
-                else ""
-            ),
-        )
-        for s, cards in enumerate(last.hands)
-    ]
-    return f'<div class="payme-play-result"><p><b>{escape(head)}</b></p>{"".join(rows)}</div>'
-
-
-def _scores_html(rows: list[list[str]]) -> str:
-    head, *body = rows
-    th = "".join(f'<th style="padding:2px 8px">{escape(c)}</th>' for c in head)
+    head, *body = session.scores()
+    th = "".join(f'<th scope="col" style="padding:2px 8px">{escape(c)}</th>' for c in head)
     trs = "".join(
         "<tr>"
         + "".join(f'<td style="padding:2px 8px;text-align:right">{escape(c)}</td>' for c in row)
@@ -649,7 +1368,8 @@ def _scores_html(rows: list[list[str]]) -> str:
         for row in body
     )
     return (
-        '<div style="min-width:280px"><b>Scoreboard</b> (penalty points; ✔ went out)'
+        '<div style="max-width:100%;overflow-x:auto"><b>Scoreboard</b> (penalty points; '
+        "✔ went out)"
         f'<table class="payme-scoreboard"><thead><tr>{th}</tr></thead>'
         f"<tbody>{trs}</tbody></table></div>"
     )

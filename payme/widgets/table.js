@@ -1,0 +1,657 @@
+// The card table: draws a card game's table from the small JSON state the Python side syncs
+// (payme/widgets/table.py documents its fields) and sends the player's gestures back as
+// {do: ...} messages.  Nothing here knows the rules: what may be clicked comes from the state.
+
+const SORTS = { suit: "SHDC", rank: "A23456789TJQK" };
+const STEP_MS = 320; // one bot action on screen
+const TURN_MS = 900; // a whole round of bot actions never takes longer than this
+
+function el(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(attrs)) {
+    if (value === null || value === undefined || value === false) continue;
+    if (key === "class") node.className = value;
+    else if (key === "text") node.textContent = value;
+    else if (key.startsWith("on")) node.addEventListener(key.slice(2), value);
+    else node.setAttribute(key, value === true ? "" : String(value));
+  }
+  for (const child of children.flat()) {
+    if (child !== null && child !== undefined && child !== false) node.append(child);
+  }
+  return node;
+}
+
+// A face key is "7H", "JK~wild" or "JK~wild~6H": the token comes first.
+const tokenOf = (key) => key.split("~")[0];
+
+function sortKey(token, by) {
+  const rank = token.length === 2 ? SORTS.rank.indexOf(token[0]) : 99;
+  const suit = token.length === 2 ? SORTS.suit.indexOf(token[1]) : 9;
+  return by === "rank" ? rank * 10 + suit : suit * 100 + rank;
+}
+
+// Keep the player's own order of the hand when the hand changes: cards still held stay where
+// they were (copies counted), new cards go to the right.
+function mergeOrder(previous, hand) {
+  const left = new Map();
+  for (const key of hand) left.set(key, (left.get(key) || 0) + 1);
+  const kept = [];
+  for (const key of previous) {
+    if (left.get(key)) {
+      kept.push(key);
+      left.set(key, left.get(key) - 1);
+    }
+  }
+  const added = [];
+  for (const key of hand) {
+    if (left.get(key)) {
+      added.push(key);
+      left.set(key, left.get(key) - 1);
+    }
+  }
+  return kept.concat(added);
+}
+
+function render({ model, el: host }) {
+  const root = el("div", { class: "pm-table", "data-busy": "false" });
+  host.append(root);
+  const ui = {
+    order: [],
+    selected: null, // index into ui.order
+    arrangeSel: null, // [group, index] picked in the arrangement step
+    anim: null,
+    shownSerial: -1,
+    deal: null,
+  };
+
+  const state = () => model.get("state") || {};
+  const faces = () => model.get("faces") || {};
+
+  function send(message) {
+    finishAnimation();
+    root.dataset.busy = "true";
+    model.send(message);
+  }
+
+  function face(key, extra = {}) {
+    const [svg, name] = faces()[key] || ["", tokenOf(key)];
+    const holder = el("span", { class: "pm-face", "aria-hidden": "true" });
+    holder.innerHTML = svg;
+    return [holder, name, extra];
+  }
+
+  function cardImg(key, cls = "") {
+    const [holder, name] = face(key);
+    const wrap = el("span", { class: `pm-card ${cls}`, role: "img", "aria-label": name, title: name });
+    wrap.append(holder);
+    return wrap;
+  }
+
+  function backs(count, max = 10) {
+    const fan = el("span", { class: "pm-fan", "aria-hidden": "true" });
+    for (let i = 0; i < Math.min(count, max); i++) fan.append(el("span", { class: "pm-back" }));
+    return fan;
+  }
+
+  // ---------------------------------------------------------------- sections
+
+  function seatBox(seat, view) {
+    const box = el("section", {
+      class: "pm-seat" + (seat.turn ? " pm-turn" : "") + (seat.out ? " pm-out" : ""),
+      "data-seat": seat.seat,
+      "aria-label": `${seat.name}, ${seat.count} cards`,
+    });
+    box.append(
+      el(
+        "div",
+        { class: "pm-seat-name" },
+        el("b", { text: seat.name }),
+        seat.who ? el("span", { class: "pm-who", text: ` · ${seat.who}` }) : null,
+        seat.turn ? el("span", { class: "pm-turn-mark", text: " ◀ to play" }) : null,
+      ),
+    );
+    if (seat.shown && seat.shown.length) {
+      const row = el("div", { class: "pm-shown" });
+      for (const key of seat.shown) row.append(cardImg(key, "pm-small"));
+      box.append(row);
+    } else {
+      box.append(backs(view.count ?? seat.count));
+    }
+    box.append(
+      el(
+        "div",
+        { class: "pm-seat-info" },
+        el("span", { class: "pm-count", text: `${view.count ?? seat.count} cards` }),
+        seat.score ? el("span", { class: "pm-score", text: seat.score }) : null,
+      ),
+    );
+    return box;
+  }
+
+  function meldBox(meld, s) {
+    const layoff = s.mode === "lay_off" && ui.selected !== null;
+    const attrs = {
+      class: "pm-meld" + (meld.target && layoff ? " pm-target" : ""),
+      "data-meld": meld.id,
+      "aria-label": `Meld ${meld.number}: ${meld.label}`,
+    };
+    const box = meld.target
+      ? el("button", {
+          ...attrs,
+          type: "button",
+          "aria-label": `Meld ${meld.number}: ${meld.label}. Lay the selected card off here`,
+          onclick: () => layOffOnto(meld.id),
+        })
+      : el("div", { ...attrs, role: "group" });
+    box.append(el("span", { class: "pm-meld-number", text: `${meld.number}`, "aria-hidden": "true" }));
+    const row = el("span", { class: "pm-meld-cards" });
+    meld.cards.forEach((key, i) => {
+      const by = meld.laid && meld.laid[i];
+      const card = cardImg(key, "pm-small" + (by ? " pm-laid" : ""));
+      if (by) card.append(el("span", { class: "pm-laid-by", text: by }));
+      row.append(card);
+    });
+    box.append(row);
+    box.append(el("span", { class: "pm-meld-label", text: meld.label }));
+    return box;
+  }
+
+  function centre(s, view) {
+    const mid = el("div", { class: "pm-centre" });
+    const stock = s.stock || {};
+    const stockButton = el(
+      "button",
+      {
+        type: "button",
+        class: "pm-stock" + (stock.can ? " pm-can" : ""),
+        "data-focus": "stock",
+        "aria-label": `Stock, ${view.stock ?? stock.text}. ${stock.can ? "Draw from the stock" : ""}`,
+        "aria-disabled": stock.can ? null : "true",
+        onclick: () => clickPile("stock"),
+      },
+      el("span", { class: "pm-stack", "aria-hidden": "true" }, el("span", { class: "pm-back" }), el("span", { class: "pm-back" })),
+      el("span", { class: "pm-pile-text", text: view.stock ?? stock.text }),
+    );
+    const pile = s.pile || {};
+    const top = view.top !== undefined ? view.top : pile.top;
+    const pileButton = el(
+      "button",
+      {
+        type: "button",
+        class: "pm-pile" + (pile.can ? " pm-can" : ""),
+        "data-focus": "pile",
+        "aria-label": top
+          ? `Discard pile, ${(faces()[top] || ["", top])[1]} on top. ${pile.can ? "Take it" : ""}`
+          : "Discard pile, empty",
+        "aria-disabled": pile.can ? null : "true",
+        onclick: () => clickPile("discard"),
+      },
+      top ? cardImg(top) : el("span", { class: "pm-empty", text: "empty" }),
+      el("span", { class: "pm-pile-text", text: "Discard pile" }),
+    );
+    mid.append(el("div", { class: "pm-piles" }, stockButton, pileButton));
+    if (s.melds && s.melds.length) {
+      const groups = el("div", { class: "pm-melds" });
+      const owners = [];
+      for (const meld of s.melds) if (!owners.includes(meld.owner)) owners.push(meld.owner);
+      for (const owner of owners) {
+        const group = el("div", { class: "pm-meld-group", role: "group", "aria-label": `Melds of ${owner}` });
+        group.append(el("div", { class: "pm-meld-owner", text: `${owner}'s melds` }));
+        for (const meld of s.melds.filter((m) => m.owner === owner)) group.append(meldBox(meld, s));
+        groups.append(group);
+      }
+      mid.append(groups);
+    }
+    return mid;
+  }
+
+  function handRow(s) {
+    const row = el("div", {
+      class: "pm-hand",
+      role: "listbox",
+      "aria-label": "Your hand. Arrow keys move between cards, Shift with an arrow moves a card, Enter selects it and Enter again discards it",
+      "aria-orientation": "horizontal",
+    });
+    const wild = new Set(s.you.wild || []);
+    ui.order.forEach((key, i) => {
+      const [holder, name] = face(key);
+      const chosen = ui.selected === i;
+      const parts = [name];
+      if (wild.has(key)) parts.push("wild this hand");
+      if (s.you.drawn === key) parts.push("just drawn");
+      if (chosen) parts.push("selected");
+      const card = el(
+        "button",
+        {
+          type: "button",
+          role: "option",
+          class: "pm-hand-card" + (chosen ? " pm-selected" : "") + (s.you.drawn === key ? " pm-drawn" : ""),
+          "aria-selected": chosen ? "true" : "false",
+          "aria-label": parts.join(", "),
+          "data-card": tokenOf(key),
+          "data-index": i,
+          "data-focus": `card-${i}`,
+          title: parts.join(", "),
+        },
+        holder,
+      );
+      attachCardGestures(card, i);
+      row.append(card);
+    });
+    return row;
+  }
+
+  function controls(s) {
+    const can = s.can || {};
+    const bar = el("div", { class: "pm-controls", role: "toolbar", "aria-label": "Moves" });
+    const button = (key, text, ok, onclick, title) =>
+      el("button", {
+        type: "button",
+        class: `pm-btn pm-do-${key}`,
+        "data-focus": `do-${key}`,
+        disabled: !ok,
+        title: title || text,
+        onclick,
+        text,
+      });
+    const selectedCard = () => (ui.selected === null ? null : tokenOf(ui.order[ui.selected]));
+    if (s.mode === "lay_off") {
+      bar.append(
+        button("lay-off-done", s.pending ? "Done laying off" : "Lay off nothing", can.lay_off, () => send({ do: "lay_off_done" }), "Finish your lay-offs"),
+        button("lay-off-best", "Lay off the best", can.lay_off, () => send({ do: "lay_off_best" }), "Lay off whatever leaves you the fewest points"),
+        button("lay-off-undo", "Undo", !!s.pending, () => send({ do: "lay_off_undo" }), "Take back your lay-offs"),
+      );
+    } else if (s.mode === "play") {
+      bar.append(
+        button("discard", "Discard", can.discard, () => {
+          const card = selectedCard();
+          if (card === null) return notice("Select a card of your hand first.", "hand");
+          send({ do: "discard", card, index: ui.selected });
+        }),
+        button("go-out", s.go_out_word || "Go out", can.go_out, () => send({ do: "go_out", card: selectedCard(), index: ui.selected }), "Go out, discarding the selected card"),
+      );
+      if (can.rummy) bar.append(button("rummy", "Lay down both RUMMY cards", true, () => send({ do: "rummy" })));
+    }
+    bar.append(
+      button("sort-suit", "Sort by suit", ui.order.length > 1, () => sortHand("suit")),
+      button("sort-rank", "Sort by rank", ui.order.length > 1, () => sortHand("rank")),
+      button("hint", "Hint", can.hint, () => send({ do: "hint" }), "What would the strongest bot do here?"),
+    );
+    if (can.next_hand) bar.append(button("next-hand", "Next hand", true, () => send({ do: "next_hand" }), "Deal the next hand"));
+    return bar;
+  }
+
+  function arrangePanel(s) {
+    const a = s.arrange;
+    const panel = el("section", { class: "pm-arrange", "aria-label": "Lay out your melds" });
+    panel.append(el("h3", { text: "Lay out your melds" }));
+    panel.append(
+      el("p", {
+        class: "pm-help",
+        text: "The best layout is proposed. Click a card, then another meld (or New meld) to move it there; ◀ ▶ move it inside its meld, which decides what a wild card at the end of a run stands for.",
+      }),
+    );
+    const groups = el("div", { class: "pm-arrange-groups" });
+    a.groups.forEach((group, g) => {
+      const box = el("div", {
+        class: "pm-arrange-group" + (group.ok ? " pm-ok" : " pm-bad"),
+        role: "group",
+        "aria-label": `Meld ${g + 1}: ${group.reason}`,
+      });
+      const row = el("div", { class: "pm-meld-cards" });
+      group.cards.forEach((key, i) => {
+        const [holder, name] = face(key);
+        const picked = ui.arrangeSel && ui.arrangeSel[0] === g && ui.arrangeSel[1] === i;
+        row.append(
+          el(
+            "button",
+            {
+              type: "button",
+              class: "pm-arrange-card" + (picked ? " pm-selected" : ""),
+              "aria-pressed": picked ? "true" : "false",
+              "aria-label": `${name}, in meld ${g + 1}`,
+              "data-focus": `arr-${g}-${i}`,
+              "data-card": tokenOf(key),
+              onclick: () => {
+                ui.arrangeSel = picked ? null : [g, i];
+                draw();
+              },
+              onkeydown: (event) => {
+                if (event.key === "ArrowLeft" || event.key === "ArrowRight") {
+                  event.preventDefault();
+                  ui.arrangeSel = [g, i];
+                  shiftInGroup(event.key === "ArrowLeft" ? -1 : 1);
+                }
+              },
+            },
+            holder,
+          ),
+        );
+      });
+      box.append(row);
+      box.append(el("div", { class: "pm-reason", text: (group.ok ? "✔ " : "✖ ") + group.reason }));
+      if (ui.arrangeSel && ui.arrangeSel[0] !== g) {
+        box.append(el("button", { type: "button", class: "pm-btn pm-move-here", "data-focus": `here-${g}`, text: `Move here`, onclick: () => moveTo(g) }));
+      }
+      groups.append(box);
+    });
+    panel.append(groups);
+    const tools = el("div", { class: "pm-controls" });
+    const btn = (key, text, ok, onclick) => el("button", { type: "button", class: `pm-btn pm-do-${key}`, "data-focus": `do-${key}`, disabled: !ok, text, onclick });
+    tools.append(
+      btn("left", "◀ Move left", !!ui.arrangeSel, () => shiftInGroup(-1)),
+      btn("right", "Move right ▶", !!ui.arrangeSel, () => shiftInGroup(1)),
+      btn("new-meld", "New meld", !!ui.arrangeSel, () => moveTo(a.groups.length)),
+      btn("best", "Best layout", true, () => send({ do: "arrange_best" })),
+      btn("lay-down", `Lay down and discard ${a.discard_name}`, a.ok, () => send({ do: "lay_down", groups: groupsNow() })),
+      btn("cancel", "Cancel", true, () => send({ do: "arrange_cancel" })),
+    );
+    panel.append(tools);
+    if (a.problem) panel.append(el("p", { class: "pm-reason pm-bad", role: "alert", text: a.problem }));
+    return panel;
+  }
+
+  const groupsNow = () => state().arrange.groups.map((g) => g.cards.map(tokenOf));
+
+  function moveTo(target) {
+    const groups = groupsNow();
+    const [g, i] = ui.arrangeSel;
+    const [card] = groups[g].splice(i, 1);
+    if (target >= groups.length) groups.push([]);
+    groups[target].push(card);
+    ui.arrangeSel = null;
+    send({ do: "arrange", groups: groups.filter((x) => x.length) });
+  }
+
+  function shiftInGroup(step) {
+    const groups = groupsNow();
+    const [g, i] = ui.arrangeSel;
+    const j = i + step;
+    if (j < 0 || j >= groups[g].length) return;
+    [groups[g][i], groups[g][j]] = [groups[g][j], groups[g][i]];
+    ui.arrangeSel = [g, j];
+    ui.focus = `arr-${g}-${j}`;
+    send({ do: "arrange", groups });
+  }
+
+  // ---------------------------------------------------------------- gestures
+
+  function clickPile(source) {
+    const s = state();
+    send({ do: "draw", source });
+    return s;
+  }
+
+  function layOffOnto(meld) {
+    if (ui.selected === null) return notice("Select the card to lay off first, then the meld it joins.", "hand");
+    const card = tokenOf(ui.order[ui.selected]);
+    send({ do: "lay_off", card, meld, index: ui.selected });
+  }
+
+  function clickCard(i) {
+    const s = state();
+    if (ui.selected === i) {
+      if (s.mode === "play" && s.can && s.can.discard) {
+        send({ do: "discard", card: tokenOf(ui.order[i]), index: i });
+        return;
+      }
+      ui.selected = null;
+    } else {
+      ui.selected = i;
+    }
+    ui.focus = `card-${i}`;
+    draw();
+  }
+
+  function moveCard(from, to) {
+    if (to < 0 || to >= ui.order.length || from === to) return;
+    const [key] = ui.order.splice(from, 1);
+    ui.order.splice(to, 0, key);
+    if (ui.selected === from) ui.selected = to;
+    else if (ui.selected !== null) {
+      if (from < ui.selected && to >= ui.selected) ui.selected -= 1;
+      else if (from > ui.selected && to <= ui.selected) ui.selected += 1;
+    }
+    ui.focus = `card-${to}`;
+    draw();
+  }
+
+  function sortHand(by) {
+    const chosen = ui.selected === null ? null : ui.order[ui.selected];
+    ui.order.sort((a, b) => sortKey(tokenOf(a), by) - sortKey(tokenOf(b), by));
+    ui.selected = chosen === null ? null : ui.order.indexOf(chosen);
+    draw();
+  }
+
+  function attachCardGestures(card, i) {
+    card.addEventListener("keydown", (event) => {
+      const step = event.key === "ArrowLeft" ? -1 : event.key === "ArrowRight" ? 1 : 0;
+      if (!step) return;
+      event.preventDefault();
+      if (event.shiftKey || event.altKey) moveCard(i, i + step);
+      else {
+        const next = root.querySelector(`[data-focus="card-${i + step}"]`);
+        if (next) next.focus();
+      }
+    });
+    // Pointer drag to reorder (mouse and touch); a press without movement is a click.
+    card.addEventListener("pointerdown", (down) => {
+      if (down.button !== 0) return;
+      const startX = down.clientX;
+      let dragging = false;
+      const onMove = (move) => {
+        if (!dragging && Math.abs(move.clientX - startX) > 12) {
+          dragging = true;
+          card.classList.add("pm-dragging");
+        }
+        if (dragging) card.style.transform = `translateX(${move.clientX - startX}px)`;
+      };
+      const onUp = (up) => {
+        window.removeEventListener("pointermove", onMove);
+        window.removeEventListener("pointerup", onUp);
+        if (!dragging) return;
+        card.dataset.dragged = "true";
+        const cards = [...root.querySelectorAll(".pm-hand-card")];
+        let to = cards.length - 1;
+        for (let k = 0; k < cards.length; k++) {
+          const box = cards[k].getBoundingClientRect();
+          if (up.clientX < box.left + box.width / 2) {
+            to = k > i ? k - 1 : k;
+            break;
+          }
+        }
+        moveCard(i, to);
+      };
+      window.addEventListener("pointermove", onMove);
+      window.addEventListener("pointerup", onUp);
+    });
+    card.addEventListener("click", () => {
+      if (card.dataset.dragged) return;
+      clickCard(i);
+    });
+  }
+
+  // ---------------------------------------------------------------- notices
+
+  function notice(text, anchor) {
+    ui.notice = { text, anchor };
+    draw();
+  }
+
+  function placeNotice() {
+    const note = root.querySelector(".pm-notice");
+    if (!note || !ui.notice) return;
+    const anchor = ui.notice.anchor;
+    let target = null;
+    if (anchor === "stock" || anchor === "pile") target = root.querySelector(`[data-focus="${anchor}"]`);
+    else if (anchor && anchor.startsWith("card-")) target = root.querySelector(`[data-focus="${anchor}"]`);
+    else if (anchor && anchor.startsWith("meld-")) target = root.querySelector(`[data-meld="${anchor.slice(5)}"]`);
+    else if (anchor === "hand") target = root.querySelector(".pm-hand");
+    if (!target) return;
+    const box = target.getBoundingClientRect();
+    const base = root.getBoundingClientRect();
+    const left = Math.max(0, Math.min(box.left - base.left, base.width - 300));
+    note.style.left = `${left}px`;
+    note.style.top = `${box.bottom - base.top + 4}px`;
+    note.classList.add("pm-anchored");
+  }
+
+  // ---------------------------------------------------------------- animation
+
+  function finishAnimation() {
+    if (!ui.anim) return;
+    clearTimeout(ui.anim.timer);
+    ui.anim = null;
+    draw();
+  }
+
+  function startAnimation(steps) {
+    if (!steps || !steps.length) return;
+    const each = Math.max(60, Math.min(STEP_MS, TURN_MS / steps.length));
+    ui.anim = { steps, index: 0, timer: null };
+    const tick = () => {
+      if (!ui.anim) return;
+      ui.anim.index += 1;
+      if (ui.anim.index >= steps.length) {
+        ui.anim = null;
+        draw();
+        return;
+      }
+      draw();
+      ui.anim.timer = setTimeout(tick, each);
+    };
+    ui.anim.timer = setTimeout(tick, each);
+  }
+
+  // ---------------------------------------------------------------- drawing
+
+  function draw() {
+    const s = state();
+    if (!s.you) return;
+    const active = document.activeElement;
+    const focusKey = ui.focus || (active && root.contains(active) ? active.dataset.focus : null);
+    ui.focus = null;
+    const step = ui.anim ? ui.anim.steps[ui.anim.index] : null;
+    const view = step || {};
+    root.replaceChildren();
+    root.dataset.phase = s.phase || "";
+    root.dataset.mode = s.mode || "";
+    root.dataset.serial = String(s.serial ?? "");
+    root.dataset.animating = step ? "true" : "false";
+
+    root.append(
+      el(
+        "header",
+        { class: "pm-head" },
+        el("div", { class: "pm-title", text: s.title || "" }),
+        el("div", { class: "pm-status", role: "status", "aria-live": "polite", text: step ? step.text : s.status || "" }),
+      ),
+    );
+    const seats = el("div", { class: "pm-seats" });
+    for (const seat of s.seats || []) {
+      const seatView = step && step.counts ? { count: step.counts[seat.seat] } : {};
+      const box = seatBox(seat, seatView);
+      if (step && step.seat === seat.seat) box.classList.add("pm-acting");
+      seats.append(box);
+    }
+    root.append(seats);
+    root.append(centre(s, step ? { stock: step.stock, top: step.top } : {}));
+
+    if (s.mode === "arrange" && s.arrange) {
+      root.append(arrangePanel(s));
+    }
+    const you = el("section", { class: "pm-you" + (s.you.turn ? " pm-turn" : ""), "aria-label": "Your hand" });
+    you.append(
+      el(
+        "div",
+        { class: "pm-seat-name" },
+        el("b", { text: s.you.name || "You" }),
+        el("span", { class: "pm-count", text: ` · ${ui.order.length} cards` }),
+        s.you.score ? el("span", { class: "pm-score", text: ` · ${s.you.score}` }) : null,
+        s.you.turn ? el("span", { class: "pm-turn-mark", text: " ◀ your turn" }) : null,
+      ),
+    );
+    if (s.mode !== "arrange") you.append(handRow(s));
+    you.append(controls(s));
+    root.append(you);
+
+    if (s.panel && s.panel.html) {
+      const panel = el("section", { class: "pm-panel", "aria-label": s.panel.title || "Result" });
+      if (s.panel.title) panel.append(el("h3", { text: s.panel.title }));
+      const body = el("div", { class: "pm-panel-body" });
+      body.innerHTML = s.panel.html; // built by the Python side from escaped text and card SVGs
+      panel.append(body);
+      root.append(panel);
+    }
+    if (s.log && s.log.length) {
+      const log = el("details", { class: "pm-log" }, el("summary", { text: "What happened" }));
+      const list = el("ol");
+      for (const line of s.log) list.append(el("li", { text: line }));
+      log.append(list);
+      root.append(log);
+    }
+    if (ui.notice) {
+      root.append(el("div", { class: "pm-notice", role: "alert", text: ui.notice.text }));
+      requestAnimationFrame(placeNotice);
+    }
+    if (focusKey) {
+      const target = root.querySelector(`[data-focus="${focusKey}"]`);
+      if (target) target.focus({ preventScroll: true });
+    }
+  }
+
+  function onState() {
+    const s = state();
+    if (!s.you) return;
+    const hand = s.you.hand || [];
+    const before = ui.order.length;
+    const chosen = ui.selected === null ? null : ui.order[ui.selected];
+    // A new deal takes the dealt order; during a hand the player's own order is kept.
+    ui.order = s.you.deal !== ui.deal ? hand.slice() : mergeOrder(ui.order, hand);
+    ui.deal = s.you.deal;
+    ui.selected = chosen !== null && ui.order.length === before ? ui.order.indexOf(chosen) : null;
+    if (ui.selected === -1) ui.selected = null;
+    if (s.mode !== "arrange") ui.arrangeSel = null;
+    const fresh = s.serial !== ui.shownSerial;
+    ui.shownSerial = s.serial;
+    ui.notice = null;
+    root.dataset.busy = "false";
+    if (fresh && s.anim && s.anim.length) startAnimation(s.anim);
+    draw();
+    if (s.url !== undefined && s.url !== null) syncUrl(s.url, s.url_push);
+  }
+
+  function syncUrl(query, push) {
+    try {
+      const url = new URL(window.location.href);
+      const next = query ? `?${query}` : "";
+      if (url.search === next) return;
+      url.search = next;
+      if (push) window.history.pushState({ payme: query }, "", url);
+      else window.history.replaceState({ payme: query }, "", url);
+    } catch (error) {
+      // A page without a real location (a notebook output) simply keeps no URL state.
+    }
+  }
+
+  function onPop(event) {
+    const query = window.location.search.replace(/^\?/, "");
+    send({ do: "url", query });
+    return event;
+  }
+  window.addEventListener("popstate", onPop);
+
+  model.on("change:state", onState);
+  model.on("change:faces", draw);
+  model.on("msg:custom", (message) => {
+    root.dataset.busy = "false";
+    if (message && message.notice) notice(message.notice, message.anchor || null);
+  });
+  onState();
+  return () => {
+    window.removeEventListener("popstate", onPop);
+    finishAnimation();
+  };
+}
+
+export default { render };
