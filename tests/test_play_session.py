@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from payme.game.actions import Discard, Draw, IllegalAction
-from payme.widgets.play import YOU, PlayPage, PlaySession
+from payme.game.actions import Discard, Draw, IllegalAction, LayOff
+from payme.widgets.play import YOU, PlayPage, PlaySession, decode_move, encode_move
 
 
 def _play_out(session: PlaySession) -> int:
@@ -74,15 +76,33 @@ def test_bad_settings_are_named(kwargs: dict[str, object], message: str) -> None
         PlaySession(**settings)  # type: ignore[arg-type]
 
 
-def test_page_refuses_a_second_draw_with_a_message() -> None:
+def _page(query: str) -> PlayPage:
     page = PlayPage()
-    page.apply_query({"rules": "denexa", "players": "2", "bots": "greedy", "seed": "4"})
-    page.buttons["draw_stock"].click()
-    assert len(page.session.hand()) == 4  # type: ignore[union-attr]
-    page.buttons["draw_stock"].click()
-    assert page.message.kind == "error" and "not allowed now" in page.message.text
-    assert len(page.session.hand()) == 4  # type: ignore[union-attr]
-    assert page.buttons["draw_stock"].disabled
+    page.apply_query(dict(part.split("=") for part in query.split("&")))
+    assert page.message.kind != "error", page.message.text
+    return page
+
+
+def test_page_refuses_a_second_draw_with_the_rules_reason() -> None:
+    page = _page("rules=denexa&players=2&bots=greedy&seed=4")
+    page.gesture({"do": "draw", "source": "stock"})
+    session = page.session
+    assert session is not None and len(session.hand()) == 4
+    with pytest.raises(ValueError, match="now discard a card or go out"):
+        page.gesture({"do": "draw", "source": "stock"})
+    assert len(session.hand()) == 4
+    assert page.table.state["stock"]["can"] is False
+
+
+def test_a_refused_gesture_is_shown_next_to_the_card_never_raised() -> None:
+    page = _page("rules=denexa&players=2&bots=greedy&seed=4")
+    sent: list[dict[str, object]] = []
+    page.table.send = lambda content, buffers=None: sent.append(content)  # type: ignore[method-assign]
+    card = page.table.state["you"]["hand"][1].split("~")[0]
+    page.table._receive(page.table, {"do": "discard", "card": card, "index": 1}, None)
+    assert sent == [
+        {"notice": "Draw a card first (from the stock or the discard pile).", "anchor": "card-1"}
+    ]
 
 
 def test_page_reports_a_bad_query() -> None:
@@ -92,26 +112,78 @@ def test_page_reports_a_bad_query() -> None:
     assert "players must be a whole number" in page.message.text
 
 
-def test_the_lay_off_step_shows_every_hand_and_scores_after_lay_offs() -> None:
-    for seed in range(60):  # find a hand where a bot goes out and you lay off
-        page = PlayPage()
-        page.apply_query({"rules": "family", "players": "3", "bots": "strong", "seed": str(seed)})
+def test_the_url_replays_the_same_position() -> None:
+    page = _page("rules=family&players=3&bots=strong,greedy&seed=8")
+    session = page.session
+    assert session is not None
+    for _ in range(12):
+        if session.hand_over:
+            page.gesture({"do": "next_hand"})
+            continue
+        move = session.advice()
+        assert move is not None
+        session.act(move)
+    page.refresh()
+    query = page.table.state["url"]
+    again = _page(query)
+    assert again.session is not None
+    assert again.session.game.history == session.game.history
+    assert again.table.state["you"] == page.table.state["you"]
+
+
+def test_a_move_the_link_cannot_play_is_named() -> None:
+    page = PlayPage()
+    page.apply_query({"rules": "denexa", "players": "2", "bots": "greedy", "seed": "4",
+                      "moves": "s.dZZ"})  # fmt: skip
+    assert page.message.kind == "error"
+    assert "move 2 of the link (dZZ)" in page.message.text
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    st.sampled_from(["s", "p", "p3", "d7H", "dTS", "o", "o9C", "l", "l0-8H-9H_1-QS", "r", "x", "n"])
+)
+def test_move_tokens_round_trip(token: str) -> None:
+    assert encode_move(decode_move(token)) == token
+
+
+def _seat0_lays_off(page: PlayPage) -> bool:
+    session = page.session
+    assert session is not None
+    while not session.hand_over and session.phase != "lay_off":
+        move = session.advice()
+        assert move is not None
+        session.act(move)
+    return session.phase == "lay_off"
+
+
+def test_lay_off_by_clicking_a_card_then_a_meld() -> None:
+    for seed in range(80):  # find a hand where a bot goes out and a card of yours fits
+        page = _page(f"rules=family&players=3&bots=strong&seed={seed}")
+        if not _seat0_lays_off(page):
+            continue
         session = page.session
         assert session is not None
-        while not session.hand_over and session.phase != "lay_off":
-            session.act(session._advisor.choose(session.view(), session.legal()))
-        if session.phase == "lay_off":
+        singles = [
+            a for a in session.legal() if isinstance(a, LayOff) and len(a.placements) == 1
+            and len(a.placements[0][1]) == 1
+        ]  # fmt: skip
+        if singles:
             break
     else:
-        pytest.fail("no lay-off step for seat 0 in 60 seeded games")
+        pytest.fail("no lay-off for seat 0 in 80 seeded games")
     page.refresh()
-    assert "Every hand is shown" in page.table.value
-    assert not page.buttons["lay_off"].disabled and page.buttons["discard"].disabled
-    page.buttons["lay_off"].click()
-    assert page.message.kind == "ok", page.message.text
+    state = page.table.state
+    assert state["mode"] == "lay_off"
+    assert any(seat["shown"] for seat in state["seats"])  # every hand is shown
+    ((index, (card,)),) = singles[0].placements
+    page.gesture({"do": "lay_off", "card": card.token, "meld": index})
+    state = page.table.state
+    assert state["pending"] and "You" in state["melds"][index]["laid"]
+    page.gesture({"do": "lay_off_done"})
     assert session.hand_over
     last = session.view().last_hand
-    assert last is not None and last.declarer not in (None, YOU)
-    assert last.points[YOU] <= last.deadwood[YOU]
-    assert "payme-play-result" in page.table.value
-    assert f"Hand {last.number}: Seat {last.declarer}" in page.table.value
+    assert last is not None and last.lay_offs[YOU][0] == (index, (card,))
+    panel = page.table.state["panel"]
+    assert f"onto meld {index + 1}" in panel["html"]
+    assert "before lay-offs" in panel["html"]

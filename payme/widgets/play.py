@@ -317,8 +317,9 @@ class PlaySession:
 
     # ------------------------------------------------------------------ moves
 
-    def act(self, action: Action) -> list[Record]:
-        """Play your move, then let the bots move until it is your turn again.
+    def act(self, action: Action, *, bots: bool = True) -> list[Record]:
+        """Play your move, then (unless ``bots=False``) let the bots move until it is your
+        turn again.
 
         Returns the records of everything that happened.  An illegal move raises
         ``IllegalAction`` (a ``ValueError`` naming the rule) and changes nothing.
@@ -333,7 +334,8 @@ class PlaySession:
         self.game.apply(action)
         self.moves.append(encode_move(action))
         self.steps = []
-        self.play_bots()
+        if bots:
+            self.play_bots()
         return list(self.game.history[start:])
 
     def play_bots(self) -> None:
@@ -360,7 +362,7 @@ class PlaySession:
             "top": top.token if top is not None else None,
         }
 
-    def next_hand(self) -> list[Record]:
+    def next_hand(self, *, bots: bool = True) -> list[Record]:
         """Deal the next Pay Me hand after a finished one, and let the bots move."""
         if not self.hand_over:
             raise IllegalAction("The hand is not over yet.", "the deal")
@@ -368,7 +370,8 @@ class PlaySession:
         self.game.advance()
         self.moves.append("n")
         self.steps = []
-        self.play_bots()
+        if bots:
+            self.play_bots()
         return list(self.game.history[start:])
 
     def advice(self) -> Action | None:
@@ -389,14 +392,18 @@ class PlaySession:
         return top
 
     def stock_text(self) -> str:
-        """The stock as players see it; Rummy 3-Pack's stock is never counted exactly."""
+        """The stock as players see it: counted, or only estimated where the rules say the
+        stock may never be counted (Rummy 3-Pack)."""
         view = self.view()
-        if isinstance(view, dict):
-            count = int(view["stock_count"])
-            if count == 0:
-                return "empty"
-            return f"about {view['stock_estimate']} cards" if count > 3 else "a few cards"
-        return f"{view.stock_count} cards"
+        count = int(view["stock_count"] if isinstance(view, dict) else view.stock_count)
+        if self.rules.stock_counted:
+            return _plural(count, "card")
+        if count == 0:
+            return "empty"
+        if count <= 5:
+            return "a few cards"
+        estimate = view["stock_estimate"] if isinstance(view, dict) else count
+        return f"about {estimate} cards"
 
     def describe(self, action: Action) -> str:
         """Your move in words, e.g. ``Discard 7♥`` or ``Go out (Pay me!), discarding 9♣``."""
@@ -762,8 +769,7 @@ class PlayPage:
         for box, bot in zip(self.bots_box.children, session.bot_names, strict=False):
             box.value = bot
         against = ", ".join(
-            f"{session.names[s]} ({b} bot)"
-            for s, b in enumerate(session.bot_names, start=1)
+            f"{session.names[s]} ({b} bot)" for s, b in enumerate(session.bot_names, start=1)
         )
         self.message.info(f"{session.rules.title}: you against {against}.")
         self._push = push
@@ -838,9 +844,17 @@ class PlayPage:
 
     def _act(self, action: Action) -> None:
         session = self._need_session()
-        session.act(action)
+        session.act(action, bots=False)
         self._layoff, self._arrange, self._advice = [], None, ""
+        self._bots_reply()
+
+    def _bots_reply(self) -> None:
+        """Show your move at once, then the bots' replies (the table animates them)."""
+        session = self._need_session()
         self.refresh()
+        if not session.your_turn and not session.hand_over and not session.over:
+            session.play_bots()
+            self.refresh()
 
     def _draw(self, gesture: dict[str, Any]) -> None:
         self._try(Draw(YOU, "stock" if gesture.get("source") == "stock" else "discard"))
@@ -957,9 +971,9 @@ class PlayPage:
 
     def _next_hand(self, _gesture: dict[str, Any]) -> None:
         session = self._need_session()
-        session.next_hand()
+        session.next_hand(bots=False)
         self._layoff, self._arrange, self._advice = [], None, ""
-        self.refresh()
+        self._bots_reply()
 
     def _hint(self, _gesture: dict[str, Any]) -> None:
         session = self._need_session()
@@ -977,17 +991,7 @@ class PlayPage:
 
     def query(self) -> str:
         """The URL query of the game as it stands (rules, players, bots, seed, moves)."""
-        session = self._need_session()
-        return urlencode(
-            {
-                "rules": session.rules.name,
-                "players": session.players,
-                "bots": ",".join(session.bot_names),
-                "seed": session.seed,
-                "moves": ".".join(session.moves),
-            },
-            safe=",",
-        )
+        return self.query_for(self._need_session().moves)
 
     def refresh(self) -> None:
         """Draw the session on the table, the scoreboard and the buttons."""
@@ -1078,6 +1082,7 @@ class _TableState:
             "advice": self.page._advice,
             "phase": s.phase,
             "mode": mode,
+            "waiting": not s.your_turn and not s.hand_over and not s.over,
             "you": {
                 "name": "You",
                 "hand": [self.face(c) for c in hand],
@@ -1267,6 +1272,7 @@ def _hand_result_html(session: PlaySession, last: Any) -> str:
     parts = []
     if last.declarer is not None:
         who = names[last.declarer]
+        whose = "Your" if last.declarer == YOU else f"{who}'s"
         parts.append(f"<p><b>{escape(who)} went out</b> and scores 0.</p>")
         laid_on: list[list[Card]] = [[] for _ in last.table]
         for placements in last.lay_offs:
@@ -1280,7 +1286,7 @@ def _hand_result_html(session: PlaySession, last: Any) -> str:
         )  # fmt: skip
         if table_html:
             parts.append(
-                f'<div class="payme-result-table"><p>{escape(who)}\'s melds on the table '
+                f'<div class="payme-result-table"><p>{escape(whose)} melds on the table '
                 "(cards laid off by others are ticked):</p>"
                 f'<div style="display:flex;flex-wrap:wrap;gap:8px">{table_html}</div></div>'
             )

@@ -68,6 +68,7 @@ function render({ model, el: host }) {
   const faces = () => model.get("faces") || {};
 
   function send(message) {
+    ui.notice = null;
     finishAnimation();
     root.dataset.busy = "true";
     model.send(message);
@@ -106,7 +107,7 @@ function render({ model, el: host }) {
         "div",
         { class: "pm-seat-name" },
         el("b", { text: seat.name }),
-        seat.who ? el("span", { class: "pm-who", text: ` · ${seat.who}` }) : null,
+        seat.who ? el("span", { class: "pm-who" }, el("span", { class: "pm-dot", text: " · " }), seat.who) : null,
         seat.turn ? el("span", { class: "pm-turn-mark", text: " ◀ to play" }) : null,
       ),
     );
@@ -170,7 +171,7 @@ function render({ model, el: host }) {
         onclick: () => clickPile("stock"),
       },
       el("span", { class: "pm-stack", "aria-hidden": "true" }, el("span", { class: "pm-back" }), el("span", { class: "pm-back" })),
-      el("span", { class: "pm-pile-text", text: view.stock ?? stock.text }),
+      el("span", { class: "pm-pile-text" }, el("b", { text: "Stock" }), el("br"), view.stock ?? stock.text),
     );
     const pile = s.pile || {};
     const top = view.top !== undefined ? view.top : pile.top;
@@ -187,7 +188,7 @@ function render({ model, el: host }) {
         onclick: () => clickPile("discard"),
       },
       top ? cardImg(top) : el("span", { class: "pm-empty", text: "empty" }),
-      el("span", { class: "pm-pile-text", text: "Discard pile" }),
+      el("span", { class: "pm-pile-text" }, el("b", { text: "Discard pile" })),
     );
     mid.append(el("div", { class: "pm-piles" }, stockButton, pileButton));
     if (s.melds && s.melds.length) {
@@ -196,7 +197,7 @@ function render({ model, el: host }) {
       for (const meld of s.melds) if (!owners.includes(meld.owner)) owners.push(meld.owner);
       for (const owner of owners) {
         const group = el("div", { class: "pm-meld-group", role: "group", "aria-label": `Melds of ${owner}` });
-        group.append(el("div", { class: "pm-meld-owner", text: `${owner}'s melds` }));
+        group.append(el("div", { class: "pm-meld-owner", text: owner === "You" ? "Your melds" : `${owner}'s melds` }));
         for (const meld of s.melds.filter((m) => m.owner === owner)) group.append(meldBox(meld, s));
         groups.append(group);
       }
@@ -390,8 +391,10 @@ function render({ model, el: host }) {
 
   function clickCard(i) {
     const s = state();
+    ui.notice = null;
     if (ui.selected === i) {
-      if (s.mode === "play" && s.can && s.can.discard) {
+      // A second click throws the card; the engine answers with the rule if it may not.
+      if (s.mode === "play") {
         send({ do: "discard", card: tokenOf(ui.order[i]), index: i });
         return;
       }
@@ -404,6 +407,7 @@ function render({ model, el: host }) {
   }
 
   function moveCard(from, to) {
+    ui.notice = null;
     if (to < 0 || to >= ui.order.length || from === to) return;
     const [key] = ui.order.splice(from, 1);
     ui.order.splice(to, 0, key);
@@ -537,6 +541,8 @@ function render({ model, el: host }) {
     root.dataset.phase = s.phase || "";
     root.dataset.mode = s.mode || "";
     root.dataset.serial = String(s.serial ?? "");
+    root.dataset.status = s.status || "";
+    root.dataset.waiting = s.waiting ? "true" : "false";
     root.dataset.animating = step ? "true" : "false";
 
     root.append(
@@ -547,6 +553,7 @@ function render({ model, el: host }) {
         el("div", { class: "pm-status", role: "status", "aria-live": "polite", text: step ? step.text : s.status || "" }),
       ),
     );
+    if (s.advice) root.append(el("div", { class: "pm-advice", role: "status", text: s.advice }));
     const seats = el("div", { class: "pm-seats" });
     for (const seat of s.seats || []) {
       const seatView = step && step.counts ? { count: step.counts[seat.seat] } : {};

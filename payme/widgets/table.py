@@ -34,8 +34,9 @@ A face key is a card token with an optional mark: ``"7H"``, ``"JK~wild"``, ``"JK
 >>> table = CardTable()
 >>> table.face(parse_card("JK"), stands_for=parse_card("6H"))
 'JK~wild~6H'
->>> sorted(table.faces)
-['JK~wild~6H']
+>>> table.show({"you": {"hand": ["JK~wild~6H"]}})
+>>> sorted(table.faces), table.faces["JK~wild~6H"][1]
+(['JK~wild~6H'], 'joker, wild, stands for six of hearts')
 """
 
 from __future__ import annotations

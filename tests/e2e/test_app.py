@@ -153,7 +153,9 @@ def test_preheated_kernel_reads_the_query_of_the_visit(
             "() => document.querySelector('.payme-message').innerText.includes('family')",
             timeout=60_000,
         )
-        assert "New game of family against greedy, greedy" in message.inner_text()
+        assert "Pay Me (family rules, played for money): you against West (greedy bot)" in (
+            message.inner_text()
+        )
         assert "Using pre-heated kernel" in server.log_tail(1000)
     finally:
         context.close()

@@ -1,4 +1,5 @@
-"""The Play page in the browser: a hand played to its end, bad settings, fast clicks, reloads."""
+"""The Play page in the browser: whole games played by clicks on the card table only, one
+hand with the keyboard only, refusals next to the card, reloads that keep the position."""
 
 from __future__ import annotations
 
@@ -10,124 +11,192 @@ from playwright.sync_api import expect
 
 pytestmark = pytest.mark.e2e
 
-GAME = "rules=denexa&players=2&bots=greedy&seed=4"
+TABLE = ".pm-table"
+READY = ".pm-table .pm-hand-card"
 
 
-def _log(page: Any) -> str:
-    return str(page.locator(".payme-play-log").inner_text())
+def _serial(page: Any) -> str:
+    return str(page.locator(TABLE).get_attribute("data-serial"))
 
 
-def _click_and_wait(page: Any, locator: Any) -> None:
-    """Click, then wait until the game has moved (the event log grows)."""
-    before = _log(page)
-    locator.click()
+def _settle(page: Any, before: str) -> None:
+    """Wait until the kernel has answered: a new state, or a refusal shown on the table."""
     page.wait_for_function(
-        "before => document.querySelector('.payme-play-log').innerText !== before",
+        """before => {
+            const t = document.querySelector('.pm-table');
+            if (!t || t.dataset.busy !== 'false') return false;
+            if (t.querySelector('.pm-notice') !== null) return true;
+            return t.dataset.serial !== before && t.dataset.waiting === 'false';
+        }""",
         arg=before,
         timeout=60_000,
     )
 
 
-def _enabled(page: Any, key: str) -> bool:
-    button = page.locator(f"button.payme-play-{key}")
-    return bool(button.is_visible() and button.is_enabled())
+def _act(page: Any, target: Any) -> None:
+    before = _serial(page)
+    target.click()
+    _settle(page, before)
 
 
-def test_play_a_hand_to_its_end(open_page: Any, page_errors: list[str]) -> None:
-    page = open_page("play", query=GAME, ready="button.payme-play-hint")
-    status = page.locator(".payme-play-status")
-    expect(status).to_contain_text("Hand 1 of 11: 3 cards dealt, 3s wild")
-    for _ in range(200):
-        text = status.inner_text()
-        if "The hand is over" in text or "Game over" in text:
-            break
-        if _enabled(page, "draw-stock"):
-            _click_and_wait(page, page.locator("button.payme-play-draw-stock"))
-        elif _enabled(page, "go-out"):
-            _click_and_wait(page, page.locator("button.payme-play-go-out"))
-        elif _enabled(page, "lay-off"):
-            _click_and_wait(page, page.locator("button.payme-play-lay-off"))
-        elif _enabled(page, "discard"):
-            page.locator(".payme-play-cards button").first.click()
-            _click_and_wait(page, page.locator("button.payme-play-discard"))
+def _enabled(page: Any, selector: str) -> bool:
+    button = page.locator(f"{TABLE} {selector}")
+    return bool(button.count() and button.first.is_enabled())
+
+
+def _notice(page: Any) -> str:
+    note = page.locator(f"{TABLE} .pm-notice")
+    return str(note.inner_text()) if note.count() else ""
+
+
+def _go_out_by_clicks(page: Any) -> bool:
+    """Select each card in turn and press Go out until one works; lay down if asked."""
+    cards = page.locator(f"{TABLE} .pm-hand-card")
+    for i in range(cards.count()):
+        card = page.locator(f"{TABLE} .pm-hand-card").nth(i)
+        if card.get_attribute("aria-selected") != "true":
+            card.click()
+        _act(page, page.locator(f"{TABLE} .pm-do-go-out"))
+        if page.locator(f"{TABLE} .pm-arrange").count():
+            _act(page, page.locator(f"{TABLE} .pm-do-lay-down"))
+            return True
+        if not _notice(page):
+            return True
+    return False
+
+
+def _play_by_clicks(page: Any, *, hands: int, limit: int = 2000) -> list[str]:
+    """Play with clicks on the table until the game (or ``hands`` hands) is over."""
+    titles: list[str] = []
+    for _ in range(limit):
+        table = page.locator(TABLE)
+        status = str(table.get_attribute("data-status"))
+        if "Game over" in status:
+            return titles
+        if _enabled(page, ".pm-do-next-hand"):
+            titles.append(str(page.locator(f"{TABLE} .pm-panel h3").inner_text()))
+            if len(titles) >= hands:
+                return titles
+            _act(page, page.locator(f"{TABLE} .pm-do-next-hand"))
+        elif table.get_attribute("data-mode") == "lay_off":
+            _act(page, page.locator(f"{TABLE} .pm-do-lay-off-best"))
+        elif page.locator(f"{TABLE} .pm-stock.pm-can").count():
+            _act(page, page.locator(f"{TABLE} .pm-stock"))
+        elif _enabled(page, ".pm-do-go-out") and _go_out_by_clicks(page):
+            continue
+        elif _enabled(page, ".pm-do-discard"):
+            card = page.locator(f"{TABLE} .pm-hand-card").first
+            card.click()  # select
+            before = _serial(page)
+            page.locator(f"{TABLE} .pm-hand-card").first.click()  # again: discard
+            _settle(page, before)
         else:
-            pytest.fail(f"no move offered: {text}")
-    else:
-        pytest.fail("the hand did not end in 200 moves")
-    expect(status).to_contain_text("The hand is over")
-    # The scoreboard has hand 1 with a score for both seats, and the totals.
-    rows = page.locator(".payme-scoreboard tbody tr")
-    expect(rows).to_have_count(2)
-    first = rows.nth(0).locator("td")
-    assert first.nth(0).inner_text() == "1"
-    points = [first.nth(i).inner_text() for i in (1, 2)]
-    assert all(re.fullmatch(r"\d+( ✔)?", p) for p in points), points
-    assert sum("✔" in p for p in points) <= 1
-    totals = rows.nth(1).locator("td")
-    assert [totals.nth(i).inner_text() for i in (1, 2)] == [p.split()[0] for p in points]
-    # On to hand 2: four cards each, fours wild.
-    page.locator("button.payme-play-next-hand").click()
-    expect(status).to_contain_text("Hand 2 of 11: 4 cards dealt, 4s wild")
-    assert page_errors == []
+            pytest.fail(f"no move offered: {status}")
+    pytest.fail(f"the game did not end in {limit} moves")
 
 
-def test_fast_repeated_clicks_draw_once(open_page: Any, page_errors: list[str]) -> None:
-    page = open_page("play", query=GAME, ready="button.payme-play-hint")
-    draw = page.locator("button.payme-play-draw-stock")
-    expect(draw).to_be_enabled()
-    # Three clicks inside one script: all reach the kernel before the first is answered.
-    page.evaluate(
-        "() => { const b = document.querySelector('button.payme-play-draw-stock');"
-        " b.click(); b.click(); b.click(); }"
-    )
-    status = page.locator(".payme-play-status")
-    expect(status).to_contain_text("go out or discard")
-    # Three cards dealt plus exactly one drawn.
-    expect(page.locator(".payme-play-cards button")).to_have_count(4)
-    # the extra clicks were refused with a message, and the game goes on
-    expect(page.locator(".payme-message")).to_contain_text("not allowed now")
-    expect(page.locator("button.payme-play-draw-stock")).to_be_disabled()
-    page.locator("button.payme-play-hint").click()
-    expect(page.locator(".payme-message")).to_contain_text("Hint:")
-    assert page_errors == []
-
-
-def test_nonsense_settings_show_a_message_and_the_page_keeps_working(
+def test_a_whole_denexa_game_with_clicks_on_the_table(
     open_page: Any, page_errors: list[str]
 ) -> None:
-    page = open_page("play", query="rules=denexa&players=banana&seed=-3")
-    message = page.locator(".payme-message")
-    expect(message).to_contain_text("players must be a whole number")
-    bots = page.locator(".payme-play-bots input")
-    bots.fill("grumpy")
-    page.locator("button.payme-play-new").click()
-    expect(message).to_contain_text("unknown bot 'grumpy'")
-    bots.fill("random")
-    page.locator("button.payme-play-new").click()
-    expect(message).to_contain_text("New game of denexa against random, random")
-    expect(page.locator("button.payme-play-draw-stock")).to_be_enabled()
+    page = open_page("play", query="rules=denexa&players=2&bots=greedy&seed=4", ready=READY)
+    expect(page.locator(f"{TABLE} .pm-title")).to_contain_text(
+        "Pay Me (Denexa rules) · hand 1 of 11 · 3 cards dealt · 3s wild"
+    )
+    expect(page.locator(f"{TABLE} .pm-seat")).to_contain_text("North · greedy bot")
+    titles = _play_by_clicks(page, hands=99)
+    assert titles == [f"Hand {n}: the result" for n in range(1, 11)]
+    expect(page.locator(TABLE)).to_have_attribute("data-status", re.compile("Game over: .* wins?"))
+    rows = page.locator(".payme-scoreboard tbody tr")
+    expect(rows).to_have_count(12)  # 11 hands and the totals
+    assert "moves=" in page.url and page.url.count(".n.") == 10
     assert page_errors == []
 
 
-def test_reload_with_the_same_url_deals_the_same_game(open_page: Any) -> None:
-    page = open_page("play", query=GAME, ready="button.payme-play-hint")
-    cards = page.locator(".payme-play-cards")
-    expect(cards.locator("button")).to_have_count(3)
-    first = cards.inner_text()
+def test_a_whole_rummy_three_pack_game_with_clicks_on_the_table(
+    open_page: Any, page_errors: list[str]
+) -> None:
+    page = open_page("play", query="rules=three_pack&players=3&bots=greedy&seed=2", ready=READY)
+    expect(page.locator(f"{TABLE} .pm-title")).to_contain_text("Rummy 3-Pack · 7 cards dealt")
+    stock = page.locator(f"{TABLE} .pm-stock")
+    expect(stock).to_contain_text(re.compile(r"about \d+ cards"))
+    _play_by_clicks(page, hands=1)
+    panel = page.locator(f"{TABLE} .pm-panel")
+    expect(panel).to_contain_text(re.compile(r"won: (went out|held a RUMMY card)"))
+    assert page_errors == []
+
+
+def test_a_refused_move_shows_the_rule_next_to_the_card(
+    open_page: Any, page_errors: list[str]
+) -> None:
+    page = open_page("play", query="rules=denexa&players=2&bots=greedy&seed=4", ready=READY)
+    card = page.locator(f"{TABLE} .pm-hand-card").nth(1)
+    card.click()
+    expect(card).to_have_attribute("aria-selected", "true")
+    _act(page, page.locator(f"{TABLE} .pm-hand-card").nth(1))  # again: discard, refused
+    note = page.locator(f"{TABLE} .pm-notice")
+    expect(note).to_have_text("Draw a card first (from the stock or the discard pile).")
+    expect(note).to_have_attribute("role", "alert")
+    # the page keeps working: draw, and the notice is gone
+    _act(page, page.locator(f"{TABLE} .pm-stock"))
+    expect(note).to_have_count(0)
+    expect(page.locator(f"{TABLE} .pm-hand-card")).to_have_count(4)
+    assert page_errors == []
+
+
+def test_one_hand_with_the_keyboard_only(open_page: Any, page_errors: list[str]) -> None:
+    page = open_page("play", query="rules=classic&players=2&bots=greedy&seed=6", ready=READY)
+    for _ in range(60):
+        table = page.locator(TABLE)
+        if _enabled(page, ".pm-do-next-hand"):
+            break
+        stock = table.locator(".pm-stock.pm-can")
+        if stock.count():
+            stock.focus()
+            before = _serial(page)
+            page.keyboard.press("Enter")
+            _settle(page, before)
+            continue
+        assert table.get_attribute("data-mode") == "play", table.get_attribute("data-mode")
+        # Arrow keys walk the hand, Shift+arrow moves a card, Enter selects, Enter discards.
+        first = table.locator(".pm-hand-card").first
+        first.focus()
+        name = first.get_attribute("data-card")
+        page.keyboard.press("Shift+ArrowRight")
+        expect(table.locator(".pm-hand-card").nth(1)).to_have_attribute("data-card", str(name))
+        expect(table.locator(".pm-hand-card").nth(1)).to_be_focused()
+        page.keyboard.press("ArrowLeft")
+        page.keyboard.press("Enter")
+        focused = table.locator(".pm-hand-card[aria-selected=true]")
+        expect(focused).to_be_focused()
+        before = _serial(page)
+        page.keyboard.press("Enter")
+        _settle(page, before)
+    else:
+        pytest.fail("the hand did not end in 60 keyboard turns")
+    expect(page.locator(f"{TABLE} .pm-panel h3")).to_have_text("Hand 1: the result")
+    assert page_errors == []
+
+
+def test_a_reload_mid_hand_shows_the_same_position(open_page: Any, page_errors: list[str]) -> None:
+    page = open_page("play", query="rules=family&players=3&bots=greedy&seed=11", ready=READY)
+    _act(page, page.locator(f"{TABLE} .pm-pile"))
+    page.locator(f"{TABLE} .pm-hand-card").first.click()
+    _act(page, page.locator(f"{TABLE} .pm-do-discard"))
+    _act(page, page.locator(f"{TABLE} .pm-stock"))
+    expect(page).to_have_url(re.compile(r"moves=p\.d\w+\.s"))
+
+    def position() -> tuple[str, ...]:
+        table = page.locator(TABLE)
+        cards = table.locator(".pm-hand-card")
+        return (
+            " ".join(sorted(str(c.get_attribute("data-card")) for c in cards.all())),
+            str(table.locator(".pm-pile").get_attribute("aria-label")),
+            str(table.locator(".pm-stock").inner_text()),
+            str(table.locator(".pm-seats").inner_text()),
+        )
+
+    before = position()
     page.reload(wait_until="domcontentloaded")
-    page.locator("button.payme-play-hint").wait_for(state="visible", timeout=120_000)
-    expect(cards.locator("button")).to_have_count(3)
-    assert cards.inner_text() == first
-
-
-def test_rummy_three_pack_game(open_page: Any, page_errors: list[str]) -> None:
-    page = open_page(
-        "play",
-        query="rules=three_pack&players=3&bots=greedy&seed=2",
-        ready="button.payme-play-hint",
-    )
-    expect(page.locator(".payme-play-status")).to_contain_text("Rummy 3-Pack: 7 cards dealt")
-    expect(page.locator("button.payme-play-next-hand")).to_be_hidden()
-    page.locator("button.payme-play-draw-stock").click()
-    expect(page.locator(".payme-play-cards button")).to_have_count(8)
+    page.locator(READY).first.wait_for(state="visible", timeout=120_000)
+    assert position() == before
     assert page_errors == []
