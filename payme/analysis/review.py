@@ -22,7 +22,6 @@ The biggest mistakes come with the moves before them, so the Play page can repla
 
 from __future__ import annotations
 
-import dataclasses
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -106,7 +105,7 @@ def review_game(
     unit = "points" if session.pay_me else "unmelded cards"
     decisions = []
     for number, token in enumerate(moves):
-        action = decode_move(token)
+        action = decode_move(token, YOU, session.rules, session.game.dealt)
         if action is None:
             session.next_hand()
             continue
@@ -258,7 +257,7 @@ def _arrangement_values(session: Any, yours: Any, best: Any) -> tuple[float, flo
     if summary is None or summary.declarer is None:
         return 0.0, 0.0
     dealt = summary.dealt
-    default = dataclasses.replace(best) if _arranged(best) else None
+    default = best if _arranged(best) else None
 
     def kept(melds: Any) -> float:
         return float(

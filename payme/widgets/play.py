@@ -18,7 +18,6 @@ draws a session on a :class:`~payme.widgets.table.CardTable` and turns gestures 
 
 from __future__ import annotations
 
-import dataclasses
 import random
 import re
 from collections.abc import Sequence
@@ -73,8 +72,13 @@ BOT_WORDS: dict[str, str] = {
     "random": "Random (weakest)",
     "greedy": "Greedy",
     "strong": "Strong",
+    "expert": "Expert (strongest)",
 }
-"""The bot strengths as the New game menu names them."""
+"""The bot strengths as the New game menu names them (a new bot shows its own name)."""
+
+
+def bot_word(name: str) -> str:
+    return BOT_WORDS.get(name, name.capitalize())
 
 
 def seat_names(players: int) -> tuple[str, ...]:
@@ -154,9 +158,11 @@ def _meld_cards(meld: Any) -> tuple[Card, ...]:
     return tuple(meld.cards) if hasattr(meld, "cards") else parse_hand(meld)
 
 
-def decode_move(token: str, seat: int = YOU) -> Action | None:
+def decode_move(
+    token: str, seat: int = YOU, rules: Any = "denexa", dealt: int | None = None
+) -> Action | None:
     """The move a URL token stands for (``None``: deal the next hand); a bad token is a
-    ``ValueError`` naming it.
+    ``ValueError`` naming it.  ``rules`` and ``dealt`` read a go-out's declared melds.
 
     >>> decode_move("d7H")
     Discard(seat=0, card=Card('7H'))
@@ -178,7 +184,8 @@ def decode_move(token: str, seat: int = YOU) -> Action | None:
             discard, *melds = rest.split("_")
             card = parse_card(discard) if discard else None
             if melds:
-                return _go_out_with(seat, card, [parse_hand(m.replace("-", " ")) for m in melds])
+                groups = [parse_hand(m.replace("-", " ")) for m in melds]
+                return go_out_with(seat, card, groups, rules, dealt)
             return GoOut(seat, card)
         if head == "l":
             placements = []
@@ -197,15 +204,22 @@ def decode_move(token: str, seat: int = YOU) -> Action | None:
     )
 
 
-def arrangement_supported() -> bool:
-    """Whether the engine's go-out action carries the declarer's arrangement."""
-    return any(f.name == "melds" for f in dataclasses.fields(GoOut))
+def go_out_with(
+    seat: int,
+    discard: Card | None,
+    groups: Sequence[Sequence[Card]],
+    rules: Any,
+    dealt: int | None,
+) -> GoOut:
+    """Going out with the melds laid down as ``groups`` (each listed in place order, so a
+    run's order says what its wild cards stand for); an invalid meld is refused with why.
 
+    >>> go_out_with(0, None, [parse_hand("JK 5H 6H")], "family", 9).melds
+    (Meld('run', 'JK(4H) 5H 6H'),)
+    """
+    from payme.game.arrangement import declare
 
-def _go_out_with(seat: int, discard: Card | None, melds: Sequence[Sequence[Card]]) -> GoOut:
-    if not arrangement_supported():
-        raise ValueError("this engine lays down its own layout only")
-    return GoOut(seat, discard, melds=tuple(" ".join(c.token for c in m) for m in melds))  # type: ignore[call-arg]
+    return GoOut(seat, discard, declare([tuple(g) for g in groups], rules, dealt))
 
 
 # ---------------------------------------------------------------------- the session
@@ -251,7 +265,7 @@ class PlaySession:
             seat: make_bot(name, self.rules, seed * 1000 + seat)
             for seat, name in enumerate(names, start=1)
         }
-        self._advisor = make_bot("strong", self.rules, seed)
+        self._advisor = make_bot(BOT_NAMES[-1], self.rules, seed)
         self.moves: list[str] = []
         self.steps: list[dict[str, Any]] = []
         self.play_bots()
@@ -273,7 +287,7 @@ class PlaySession:
         session = cls(rules, players, bots, seed)
         for number, token in enumerate(moves, start=1):
             try:
-                action = decode_move(token)
+                action = decode_move(token, YOU, session.rules, session.game.dealt)
                 if action is None:
                     session.next_hand()
                 else:
@@ -380,9 +394,15 @@ class PlaySession:
         return self._advisor.choose(self.view(), legal) if legal else None
 
     def hint(self) -> str:
-        """The engine's advice for your move, in words."""
-        move = self.advice()
-        return "No move to make now." if move is None else self.describe(move)
+        """The strongest bot's advice for your move, in words, with its reason."""
+        from payme.game import advise
+
+        legal = self.legal()
+        if not legal:
+            return "No move to make now."
+        advice = advise(self.view(), legal, self.seed)
+        reason = str(getattr(advice, "reason", "")).strip()
+        return self.describe(advice.action) + (f" — {reason}" if reason else "")
 
     # ------------------------------------------------------------------ words
 
@@ -569,18 +589,6 @@ def _plural(n: int, word: str) -> str:
 # ---------------------------------------------------------------------- the page
 
 
-def _check_declared(cards: Sequence[Card], rules: Any, dealt: int | None) -> tuple[bool, str]:
-    """Whether ``cards``, in this order, are a valid meld as the declarer lays it down."""
-    import payme.melds as melds
-
-    check = getattr(melds, "check_declared_meld", None) or melds.check_meld
-    try:
-        result = check(tuple(cards), rules, dealt)
-    except ValueError as exc:
-        return False, str(exc)
-    return bool(result.ok), str(result.reason)
-
-
 class PlayPage:
     """The Play page's widgets over a :class:`PlaySession`; ``.widget`` is what to display.
 
@@ -698,7 +706,7 @@ class PlayPage:
         boxes = []
         for seat, name in enumerate(seat_names(players)[1:], start=1):
             box = w.Dropdown(
-                options=[(BOT_WORDS[b], b) for b in BOT_NAMES],
+                options=[(bot_word(b), b) for b in BOT_NAMES],
                 value=old[seat - 1] if seat - 1 < len(old) else "greedy",
                 description=name,
             )
@@ -882,7 +890,7 @@ class PlayPage:
                 f"You cannot go out discarding {label(chosen)}; you can by discarding {names}.",
                 "going out",
             )
-        if session.pay_me and arrangement_supported():
+        if session.pay_me:
             self._open_arrangement(action.discard)
         else:
             self._act(action)
@@ -896,16 +904,15 @@ class PlayPage:
         return discard
 
     def _open_arrangement(self, discard: Card | None) -> None:
-        from payme.solver import evaluate
+        """The arrangement step: the engine's best layout, for the player to change."""
+        from payme.game.arrangement import arrangements
 
         session = self._check_turn()
         cards = list(session.hand())
         if discard is not None:
             cards.remove(discard)
-        best = evaluate(cards, session.rules, session.game.dealt)
-        groups = [_meld_in_order(m) for m in best.melds]
-        if best.deadwood:
-            groups.append(tuple(best.deadwood))
+        proposals = arrangements(tuple(cards), session.rules, session.game.dealt, 1)
+        groups = [tuple(m.cards) for m in proposals[0]] if proposals else [tuple(cards)]
         self._arrange = {"discard": discard, "groups": groups}
         self.refresh()
 
@@ -931,8 +938,9 @@ class PlayPage:
     def _lay_down(self, _gesture: dict[str, Any]) -> None:
         discard = self._arrange_discard()
         assert self._arrange is not None
-        action = _go_out_with(YOU, discard, self._arrange["groups"])
-        self._try(action)
+        session = self._need_session()
+        groups = self._arrange["groups"]
+        self._try(go_out_with(YOU, discard, groups, session.rules, session.game.dealt))
 
     # Lay-offs: select a card, then the meld it joins.
 
@@ -977,7 +985,7 @@ class PlayPage:
 
     def _hint(self, _gesture: dict[str, Any]) -> None:
         session = self._need_session()
-        self._advice = "Hint: " + session.hint() + "."
+        self._advice = "Hint: " + session.hint().rstrip(".") + "."
         self.refresh()
 
     def _url(self, gesture: dict[str, Any]) -> None:
@@ -1032,20 +1040,10 @@ class PlayPage:
         )
 
 
-def _meld_in_order(meld: Any) -> tuple[Card, ...]:
-    """A meld's cards in the order that says what each wild stands for (runs low to high)."""
+def _stands(meld: Any) -> list[Card | None]:
     from payme.display.html import stand_ins
 
-    cards = tuple(meld.cards)
-    stands = stand_ins(meld)
-    if str(getattr(meld, "kind", "")) != "run" or any(s is None for s in stands):
-        return cards
-    order = sorted(range(len(cards)), key=lambda i: _run_place(stands[i]))
-    return tuple(cards[i] for i in order)
-
-
-def _run_place(card: Card | None) -> int:
-    return card.rank or 0 if card is not None else 0
+    return stand_ins(meld)
 
 
 class _TableState:
@@ -1225,23 +1223,32 @@ class _TableState:
         return grown
 
     def _arrangement(self) -> dict[str, Any]:
+        from payme.game.arrangement import check_arrangement
+
         arrange = self.page._arrange or {}
         s = self.session
-        groups = []
-        ok = True
-        for cards in arrange.get("groups", []):
-            valid, reason = _check_declared(cards, s.rules, self.dealt)
-            ok = ok and valid
-            groups.append({
-                "cards": [self.face(c) for c in cards], "ok": valid,
-                "reason": s.words(reason),
-            })  # fmt: skip
         discard = arrange.get("discard")
+        kept = list(s.hand())
+        if discard is not None:
+            kept.remove(discard)
+        groups = arrange.get("groups", [])
+        check = check_arrangement(groups, tuple(kept), s.rules, self.dealt)
+        shown = []
+        for cards, meld_check in zip(groups, check.checks, strict=True):
+            meld = meld_check.meld
+            faces = (
+                [self._meld_face(c, st) for c, st in zip(meld.cards, _stands(meld), strict=True)]
+                if meld is not None
+                else [self.face(c) for c in cards]
+            )
+            shown.append({
+                "cards": faces, "ok": bool(meld_check.ok), "reason": s.words(meld_check.reason),
+            })  # fmt: skip
         return {
-            "groups": groups,
-            "ok": ok,
+            "groups": shown,
+            "ok": check.ok,
             "discard_name": label(discard) if discard is not None else "nothing",
-            "problem": "" if ok else "Every group must be a valid meld before you lay down.",
+            "problem": "" if check.ok else s.words(check.reason),
         }
 
     def _panel(self) -> dict[str, str] | None:
