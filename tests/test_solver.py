@@ -333,6 +333,32 @@ GIN_LIKE = dataclasses.replace(
 )  # fmt: skip
 
 
+def _natural_hands(
+    r: Ruleset, dealt: int | None, rng: random.Random, n: int, least: int
+) -> list[tuple[Card, ...]]:
+    """Hands of natural cards only (regular, not wild this round), copies as the pack
+    allows, of ``least`` to 14 cards: every other one drawn from five adjacent ranks (many
+    melds, runs that meet)."""
+    from payme.melds import tables_for
+
+    t = tables_for(r, dealt)
+    pack = [
+        CARDS[i]
+        for i, k in enumerate(t.largest_pack)
+        if i < 52 and t.scope[i] is None
+        for _ in range(k)
+    ]
+    hands = []
+    for h in range(n):
+        size = rng.randint(least, 14)
+        pool = pack
+        if h % 2:
+            low = rng.randint(1, 9)
+            pool = [c for c in pack if low <= c.index % 13 + 1 < low + 5]
+        hands.append(tuple(rng.sample(pool, min(size, len(pool)))))
+    return hands
+
+
 @pytest.mark.parametrize(
     ("r", "dealt"),
     [(DENEXA, 7), (DENEXA, 13), (CLASSIC, 9), (FAMILY, 5), (THREE, None), (GIN_LIKE, 10)],
@@ -347,26 +373,33 @@ def test_lean_path_gives_the_general_layout(r: Ruleset, dealt: int | None) -> No
     from payme.solver.natural import natural_layout
 
     t = tables_for(r, dealt)
-    pack = [
-        CARDS[i]
-        for i, n in enumerate(t.largest_pack)
-        if i < 52 and t.scope[i] is None
-        for _ in range(n)
-    ]
-    rng = random.Random(2026)
-    hands = []
-    for n in range(400):
-        size = rng.randint(3, 14)
-        if n % 2:
-            low = rng.randint(1, 9)
-            pool = [c for c in pack if low <= c.index % 13 + 1 < low + 5]
-        else:
-            pool = pack
-        hands.append(tuple(rng.sample(pool, min(size, len(pool)))))
+    hands = _natural_hands(r, dealt, random.Random(2026), 400, 3)
     for hand in hands + hands[:50]:
         assert natural_layout(hand, t) is not None
         lean = evaluate(hand, rules=r, dealt=dealt)
         assert _shown(lean) == _shown(_general(hand, r, dealt)), format_hand(hand)
+
+
+@pytest.mark.parametrize(
+    ("r", "dealt"),
+    [(DENEXA, 7), (DENEXA, 13), (CLASSIC, 9), (FAMILY, 5), (GIN_LIKE, 10)],
+    ids=["denexa7", "denexa13", "classic", "family", "gin_like"],
+)
+def test_lean_best_discard_gives_the_general_choice(
+    r: Ruleset, dealt: int | None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # best_discard of a hand of natural cards takes the lean path (its own discard search
+    # and memo kept across hands): the same card and the same layout of the cards kept as
+    # the general search, also for hands with no meld at all and hands seen again.
+    import payme.solver
+
+    hands = _natural_hands(r, dealt, random.Random(2027), 300, 2)
+    lean = [best_discard(hand, rules=r, dealt=dealt) for hand in hands + hands[:40]]
+    monkeypatch.setattr(payme.solver, "_LEAN_DISCARD", False)
+    for hand, got in zip(hands + hands[:40], lean, strict=True):
+        want = best_discard(hand, rules=r, dealt=dealt)
+        assert got.card == want.card, format_hand(hand)
+        assert _shown(got.evaluation) == _shown(want.evaluation), format_hand(hand)
 
 
 def test_lean_path_leaves_other_hands_to_the_general_search() -> None:

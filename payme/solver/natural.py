@@ -65,8 +65,9 @@ class Natural:
     """What the lean path needs to know about one rule set and round, built once."""
 
     __slots__ = (
-        "ace_high", "book", "bundles", "cost", "melds", "memo",
-        "picks", "points", "run_min", "set_min", "set_probe", "solve", "t",
+        "ace_high", "book", "bundles", "cost", "melds", "memo", "memo_d",
+        "picks", "picks_d", "points", "run_min", "set_min", "set_probe", "solve", "solve_d",
+        "t",
     )  # fmt: skip
 
     def __init__(self, t: RuleTables) -> None:
@@ -91,6 +92,10 @@ class Natural:
         self.memo: dict[int, int] = {}
         self.picks: dict[int, int] = {}
         self.solve = _make_solver(self)
+        # The same with one discard owed (best_discard), kept across hands as well.
+        self.memo_d: dict[int, int] = {}
+        self.picks_d: dict[int, int] = {}
+        self.solve_d = _make_discard_solver(self)
 
     def bundle(self, key: int, make: Callable[[], Bundle]) -> NatBundle | None:
         """The bundle under ``key`` (``make`` builds it on a miss), ``None`` when empty."""
@@ -139,13 +144,37 @@ def natural_layout(
     """
     if nat is None:
         nat = natural_for(t)
+    read = _read(cards, nat, found)
+    if read is None:
+        return None  # a wild or special card: the general path
+    state, bundles = read
+    if not bundles:
+        # No meld possible: every card is deadwood.
+        points = nat.points
+        hand = tuple(sorted(cards, key=_INDEX))
+        return hand, (), hand, sum([points[c.index] for c in cards])
+    return _search(cards, state, bundles, nat)
+
+
+def _read(
+    cards: tuple[Card, ...], nat: Natural, found: Scan | None
+) -> tuple[int, list[NatBundle]] | None:
+    """A hand's packed state and candidate bundles, or ``None`` for a hand the lean path
+    does not take (``found``: its scan, when already made)."""
     if found is None:
         found = scan(cards, nat.book)
         if found is None:
             return None
+    bundles = _bundles(found, nat)
+    return None if bundles is None else (found[2], bundles)
+
+
+def _bundles(found: Scan, nat: Natural) -> list[NatBundle] | None:
+    """The candidate bundles of a scanned hand, or ``None`` when it holds a wild or special
+    card (the general path's business)."""
     held, tally, state, others = found
     if others or state & nat.book.conv_fields:
-        return None  # a wild or special card: the general path
+        return None
     # Candidate bundles, by the general path's keys (no wild cards: the low byte is 0);
     # runs before sets, as there.
     book = nat.book
@@ -195,15 +224,14 @@ def natural_layout(
         if hit is not None:
             bundles.append(hit)
 
-    if not bundles:
-        # No meld possible: every card is deadwood.
-        points = nat.points
-        hand = tuple(sorted(cards, key=_INDEX))
-        return hand, (), hand, sum([points[c.index] for c in cards])
-    return _search(cards, state, bundles, nat)
+    return bundles
 
 
-def _search(cards: tuple[Card, ...], state: int, bundles: list[NatBundle], nat: Natural) -> Layout:
+def _prepare(
+    state: int, bundles: list[NatBundle], nat: Natural
+) -> tuple[dict[int, tuple[int, ...]], int, list[int], int]:
+    """The candidate melds by anchor position, the state without the cards in no candidate
+    meld, those cards' indexes (deadwood whatever else happens) and what they cost."""
     cands: dict[int, tuple[int, ...]] = {}
     fields = 0
     for groups, touched in bundles:
@@ -218,7 +246,6 @@ def _search(cards: tuple[Card, ...], state: int, bundles: list[NatBundle], nat: 
     bit_slot = book.pos_at_bit
     index_at = book.index_at
     cost = nat.cost
-    # Cards in no candidate meld are deadwood whatever else happens.
     dead: list[int] = []
     aside = 0
     alone = state & ~fields
@@ -229,18 +256,47 @@ def _search(cards: tuple[Card, ...], state: int, bundles: list[NatBundle], nat: 
             alone -= unit[j]
             dead.append(index_at[j])
             aside += cost[j]
-
     if len(nat.memo) > _MEMO_MOST:
         nat.memo.clear()
         nat.picks.clear()
-    total = nat.solve(state, INF, cands.get)
+        nat.memo_d.clear()
+        nat.picks_d.clear()
+    return cands, state, dead, aside
 
-    # Walk the first best move from each state (see search.Search.walk).
+
+def _search(cards: tuple[Card, ...], state: int, bundles: list[NatBundle], nat: Natural) -> Layout:
+    cands, state, dead, aside = _prepare(state, bundles, nat)
+    total = nat.solve(state, INF, cands.get)
+    melds = _walk(state, cands, nat, dead)
+    hand = tuple(sorted(cards, key=_INDEX))
+    return hand, melds, tuple([CARDS[i] for i in sorted(dead)]), total + aside
+
+
+def _walk(
+    state: int,
+    cands: dict[int, tuple[int, ...]],
+    nat: Natural,
+    dead: list[int],
+    taken: list[int] | None = None,
+) -> tuple[Meld, ...]:
+    """Walk the first best move from each state (see search.Search.walk): the melds, in
+    layout order, after those ``taken`` before (as the cards they take); the cards left as
+    deadwood are added to ``dead``."""
+    book = nat.book
+    unit = book.unit_at
+    bit_slot = book.pos_at_bit
+    index_at = book.index_at
     picks = nat.picks
     melds: list[Meld] = []
     keys: list[tuple[int, int, str, int, int]] = []
     ends: list[tuple[int, int]] = []
     known = nat.melds
+    for took in taken or ():
+        meld, key, run_ends = known[took]
+        keys.append((*key, len(melds)))
+        melds.append(meld)
+        if run_ends is not None:
+            ends.append(run_ends)
     while state:
         delta = picks.get(state)
         if delta is None:
@@ -267,9 +323,93 @@ def _search(cards: tuple[Card, ...], state: int, bundles: list[NatBundle], nat: 
         state -= delta
     if len(melds) > 1:
         melds = _in_order(melds, keys, ends, nat.t)
-    dead.sort()
-    hand = tuple(sorted(cards, key=_INDEX))
-    return hand, tuple(melds), tuple([CARDS[i] for i in dead]), total + aside
+    return tuple(melds)
+
+
+_DISCARD: Final = -1
+"""The move "discard this card" in the discard search's notes (0: deadwood, else a meld)."""
+
+
+def natural_discard(
+    cards: tuple[Card, ...], t: RuleTables, nat: Natural | None = None, found: Scan | None = None
+) -> tuple[Card, Layout] | None:
+    """The best discard of a hand of natural cards only, and the best layout of the cards
+    kept, exactly as :func:`~payme.solver.best_discard` chooses them on the general path
+    (the same search moves in the same order, the same ties); ``None`` for any other hand.
+    ``found``: the hand's :func:`~payme.solver.search.scan`, when already made.
+
+    >>> from payme.melds import tables_for
+    >>> from payme.cards import parse_hand
+    >>> card, (kept, melds, dead, points) = natural_discard(
+    ...     parse_hand("5H 6H 7H 8H KC 3S"), tables_for("denexa", 9))
+    >>> card, [str(m) for m in melds], points
+    (Card('KC'), ['5H 6H 7H 8H'], 5)
+    """
+    if not cards:
+        return None
+    if nat is None:
+        nat = natural_for(t)
+    read = _read(cards, nat, found)
+    if read is None:
+        return None
+    state, bundles = read
+    points = nat.points
+    if not bundles:
+        # No meld possible: every card is deadwood, and the dearest goes (the first such
+        # in card order, as below).
+        ordered = sorted(cards, key=_INDEX)
+        card = max(ordered, key=lambda c: points[c.index])  # max keeps the first of equals
+        ordered.remove(card)
+        left = tuple(ordered)
+        return card, (left, (), left, sum([points[c.index] for c in left]))
+    cands, state, dead, aside = _prepare(state, bundles, nat)
+    # As best_discard: (total, 0, 0) for a discard the search makes, (total, 1, index) for
+    # a card in no candidate meld; the least wins.
+    options: list[tuple[int, int, int]] = []
+    if state:
+        total = nat.solve_d(state, INF, cands.get)
+        if total < INF:
+            options.append((total + aside, 0, 0))
+    if dead:
+        whole = nat.solve(state, INF, cands.get) + aside if state else aside
+        options += [(whole - points[i], 1, i) for i in sorted(set(dead))]
+    value, kind, thrown = min(options)
+    taken: list[int] = []  # the melds taken before the discard, as the cards they take
+    if kind == 1:
+        # A card in no candidate meld: without it the candidates are the same (its suit's
+        # stretch and its rank had too few cards for any meld, and still have), so the
+        # cards kept are laid out as the plain search of the same state lays them out.
+        dead.remove(thrown)
+    else:
+        # The discard search's first best moves up to the discard; the plain walk after.
+        unit = nat.book.unit_at
+        bit_slot = nat.book.pos_at_bit
+        index_at = nat.book.index_at
+        picks = nat.picks_d
+        thrown = -1
+        while thrown < 0:
+            delta = picks.get(state)
+            if delta is None:
+                # Its note is gone (another thread cleared the shared memo): search again.
+                nat.memo_d.pop(state, None)
+                nat.solve_d(state, INF, cands.get)
+                delta = picks[state]
+            j = bit_slot[(state & -state).bit_length() - 1]
+            if delta == _DISCARD:
+                thrown = index_at[j]
+                state -= unit[j]
+            elif not delta:
+                dead.append(index_at[j])
+                state -= unit[j]
+            else:
+                taken.append(delta)
+                state -= delta
+    melds = _walk(state, cands, nat, dead, taken)
+    card = CARDS[thrown]
+    rest = list(cards)
+    rest.remove(card)
+    kept = tuple(sorted(rest, key=_INDEX))
+    return card, (kept, melds, tuple([CARDS[i] for i in sorted(dead)]), value)
 
 
 def _make_solver(
@@ -335,6 +475,66 @@ def _make_solver(
     return solve
 
 
+def _make_discard_solver(
+    nat: Natural,
+) -> Callable[[int, int, Callable[[int], tuple[int, ...] | None]], int]:
+    """The general search with one discard owed (``Search.value(..., d=0)``), cut down to
+    no wild cards like :func:`_make_solver`: at the lowest card, the candidate melds in
+    order, then discarding it (the rest searched by the plain solver), then leaving it as
+    deadwood; the first best move is kept.  Nothing left with the discard still owed is
+    no answer.  The notes (``memo_d``, ``picks_d``: ``-1`` for the discard) are kept
+    across hands for the same reason as the plain solver's."""
+    book = nat.book
+    unit = book.unit_at
+    cost = nat.cost
+    guard = book.guard
+    bit_slot = book.pos_at_bit
+    memo = nat.memo_d
+    picks = nat.picks_d
+    plain = nat.solve
+
+    def solve_d(state: int, budget: int, moves_at: Callable[[int], tuple[int, ...] | None]) -> int:
+        if not state:
+            return INF
+        j = bit_slot[(state & -state).bit_length() - 1]
+        hit = memo.get(state)
+        if hit is not None:
+            if hit >= 0:
+                return hit
+            if -hit - 1 >= budget:
+                return -hit - 1
+        best = budget
+        pick = 0
+        moves = moves_at(j)
+        if moves is not None:
+            sg = state | guard
+            for delta in moves:
+                if (sg - delta) & guard == guard:
+                    v = solve_d(state - delta, best, moves_at)
+                    if v < best:
+                        best, pick = v, delta
+                        if not v:
+                            break
+        rest = state - unit[j]
+        if best:
+            v = plain(rest, best, moves_at)
+            if v < best:
+                best, pick = v, _DISCARD
+        c = cost[j]
+        if best > c:
+            v = c + solve_d(rest, best - c, moves_at)
+            if v < best:
+                best, pick = v, 0
+        if best < budget:
+            memo[state] = best
+            picks[state] = pick
+        else:
+            memo[state] = -budget - 1
+        return best
+
+    return solve_d
+
+
 _MEMO_MOST: Final = 100_000
 """States kept in a :class:`Natural`'s memo before it starts afresh: about 17 MB at most
 with the other caches (some 175 bytes a state); a hand adds about one state on average."""
@@ -390,4 +590,4 @@ def _first_and_walk(key: tuple[int, int, str, int, int]) -> tuple[int, int]:
 _FIRST_AND_WALK: Final = _first_and_walk
 
 
-__all__ = ["Layout", "Natural", "natural_for", "natural_layout"]
+__all__ = ["Layout", "Natural", "natural_discard", "natural_for", "natural_layout"]
