@@ -116,6 +116,7 @@ def test_bot_games_are_reproducible() -> None:
     assert bot_seed(8, 0) != bot_seed(8, 1) != bot_seed(9, 0)
 
 
+@pytest.mark.slow  # six whole games: make test runs it, make check not
 def test_greedy_and_strong_beat_random() -> None:
     lineup = ("strong", "greedy", "random")
     totals: dict[str, list[int]] = {name: [] for name in lineup}

@@ -573,6 +573,7 @@ BLOCKS = 4
 BOT_MIXES = (("random",), ("random", "greedy"), ("greedy", "random", "random"), ("random",))
 
 
+@pytest.mark.slow  # a long sweep (most of the unit run): make test runs it, make check not
 @pytest.mark.parametrize("name", ["denexa", "classic", "family"])
 @pytest.mark.parametrize("block", range(BLOCKS))
 def test_seeded_random_games_keep_every_invariant(name: str, block: int) -> None:

@@ -736,6 +736,7 @@ def _play_random(seed: int) -> ThreePackGame:
     return g
 
 
+@pytest.mark.slow  # a long sweep (most of the unit run): make test runs it, make check not
 @pytest.mark.parametrize("block", range(4))
 def test_seeded_random_games_keep_every_invariant(block: int) -> None:
     hows: Counter[str] = Counter()

@@ -234,6 +234,7 @@ class Stop(Exception):
     pass
 
 
+@pytest.mark.slow  # waits on 4-second games by design: make test runs it, make check not
 def test_a_progress_callback_can_stop_a_run_at_once() -> None:
     def stop_after_first(done: int, total: int) -> None:
         if done > 0:
@@ -330,6 +331,7 @@ def _payme(*args: str) -> subprocess.CompletedProcess[str]:
                           capture_output=True, text=True, timeout=600)  # fmt: skip
 
 
+@pytest.mark.slow  # three CLI processes importing pandas: make test runs it, make check not
 def test_cli_writes_csv_and_parquet_with_the_simulated_rows(tmp_path: Path) -> None:
     args = ["simulate", "--games", "2", "--players", "2", "--bots", "greedy",
             "--seed", "4", "--workers", "1"]  # fmt: skip

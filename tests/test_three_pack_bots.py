@@ -156,6 +156,7 @@ def test_strong_avoids_feeding_the_next_player() -> None:
     assert bot.danger(parse_card("KD"), wanted) == 0
 
 
+@pytest.mark.slow  # 60 seeded games: make test runs it, make check not
 def test_strong_beats_greedy_beats_random_over_seeded_games() -> None:
     wins: Counter[str] = Counter()
     kinds = ("random", "greedy", "strong")
