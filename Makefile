@@ -1,6 +1,10 @@
 # Two commands for a newcomer:
 #   make app    set up .venv and serve the app on http://127.0.0.1:8866 (HOST=0.0.0.0 to share it)
-#   make test   set up .venv and run everything: ruff, mypy, pytest (unit, doctests, notebooks, browser)
+#   make test   set up .venv and run everything: ruff, mypy, the API docs, pytest (unit, doctests,
+#               notebooks, browser)
+# For the edit-test loop:
+#   make check  ruff, mypy and the fast unit tests and doctests (no slow sweeps, notebooks or
+#               browser), in about a minute
 SHELL := /bin/bash
 VENV := .venv
 PY := $(VENV)/bin/python
@@ -10,7 +14,7 @@ PORT ?= 8866
 PYTEST_ARGS ?=
 VOILA_ARGS ?=
 
-.PHONY: app test lint typecheck pytest bench chromium clean
+.PHONY: app test check lint typecheck pytest pytest-fast docs bench chromium clean
 
 $(PY):
 	python3 -m venv $(VENV)
@@ -43,8 +47,8 @@ app: $(STAMP)
 	$(PY) -m payme.app.server notebooks/ --port=$(PORT) --Voila.ip=$(HOST) $(VOILA_ARGS)
 
 lint: $(STAMP)
-	$(VENV)/bin/ruff check payme tests benchmarks
-	$(VENV)/bin/ruff format --check payme tests benchmarks
+	$(VENV)/bin/ruff check payme tests benchmarks docs/api
+	$(VENV)/bin/ruff format --check payme tests benchmarks docs/api
 
 typecheck: $(STAMP)
 	$(VENV)/bin/mypy
@@ -55,7 +59,22 @@ pytest: $(STAMP) chromium
 	if [ $$rc -eq 5 ]; then echo "pytest collected no tests: failing" >&2; exit 1; fi; \
 	exit $$rc
 
-test: lint typecheck pytest
+test: lint typecheck docs pytest
+
+# The fast tier: the package's doctests, the unit tests and the README's tour, without the
+# tests marked slow (long sweeps), the notebooks (nbval) or the browser (tests/e2e).
+pytest-fast: $(STAMP)
+	@rc=0; $(VENV)/bin/pytest -q -rfE -m "not slow and not e2e" --ignore=tests/e2e \
+	  $(PYTEST_ARGS) payme tests README.md </dev/null || rc=$$?; \
+	if [ $$rc -eq 5 ]; then echo "pytest collected no tests: failing" >&2; exit 1; fi; \
+	exit $$rc
+
+check: lint typecheck pytest-fast
+
+# The API reference, from the docstrings, into build/docs/ (git-ignored); a warning fails it.
+docs: $(STAMP)
+	$(VENV)/bin/sphinx-build -W --keep-going -q -b html docs/api build/docs
+	@echo "API reference: build/docs/index.html"
 
 # RLCard and OpenSpiel are compared against in the same run: benchmark-only extras.
 bench: $(STAMP)
@@ -63,4 +82,4 @@ bench: $(STAMP)
 	$(PY) -m benchmarks
 
 clean:
-	rm -rf $(VENV) test-artifacts .mypy_cache .ruff_cache
+	rm -rf $(VENV) test-artifacts build/docs .mypy_cache .ruff_cache

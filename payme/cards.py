@@ -115,7 +115,7 @@ class Card:
 
     @staticmethod
     def from_index(index: int) -> Card:
-        """The card of :attr:`index` ``index`` (0–58); same as ``Card(index)``."""
+        """The card whose index is ``index`` (0–58); same as ``Card(index)``."""
         return Card(index)
 
     @staticmethod

@@ -1,0 +1,36 @@
+"""Sphinx settings for payme's API reference, built from the docstrings by ``make docs``."""
+
+from __future__ import annotations
+
+import payme
+
+project = "payme"
+author = "the payme authors"
+copyright = "2026, the payme authors"
+release = payme.__version__
+version = release
+
+# No napoleon: the docstrings are reST, not Google or NumPy style, and napoleon would read an
+# attribute docstring such as "Special cards ...: ``(token, copies)``" as a type annotation.
+extensions = ["sphinx.ext.autodoc", "sphinx.ext.viewcode"]
+
+# The docstrings are reST with doctest examples; a name is documented where it is defined
+# (its module's page), in source order, so the reference reads like the modules.
+autodoc_default_options = {
+    "members": True,
+    "member-order": "bysource",
+    "show-inheritance": True,
+}
+autodoc_typehints = "description"
+autodoc_class_signature = "separated"
+# `from __future__ import annotations` leaves the hints as text; Sphinx resolves them
+# against the module, and these aliases read better unexpanded.
+autodoc_type_aliases = {
+    "CardsLike": "payme.cards.CardsLike",
+    "RulesLike": "payme.rulesets.RulesLike",
+    "MeldLike": "payme.layoff.MeldLike",
+}
+
+html_theme = "alabaster"
+html_title = f"payme {release} API reference"
+exclude_patterns = ["_build"]
