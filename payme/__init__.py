@@ -7,6 +7,32 @@ never pulls in pandas, ipywidgets or IPython.
 >>> import payme
 >>> payme.rules("family").lay_off
 True
+
+The public interface is the names in ``__all__`` (below), each importable from ``payme``;
+they keep working from release to release, and a renamed one keeps its old name for a
+release with a deprecation warning.  Everything else (the modules' other names, anything
+starting with ``_``) may change.
+
+- Cards and rule sets: :class:`~payme.cards.Card`, :exc:`~payme.cards.CardError`,
+  :func:`~payme.cards.parse_card`, :func:`~payme.cards.parse_hand`,
+  :func:`~payme.cards.format_hand`, :class:`~payme.rulesets.Ruleset`,
+  :class:`~payme.rulesets.Money`, :func:`~payme.rulesets.rules`, ``PRESETS`` (the preset
+  rule sets by name), :class:`~payme.pack.Pack`, :func:`~payme.pack.check_hand`.
+- Melds and hands: :class:`~payme.melds.Meld`, :class:`~payme.melds.MeldCheck`,
+  :func:`~payme.melds.check_meld`, :func:`~payme.solver.evaluate`,
+  :func:`~payme.solver.can_go_out`, :func:`~payme.solver.best_discard` and what they
+  return, :class:`~payme.solver.Evaluation` and :class:`~payme.solver.GoOut`;
+  :func:`~payme.layoff.lay_off` (a :class:`~payme.layoff.LayOff`),
+  :func:`~payme.layoff.lay_off_in_turn`, :func:`~payme.layoff.grow_meld`,
+  :func:`~payme.odds.go_out_chance` (a :class:`~payme.odds.GoOutChance`).
+- Puzzles: :func:`~payme.puzzles.new_puzzle`, :func:`~payme.puzzles.puzzle_from_id` (each a
+  :class:`~payme.puzzles.Puzzle`).
+- Games and analysis: :func:`~payme.game.new_game`, :func:`~payme.game.play_game`,
+  :func:`~payme.game.replay`, :func:`~payme.analysis.simulate.simulate`.
+
+The subpackages ``payme.widgets``, ``payme.tutorial`` and ``payme.app`` are the web app's
+own layer, not part of this interface.  ``payme.__version__`` is the package's one version
+(the packaging metadata reads it from here).
 """
 
 from __future__ import annotations
