@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from payme import CardError, check_meld, parse_hand, rules
+from payme import CardError, check_meld, evaluate, parse_hand, rules
 from payme.cards import CARDS, N_CARDS, Card
 from payme.layoff import LayOff, lay_off
 from payme.melds import Meld
@@ -172,3 +172,18 @@ def test_a_meld_from_text_refuses_what_it_cannot_mean() -> None:
         Meld("run", parse_hand("5H 6H 7H"))
     with pytest.raises(ValueError, match="one stands_for entry per card"):
         Meld("run", parse_hand("5H 6H 7H"), parse_hand("5H 6H"))
+
+
+# --- values computed, never built: their repr does not imitate a call ----------------------
+
+
+def test_an_evaluation_prints_its_layout_and_its_real_rule_set() -> None:
+    ev = evaluate("7H 8H 9H JK 2C 5S 5D 5C KD", rules="denexa", dealt=7)
+    assert repr(ev) == (
+        "<Evaluation [5S 5D 5C] [2C(6H) 7H 8H 9H JK(TH)]; deadwood KD = 10"
+        " under rules('denexa'), dealt=7>"
+    )
+    custom = dataclasses.replace(rules("denexa"), twos_wild=False)
+    assert "under <Ruleset 'denexa': rules('denexa') with twos_wild=False>" in repr(
+        evaluate("7H 8H 9H", rules=custom, dealt=7)
+    )

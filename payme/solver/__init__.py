@@ -49,7 +49,8 @@ class Evaluation:
     dealt: int | None
 
     def __repr__(self) -> str:
-        return f"Evaluation({str(self)!r}, rules={self.rules.name!r}, dealt={self.dealt!r})"
+        # Not a call: an evaluation is computed by evaluate(), never built from its parts.
+        return f"<Evaluation {self} under {self.rules!r}, dealt={self.dealt!r}>"
 
     def __str__(self) -> str:
         parts = [f"[{m}]" for m in self.melds]
