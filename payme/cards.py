@@ -18,7 +18,7 @@ import operator
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Final
+from typing import Any, Final
 
 RANKS: Final = "A23456789TJQK"
 """Rank letters in rank-number order: A = 1 … K = 13."""
@@ -52,6 +52,13 @@ _TOKEN_HELP = (
     "a card is a rank (A 2-9 T or 10 J Q K) followed by a suit (S H D C or ♠ ♥ ♦ ♣), "
     "or JK for a joker, or one of " + " ".join(SPECIAL_NAMES)
 )
+
+
+def pretty_as_repr(value: object, printer: Any, cycle: bool) -> None:
+    """A ``_repr_pretty_`` that prints ``repr(value)``: pretty printers (IPython's, and
+    hypothesis's in a failing example) would otherwise list a dataclass's fields, which do
+    not paste back."""
+    printer.text(repr(value))
 
 
 class CardError(ValueError):
@@ -103,6 +110,8 @@ class Card:
         if not 0 <= index < N_CARDS:
             raise CardError(f"no card has index {index}: indices run from 0 to {N_CARDS - 1}")
         return CARDS[index]
+
+    _repr_pretty_ = pretty_as_repr
 
     def __reduce__(self) -> tuple[type[Card], tuple[int]]:
         # Unpickling and copying go through __new__, so they give the shared card too.

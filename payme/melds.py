@@ -36,6 +36,7 @@ from payme.cards import (
     format_hand,
     parse_card,
     parse_hand,
+    pretty_as_repr,
 )
 from payme.pack import MAX_HAND, check_hand
 from payme.rulesets import Ruleset, RulesLike, WildScope
@@ -159,6 +160,8 @@ class Meld:
         for c, s in zip(self.cards, self.stands_for, strict=True):
             parts.append(str(c) if s is c or s is None else f"{c}({s})")
         return " ".join(parts)
+
+    _repr_pretty_ = pretty_as_repr
 
     def __repr__(self) -> str:
         parts = []

@@ -28,7 +28,16 @@ from __future__ import annotations
 from dataclasses import dataclass, field, fields
 from typing import Final, Literal
 
-from payme.cards import JOKER_INDEX, N_CARDS, N_REGULAR, RANKS, SPECIAL_NAMES, Card, parse_card
+from payme.cards import (
+    JOKER_INDEX,
+    N_CARDS,
+    N_REGULAR,
+    RANKS,
+    SPECIAL_NAMES,
+    Card,
+    parse_card,
+    pretty_as_repr,
+)
 
 GameKind = Literal["pay_me", "rummy_3_pack"]
 AceRule = Literal["low", "low_or_high"]
@@ -168,6 +177,8 @@ class Ruleset:
                 problems.append(f"{token!r} is not a special card")
         if problems:
             raise ValueError(f"invalid rule set {self.name!r}: " + "; ".join(problems))
+
+    _repr_pretty_ = pretty_as_repr
 
     def __repr__(self) -> str:
         # The full field list (over 1,000 characters) would swamp every value that holds a

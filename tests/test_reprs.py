@@ -187,3 +187,13 @@ def test_an_evaluation_prints_its_layout_and_its_real_rule_set() -> None:
     assert "under <Ruleset 'denexa': rules('denexa') with twos_wild=False>" in repr(
         evaluate("7H 8H 9H", rules=custom, dealt=7)
     )
+
+
+def test_pretty_printers_print_the_repr_not_the_dataclass_fields() -> None:
+    # A failing hypothesis example (and IPython) shows what pastes back.
+    from hypothesis.vendor.pretty import pretty
+
+    meld = check_meld("5H JK 7H", rules="denexa", dealt=7).meld
+    assert pretty([Card("7H"), meld, rules("family")]) == (
+        "[Card('7H'), Meld('run', '5H JK(6H) 7H'), rules('family')]"
+    )
