@@ -114,8 +114,14 @@ class Card:
     _repr_pretty_ = pretty_as_repr
 
     def __reduce__(self) -> tuple[type[Card], tuple[int]]:
-        # Unpickling and copying go through __new__, so they give the shared card too.
+        # Unpickling goes through __new__, so it gives the shared card too.
         return (Card, (self.index,))
+
+    def __copy__(self) -> Card:
+        return self  # immutable and shared: a copy is the card itself
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Card:
+        return self
 
     @staticmethod
     def of(token: str) -> Card:
