@@ -124,7 +124,7 @@ def test_the_url_replays_the_same_position() -> None:
         assert move is not None
         session.act(move)
     page.refresh()
-    query = page.table.state["url"]
+    query = page.url.query
     again = _page(query)
     assert again.session is not None
     assert again.session.game.history == session.game.history

@@ -602,8 +602,12 @@ class PlayPage:
 
         from payme.widgets import MessageBox
         from payme.widgets.table import CardTable
+        from payme.widgets.url_state import UrlState
 
         self.message = MessageBox()
+        # The game lives in the address: Back/Forward between games replays the other one.
+        self.url = UrlState()
+        self.url.on_navigate(lambda query: self.apply_query(query))
         self.table = CardTable()
         self.table.add_class("payme-play-table")
         self.table.on_gesture(self.gesture)
@@ -682,6 +686,7 @@ class PlayPage:
                 self.table,
                 self.review_view,
                 self.scores_view,
+                self.url,
             ],
             layout=w.Layout(max_width="100%"),
         )  # fmt: skip
@@ -812,7 +817,6 @@ class PlayPage:
             "rummy": lambda _g: self._act(LayDownRummy(YOU)),
             "next_hand": self._next_hand,
             "hint": self._hint,
-            "url": self._url,
         }.get(str(kind))
         if handler is None:
             raise ValueError(f"unknown gesture {kind!r}")
@@ -988,13 +992,6 @@ class PlayPage:
         self._advice = "Hint: " + session.hint().rstrip(".") + "."
         self.refresh()
 
-    def _url(self, gesture: dict[str, Any]) -> None:
-        from urllib.parse import parse_qsl
-
-        query = dict(parse_qsl(str(gesture.get("query", ""))))
-        if query:
-            self.apply_query(query)
-
     # ------------------------------------------------------------------ drawing
 
     def query(self) -> str:
@@ -1007,10 +1004,11 @@ class PlayPage:
         self._serial += 1
         state = _TableState(self, session).build()
         state["serial"] = self._serial
-        state["url"] = self.query()
-        state["url_push"] = self._push
-        self._push = False
         self.table.show(state)
+        # A new game is a new history entry (Back returns to the game before); each move
+        # only updates the entry, so a reload or a copied link shows this very position.
+        self.url.update(self.query(), push=self._push)
+        self._push = False
         session.steps = []
         self.scores_view.value = _scores_html(session)
         self.review_button.layout.display = None if session.over else "none"
@@ -1151,7 +1149,17 @@ class _TableState:
             "out": out,
             "score": self._score(seat),
             "shown": shown,
+            "note": self._note(seat),
         }
+
+    def _note(self, seat: int) -> str:
+        """What stands out about a seat: it went out, or dropped out."""
+        view = self.view
+        if isinstance(view, dict):
+            return "dropped out" if not view["active"][seat] else ""
+        if view.declarer == seat and view.phase not in ("draw", "discard"):
+            return "went out — Pay me!"
+        return ""
 
     def _melds(self, mode: str) -> list[dict[str, Any]]:
         from payme.display.html import meld_label, stand_ins

@@ -88,6 +88,16 @@ function render({ model, el: host }) {
     return wrap;
   }
 
+  // "34 points · −$0.40": each part kept whole when the line wraps.
+  function scoreText(text) {
+    const span = el("span", { class: "pm-score" });
+    text.split(" · ").forEach((part, i) => {
+      if (i) span.append(" · ");
+      span.append(el("span", { class: "pm-nowrap", text: part }));
+    });
+    return span;
+  }
+
   function backs(count, max = 10) {
     const fan = el("span", { class: "pm-fan", "aria-hidden": "true" });
     for (let i = 0; i < Math.min(count, max); i++) fan.append(el("span", { class: "pm-back" }));
@@ -122,8 +132,8 @@ function render({ model, el: host }) {
       el(
         "div",
         { class: "pm-seat-info" },
-        el("span", { class: "pm-count", text: `${view.count ?? seat.count} cards` }),
-        seat.score ? el("span", { class: "pm-score", text: seat.score }) : null,
+        seat.note ? el("span", { class: "pm-note", text: seat.note }) : el("span", { class: "pm-count", text: `${view.count ?? seat.count} cards` }),
+        seat.score ? scoreText(seat.score) : null,
       ),
     );
     return box;
@@ -574,7 +584,8 @@ function render({ model, el: host }) {
         { class: "pm-seat-name" },
         el("b", { text: s.you.name || "You" }),
         el("span", { class: "pm-count", text: ` · ${ui.order.length} cards` }),
-        s.you.score ? el("span", { class: "pm-score", text: ` · ${s.you.score}` }) : null,
+        s.you.score ? " · " : null,
+        s.you.score ? scoreText(s.you.score) : null,
         s.you.turn ? el("span", { class: "pm-turn-mark", text: " ◀ your turn" }) : null,
       ),
     );
@@ -625,28 +636,7 @@ function render({ model, el: host }) {
     root.dataset.busy = "false";
     if (fresh && s.anim && s.anim.length) startAnimation(s.anim);
     draw();
-    if (s.url !== undefined && s.url !== null) syncUrl(s.url, s.url_push);
   }
-
-  function syncUrl(query, push) {
-    try {
-      const url = new URL(window.location.href);
-      const next = query ? `?${query}` : "";
-      if (url.search === next) return;
-      url.search = next;
-      if (push) window.history.pushState({ payme: query }, "", url);
-      else window.history.replaceState({ payme: query }, "", url);
-    } catch (error) {
-      // A page without a real location (a notebook output) simply keeps no URL state.
-    }
-  }
-
-  function onPop(event) {
-    const query = window.location.search.replace(/^\?/, "");
-    send({ do: "url", query });
-    return event;
-  }
-  window.addEventListener("popstate", onPop);
 
   model.on("change:state", onState);
   model.on("change:faces", draw);
@@ -655,10 +645,7 @@ function render({ model, el: host }) {
     if (message && message.notice) notice(message.notice, message.anchor || null);
   });
   onState();
-  return () => {
-    window.removeEventListener("popstate", onPop);
-    finishAnimation();
-  };
+  return () => finishAnimation();
 }
 
 export default { render };

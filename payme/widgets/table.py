@@ -25,7 +25,7 @@ The state's fields (all optional but ``you``)::
     panel                      {"title", "html"}: a result or review shown under the table
     anim                       bot moves to show one by one: [{"text", "seat", "counts",
                                 "stock", "top"}]
-    log, serial, url, url_push the last events, a change counter, the page's query string
+    log, serial                the last events, a change counter
 
 A face key is a card token with an optional mark: ``"7H"``, ``"JK~wild"``, ``"JK~wild~6H"``
 (standing for 6♥).  :meth:`CardTable.face` registers the SVG for a key.
