@@ -9,7 +9,7 @@ from payme.analysis.review import review_game, review_html, strongest_bot
 from payme.game import make_bot
 from payme.game.actions import Discard, Draw, GoOut, LayOff
 from payme.solver import evaluate
-from payme.widgets.play import PlaySession
+from payme.widgets.play_session import PlaySession
 
 
 def _scripted_moves(rules: str, players: int, seed: int, hands: int) -> list[str]:

@@ -98,7 +98,7 @@ def review_game(
 ) -> GameReview:
     """Replay a Play game and review each of your decisions (see the module's yardstick)."""
     from payme.game import make_bot
-    from payme.widgets.play import YOU, PlaySession, decode_move, encode_move
+    from payme.widgets.play_session import YOU, PlaySession, decode_move, encode_move
 
     session = PlaySession(rules, players, bots, seed)
     bot = make_bot(advisor or strongest_bot(), session.rules, seed)

@@ -1,0 +1,584 @@
+"""The game behind the Play page, with no widgets in it: you in seat 0 and bots elsewhere.
+
+:class:`PlaySession` checks every move with the engine (an illegal one raises
+:class:`~payme.game.actions.IllegalAction` and changes nothing), lets the bots move until it
+is your turn again, keeps what they did for the table to show one by one, and keeps your
+moves as short tokens (:func:`encode_move` / :func:`decode_move`) that the page's URL
+carries, so a reload or a shared link replays the same game.  It also says everything in a
+player's words: "You", seat names, cards as 9♠, melds numbered from 1.
+
+>>> s = PlaySession("denexa", players=2, bots=("greedy",), seed=3)
+>>> s.your_turn, s.phase
+(True, 'draw')
+>>> [s.describe(a) for a in s.legal()]
+['Draw from the stock', 'Take 5♦︎ from the discard pile']
+>>> _ = s.act(s.legal()[0]); s.phase, s.moves
+('discard', ['s'])
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import Any
+
+from payme.cards import Card, parse_card, parse_hand
+from payme.game import BOT_NAMES, make_bot, new_game
+from payme.game.actions import (
+    Action,
+    Discard,
+    Draw,
+    DropOut,
+    GoOut,
+    IllegalAction,
+    LayDownRummy,
+    LayOff,
+    Record,
+)
+from payme.rulesets import rules as get_rules
+
+__all__ = [
+    "BOT_WORDS",
+    "YOU",
+    "PlaySession",
+    "bot_word",
+    "decode_move",
+    "encode_move",
+    "go_out_with",
+    "label",
+    "seat_names",
+]
+
+YOU = 0
+"""Your seat: the first to play in hand 1."""
+
+# A Pay Me hand nobody ends (bots that never go out) stops after this many turns.
+_TURN_LIMIT = 400
+
+# Where the opponents sit, clockwise from your left, for each number of players.
+_SEATS: dict[int, tuple[str, ...]] = {
+    2: ("North",),
+    3: ("West", "East"),
+    4: ("West", "North", "East"),
+    5: ("West", "North-West", "North-East", "East"),
+    6: ("West", "North-West", "North", "North-East", "East"),
+    7: ("South-West", "West", "North-West", "North-East", "East", "South-East"),
+    8: ("South-West", "West", "North-West", "North", "North-East", "East", "South-East"),
+}
+
+BOT_WORDS: dict[str, str] = {
+    "random": "Random (weakest)",
+    "greedy": "Greedy",
+    "strong": "Strong",
+    "expert": "Expert (strongest)",
+}
+"""The bot strengths as the New game menu names them (a new bot shows its own name)."""
+
+
+def bot_word(name: str) -> str:
+    return BOT_WORDS.get(name, name.capitalize())
+
+
+def seat_names(players: int) -> tuple[str, ...]:
+    """ "You" and the opponents' places at the table, clockwise from your left.
+
+    >>> seat_names(4)
+    ('You', 'West', 'North', 'East')
+    >>> seat_names(10)[-1]
+    'Player 10'
+    """
+    if players in _SEATS:
+        return ("You", *_SEATS[players])
+    return ("You", *(f"Player {s + 1}" for s in range(1, players)))
+
+
+def label(card: Card | None) -> str:
+    """A card as players write it: ``9♠``, ``10♥``, ``joker``; ``—`` for none.
+
+    >>> label(parse_card("TH")), label(parse_card("JK")), label(None)
+    ('10♥︎', 'joker', '—')
+    """
+    from payme.display.svg import short_label
+
+    if card is None:
+        return "—"
+    if card.token == "JK":
+        return "joker"
+    return str(short_label(card))
+
+
+def _labels(cards: Sequence[Card]) -> str:
+    return " ".join(label(c) for c in cards)
+
+
+# ---------------------------------------------------------------------- move notation
+#
+# Your moves in the URL, one short token each, joined by dots: "s" draw from the stock, "p"
+# take from the pile ("p3": take 3), "d7H" discard, "o9C" go out discarding 9C ("o" with
+# none; "o9C_JK-5H-6H_7S-7D-7C" with the melds as laid down), "l0-8H-9H_1-QS" lay off
+# (meld index, cards; "l" alone: nothing), "r" lay down the RUMMY cards, "x" drop out, and
+# "n" deal the next hand.
+
+
+def encode_move(action: Action | None) -> str:
+    """The URL token of one of your moves (``None``: dealing the next hand).
+
+    >>> encode_move(Draw(0, "stock")), encode_move(Discard(0, parse_card("7H")))
+    ('s', 'd7H')
+    >>> encode_move(LayOff(0, ((0, parse_hand("8H 9H")),)))
+    'l0-8H-9H'
+    """
+    if action is None:
+        return "n"
+    if isinstance(action, Draw):
+        head = "s" if action.source == "stock" else "p"
+        return head + (str(action.take) if action.take != 1 else "")
+    if isinstance(action, Discard):
+        return "d" + action.card.token
+    if isinstance(action, GoOut):
+        text = "o" + (action.discard.token if action.discard else "")
+        melds = getattr(action, "melds", None)
+        if melds:
+            text += "".join("_" + "-".join(c.token for c in _meld_cards(m)) for m in melds)
+        return text
+    if isinstance(action, LayOff):
+        return "l" + "_".join(
+            "-".join([str(i), *(c.token for c in cards)]) for i, cards in action.placements
+        )
+    if isinstance(action, LayDownRummy):
+        return "r"
+    if isinstance(action, DropOut):
+        return "x"
+    raise ValueError(f"no URL token for {action!r}")
+
+
+def _meld_cards(meld: Any) -> tuple[Card, ...]:
+    return tuple(meld.cards) if hasattr(meld, "cards") else parse_hand(meld)
+
+
+def decode_move(
+    token: str, seat: int = YOU, rules: Any = "denexa", dealt: int | None = None
+) -> Action | None:
+    """The move a URL token stands for (``None``: deal the next hand); a bad token is a
+    ``ValueError`` naming it.  ``rules`` and ``dealt`` read a go-out's declared melds.
+
+    >>> decode_move("d7H")
+    Discard(seat=0, card=Card('7H'))
+    >>> decode_move("q")
+    Traceback (most recent call last):
+    ...
+    ValueError: 'q' is not a move: moves are s, p, d<card>, o<card>, l<melds>, r, x or n
+    """
+    try:
+        head, rest = token[:1], token[1:]
+        if head == "n" and not rest:
+            return None
+        if head in ("s", "p"):
+            take = int(rest) if rest else 1
+            return Draw(seat, "stock" if head == "s" else "discard", take)
+        if head == "d" and rest:
+            return Discard(seat, parse_card(rest))
+        if head == "o":
+            discard, *melds = rest.split("_")
+            card = parse_card(discard) if discard else None
+            if melds:
+                groups = [parse_hand(m.replace("-", " ")) for m in melds]
+                return go_out_with(seat, card, groups, rules, dealt)
+            return GoOut(seat, card)
+        if head == "l":
+            placements = []
+            for part in rest.split("_") if rest else []:
+                index, *cards = part.split("-")
+                placements.append((int(index), parse_hand(" ".join(cards))))
+            return LayOff(seat, tuple(placements))
+        if head == "r" and not rest:
+            return LayDownRummy(seat)
+        if head == "x" and not rest:
+            return DropOut(seat)
+    except ValueError as exc:
+        raise ValueError(f"{token!r} is not a move: {exc}") from None
+    raise ValueError(
+        f"{token!r} is not a move: moves are s, p, d<card>, o<card>, l<melds>, r, x or n"
+    )
+
+
+def go_out_with(
+    seat: int,
+    discard: Card | None,
+    groups: Sequence[Sequence[Card]],
+    rules: Any,
+    dealt: int | None,
+) -> GoOut:
+    """Going out with the melds laid down as ``groups`` (each listed in place order, so a
+    run's order says what its wild cards stand for); an invalid meld is refused with why.
+
+    >>> go_out_with(0, None, [parse_hand("JK 5H 6H")], "family", 9).melds
+    (Meld('run', 'JK(4H) 5H 6H'),)
+    """
+    from payme.game.arrangement import declare
+
+    return GoOut(seat, discard, declare([tuple(g) for g in groups], rules, dealt))
+
+
+# ---------------------------------------------------------------------- the session
+
+
+class PlaySession:
+    """A game with you in seat :data:`YOU` and a bot in every other seat.
+
+    ``bots`` names one bot per other seat (a single name fills them all).  Pay Me games stop
+    after each hand (phase ``"hand_over"``) until :meth:`next_hand`, so the hand's result can
+    be read.  :attr:`steps` holds what the bots did since your last move (for the table to
+    show one by one); :attr:`moves` your moves as URL tokens.
+    """
+
+    def __init__(
+        self,
+        rules: str = "denexa",
+        players: int = 4,
+        bots: Sequence[str] = ("greedy",),
+        seed: int = 0,
+    ) -> None:
+        self.rules = get_rules(rules)
+        self.rules.check_players(players)
+        names = tuple(bots) * (players - 1) if len(bots) == 1 else tuple(bots)
+        if len(names) != players - 1:
+            raise ValueError(
+                f"give one bot for each of the {players - 1} other seats, or one for all; "
+                f"got {len(names)}"
+            )
+        for name in names:
+            if name not in BOT_NAMES:
+                raise ValueError(f"unknown bot {name!r}: the bots are {', '.join(BOT_NAMES)}")
+        self.players = players
+        self.seed = seed
+        self.bot_names = names
+        self.names = seat_names(players)
+        self.pay_me = self.rules.game == "pay_me"
+        options: dict[str, Any] = (
+            {"auto_advance": False, "turn_limit": _TURN_LIMIT} if self.pay_me else {}
+        )
+        self.game = new_game(self.rules, players, seed, **options)
+        self.bots = {
+            seat: make_bot(name, self.rules, seed * 1000 + seat)
+            for seat, name in enumerate(names, start=1)
+        }
+        self._advisor = make_bot(BOT_NAMES[-1], self.rules, seed)
+        self.moves: list[str] = []
+        self.steps: list[dict[str, Any]] = []
+        self.play_bots()
+
+    @classmethod
+    def from_moves(
+        cls,
+        rules: str,
+        players: int,
+        bots: Sequence[str],
+        seed: int,
+        moves: Sequence[str],
+    ) -> PlaySession:
+        """The session after replaying your ``moves`` (URL tokens); the bots replay theirs.
+
+        A token that is not a move, or a move the game refuses, is a ``ValueError`` saying
+        which move it was.
+        """
+        session = cls(rules, players, bots, seed)
+        for number, token in enumerate(moves, start=1):
+            try:
+                action = decode_move(token, YOU, session.rules, session.game.dealt)
+                if action is None:
+                    session.next_hand()
+                else:
+                    session.act(action)
+            except ValueError as exc:
+                raise ValueError(
+                    f"move {number} of the link ({token}) cannot be played: {exc}"
+                ) from None
+        session.steps = []
+        return session
+
+    # ------------------------------------------------------------------ state
+
+    @property
+    def phase(self) -> str:
+        return str(self.game.phase)
+
+    @property
+    def over(self) -> bool:
+        return bool(self.game.over)
+
+    @property
+    def hand_over(self) -> bool:
+        """A Pay Me hand has been scored and the next one waits for :meth:`next_hand`."""
+        return self.phase == "hand_over"
+
+    @property
+    def your_turn(self) -> bool:
+        return not self.over and not self.hand_over and self.game.to_move == YOU
+
+    def view(self) -> Any:
+        return self.game.view(YOU)
+
+    def hand(self) -> tuple[Card, ...]:
+        view = self.view()
+        return tuple(view["hand"] if isinstance(view, dict) else view.hand)
+
+    def legal(self) -> list[Action]:
+        """Your legal moves now (none when it is not your turn)."""
+        return list(self.game.legal_actions()) if self.your_turn else []
+
+    # ------------------------------------------------------------------ moves
+
+    def act(self, action: Action, *, bots: bool = True) -> list[Record]:
+        """Play your move, then (unless ``bots=False``) let the bots move until it is your
+        turn again.
+
+        Returns the records of everything that happened.  An illegal move raises
+        ``IllegalAction`` (a ``ValueError`` naming the rule) and changes nothing.
+        """
+        start = len(self.game.history)
+        if self.over:
+            raise IllegalAction("The game is over: start a new one.", "the game is over")
+        if self.hand_over:
+            raise IllegalAction("The hand is over: deal the next hand first.", "the deal")
+        if self.game.to_move != YOU or getattr(action, "seat", None) != YOU:
+            raise IllegalAction("It is not your turn.", "turn order")
+        self.game.apply(action)
+        self.moves.append(encode_move(action))
+        self.steps = []
+        if bots:
+            self.play_bots()
+        return list(self.game.history[start:])
+
+    def play_bots(self) -> None:
+        """Let the bots move until it is your turn, the hand is over or the game is."""
+        while not self.over and not self.hand_over and self.game.to_move != YOU:
+            seat = self.game.to_move
+            if seat is None:
+                break
+            move = self.bots[seat].choose(self.game.view(seat), self.game.legal_actions())
+            self.game.apply(move)
+            self.steps.append(self._step(seat, move))
+
+    def _step(self, seat: int, move: Action) -> dict[str, Any]:
+        """What the table shows while a bot's move is on screen."""
+        view = self.view()
+        pay_me = not isinstance(view, dict)
+        counts = view.hand_counts if pay_me else view["hand_sizes"]
+        top = view.top_discard if pay_me else view["top_discard"]
+        return {
+            "seat": seat,
+            "text": self.say(move),
+            "counts": list(counts),
+            "stock": self.stock_text(),
+            "top": top.token if top is not None else None,
+        }
+
+    def next_hand(self, *, bots: bool = True) -> list[Record]:
+        """Deal the next Pay Me hand after a finished one, and let the bots move."""
+        if not self.hand_over:
+            raise IllegalAction("The hand is not over yet.", "the deal")
+        start = len(self.game.history)
+        self.game.advance()
+        self.moves.append("n")
+        self.steps = []
+        if bots:
+            self.play_bots()
+        return list(self.game.history[start:])
+
+    def advice(self) -> Action | None:
+        """The move the strongest bot would make in your place (``None``: no move now)."""
+        legal = self.legal()
+        return self._advisor.choose(self.view(), legal) if legal else None
+
+    def hint(self) -> str:
+        """The strongest bot's advice for your move, in words, with its reason."""
+        from payme.game import advise
+
+        legal = self.legal()
+        if not legal:
+            return "No move to make now."
+        advice = advise(self.view(), legal, self.seed)
+        reason = str(getattr(advice, "reason", "")).strip()
+        return self.describe(advice.action) + (f" — {reason}" if reason else "")
+
+    # ------------------------------------------------------------------ words
+
+    def top_discard(self) -> Card | None:
+        view = self.view()
+        top: Card | None = view["top_discard"] if isinstance(view, dict) else view.top_discard
+        return top
+
+    def stock_text(self) -> str:
+        """The stock as players see it: counted, or only estimated where the rules say the
+        stock may never be counted (Rummy 3-Pack)."""
+        view = self.view()
+        count = int(view["stock_count"] if isinstance(view, dict) else view.stock_count)
+        if self.rules.stock_counted:
+            return _plural(count, "card")
+        if count == 0:
+            return "empty"
+        if count <= 5:
+            return "a few cards"
+        estimate = view["stock_estimate"] if isinstance(view, dict) else count
+        return f"about {estimate} cards"
+
+    def describe(self, action: Action) -> str:
+        """Your move in words, e.g. ``Discard 7♥`` or ``Go out (Pay me!), discarding 9♣``."""
+        if isinstance(action, Draw):
+            if action.source == "stock":
+                return "Draw from the stock" + (f" ({action.take})" if action.take > 1 else "")
+            top = self.top_discard()
+            if action.take > 1:
+                return f"Take the top {action.take} cards of the discard pile"
+            return f"Take {label(top)} from the discard pile" if top else "Take the top discard"
+        if isinstance(action, Discard):
+            return f"Discard {label(action.card)}"
+        if isinstance(action, GoOut):
+            shout = "Pay me!" if self.pay_me else "go out"
+            tail = f", discarding {label(action.discard)}" if action.discard else ""
+            return f"Go out ({shout}){tail}"
+        if isinstance(action, LayOff):
+            if not action.placements:
+                return "Lay off nothing"
+            parts = [
+                f"{_labels(cards)} onto meld {index + 1}" for index, cards in action.placements
+            ]
+            return "Lay off " + "; ".join(parts)
+        if isinstance(action, LayDownRummy):
+            return "Lay down both RUMMY cards"
+        if isinstance(action, DropOut):
+            return "Drop out"
+        return str(action)
+
+    def say(self, action: Action) -> str:
+        """Anyone's move as the log tells it: ``West discards 7♥``."""
+        seat = getattr(action, "seat", YOU)
+        who = self.names[seat]
+        you = seat == YOU
+
+        def verb(word: str) -> str:
+            return word if you else word + "s"
+
+        if isinstance(action, Draw):
+            if action.source == "stock":
+                return f"{who} {verb('draw')} from the stock."
+            return f"{who} {'take' if you else 'takes'} a card from the discard pile."
+        if isinstance(action, Discard):
+            return f"{who} {verb('discard')} {label(action.card)}."
+        if isinstance(action, GoOut):
+            shout = " — Pay me!" if self.pay_me else ""
+            tail = f", discarding {label(action.discard)}" if action.discard else ""
+            return f"{who} {'go' if you else 'goes'} out{tail}{shout}"
+        if isinstance(action, LayOff):
+            if not action.placements:
+                return f"{who} {verb('lay')} off nothing."
+            parts = [f"{_labels(cards)} onto meld {i + 1}" for i, cards in action.placements]
+            return f"{who} {verb('lay')} off " + "; ".join(parts) + "."
+        if isinstance(action, LayDownRummy):
+            return f"{who} {verb('lay')} down both RUMMY cards and {verb('win')}!"
+        if isinstance(action, DropOut):
+            return f"{who} {verb('drop')} out."
+        return str(action)
+
+    def words(self, text: str) -> str:
+        """An engine sentence in players' words: seat numbers become names, card codes
+        become ``9♠``, meld numbers count from 1."""
+        names = self.names
+
+        def seat(match: re.Match[str]) -> str:
+            number = int(match.group(2))
+            name = names[number] if number < len(names) else match.group(0)
+            return name if match.group(1)[0].isupper() or name != "You" else "you"
+
+        text = re.sub(r"\b([Ss]eat) (\d+)\b", seat, text)
+        text = re.sub(r"\b(you|You) (deals|goes|takes|draws|discards|lays|has)\b",
+                      lambda m: f"{m.group(1)} {_plain_verb(m.group(2))}", text)  # fmt: skip
+        text = re.sub(r"\bmeld (\d+)\b", lambda m: f"meld {int(m.group(1)) + 1}", text)
+        return re.sub(
+            r"\b(JK|RUMMY|WILD|GROUP|SEQ|NOMELD|NOGO|[2-9TJQKA][SHDC])\b",
+            lambda m: label(parse_card(m.group(1))) if m.group(1) != "JK" else "joker",
+            text,
+        )
+
+    def status(self) -> str:
+        """One line: whose turn and what to do."""
+        game = self.game
+        if self.over:
+            winners = game.winners()
+            if not winners:
+                return "Game over: nobody won."
+            names = " and ".join(self.names[s] for s in winners)
+            verb = "win" if winners == (YOU,) or len(winners) > 1 else "wins"
+            return f"Game over: {names} {verb}."
+        if self.hand_over:
+            return "The hand is over: read the result, then deal the next hand."
+        if game.to_move is None:
+            return ""
+        if not self.your_turn:
+            return f"{self.names[game.to_move]} to play."
+        todo = {
+            "draw": "draw a card from the stock or the discard pile",
+            "discard": "discard a card, or go out" if self.pay_me else "discard, or go out",
+            "final_draw": "your final turn: draw a card",
+            "final_discard": "your final turn: discard a card",
+            "lay_off": "lay off cards onto the declarer's melds (select a card, then a meld)",
+            "final_go_out": "go out if you can, or pass by dropping out",
+        }.get(self.phase, self.phase.replace("_", " "))
+        return f"Your turn: {todo}."
+
+    def title(self) -> str:
+        game = self.game
+        if self.pay_me:
+            wild = game.rules.round_wild_rank(game.dealt)
+            text = f"{self.rules.title} · hand {game.hand_number} of {game.rules.hands}"
+            text += f" · {game.dealt} cards dealt"
+            return text + (f" · {_rank_word(wild)} wild" if wild else "")
+        return f"{self.rules.title} · {game.dealt} cards dealt"
+
+    def log(self, last: int = 12) -> list[str]:
+        """The most recent events in players' words, oldest first."""
+        out = []
+        for record in self.game.history[-last:]:
+            out.append(self.say(record.action) if record.action else self.words(record.event))
+        return out
+
+    def scores(self) -> list[list[str]]:
+        """The scoreboard as rows of text: a header row, one row per hand, then totals."""
+        seats = list(self.names)
+        if not self.pay_me:
+            rows = [["", *seats]]
+            if self.over:
+                results = self.game.results()
+                rows.append(
+                    ["winner", *[r["how"] or ("dropped" if r["dropped"] else "") for r in results]]
+                )
+            return rows
+        rows = [["hand", *seats]]
+        by_hand: dict[int, list[str]] = {}
+        for row in self.game.results():
+            cells = by_hand.setdefault(row["hand"], [""] * self.players)
+            cells[row["seat"]] = str(row["points"]) + (" ✔" if row["went_out"] else "")
+        rows += [[str(h), *cells] for h, cells in sorted(by_hand.items())]
+        rows.append(["total", *[str(t) for t in self.game.totals]])
+        money = self.game.money
+        if money is not None:
+            rows.append(["money", *[_money(m) for m in money]])
+        return rows
+
+
+def _plain_verb(verb: str) -> str:
+    return {"goes": "go", "has": "have"}.get(verb, verb[:-1])
+
+
+def _money(cents: int) -> str:
+    sign = "+" if cents > 0 else "−" if cents < 0 else ""
+    return f"{sign}${abs(cents) / 100:.2f}"
+
+
+def _rank_word(rank: int) -> str:
+    return {1: "aces", 11: "jacks", 12: "queens", 13: "kings"}.get(rank, f"{rank}s")
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}{'' if n == 1 else 's'}"
