@@ -130,8 +130,9 @@ def run() -> str:
             f"Measured {when} on {platform.machine()} {platform.system()}, Python "
             f"{platform.python_version()}, {os.cpu_count()} cores (shared with other work). "
             f"{GAMES} games per rule set ({', '.join(RULES)}), 4 players, strong bots, clicks "
-            "chosen as the strongest bot would play; each time runs until the table's new state "
-            "(your move) is built and serialised to JSON. Command: `.venv/bin/python -m benchmarks table`.",
+            "chosen as the strongest bot would play; each time runs until the table's new "
+            "state (your move) is built and serialised to JSON. Command: "
+            "`.venv/bin/python -m benchmarks table`.",
             "",
             f"First click of a fresh process (cold): {cold:.1f} ms.",
             "",

@@ -357,10 +357,10 @@ class PlaySession:
             if seat is None:
                 break
             move = self.bots[seat].choose(self.game.view(seat), self.game.legal_actions())
-            self.game.apply(move)
-            self.steps.append(self._step(seat, move))
+            record = self.game.apply(move)
+            self.steps.append(self._step(seat, move, record))
 
-    def _step(self, seat: int, move: Action) -> dict[str, Any]:
+    def _step(self, seat: int, move: Action, record: Record) -> dict[str, Any]:
         """What the table shows while a bot's move is on screen."""
         view = self.view()
         pay_me = not isinstance(view, dict)
@@ -368,7 +368,7 @@ class PlaySession:
         top = view.top_discard if pay_me else view["top_discard"]
         return {
             "seat": seat,
-            "text": self.say(move),
+            "text": self.say(move, record),
             "counts": list(counts),
             "stock": self.stock_text(),
             "top": top.token if top is not None else None,
@@ -439,20 +439,16 @@ class PlaySession:
             tail = f", discarding {label(action.discard)}" if action.discard else ""
             return f"Go out ({shout}){tail}"
         if isinstance(action, LayOff):
-            if not action.placements:
-                return "Lay off nothing"
-            parts = [
-                f"{_labels(cards)} onto meld {index + 1}" for index, cards in action.placements
-            ]
-            return "Lay off " + "; ".join(parts)
+            return "Lay off " + _placed(action.placements)
         if isinstance(action, LayDownRummy):
             return "Lay down both RUMMY cards"
         if isinstance(action, DropOut):
             return "Drop out"
         return str(action)
 
-    def say(self, action: Action) -> str:
-        """Anyone's move as the log tells it: ``West discards 7♥``."""
+    def say(self, action: Action, record: Record | None = None) -> str:
+        """Anyone's move as the log tells it: ``West discards 7♥`` (``record``: the card a
+        draw from the pile took, which everyone saw)."""
         seat = getattr(action, "seat", YOU)
         who = self.names[seat]
         you = seat == YOU
@@ -463,7 +459,9 @@ class PlaySession:
         if isinstance(action, Draw):
             if action.source == "stock":
                 return f"{who} {verb('draw')} from the stock."
-            return f"{who} {'take' if you else 'takes'} a card from the discard pile."
+            taken = dict(record.details).get("card") if record is not None else None
+            what = label(parse_card(taken)) if taken and action.take == 1 else "a card"
+            return f"{who} {'take' if you else 'takes'} {what} from the discard pile."
         if isinstance(action, Discard):
             return f"{who} {verb('discard')} {label(action.card)}."
         if isinstance(action, GoOut):
@@ -471,10 +469,7 @@ class PlaySession:
             tail = f", discarding {label(action.discard)}" if action.discard else ""
             return f"{who} {'go' if you else 'goes'} out{tail}{shout}"
         if isinstance(action, LayOff):
-            if not action.placements:
-                return f"{who} {verb('lay')} off nothing."
-            parts = [f"{_labels(cards)} onto meld {i + 1}" for i, cards in action.placements]
-            return f"{who} {verb('lay')} off " + "; ".join(parts) + "."
+            return f"{who} {verb('lay')} off {_placed(action.placements)}."
         if isinstance(action, LayDownRummy):
             return f"{who} {verb('lay')} down both RUMMY cards and {verb('win')}!"
         if isinstance(action, DropOut):
@@ -540,7 +535,9 @@ class PlaySession:
         """The most recent events in players' words, oldest first."""
         out = []
         for record in self.game.history[-last:]:
-            out.append(self.say(record.action) if record.action else self.words(record.event))
+            out.append(
+                self.say(record.action, record) if record.action else self.words(record.event)
+            )
         return out
 
     def scores(self) -> list[list[str]]:
@@ -565,6 +562,13 @@ class PlaySession:
         if money is not None:
             rows.append(["money", *[_money(m) for m in money]])
         return rows
+
+
+def _placed(placements: Sequence[tuple[int, Sequence[Card]]]) -> str:
+    """Lay-offs in words, melds counted from 1: ``8♥ 9♥ onto meld 1; Q♠ onto meld 2``."""
+    if not placements:
+        return "nothing"
+    return "; ".join(f"{_labels(cards)} onto meld {i + 1}" for i, cards in placements)
 
 
 def _plain_verb(verb: str) -> str:
