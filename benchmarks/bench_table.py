@@ -118,7 +118,7 @@ def run() -> str:
         worst_median = max(worst_median, median)
         rows.append(
             f"| {kind} | {len(values)} | {median:.1f} | "
-            f"{statistics.quantiles(values, n=10)[-1] if len(values) > 1 else values[0]:.1f} | "
+            f"{statistics.quantiles(values, n=10, method="inclusive")[-1] if len(values) > 1 else values[0]:.1f} | "
             f"{max(values):.1f} |"
         )
     when = datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
@@ -147,7 +147,7 @@ def run() -> str:
             "table shows their moves one by one (at most 0.9 s of animation per round). Time "
             "from a click to the bots' last reply on the server: median "
             f"{statistics.median(replies):.1f} ms, 90th percentile "
-            f"{statistics.quantiles(replies, n=10)[-1]:.1f} ms, max {max(replies):.1f} ms "
+            f"{statistics.quantiles(replies, n=10, method="inclusive")[-1]:.1f} ms, max {max(replies):.1f} ms "
             f"over {len(replies)} clicks.",
         ]
     )

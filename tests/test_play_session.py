@@ -187,3 +187,22 @@ def test_lay_off_by_clicking_a_card_then_a_meld() -> None:
     panel = page.table.state["panel"]
     assert f"onto meld {index + 1}" in panel["html"]
     assert "before lay-offs" in panel["html"]
+
+
+def test_your_move_shows_at_once_and_the_bots_replies_follow_one_by_one() -> None:
+    page = _page("rules=denexa&players=3&bots=greedy&seed=4")
+    shown: list[dict[str, object]] = []
+    show = page.table.show
+    page.table.show = lambda state: (shown.append(state), show(state))  # type: ignore[method-assign]
+    page.gesture({"do": "draw", "source": "stock"})
+    card = page.table.state["you"]["hand"][0].split("~")[0]
+    page.gesture({"do": "discard", "card": card})
+    mine, replies = shown[-2], shown[-1]
+    assert mine["waiting"] and mine["status"] == "West to play." and not mine["anim"]
+    steps = replies["anim"]
+    assert [s["seat"] for s in steps] == [1, 1, 2, 2]  # each bot draws, then discards
+    assert steps[0]["text"] in ("West draws from the stock.",) or "from the discard pile" in str(
+        steps[0]["text"]
+    )
+    assert str(steps[1]["text"]).startswith("West discards ")
+    assert not replies["waiting"] and replies["mode"] == "play"
