@@ -306,11 +306,13 @@ def single_lay_offs(
     """
     t = tables_for(rules, dealt)
     melds = _declared(declarer_melds, t)  # checked once, not once per card
+    cards = Counter(hand_cards(hand, t))
+    # The cards that could join each meld at all, found once per meld; only those are tried.
+    fits = [_candidates(meld, cards, t) for meld in melds]
     found = []
-    for card in sorted(set(hand_cards(hand, t))):
-        one = Counter((card,))
+    for card in sorted(cards):
         for index, meld in enumerate(melds):
-            if _candidates(meld, one, t) and _grow(meld, (card,), t) is not None:
+            if card in fits[index] and _grow(meld, (card,), t) is not None:
                 found.append((index, card))
     return found
 
@@ -603,7 +605,24 @@ def _declared(melds: Iterable[MeldLike], t: RuleTables) -> tuple[Meld, ...]:
             "declarer_melds must be a list of melds (each a Meld or a string of cards), "
             f"not one string {melds!r}"
         )
-    return tuple(parse_declared_meld(m, t.rules, t.dealt) for m in melds)
+    return tuple(_declared_one(m, t) for m in melds)
+
+
+_CHECKED: set[tuple[Meld, RuleTables]] = set()
+
+
+def _declared_one(meld: MeldLike, t: RuleTables) -> Meld:
+    """One declarer's meld, checked; a Meld object found valid once is not checked again
+    (games and bots ask about the same melds over and over)."""
+    if type(meld) is not Meld:
+        return parse_declared_meld(meld, t.rules, t.dealt)
+    key = (meld, t)
+    if key not in _CHECKED:
+        parse_declared_meld(meld, t.rules, t.dealt)  # raises when it is not valid
+        if len(_CHECKED) >= _GROWN_MOST:
+            _CHECKED.clear()
+        _CHECKED.add(key)
+    return meld
 
 
 def _check_table(
