@@ -102,7 +102,7 @@ def _evaluation(
     cards: tuple[Card, ...], t: RuleTables, h: Search, d: int
 ) -> tuple[int, Evaluation, Card | None]:
     path = h.walk(d)
-    total = path[0]
+    total = path.total
     melds, deadwood, dropped = layout(h, path)
     kept = list(cards)
     if dropped is not None:

@@ -21,7 +21,7 @@ they are set aside as deadwood before the search starts.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Final
+from typing import Final, NamedTuple
 
 from payme.cards import CARDS, N_REGULAR, Card
 from payme.melds import RUN_MOST, RuleTables
@@ -47,23 +47,34 @@ Leftover = tuple[int, int, int, int, tuple[int, ...]]
 set-only ones in them, any-scope ones in all-wild runs, run-only ones in them, and ``(0,)``
 when one of them is the discard, else ``()``)."""
 NO_LEFTOVER: Final[Leftover] = (0, 0, 0, 0, ())
-Path = tuple[
-    int,
-    list[Card],
-    list[Card],
-    list[tuple[Template, int, int]],
-    "Card | None",
-    Leftover,
-    int,
-    int,
-    int,
-]
-"""One best layout as the search found it (the first best in search order): the total;
-the cards it left as deadwood and those it played as wild cards (wild cards of a rank), in
-search order; the candidate melds taken, each with its wild cards of any scope and of its
-own scope; the card discarded (``None``: none); what becomes of the pure wild cards left
-over; and how many wild-card slots of any scope, set-only and run-only scope the melds
-take."""
+
+
+class Path(NamedTuple):
+    """One best layout as the search found it (the first best in search order).
+
+    A named tuple: made once per walk, so naming its fields costs nothing measurable.
+    (:data:`~payme.solver.shapes.Template` stays a plain tuple: hundreds of thousands are
+    kept, and the garbage collector stops tracking only plain tuples of ints and tuples.)
+    """
+
+    total: int
+    """The fewest points (the cards set aside before the search not counted)."""
+    dead: list[Card]
+    """The cards it left as deadwood, in search order."""
+    converted: list[Card]
+    """The wild cards of a rank it played as wild cards, in search order."""
+    wanted: list[tuple[Template, int, int]]
+    """The candidate melds taken, each with its wild cards of any scope and of its own."""
+    discard: Card | None
+    """The card discarded (``None``: none)."""
+    leftover: Leftover
+    """What becomes of the pure wild cards left over."""
+    any_slots: int
+    """Wild-card places of any scope the melds take."""
+    set_used: int
+    """Set-only wild cards the melds take."""
+    run_used: int
+    """Run-only wild cards the melds take."""
 
 
 Scan = tuple[int, int, int, list[int]]
@@ -104,6 +115,24 @@ def scan(cards: tuple[Card, ...], book: ShapeBook) -> Scan | None:
     return held, tally, state, others
 
 
+def _count(cards: tuple[Card, ...], book: ShapeBook) -> Scan:
+    """The :data:`Scan` of a hand with 16 or more copies of a regular card (a pack of many
+    copies), which :func:`scan` leaves out: the tally's copies stop at 15."""
+    held = tally = state = 0
+    others: list[int] = []
+    counts = [0] * N_REGULAR
+    for c in cards:
+        i = c.index
+        if i < N_REGULAR:
+            counts[i] += 1
+            held |= _SUIT_BIT[i]
+            tally += _RANK_ONE[i] if counts[i] < 16 else _RANK_CARD[i]
+            state += book.unit_of[i]
+        else:
+            others.append(i)
+    return held, tally, state, others
+
+
 class Search:
     """One hand prepared for the search under one rule set, round and pricing.
 
@@ -130,32 +159,39 @@ class Search:
         self.t = t
         self.cost = cost
         self.book = book
+        # One pass over the cards (made by the caller when it has ``found``): see scan.
+        held, tally, state, others = found or scan(cards, book) or _count(cards, book)
+        self._sort_others(others)
+        # Wild cards of a rank in the hand: the bits of their counts, bit by bit.
+        n_conv = 0
+        for bit, mask in book.conv_bits:
+            n_conv += (state & mask).bit_count() << bit
+        self.n_conv = n_conv
+        self.slots = book.card_at
+        used = self._candidates(held, tally)
+        state = self._set_aside(state, used)
+        # The leftover table, and its value per count of any-scope wild cards left (no
+        # scoped ones) with a discard owed and without: what the search's end test reads.
+        self.pure = pure = bool(self.pure_any or self.pure_set or self.pure_run)
+        if pure or book.plain_terminal is None:
+            self.terminal, self.ends = terminal_table(self)
+            if not pure:
+                book.plain_terminal = self.terminal, self.ends
+        else:
+            self.terminal, self.ends = book.plain_terminal
+        self.state0 = self._scoped_fields(state)
+        self._plain = _Solver(self)
+
+    def _sort_others(self, others: list[int]) -> None:
+        """Sort the cards other than regular ones: single-card melds, cards never melded,
+        and pure wild cards by scope (any meld, sets only, runs only)."""
+        t, cost = self.t, self.cost
         scope = t.scope
         fixed_dead: list[Card] = []
         singles: list[Card] = []
         pure_any: list[Card] = []
         pure_set: list[Card] = []
         pure_run: list[Card] = []
-        # One pass over the cards (made by the caller when it has ``found``): see scan.
-        if found is None:
-            found = scan(cards, book)
-        if found is not None:
-            held, tally, state, others = found
-        else:
-            # 16 or more copies of a regular card (a pack of many copies): the tally's
-            # copies stop at 15.
-            held = tally = state = 0
-            others = []
-            counts = [0] * N_REGULAR
-            for c in cards:
-                i = c.index
-                if i < N_REGULAR:
-                    counts[i] += 1
-                    held |= _SUIT_BIT[i]
-                    tally += _RANK_ONE[i] if counts[i] < 16 else _RANK_CARD[i]
-                    state += book.unit_of[i]
-                else:
-                    others.append(i)
         for i in others:
             c = CARDS[i]
             if i in t.single:
@@ -165,10 +201,6 @@ class Search:
             else:
                 sc = scope[i]
                 (pure_any if sc == "any" else pure_set if sc == "set" else pure_run).append(c)
-        # Wild cards of a rank in the hand: the bits of their counts, bit by bit.
-        n_conv = 0
-        for bit, mask in book.conv_bits:
-            n_conv += (state & mask).bit_count() << bit
         self.fixed_dead = fixed_dead
         self.singles = singles
         # Of the pure any-scope wild cards the dearest are melded first, the cheapest left.
@@ -178,15 +210,17 @@ class Search:
         self.pure_set = pure_set
         self.pure_run = pure_run
         self.n_any, self.n_set, self.n_run = len(pure_any), len(pure_set), len(pure_run)
-        self.scoped = scoped = bool(pure_set or pure_run)
-        self.n_conv = n_conv
-        self.slots = book.card_at
+        self.scoped = bool(pure_set or pure_run)
 
-        # Candidate melds, looked up by suit (runs) and rank (sets), grouped by anchor: the
-        # first of their natural cards in the search order.
+    def _candidates(self, held: int, tally: int) -> int:
+        """Look up the candidate melds -- runs by suit (or cluster of held ranks), sets by
+        rank -- and group them by anchor, the first of their natural cards in the search
+        order (``cands``, ``templates``); the packed mask of every card they use."""
+        t, book = self.t, self.book
+        scoped = self.scoped
         bundles: list[Bundle] = []
         fast = book.bundles_by_key
-        w_run = min(self.n_any + self.n_run + n_conv, 63)
+        w_run = min(self.n_any + self.n_run + self.n_conv, 63)
         # Runs by cluster of held ranks (see ShapeBook.suit_bundles), split here where the
         # split does not depend on the suit's ranks: small clusters come back hand after
         # hand where whole suits do not.  A suit or cluster with fewer ranks than any run
@@ -223,7 +257,7 @@ class Search:
                     hit = book.part_bundle(part_key, s, part, part_cap, scoped)
                 if hit[1]:
                     bundles.append(hit)
-        w_set = min(self.n_any + self.n_set + n_conv, 63)
+        w_set = min(self.n_any + self.n_set + self.n_conv, 63)
         # A rank with too few cards for a set even with every wild card (or, under the
         # half-wild limit, with as many wild cards as natural ones) has no candidate set.
         least = t.set_min - w_set
@@ -257,16 +291,21 @@ class Search:
                     tpls[p] = tpls[p] + tl
         self.cands = cands
         self.templates = tpls
-        # Cards in no candidate meld (and not wild) are deadwood whatever else happens: the
-        # fields no candidate touches (each touched field's bits spread to its lowest bit).
+        return used
+
+    def _set_aside(self, state: int, used: int) -> int:
+        """Set aside the cards in no candidate meld (and not wild): deadwood whatever else
+        happens (``isolated``), priced with the cards never melded (``aside``).  The state
+        without them."""
+        book, cost = self.book, self.cost
+        # The fields no candidate touches (each touched field's bits spread to its lowest).
         spread = used
         for k in range(1, book.width):
             spread |= used >> k
         alone = state & ~((spread & book.low_bits) * book.field_ones | book.conv_fields)
-        self.slot_cost = slot_cost = book.points_at if cost is t.points else book.cost_at(cost)
-        # What the cards set aside (isolated or never melded) cost, whatever happens.
+        self.slot_cost = slot_cost = book.points_at if cost is self.t.points else book.cost_at(cost)
         aside = 0
-        for c in fixed_dead:
+        for c in self.fixed_dead:
             aside += cost[c.index]
         isolated: list[Card] = []
         if alone:
@@ -279,38 +318,31 @@ class Search:
                 aside += slot_cost[j]
         self.isolated = isolated
         self.aside = aside
-        # The leftover table, and its value per count of any-scope wild cards left (no
-        # scoped ones) with a discard owed and without: what the search's end test reads.
-        self.pure = pure = bool(pure_any or pure_set or pure_run)
-        if pure or book.plain_terminal is None:
-            self.terminal, self.ends = terminal_table(self)
-            if not pure:
-                book.plain_terminal = self.terminal, self.ends
-        else:
-            self.terminal, self.ends = book.plain_terminal
-        # Scoped wild cards (GROUP only in sets, SEQ only in runs) are counted in two fields
-        # above the regular cards; a candidate meld comes in one variant per number of them
-        # it uses, so the fit test keeps their count as it does the cards'.
-        self.scoped_shift = top = N_REGULAR * book.width
-        self.guard = book.guard
+        return state
+
+    def _scoped_fields(self, state: int) -> int:
+        """Scoped wild cards (GROUP only in sets, SEQ only in runs) are counted in two fields
+        above the regular cards; a candidate meld comes in one variant per number of them
+        it uses, so the fit test keeps their count as it does the cards'.  The start state
+        with them."""
+        self.scoped_shift = top = N_REGULAR * self.book.width
+        self.guard = self.book.guard
         self.uses: list[list[int]] | None = None
-        if not scoped:
+        self.unit_g = 1 << top
+        if not self.scoped:
             # Both fields empty (one bit wide each).
-            self.unit_g = 1 << top
             self.unit_q = 1 << (top + 1)
             self.mask_g = self.mask_q = 0
-        else:
-            self.unit_g = 1 << top
-            width_g = self.n_set.bit_length() + 1
-            self.unit_q = 1 << (top + width_g)
-            width_q = self.n_run.bit_length() + 1
-            self.mask_g = (1 << (width_g - 1)) - 1
-            self.mask_q = (1 << (width_q - 1)) - 1
-            self.guard |= self.unit_g << (width_g - 1) | self.unit_q << (width_q - 1)
-            state += self.n_set * self.unit_g + self.n_run * self.unit_q
-            self._expand_scoped()
-        self.state0 = state
-        self._plain = _Solver(self)
+            return state
+        width_g = self.n_set.bit_length() + 1
+        self.unit_q = 1 << (top + width_g)
+        width_q = self.n_run.bit_length() + 1
+        self.mask_g = (1 << (width_g - 1)) - 1
+        self.mask_q = (1 << (width_q - 1)) - 1
+        self.guard |= self.unit_g << (width_g - 1) | self.unit_q << (width_q - 1)
+        state += self.n_set * self.unit_g + self.n_run * self.unit_q
+        self._expand_scoped()
+        return state
 
     def _expand_scoped(self) -> None:
         """Candidate melds in one variant per number of scoped wild cards they use."""
@@ -498,7 +530,7 @@ class _Solver:
         state, b = h.state0, h.n_any
         total = self.solve(state, b, INF) if d else self.value(state, b, d)
         if total >= INF:
-            return total, [], [], [], None, NO_LEFTOVER, 0, 0, 0
+            return Path(total, [], [], [], None, NO_LEFTOVER, 0, 0, 0)
         unit, bit_slot, off, slots = h.book.unit_at, h.book.pos_at_bit, self.off, h.slots
         cands, templates, uses = h.cands, h.templates, h.uses
         memos = self.memos if d else self.memos_d
@@ -541,7 +573,7 @@ class _Solver:
         # Without scoped wild cards their fields are empty: none left.
         g, q = h.scoped_left(state) if h.scoped else (0, 0)
         fin = h.terminal[(b, g, q, d)][1] if 0 <= b <= h.n_any else NO_LEFTOVER
-        return total, dead, converted, wanted, discard, fin, any_slots, set_used, run_used
+        return Path(total, dead, converted, wanted, discard, fin, any_slots, set_used, run_used)
 
 
 Terminal = dict[tuple[int, int, int, int], tuple[int, Leftover]]
