@@ -328,7 +328,7 @@ def hand_cards(hand: CardsLike, t: RuleTables) -> tuple[Card, ...]:
     >>> hand_cards("JK", t)
     Traceback (most recent call last):
     ...
-    payme.cards.CardError: JK is not in the three_pack pack: it has no jokers
+    payme.cards.CardError: JK is not in the pack for Rummy 3-Pack: it has no jokers
     """
     fast = type(hand) is tuple and all(type(c) is Card for c in hand)
     cards: tuple[Card, ...] = hand if fast else parse_hand(hand)  # type: ignore[assignment]

@@ -8,7 +8,7 @@
 >>> check_hand(parse_hand("JK 7H"), rules("three_pack"))
 Traceback (most recent call last):
 ...
-payme.cards.CardError: JK is not in the three_pack pack: it has no jokers
+payme.cards.CardError: JK is not in the pack for Rummy 3-Pack: it has no jokers
 """
 
 from __future__ import annotations
@@ -86,13 +86,14 @@ def check_hand(
         held = counts[card.index]
         if held == 0:
             raise CardError(
-                f"{card} is not in the {rules.name} pack: {_missing_reason(rules, card)}",
+                f"{card} is not in the pack for {rules.title}: {_missing_reason(rules, card)}",
                 token=str(card),
             )
         if n > held:
             size = "largest pack" if players is None else f"pack for {players} players"
+            # In words a player uses: the rule set's title, not its identifier.
             raise CardError(
-                f"{n} copies of {card}, but the {rules.name} {size} holds only {held}",
+                f"{n} copies of {card}, but the {size} of {rules.title} holds only {held}",
                 token=str(card),
             )
     return hand

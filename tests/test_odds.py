@@ -128,7 +128,7 @@ def test_bad_input_is_a_clear_error() -> None:
         go_out_chance("7H 8H", rules="denexa", dealt=3)
     with pytest.raises(CardError, match="2 copies of 7H"):
         go_out_chance("7H 7H 8H", rules="denexa", dealt=3, players=2)
-    with pytest.raises(CardError, match="JK is not in the three_pack pack"):
+    with pytest.raises(CardError, match="JK is not in the pack for Rummy 3-Pack"):
         go_out_chance("7H JK 8H", rules="three_pack", dealt=3)
     with pytest.raises(ValueError, match="dealt must be from 3 to 13"):
         go_out_chance("7H 8H", rules="family", dealt=2)

@@ -211,7 +211,7 @@ def test_new_puzzle_follows_the_settings(rules: str, kind: str, difficulty: str)
         assert p.difficulty == difficulty
     assert puzzle_from_id(p.id) == p
     # The page states the id, the grade and draws each card, wild ones marked.
-    assert p.id in page.info.value and f">{p.difficulty}<" in page.info.value
+    assert p.id in page.share.value and f">{p.difficulty}<" in page.info.value
     assert page.hand_view.value.count('role="img"') == len(p.hand)
     wild = sum(p.rules.is_wild(c, p.dealt) for c in p.hand)
     assert page.hand_view.value.count("payme-card-wild") == wild
@@ -257,7 +257,7 @@ def test_a_bad_id_is_a_message_and_a_fresh_puzzle(bad: str, words: str) -> None:
     assert page.message.kind == "error" and words in page.message.text
     assert "fresh puzzle" in page.message.text
     assert "<script>" not in page.message.value  # shown as text, escaped
-    assert page.puzzle is not None and page.puzzle.id in page.info.value
+    assert page.puzzle is not None and page.puzzle.id in page.share.value
 
 
 def test_no_query_gives_a_fresh_puzzle_of_the_defaults() -> None:

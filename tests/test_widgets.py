@@ -119,7 +119,7 @@ def test_card_picker_three_pack_copies_and_specials() -> None:
     assert "holds 3" in picker.message.text
     tokens = {Card.from_index(v).token for _, v in picker.rows[-1].options}
     assert tokens == {"RUMMY", "WILD", "GROUP", "SEQ", "NOMELD", "NOGO"}
-    with pytest.raises(ValueError, match="JK is not in the three_pack pack"):
+    with pytest.raises(ValueError, match="JK is not in the pack for Rummy 3-Pack"):
         picker.value = "JK"
 
 
@@ -156,13 +156,14 @@ def test_hand_input_names_the_bad_token_and_keeps_working() -> None:
     changes: list[tuple[Card, ...]] = []
     box.on_change(lambda b: changes.append(b.value))
     box._text.value = "7H 8H zz9 9H"  # typed, then Enter
-    assert box.value == () and changes == []
+    # Listeners hear of the failure (what they show is stale) and see the error.
+    assert box.value == () and changes == [()]
     assert "'zz9'" in box.message.text and box.message.kind == "error"
     assert box.error is not None
     box._text.value = "7h 8h 9h"
     assert box.value == parse_hand("7H 8H 9H") and box.error is None
     assert box.message.kind is None
-    assert changes == [parse_hand("7H 8H 9H")]
+    assert changes == [(), parse_hand("7H 8H 9H")]
     click(box.picker, "JK")  # clicks keep the text in sync
     assert box.text == "7H 8H 9H JK"
     assert changes[-1] == parse_hand("7H 8H 9H JK")
@@ -178,7 +179,7 @@ def test_hand_input_switching_to_a_pack_without_the_cards_gives_a_message() -> N
     box = HandInput("denexa")
     box.text = "7H JK"
     box.set_rules("three_pack")  # no jokers there: a message, not an exception
-    assert box.value == () and "JK is not in the three_pack pack" in box.message.text
+    assert box.value == () and "JK is not in the pack for Rummy 3-Pack" in box.message.text
     box.text = "7H RUMMY"
     assert box.value == parse_hand("7H RUMMY")
 
@@ -250,10 +251,21 @@ def test_hand_builder_survives_nonsense_and_rule_changes() -> None:
     assert "dealt must be a whole number, not 'nine'" in hb.message.text
     assert "family is for 2-8 players, not 99" in hb.message.text
     hb.input.text = "7H 8H ??"
-    assert "'??'" in hb.input.message.text and hb.hand == parse_hand("7H 8H JK")
+    assert "'??'" in hb.input.message.text
+    # Nothing of the last good hand stays on show beside the message.
+    assert hb.hand_view.value == "" and hb.verdict.value == ""
+    assert "Run" not in hb.layout_view.value and "layout appears" in hb.layout_view.value
+    assert "hand=7H+8H+%3F%3F" in hb.share_query()  # the address holds what was typed
+    hb.input.text = "7H 8H JK"
+    assert hb.hand == parse_hand("7H 8H JK")
     hb.picker.rules = "three_pack"  # the joker is not in that pack: a message, no exception
-    assert "JK is not in the three_pack pack" in hb.input.message.text
-    assert hb.hand == () and "to see its layout" in hb.layout_view.value
+    assert hb.input.message.text.startswith("This hand does not fit Rummy 3-Pack: JK is not in")
+    assert hb.input.text == "7H 8H JK"  # the typed hand stays
+    assert hb.hand == () and "layout appears" in hb.layout_view.value
+    assert "0 cards" not in hb.hand_view.value
+    hb.picker.rules = "family"  # back to a pack that holds it: the hand returns
+    assert hb.hand == parse_hand("7H 8H JK") and hb.input.error is None
+    hb.picker.rules = "three_pack"
     hb.input.text = "RUMMY 7C 7D 7S KD"
     unmelded = payme.evaluate(hb.hand, rules="three_pack", dealt=7).deadwood_points
     assert f"Deadwood: {points_phrase(unmelded, rules('three_pack'))}" in hb.layout_view.value

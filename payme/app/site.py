@@ -45,10 +45,10 @@ HERO_RULES = "denexa"
 HERO_DEALT = 9
 
 _INTRO = (
-    "Pay Me is a rummy game for two to eight players, played over eleven hands: the first "
-    "is dealt three cards, each later hand one card more, and the cards of that number are "
-    "wild. Make sets and runs, go out first, and everyone else pays you what their "
-    "leftover cards are worth."
+    "Pay Me is a rummy game for two to eight players over eleven hands: the first hand deals "
+    "three cards, each later hand one more, and the rank matching the number dealt is wild. "
+    "Meld your whole hand into sets and runs to go out and call \u201cPay me!\u201d; everyone "
+    "else scores their leftover cards as penalty points, and the lowest total wins."
 )
 
 
@@ -196,7 +196,7 @@ def hero_svg() -> str:
             _place(svg, card_svg(card, mark="deadwood", width=w), x, 188)
             x += step
     # The layout row may be wider than the hand row: widen the picture to fit it.
-    full = str(max(width, int(x) + 12))
+    full = str(max(width, int(x) + 40))  # room for the last label
     svg.set("viewBox", f"0 0 {full} 300")
     svg.set("width", full)
     svg.find(f"{{{SVG_NS}}}rect").set("width", full)  # type: ignore[union-attr]

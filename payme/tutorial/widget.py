@@ -54,6 +54,38 @@ def _button(label: str, tooltip: str, css: str, icon: str = "") -> widgets.Butto
     return b
 
 
+def read_query(params: Mapping[str, str], rules: RulesLike) -> tuple[Ruleset, int, list[str]]:
+    """The rule set and 0-based step a URL query names, and what was wrong with it.
+
+    ``rules`` is the default (and fixes the game: a rule set of another game is refused).
+
+    >>> read_query({"step": "3", "rules": "family"}, "denexa")[:2]
+    (rules('family'), 2)
+    """
+    problems = []
+    ruleset = get_rules(rules)
+    name = params.get("rules")
+    if name:
+        try:
+            candidate = get_rules(name)
+            if candidate.game != ruleset.game:
+                raise ValueError(f"{candidate.name} is not a rule set of this game")
+            ruleset = candidate
+        except ValueError as err:
+            problems.append(str(err))
+    step = 0
+    raw = params.get("step")
+    if raw:
+        try:
+            step = int(raw) - 1
+            if not 0 <= step < len(steps_for(ruleset)):
+                raise ValueError
+        except ValueError:
+            problems.append(f"step must be 1 to {len(steps_for(ruleset))}, not {raw!r}")
+            step = 0
+    return ruleset, step, problems
+
+
 class Tutorial(widgets.VBox):  # type: ignore[misc]
     """The tutorial for a rule set's game (Pay Me or Rummy 3-Pack).
 
@@ -137,6 +169,12 @@ class Tutorial(widgets.VBox):  # type: ignore[misc]
         self.answer_widget: Any = None
         self._pending: str | None = None
         self._quiet = False
+        # The address bar follows the rule set and step (reload, Back and a copied link
+        # restore them): payme.widgets.url_state.
+        from payme.widgets.url_state import UrlState
+
+        self.url = UrlState()
+        self.url.on_navigate(guard(self.apply_query))
 
         check_area = widgets.VBox(
             [
@@ -162,7 +200,16 @@ class Tutorial(widgets.VBox):  # type: ignore[misc]
             layout=widgets.Layout(flex_flow="row wrap", align_items="center", max_width="100%"),
         )
         super().__init__(
-            [widgets.HTML(_CSS), self.rules_dd, nav, self.title, self.body, self.demo, check_area],
+            [
+                widgets.HTML(_CSS),
+                self.rules_dd,
+                nav,
+                self.title,
+                self.body,
+                self.demo,
+                check_area,
+                self.url,
+            ],
             layout=widgets.Layout(max_width="960px", padding="0 6px"),
         )
         self.add_class("payme-tutorial")
@@ -178,31 +225,29 @@ class Tutorial(widgets.VBox):  # type: ignore[misc]
         A bad value is not an error page: the tutorial opens at step 1 with the default rule
         set and says what was wrong.
         """
-        problems = []
-        ruleset = get_rules(rules)
-        name = params.get("rules")
-        if name:
-            try:
-                candidate = get_rules(name)
-                if candidate.game != ruleset.game:
-                    raise ValueError(f"{candidate.name} is not a rule set of this game")
-                ruleset = candidate
-            except ValueError as err:
-                problems.append(str(err))
-        step = 0
-        raw = params.get("step")
-        if raw:
-            try:
-                step = int(raw) - 1
-                if not 0 <= step < len(steps_for(ruleset)):
-                    raise ValueError
-            except ValueError:
-                problems.append(f"step must be 1 to {len(steps_for(ruleset))}, not {raw!r}")
-                step = 0
+        ruleset, step, problems = read_query(params, rules)
         tutorial = cls(ruleset, step)
         if problems:
             tutorial.message.error("; ".join(problems) + ". Starting at step 1.")
         return tutorial
+
+    def share_query(self) -> str:
+        """The URL query that reopens this rule set and step (1-based).
+
+        >>> Tutorial("classic", step=4).share_query()
+        'step=5&rules=classic'
+        """
+        return urlencode({"step": self.index + 1, "rules": self.rules.name})
+
+    def apply_query(self, params: Mapping[str, str]) -> None:
+        """Show the rule set and step of a URL query (Back/Forward); a bad value is a message."""
+        ruleset, step, problems = read_query(params, self.rules)
+        if problems:
+            self.message.error("; ".join(problems) + ".")
+            return
+        if ruleset.name != self.rules.name:
+            self.rules_dd.value = ruleset.name  # its observer switches the rule set
+        self.go(step)
 
     def _fill_jump(self) -> None:
         self._quiet = True
@@ -262,10 +307,10 @@ class Tutorial(widgets.VBox):  # type: ignore[misc]
         self.next_btn.disabled = self.index == len(self.steps) - 1
         self.progress.max = len(self.steps)
         self.progress.value = self.index + 1
-        # Voila gives the kernel no way to change the address bar (a Javascript output is
-        # not run), so a reload opens the step the address names.  This link follows every
-        # Back/Next: open, bookmark or share it to come back to this very step.
-        link = html.escape("?" + urlencode({"step": self.index + 1, "rules": r.name}))
+        # The address bar follows every step (self.url); this link is the same address, to
+        # open, bookmark or share.
+        self.url.update(self.share_query())
+        link = html.escape("?" + self.share_query())
         self.counter.value = (
             f"<b>{self.counter_text()}</b> "
             f"<a class='payme-tutorial-link' href='{link}' title='Open, bookmark or share this "

@@ -1,33 +1,102 @@
 """The Analysis page: simulate bot games with a progress bar, then tables, plots and a download.
 
 :class:`AnalysisPage` wraps :func:`payme.simulate` and :mod:`payme.analysis.stats`: choose
-a rule set, players, bots and a number of games; *Run* plays them (the bar follows), then the
-page shows each bot's strength with 95% intervals, the mean penalty by hand, the chance of
-going out by turn, optionally the three Pay Me rule sets compared, and a CSV of every row.
-pandas and matplotlib are imported on the first run, so the page itself opens fast.
+a rule set, players, bots and a number of games; *Run* plays them (the bar follows, *Stop*
+ends the run early), then the page shows each bot's strength with 95% intervals, the mean
+penalty by hand, the chance of going out by turn, optionally the three Pay Me rule sets
+compared, and a CSV of every row.  Every table has human column names with units and a
+line explaining each measure.  The settings live in the page's address (reload, Back and a
+copied link restore them).  pandas and matplotlib are imported on the first run, so the page
+itself opens fast.
 
 >>> page = AnalysisPage()
 >>> page.games_box.value, page.rules_box.value
 (20, 'denexa')
+>>> page.settings_query()
+'rules=denexa&players=3&bots=strong,+greedy,+random&games=20&seed=7'
+>>> page.games_box.value = 0
+>>> page.check_settings()
+Traceback (most recent call last):
+...
+ValueError: Games must be a whole number from 1 to 2,000, not 0.
 """
 
 from __future__ import annotations
 
 import base64
 import io
+import re
 import threading
+from collections.abc import Mapping
+from dataclasses import dataclass
 from html import escape
 from typing import Any
+from urllib.parse import urlencode
 
 from payme.rulesets import PRESETS
 
-__all__ = ["MAX_GAMES", "AnalysisPage", "figure_html", "frame_html"]
+__all__ = ["MAX_GAMES", "AnalysisPage", "figure_html", "frame_html", "styled_table"]
 
 MAX_GAMES = 2000
-"""The most games one run may play from the page (a run blocks this page's kernel)."""
+"""The most games one run may play from the page."""
+MAX_SEED = 10**9
 
 # Rule sets compared side by side (the Pay Me presets).
 _COMPARED = ("denexa", "classic", "family")
+
+
+@dataclass(frozen=True)
+class Column:
+    """A table column as a reader sees it: a label with its unit, a format, what it means."""
+
+    label: str
+    fmt: str
+    meaning: str
+
+
+# Every measure the page shows, by its column in payme.analysis.stats.
+COLUMNS: dict[str, Column] = {
+    "games": Column("Games", "{:,.0f}", "games played"),
+    "seats": Column("Seats", "{:,.0f}", "seats the bot played, over all games"),
+    "players": Column("Players", "{:,.0f}", "players at the table"),
+    "wins": Column("Wins", "{:,.0f}", "games won"),
+    "mean_total": Column(
+        "Final total (points)", "{:,.1f}", "penalty points after the last hand; lower is better"
+    ),
+    "total_low": Column("Total, 95% low", "{:,.1f}", "the 95% interval of the final total"),
+    "total_high": Column("Total, 95% high", "{:,.1f}", "the 95% interval of the final total"),
+    "win_rate": Column("Wins (%)", "{:.0%}", "share of games won (a shared win counts)"),
+    "win_low": Column("Wins, 95% low", "{:.0%}", "the 95% interval of the win share"),
+    "win_high": Column("Wins, 95% high", "{:.0%}", "the 95% interval of the win share"),
+    "mean_money": Column(
+        "Money per game (¢)", "{:+,.1f}", "net cents won per game (family rules' stakes)"
+    ),
+    "mean_points": Column(
+        "Penalty per hand (points)", "{:,.1f}", "mean penalty of a player in one hand"
+    ),
+    "declared": Column(
+        "Hands someone went out (%)",
+        "{:.0%}",
+        "share of hands that ended with a player going out; bots always manage it, so it "
+        "stays at 100% unless the stock and discards run dry",
+    ),
+    "turns_to_go_out": Column(
+        "Turns to go out", "{:,.1f}", "mean turns the player going out needed in that hand"
+    ),
+    "lay_off_saving": Column(
+        "Saved by laying off (points)",
+        "{:+,.2f}",
+        "mean points a player who did not go out saved by laying cards off on the "
+        "declarer's melds; below zero when bots lay off badly (the random bot breaks its "
+        "own melds to lay off)",
+    ),
+}
+
+
+def bot_names() -> tuple[str, ...]:
+    from payme.game import BOT_NAMES
+
+    return tuple(BOT_NAMES)
 
 
 def _import_heavy() -> None:
@@ -38,14 +107,35 @@ def _import_heavy() -> None:
     import payme.analysis.stats  # noqa: F401
 
 
+def _or(names: tuple[str, ...]) -> str:
+    """``"random, greedy, strong or expert"``."""
+    return ", ".join(names[:-1]) + " or " + names[-1] if len(names) > 1 else names[0]
+
+
+def _title(name: str) -> str:
+    return PRESETS[name].title if name in PRESETS else name
+
+
+def _short(name: str) -> str:
+    """A Pay Me rule set's short name in words, from its title: ``Denexa``, ``Classic``.
+
+    >>> _short("classic"), _short("three_pack")
+    ('Classic', 'Rummy 3-Pack')
+    """
+    title = _title(name)
+    inner = re.search(r"\((\w+)", title)
+    return inner.group(1).capitalize() if inner else title
+
+
 def figure_html(figure: Any, alt: str) -> str:
-    """A matplotlib figure as an inline PNG ``<img>`` (no file, works offline)."""
+    """A matplotlib figure as an inline PNG ``<img>`` (no file, works offline), scaled to fit."""
     buffer = io.BytesIO()
     figure.savefig(buffer, format="png", dpi=90, bbox_inches="tight")
     data = base64.b64encode(buffer.getvalue()).decode("ascii")
     return (
-        f'<img class="payme-analysis-plot" alt="{escape(alt)}" '
-        f'src="data:image/png;base64,{data}" style="max-width:100%">'
+        f'<figure class="payme-plot"><img class="payme-analysis-plot" alt="{escape(alt)}" '
+        f'src="data:image/png;base64,{data}" style="max-width:100%;height:auto">'
+        f"<figcaption>{escape(alt)}</figcaption></figure>"
     )
 
 
@@ -57,19 +147,75 @@ def _plot(make: Any, df: Any, alt: str) -> str:
         return f'<p class="payme-analysis-note">{escape(alt)}: not drawn ({escape(str(error))})</p>'
 
 
+def styled_table(frame: Any, caption: str, index_label: str) -> str:
+    """A pandas ``Styler`` table: human column names with units, numbers formatted, one line
+    per measure saying what it means, inside a frame that scrolls sideways on a phone."""
+    shown = frame.rename(
+        index=lambda name: _title(str(name)) if name in PRESETS else str(name).capitalize()
+    )
+    labels = {c: COLUMNS[c].label if c in COLUMNS else c for c in shown.columns}
+    formats = {labels[c]: COLUMNS[c].fmt for c in shown.columns if c in COLUMNS}
+    shown = shown.rename(columns=labels)
+    shown.index.name = index_label
+    # The row names become the first column, so the head is one row of plain labels.
+    styler = (
+        shown.reset_index()
+        .style.format(formats, na_rep="–")
+        .hide(axis="index")
+        .set_caption(escape(caption))
+        .set_table_attributes('class="payme-table"')
+    )
+    meanings = []
+    for column in frame.columns:
+        if column in COLUMNS and not column.endswith(("_low", "_high")):
+            info = COLUMNS[column]
+            meanings.append(f"<li><b>{escape(info.label)}</b>: {escape(info.meaning)}.</li>")
+    if any(c.endswith(("_low", "_high")) for c in frame.columns):
+        meanings.append(
+            "<li><b>95% low / high</b>: the true value lies between them in 95 runs of 100; "
+            "more games give narrower intervals.</li>"
+        )
+    return (
+        f'<div class="payme-table-frame" role="region" aria-label="{escape(caption)}" '
+        'tabindex="0" style="max-width:100%;overflow-x:auto">'
+        f"{styler.to_html()}</div>"
+        f'<ul class="payme-measures">{"".join(meanings)}</ul>'
+    )
+
+
 def frame_html(frame: Any, caption: str) -> str:
-    """A small table with a caption, numbers rounded for reading."""
-    table = frame.to_html(float_format=lambda x: f"{x:.3g}", border=0, classes="payme-table")
-    return f"<figure><figcaption><b>{escape(caption)}</b></figcaption>{table}</figure>"
+    """A table of results (bots or rule sets) as :func:`styled_table` draws it."""
+    label = "Rule set" if frame.index.name == "rules" else "Bot"
+    return styled_table(frame, caption, label)
 
 
 def csv_link(frame: Any, name: str) -> str:
     """A download link carrying the frame as CSV in a data URL."""
     data = base64.b64encode(frame.to_csv(index=False).encode()).decode("ascii")
     return (
-        f'<a class="payme-analysis-download" download="{escape(name)}" '
-        f'href="data:text/csv;base64,{data}">Download the {len(frame)} rows (CSV)</a>'
+        f'<p><a class="payme-analysis-download" download="{escape(name)}" '
+        f'href="data:text/csv;base64,{data}">Download every row ({len(frame):,} rows, CSV)</a>'
+        "</p>"
     )
+
+
+class _Stopped(Exception):
+    """Raised from the progress callback when the visitor clicked Stop."""
+
+
+def _whole(text: object, label: str, low: int, high: int) -> int:
+    """A whole number within ``low..high``, or a ValueError saying what is allowed."""
+    value = str(text).strip()
+    shown = value if len(value) <= 20 else value[:20] + "…"
+    try:
+        number = int(value)
+    except ValueError:
+        number = None
+    if number is None or not low <= number <= high:
+        raise ValueError(
+            f"{label} must be a whole number from {low:,} to {high:,}, not {shown or 'empty'}."
+        )
+    return number
 
 
 class AnalysisPage:
@@ -79,86 +225,201 @@ class AnalysisPage:
         import ipywidgets as w
 
         from payme.widgets import MessageBox
+        from payme.widgets.url_state import UrlState
 
         self.message = MessageBox()
-        self.rules_box = w.Dropdown(options=list(PRESETS), value="denexa", description="Rules")
-        self.players_box = w.BoundedIntText(value=3, min=2, max=8, description="Players")
+        wide = {"description_width": "initial"}
+        self.rules_box = w.Dropdown(
+            options=[(r.title, name) for name, r in PRESETS.items()],
+            value="denexa",
+            description="Rule set",
+            style=wide,
+            layout=w.Layout(width="auto", max_width="100%"),
+        )
+        self.players_box = w.IntText(value=3, description="Players", style=wide)
+        self.players_limit = w.HTML()
         self.bots_box = w.Text(
             value="strong, greedy, random",
             description="Bots",
-            placeholder="one per seat, or one for all",
+            placeholder="e.g. strong, greedy, random",
+            style=wide,
+            layout=w.Layout(width="24em", max_width="100%"),
         )
-        self.games_box = w.BoundedIntText(value=20, min=1, max=MAX_GAMES, description="Games")
-        self.seed_box = w.BoundedIntText(value=7, min=0, max=10**9, description="Seed")
-        self.compare_box = w.Checkbox(value=False, description="compare denexa, classic, family")
-        for box in (self.rules_box, self.players_box, self.bots_box, self.games_box, self.seed_box):
-            box.style.description_width = "60px"
-            box.layout.width = "240px" if box is self.bots_box else "190px"
+        self.games_box = w.IntText(value=20, description="Games", style=wide)
+        self.seed_box = w.IntText(value=7, description="Seed", style=wide)
+        self.compare_box = w.Checkbox(
+            value=False,
+            description="Also play the same games under all three Pay Me rule sets",
+            indent=False,
+            layout=w.Layout(width="auto", max_width="100%"),
+        )
+        for box in (self.players_box, self.games_box, self.seed_box):
+            box.layout.width = "12em"
         self.run_button = w.Button(
             description="Run",
             icon="play",
             button_style="primary",
             tooltip="Play the games and show the results",
         )
-        self.progress = w.IntProgress(value=0, min=0, max=1, description="Games")
+        self.stop_button = w.Button(
+            description="Stop", icon="stop", tooltip="End the run now", disabled=True
+        )
+        self.progress = w.IntProgress(value=0, min=0, max=1, description="Progress")
+        self.progress.style.description_width = "initial"
         self.progress_text = w.HTML()
-        self.results = w.HTML()
+        self.results = w.HTML(layout=w.Layout(max_width="100%"))
+        self.url = UrlState()
         for widget, cls in (
             (self.rules_box, "payme-analysis-rules"), (self.players_box, "payme-analysis-players"),
             (self.bots_box, "payme-analysis-bots"), (self.games_box, "payme-analysis-games"),
             (self.seed_box, "payme-analysis-seed"), (self.compare_box, "payme-analysis-compare"),
-            (self.run_button, "payme-analysis-run"), (self.progress, "payme-analysis-progress"),
+            (self.run_button, "payme-analysis-run"), (self.stop_button, "payme-analysis-stop"),
+            (self.progress, "payme-analysis-progress"),
             (self.progress_text, "payme-analysis-progress-text"),
             (self.results, "payme-analysis-results"),
         ):  # fmt: skip
             widget.add_class(cls)
         self._running = False
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+        self._quiet = False
+        self._show_limits()
         self._wire()
-        wrap = w.Layout(flex_flow="row wrap")
+        wrap = w.Layout(flex_flow="row wrap", align_items="center", max_width="100%")
+
+        def hint(text: str) -> Any:
+            note = w.HTML(f'<span class="payme-limit">{escape(text)}</span>')
+            note.add_class("payme-analysis-limit")
+            return note
+
         self.widget = w.VBox(
             [
-                w.HBox([self.rules_box, self.players_box, self.bots_box], layout=wrap),
-                w.HBox([self.games_box, self.seed_box, self.compare_box], layout=wrap),
-                w.HBox([self.run_button, self.progress, self.progress_text], layout=wrap),
+                w.HBox([self.rules_box], layout=wrap),
+                w.HBox([self.players_box, self.players_limit], layout=wrap),
+                w.HBox(
+                    [self.bots_box, hint(f"{_or(bot_names())}; one per seat, or one for all")],
+                    layout=wrap,
+                ),
+                w.HBox([self.games_box, hint(f"1 to {MAX_GAMES:,}")], layout=wrap),
+                w.HBox(
+                    [self.seed_box, hint("0 to 1,000,000,000; the same seed plays the same games")],
+                    layout=wrap,
+                ),
+                self.compare_box,
+                w.HBox(
+                    [self.run_button, self.stop_button, self.progress, self.progress_text],
+                    layout=wrap,
+                ),
                 self.message,
                 self.results,
-            ]
+                self.url,
+            ],
+            layout=w.Layout(max_width="100%"),
         )
         self.widget.add_class("payme-analysis")
+        self.url.update(self.settings_query(), push=False)
 
     def _wire(self) -> None:
         from payme.widgets import guarded
 
-        self.run_button.on_click(guarded(self.message)(lambda _b: self.run()))
+        guard = guarded(self.message)
+        self.run_button.on_click(guard(lambda _b: self.start()))
+        self.stop_button.on_click(guard(lambda _b: self.stop()))
+        self.rules_box.observe(guard(lambda _c: self._show_limits()), names="value")
+        for box in (
+            self.rules_box, self.players_box, self.bots_box, self.games_box, self.seed_box,
+            self.compare_box,
+        ):  # fmt: skip
+            box.observe(guard(self._settings_changed), names="value")
+        self.url.on_navigate(guard(self.apply_query))
 
-    def apply_query(self, query: dict[str, str]) -> None:
-        """Settings from the URL (``?rules=family&players=3&bots=greedy&games=50&seed=1``)."""
-        from payme.widgets import guarded
+    def _show_limits(self) -> None:
+        r = PRESETS[self.rules_box.value]
+        self.players_limit.value = (
+            f'<span class="payme-limit">{r.min_players} to {r.max_players} for these rules</span>'
+        )
+        self.compare_box.disabled = r.game != "pay_me"
 
-        @guarded(self.message)
-        def apply() -> None:
+    def _settings_changed(self, _change: Any = None) -> None:
+        if not self._quiet:
+            self.url.update(self.settings_query())
+
+    # ------------------------------------------------------------------ settings and URL
+
+    def settings_query(self) -> str:
+        """The URL query that reopens the page with these settings."""
+        params: dict[str, str] = {
+            "rules": str(self.rules_box.value),
+            "players": str(self.players_box.value),
+            "bots": str(self.bots_box.value),
+            "games": str(self.games_box.value),
+            "seed": str(self.seed_box.value),
+        }
+        if self.compare_box.value:
+            params["compare"] = "1"
+        return urlencode(params, safe=",")
+
+    def apply_query(self, query: Mapping[str, str]) -> None:
+        """Settings from the URL (``?rules=family&players=3&bots=greedy&games=50&seed=1``).
+
+        A bad value is a message naming it and what is allowed; the other settings still
+        apply.
+        """
+        problems = []
+        self._quiet = True
+        try:
             if "rules" in query:
-                if query["rules"] not in PRESETS:
-                    raise ValueError(
-                        f"unknown rule set {query['rules']!r}: the presets are {', '.join(PRESETS)}"
+                if query["rules"] in PRESETS:
+                    self.rules_box.value = query["rules"]
+                else:
+                    problems.append(
+                        f"there is no rule set called {query['rules'][:30]!r}; the rule sets "
+                        f"are {', '.join(r.title for r in PRESETS.values())}"
                     )
-                self.rules_box.value = query["rules"]
-            for key, box in (
-                ("players", self.players_box), ("games", self.games_box), ("seed", self.seed_box)
-            ):  # fmt: skip
+            for key, box, low, high in (
+                ("players", self.players_box, 2, 10),
+                ("games", self.games_box, 1, MAX_GAMES),
+                ("seed", self.seed_box, 0, MAX_SEED),
+            ):
                 if key in query:
-                    text = query[key].strip()
-                    if not text.isdigit() or not box.min <= int(text) <= box.max:
-                        raise ValueError(
-                            f"{key} must be a whole number from {box.min} to {box.max}, "
-                            f"not {query[key]!r}"
-                        )
-                    box.value = int(text)
+                    try:
+                        box.value = _whole(query[key], key.capitalize(), low, high)
+                    except ValueError as error:
+                        problems.append(str(error).rstrip("."))
             if "bots" in query:
                 self.bots_box.value = query["bots"]
+            self.compare_box.value = query.get("compare") == "1"
+        finally:
+            self._quiet = False
+        self.url.update(self.settings_query(), push=False)
+        if problems:
+            self.message.error("Link: " + "; ".join(problems) + ".")
 
-        if query:
-            apply()
+    def check_settings(self) -> tuple[str, int, list[str], int, int]:
+        """The settings, checked: rule set, players, bots (one per seat), games, seed.
+
+        Each bad value raises a ValueError naming it and what is allowed.
+        """
+        rules = str(self.rules_box.value)
+        r = PRESETS[rules]
+        players = _whole(self.players_box.value, "Players", r.min_players, r.max_players)
+        games = _whole(self.games_box.value, "Games", 1, MAX_GAMES)
+        seed = _whole(self.seed_box.value, "Seed", 0, MAX_SEED)
+        from payme.game import BOT_NAMES
+
+        bots = [b.strip().lower() for b in str(self.bots_box.value).replace(",", " ").split()]
+        if not bots:
+            raise ValueError(f"Name at least one bot: {_or(BOT_NAMES)}.")
+        unknown = [b for b in bots if b not in BOT_NAMES]
+        if unknown:
+            name = unknown[0] if len(unknown[0]) <= 20 else unknown[0][:20] + "…"
+            raise ValueError(f"There is no bot called {name!r}: use {_or(BOT_NAMES)}.")
+        if len(bots) not in (1, players):
+            raise ValueError(
+                f"{players} players need {players} bots (one per seat) or one for all, "
+                f"not {len(bots)}."
+            )
+        return rules, players, bots * players if len(bots) == 1 else bots, games, seed
 
     # ------------------------------------------------------------------ running
 
@@ -174,56 +435,105 @@ class AnalysisPage:
             _import_heavy()
 
     def _on_progress(self, done: int, total: int) -> None:
+        if self._stop.is_set():
+            raise _Stopped
         self.progress.max = max(total, 1)
         self.progress.value = done
-        self.progress_text.value = f"{done} / {total} games"
+        self.progress_text.value = f"{done:,} of {total:,} games"
 
-    def _bots(self) -> list[str]:
-        bots = [b.strip().lower() for b in self.bots_box.value.replace(",", " ").split()]
-        if not bots:
-            from payme.game import BOT_NAMES
+    def start(self) -> None:
+        """Check the settings and run in the background, so Stop can be clicked meanwhile.
 
-            raise ValueError(f"name at least one bot ({', '.join(BOT_NAMES)})")
-        return bots
-
-    def run(self) -> None:
-        """Play the games, then show the tables, plots and the download link."""
-        if self._running:  # a click while a run is going: the kernel queues it until now
+        A second click while a run goes on does nothing (the button is disabled too).
+        """
+        if self._running:
+            return
+        settings = self._checked()
+        if settings is None:
             return
         self._running = True
+        self._stop.clear()
         self.run_button.disabled = True
+        self.stop_button.disabled = False
+        self.stop_button.button_style = "danger"
+        self._thread = threading.Thread(
+            target=self._run_safely, args=settings, name="payme-analysis-run", daemon=True
+        )
+        self._thread.start()
+
+    def stop(self) -> None:
+        """Ask the run to end at the next finished batch of games."""
+        if self._running:
+            self._stop.set()
+            self.message.info("Stopping…")
+
+    def wait(self, timeout: float | None = None) -> None:
+        """Wait for a background run to finish (tests, notebooks)."""
+        if self._thread is not None:
+            self._thread.join(timeout)
+
+    def run(self) -> None:
+        """Play the games now, in this thread, and show the results."""
+        settings = self._checked()
+        if settings is None:
+            return
+        self._running = True
         try:
-            self._run()
+            self._run_safely(*settings)
+        finally:
+            self._running = False
+
+    def _checked(self) -> tuple[str, int, list[str], int, int] | None:
+        """The checked settings, or ``None`` after saying what is wrong (old results go:
+        they would sit under a message about other settings)."""
+        try:
+            return self.check_settings()
+        except ValueError as error:
+            self.results.value = ""
+            self.message.error(str(error))
+            return None
+
+    def _run_safely(self, *settings: Any) -> None:
+        try:
+            self._run(*settings)
+        except _Stopped:
+            self.results.value = ""
+            self.message.info("Stopped: no results, since the run did not finish.")
+        except Exception as error:  # the page keeps working after any failure
+            from payme.widgets.messages import describe_error
+
+            self.message.error(describe_error(error))
         finally:
             self._running = False
             self.run_button.disabled = False
+            self.stop_button.disabled = True
+            self.stop_button.button_style = ""
 
-    def _run(self) -> None:
+    def _run(self, rules: str, players: int, seats: list[str], games: int, seed: int) -> None:
         from payme.analysis import stats
         from payme.analysis.simulate import simulate
 
-        rules = self.rules_box.value
-        players = int(self.players_box.value)
-        games = int(self.games_box.value)
-        seed = int(self.seed_box.value)
-        bots = self._bots()
-        seats = bots * players if len(bots) == 1 else bots
-        compare = self.compare_box.value and rules != "three_pack"
+        compare = bool(self.compare_box.value) and PRESETS[rules].game == "pay_me"
         runs = list(_COMPARED) if compare else [rules]
-        if compare and rules not in runs:
+        if rules not in runs:
             runs.insert(0, rules)
-        self.message.info(f"Playing {games} game(s) of {', '.join(runs)} with {', '.join(seats)}…")
+        each = " each" if len(runs) > 1 else ""
+        names = ", ".join(_short(n) for n in runs) if each else _title(rules)
+        self.message.info(
+            f"Playing {games:,} game{'s' if games != 1 else ''}{each} of {names}, "
+            f"with {', '.join(seats)}…"
+        )
         self.results.value = ""
         frames: dict[str, Any] = {}
         for name in runs:
-            self.progress.description = name
+            self.progress.description = _title(name)
             frames[name] = simulate(
                 games, name, players, seats, seed,
                 workers=1 if games < 40 else None, progress=self._on_progress,
             )  # fmt: skip
         df = frames[rules]
         parts = [csv_link(df, f"payme-{rules}-{games}-games.csv")]
-        parts.append(frame_html(stats.bot_strength(df), "Bot strength (95% intervals)"))
+        parts.append(frame_html(stats.bot_strength(df), f"Each bot's results: {_title(rules)}"))
         if stats.is_three_pack(df):
             parts.append(_plot(stats.plot_bot_strength, df, "Win rate of each bot"))
         else:
@@ -231,7 +541,10 @@ class AnalysisPage:
             parts.append(_plot(stats.plot_mean_penalty_by_hand, df, "Mean penalty by hand"))
             parts.append(_plot(stats.plot_go_out_chance, df, "Chance of going out by turn"))
             if len(frames) > 1:
-                parts.append(frame_html(stats.compare_rule_sets(frames), "Rule sets compared"))
-                parts.append(_plot(stats.plot_rule_sets, frames, "Rule sets compared"))
+                parts.append(frame_html(stats.compare_rule_sets(frames), "The rule sets compared"))
+                parts.append(_plot(stats.plot_rule_sets, frames, "The rule sets compared"))
         self.results.value = "".join(parts)
-        self.message.ok(f"Done: {games} game(s) of {rules}, {len(df)} rows.")
+        self.message.ok(
+            f"Done: {games:,} game{'s' if games != 1 else ''}{each} of {names}; "
+            f"{len(df):,} rows to download."
+        )

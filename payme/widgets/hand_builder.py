@@ -33,6 +33,7 @@ from payme.rulesets import rules as get_rules
 from payme.widgets.hand_views import HandView, LayoutView
 from payme.widgets.messages import MessageBox, guarded
 from payme.widgets.pickers import HandInput, RulesPicker
+from payme.widgets.url_state import UrlState
 
 __all__ = ["HandBuilder"]
 
@@ -85,6 +86,8 @@ class HandBuilder(widgets.VBox):  # type: ignore[misc]
         )
         self.seen.add_class("payme-seen-text")
         self.seen_message = MessageBox()
+        # The address bar follows the page (reload, Back and a copied link restore it).
+        self.url = UrlState()
         self.guard = guarded(self.message)
         self.picker.on_change(self.guard(self._rules_changed))
         self.input.on_change(self.guard(self.refresh))
@@ -97,10 +100,12 @@ class HandBuilder(widgets.VBox):  # type: ignore[misc]
                 _section("3. Best layout", self.layout_view, "payme-hb-layout"),
                 _section("4. Going out", self._verdict_box(), "payme-hb-verdict"),
                 self.share,
+                self.url,
             ],
             layout=widgets.Layout(max_width="100%", overflow="hidden"),
         )
         self.add_class("payme-hand-builder")
+        self.url.on_navigate(self.guard(self.apply_query))
         self.guard(self.refresh)()
 
     def _verdict_box(self) -> widgets.VBox:
@@ -135,7 +140,9 @@ class HandBuilder(widgets.VBox):  # type: ignore[misc]
         optional = self.picker.optional
         if optional is not None and optional != dict(self.rules.optional_cards):
             params["optional"] = ",".join(f"{t}:{n}" for t, n in optional.items())
-        if self.hand:
+        if self.input.error is not None and self.input.text.strip():
+            params["hand"] = " ".join(self.input.text.split())  # as typed: a reload shows it
+        elif self.hand:
             params["hand"] = format_hand(self.hand)
         if self.seen.value.strip():
             params["seen"] = self.seen.value.strip()
@@ -167,11 +174,10 @@ class HandBuilder(widgets.VBox):  # type: ignore[misc]
                     setter(params[key])
                 except ValueError as error:
                     problems.append(str(error))
-        if params.get("hand"):
-            # "+" separates cards in a URL; a query pasted undecoded still reads.
-            self.input.text = params["hand"].replace("+", " ")
-        if params.get("seen"):
-            self.seen.value = params["seen"].replace("+", " ")
+        # A state without a hand (or seen cards) has none: Back to it empties the box.
+        # "+" separates cards in a URL; a query pasted undecoded still reads.
+        self.input.text = params.get("hand", "").replace("+", " ")
+        self.seen.value = params.get("seen", "").replace("+", " ")
         if problems:
             self.message.error("Link: " + "; ".join(problems))
 
@@ -220,6 +226,18 @@ class HandBuilder(widgets.VBox):  # type: ignore[misc]
         self._check_seen()
         ruleset, dealt, cards = self.rules, self.dealt, self.hand
         self.share.value = self._share_html()
+        self.url.update(self.share_query())
+        if self.input.error is not None:
+            # The box holds a hand the page cannot read (its message says why): nothing of
+            # the last good hand stays on show, since it no longer matches the box.
+            self.hand_view.update(())
+            self.hand_view.value = ""
+            self.layout_view.show_html(
+                '<p class="payme-msg payme-msg-info" role="status">ℹ The layout appears '
+                "when the hand above reads as cards of this rule set.</p>"
+            )
+            self.verdict.value = ""
+            return
         wild = ["wild" if ruleset.is_wild(c, dealt) else None for c in cards]
         n = len(cards)
         self.hand_view.update(
@@ -333,11 +351,10 @@ class HandBuilder(widgets.VBox):  # type: ignore[misc]
         )
 
     def _share_html(self) -> str:
-        query = self.share_query()
-        href = "?" + query
+        href = "?" + self.share_query()
         return (
-            '<p style="margin:10px 0 0 0;overflow-wrap:anywhere">'
+            '<p style="margin:10px 0 0 0">'
             f'<a class="payme-share-link" href="{escape(href)}">Link to this hand</a> '
-            f'<span style="color:#555">(bookmark or share it: <code>{escape(href)}</code>)'
-            "</span></p>"
+            '<span class="payme-muted">(the address bar always holds it too: bookmark or '
+            "share it)</span></p>"
         )

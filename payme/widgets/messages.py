@@ -18,29 +18,62 @@ from __future__ import annotations
 import functools
 import inspect
 import logging
+import re
 from collections.abc import Callable
 from html import escape
 from typing import Any, TypeVar
 
 import ipywidgets as widgets
 
-__all__ = ["MessageBox", "call_back", "guarded"]
+__all__ = ["MessageBox", "call_back", "guarded", "shorten_quoted"]
 
 _log = logging.getLogger("payme.widgets")
 
 F = TypeVar("F", bound=Callable[..., Any])
 
+# Each state: its symbol, its word, and the style sheet's class (payme.css, docs/design.md).
+# The colours are repeated inline (as the sheet's custom properties with a fallback) so a
+# message reads the same in JupyterLab, where the app's sheet is not loaded.
 _STYLES = {
     # Marked by a symbol and a word as well as colour.
-    "error": ("⚠", "Problem", "#7f0000", "#fdecea", "#b3001b"),
-    "info": ("ℹ", "", "#0d3c61", "#e8f1fb", "#1565c0"),
-    "ok": ("✔", "", "#1b5e20", "#edf7ed", "#2e7d32"),
+    "error": ("⚠", "Problem", "wrong", "#8a1020", "#fdecea", "#c62828"),
+    "wrong": ("✘", "Not quite", "wrong", "#8a1020", "#fdecea", "#c62828"),
+    "info": ("ℹ", "", "info", "#0d3c61", "#e8f1fb", "#1565c0"),
+    "ok": ("✔", "", "right", "#1b5e20", "#e8f5e9", "#2e7d32"),
 }
+
+# An echoed input longer than this is cut, with its length said instead.
+ECHO_LIMIT = 40
+
+
+def shorten_quoted(text: str, limit: int = ECHO_LIMIT) -> str:
+    """Cut every quoted piece of ``text`` longer than ``limit`` characters.
+
+    Error messages quote what the visitor typed; a 20,000-character token must not become a
+    20,000-character message.
+
+    >>> shorten_quoted("unknown card 'HELLO'")
+    "unknown card 'HELLO'"
+    >>> shorten_quoted("can't " + "x " * 40 + "isn't", limit=10).endswith("isn't")
+    True
+    >>> shorten_quoted("unknown card '" + "X" * 500 + "'", limit=10)
+    "unknown card 'XXXXXXXXXX…' (500 characters)"
+    """
+
+    def cut(match: re.Match[str]) -> str:
+        quote, body = match.group(1), match.group(2)
+        if len(body) <= limit:
+            return match.group(0)
+        return f"{quote}{body[:limit]}…{quote} ({len(body):,} characters)"
+
+    # A quoted token has no spaces: apostrophes in words ("can't … isn't") are not quotes.
+    return re.sub(r"(['\"])(\S*?)\1", cut, text)
 
 
 class MessageBox(widgets.HTML):  # type: ignore[misc]
     """One line of feedback shown beside an input: ``.info(text)``, ``.error(text)``,
-    ``.ok(text)``, ``.clear()``.  ``.kind`` and ``.text`` say what it shows now."""
+    ``.wrong(text)`` (a wrong answer), ``.ok(text)``, ``.clear()``.  ``.kind`` and ``.text``
+    say what it shows now.  Quoted input in the text is cut to a sensible length."""
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(value="", **kwargs)
@@ -49,18 +82,23 @@ class MessageBox(widgets.HTML):  # type: ignore[misc]
         self.text = ""
 
     def _show(self, kind: str, text: str) -> None:
-        symbol, word, fg, bg, border = _STYLES[kind]
+        symbol, word, state, fg, bg, border = _STYLES[kind]
+        text = shorten_quoted(text)
         self.kind, self.text = kind, text
         role = "alert" if kind == "error" else "status"
         prefix = f"{symbol} <b>{word}:</b> " if word else f"{symbol} "
         self.value = (
-            f'<div class="payme-message-{kind}" role="{role}" style="color:{fg};'
-            f"background:{bg};border-left:4px solid {border};padding:4px 8px;"
-            f'margin:2px 0;max-width:100%;overflow-wrap:anywhere">{prefix}{escape(text)}</div>'
+            f'<div class="payme-msg payme-msg-{state} payme-message-{kind}" role="{role}" '
+            f'style="color:var(--payme-{state},{fg});background:var(--payme-{state}-bg,{bg});'
+            f"border-left:6px solid var(--payme-{state}-line,{border});padding:8px 12px;"
+            f'margin:4px 0;max-width:100%;overflow-wrap:anywhere">{prefix}{escape(text)}</div>'
         )
 
     def error(self, text: str) -> None:
         self._show("error", text)
+
+    def wrong(self, text: str) -> None:
+        self._show("wrong", text)
 
     def info(self, text: str) -> None:
         self._show("info", text)

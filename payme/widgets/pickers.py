@@ -9,7 +9,7 @@ change is checked by the engine, and a bad one becomes a message beside the inpu
 >>> picker.value, picker.left("7H")
 ((Card('7H'),), 0)
 >>> picker.message.text
-'No 7H left: the classic pack for 2 players holds 1.'
+'No 7H left: the pack of Pay Me (classic rules) for 2 players holds 1.'
 """
 
 from __future__ import annotations
@@ -35,8 +35,8 @@ _WIDE = {"description_width": "initial"}
 
 def _pack_phrase(rules: Ruleset, players: int | None) -> str:
     if players is None:
-        return f"the {rules.name} largest pack"
-    return f"the {rules.name} pack for {players} players"
+        return f"the largest pack of {rules.title}"
+    return f"the pack of {rules.title} for {players} players"
 
 
 class RulesPicker(widgets.HBox):  # type: ignore[misc]
@@ -540,14 +540,40 @@ class HandInput(widgets.VBox):  # type: ignore[misc]
         players: int | None = None,
         optional: dict[str, int] | None = None,
     ) -> None:
-        """Change the pack; a hand the new pack cannot hold becomes a message."""
+        """Change the pack; the typed hand stays, and what no longer fits becomes a message.
+
+        >>> hi = HandInput("three_pack")
+        >>> hi.text = "7H RUMMY 8H"
+        >>> hi.set_rules("denexa")          # no RUMMY card in Pay Me
+        >>> hi.text, hi.value, hi.error.startswith("This hand does not fit Pay Me")
+        ('7H RUMMY 8H', (), True)
+        >>> hi.set_rules("three_pack")      # back: the typed hand is read again
+        >>> hi.value, hi.error
+        ((Card('7H'), Card('RUMMY'), Card('8H')), None)
+        """
+        # The box may hold a hand the picker could not take (it failed to read, or did not
+        # fit the previous pack): read the box again with the new pack.
+        pending = self.error is not None
+        ruleset = get_rules(rules)
         try:
-            self.picker.set_rules(rules, players, optional=optional)
-        except CardError as error:
-            # Keep the typed text, so the visitor can fix it; the hand is empty meanwhile.
-            self._fail(f"{error}; fix the hand for this rule set")
+            typed = parse_hand(self.text) if pending else None
+        except CardError as error:  # still unreadable: the new pack changes nothing
+            self.picker.set_rules(ruleset, players, optional=optional, value=())
+            self._fail(str(error))
             self._notify()
             return
+        try:
+            self.picker.set_rules(ruleset, players, optional=optional, value=typed)
+        except CardError as error:
+            # Keep the typed text, so the visitor can fix it; the hand is empty meanwhile.
+            self._fail(
+                f"This hand does not fit {ruleset.title}: {error}. Change the hand, or pick "
+                "another rule set"
+            )
+            self._notify()
+            return
+        self.error = None
+        self.message.clear()
         self._sync_text()
         self._notify()
 
@@ -566,7 +592,9 @@ class HandInput(widgets.VBox):  # type: ignore[misc]
             finally:
                 self._syncing = False
         except CardError as error:
+            # Listeners hear of it too: what they show of the last good hand is now stale.
             self._fail(str(error))
+            self._notify()
             return
         self.error = None
         self.message.clear()

@@ -50,6 +50,7 @@ from payme.puzzles import (
 from payme.rulesets import PRESETS, Ruleset
 from payme.rulesets import rules as get_rules
 from payme.widgets.messages import MessageBox, guarded
+from payme.widgets.url_state import UrlState
 
 __all__ = ["KIND_LABELS", "PuzzlePage", "wild_phrase"]
 
@@ -210,6 +211,8 @@ class PuzzlePage(widgets.VBox):  # type: ignore[misc]
         self.verdict = widgets.HTML(layout=widgets.Layout(max_width="100%"))
         self.solution_view = widgets.HTML(layout=widgets.Layout(max_width="100%"))
         self.share = widgets.HTML(layout=widgets.Layout(max_width="100%"))
+        # The address bar follows the puzzle shown (reload, Back and a copied link restore it).
+        self.url = UrlState()
 
         for widget, css in (
             (self.rules_dd, "payme-puzzle-rules"),
@@ -273,10 +276,12 @@ class PuzzlePage(widgets.VBox):  # type: ignore[misc]
                 self.verdict,
                 self.solution_view,
                 self.share,
+                self.url,
             ],
             layout=widgets.Layout(max_width="100%", overflow="hidden"),
         )
         self.add_class("payme-puzzle-page")
+        self.url.on_navigate(guard(self.apply_query))
         if puzzle is not None:
             self.show(puzzle)
         else:
@@ -328,11 +333,9 @@ class PuzzlePage(widgets.VBox):  # type: ignore[misc]
         self.verdict.value = ""
         self.solution_view.value = ""
         self.info.value = (
-            '<p style="margin:8px 0 2px 0;overflow-wrap:anywhere">'
-            f'<b>Puzzle</b> <code class="payme-puzzle-id">{escape(puzzle.id)}</code> · '
-            f'<b>Difficulty:</b> <span class="payme-puzzle-grade">{puzzle.difficulty}</span> '
-            f"(score {puzzle.score}) · {escape(r.title)}, {dealt} cards dealt · "
-            f"{escape(wild_phrase(r, dealt))}</p>"
+            '<p style="margin:8px 0 2px 0">'
+            f"{escape(r.title)} · {dealt} cards dealt · {escape(wild_phrase(r, dealt))} · "
+            f'Difficulty: <span class="payme-puzzle-grade">{puzzle.difficulty}</span></p>'
         )
         title = KIND_LABELS[puzzle.kind]
         title += "" if title.endswith("?") else ":"
@@ -360,6 +363,7 @@ class PuzzlePage(widgets.VBox):  # type: ignore[misc]
         )
         self._build_answer(puzzle)
         self.share.value = self._share_html()
+        self.url.update(self.share_query())
 
     def _build_answer(self, puzzle: Puzzle) -> None:
         self._syncing = True
@@ -473,7 +477,11 @@ class PuzzlePage(widgets.VBox):  # type: ignore[misc]
         puzzle = self.puzzle
         if puzzle is None:
             raise ValueError("no puzzle yet: click New puzzle")
+        # A new check replaces the last one's verdict, so no old "Right" stays beside a new
+        # problem.
         self.answer_message.clear()
+        self.verdict.value = ""
+        self.solution_view.value = ""
         text = str(self.answer_text.value).strip()
         if not text:
             self.answer_message.error(
@@ -486,13 +494,7 @@ class PuzzlePage(widgets.VBox):  # type: ignore[misc]
         except ValueError as error:  # CardError too: the engine names the problem
             self.answer_message.error(f"{error}")
             return
-        mark, css = ("✔", "right") if verdict.correct else ("✘", "wrong")
-        colour = "#1b5e20" if verdict.correct else "#8a4b00"
-        self.verdict.value = (
-            f'<div class="payme-verdict-{css}" role="status" style="color:{colour};'
-            f"border-left:4px solid {colour};padding:4px 8px;margin:6px 0;"
-            f'overflow-wrap:anywhere"><b>{mark}</b> {escape(verdict.explanation)}</div>'
-        )
+        self.verdict.value = _verdict_html(verdict.correct, verdict.explanation)
         self.solution_view.value = self._solution_html(puzzle)
 
     def show_solution(self) -> None:
@@ -502,9 +504,9 @@ class PuzzlePage(widgets.VBox):  # type: ignore[misc]
             raise ValueError("no puzzle yet: click New puzzle")
         self.answer_message.clear()
         self.verdict.value = (
-            '<div class="payme-verdict-solution" role="status" style="border-left:4px solid '
-            '#1565c0;padding:4px 8px;margin:6px 0;overflow-wrap:anywhere"><b>Solution:</b> '
-            f"{escape(puzzle.solution())}</div>"
+            '<div class="payme-verdict-solution payme-msg payme-msg-info" role="status" '
+            'style="border-left:6px solid #1565c0;padding:8px 12px;margin:6px 0;'
+            f'overflow-wrap:anywhere">ℹ <b>Solution:</b> {escape(puzzle.solution())}</div>'
         )
         self.solution_view.value = self._solution_html(puzzle)
 
@@ -538,11 +540,12 @@ class PuzzlePage(widgets.VBox):  # type: ignore[misc]
 
     def _share_html(self) -> str:
         href = "?" + self.share_query()
+        ident = self.puzzle.id if self.puzzle is not None else ""
         return (
             '<p style="margin:10px 0 0 0;overflow-wrap:anywhere">'
             f'<a class="payme-share-link" href="{escape(href)}">Link to this puzzle</a> '
-            f'<span style="color:#555">(bookmark or share it: <code>{escape(href)}</code>)'
-            "</span></p>"
+            '<span class="payme-muted">(the address bar holds it too) · puzzle number '
+            f'<span class="payme-puzzle-id">{escape(ident)}</span></span></p>'
         )
 
     @classmethod
@@ -568,6 +571,25 @@ class PuzzlePage(widgets.VBox):  # type: ignore[misc]
         self.kind_dd.value = puzzle.kind
         self.difficulty_dd.value = puzzle.difficulty
         self.show(puzzle)
+
+
+def _verdict_html(correct: bool, explanation: str) -> str:
+    """A graded answer: a *right* box, or a *wrong* one (red, never an info blue).
+
+    >>> "payme-msg-wrong" in _verdict_html(False, "No: 9♣ leaves 12 points.")
+    True
+    """
+    # The explanation starts with the verdict in words ("Right." / "Not quite: …").
+    mark, css, fg, bg, line = (
+        ("✔", "right", "#1b5e20", "#e8f5e9", "#2e7d32")
+        if correct
+        else ("✘", "wrong", "#8a1020", "#fdecea", "#c62828")
+    )
+    return (
+        f'<div class="payme-verdict-{css} payme-msg payme-msg-{css}" role="status" '
+        f'style="color:{fg};background:{bg};border-left:6px solid {line};padding:8px 12px;'
+        f'margin:6px 0;overflow-wrap:anywhere"><b>{mark}</b> {escape(explanation)}</div>'
+    )
 
 
 def _placeholder() -> Puzzle:

@@ -68,7 +68,7 @@ def test_solve_a_discard_puzzle_then_answer_wrongly(open_page: Any, page_errors:
     box = page.locator(ANSWER)
     box.fill(worse[0])
     box.press("Enter")
-    expect(page.locator(".payme-verdict-wrong")).to_contain_text("Not quite.")
+    expect(page.locator(".payme-verdict-wrong")).to_contain_text("Not quite")
     expect(page.locator(".payme-verdict-right")).to_have_count(0)
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / "puzzles_discard.png"), full_page=True)

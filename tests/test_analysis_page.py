@@ -1,0 +1,90 @@
+"""The Analysis page's settings, messages and Stop, without a browser."""
+
+from __future__ import annotations
+
+import time
+from html import escape
+
+import pytest
+
+from payme.widgets.analysis import COLUMNS, AnalysisPage
+
+
+@pytest.mark.parametrize(
+    ("field", "value", "said"),
+    [
+        ("games_box", 0, "Games must be a whole number from 1 to 2,000, not 0."),
+        ("games_box", -5, "Games must be a whole number from 1 to 2,000, not -5."),
+        ("games_box", 2001, "Games must be a whole number from 1 to 2,000, not 2001."),
+        ("players_box", 9, "Players must be a whole number from 2 to 8, not 9."),
+        ("seed_box", -1, "Seed must be a whole number from 0 to 1,000,000,000, not -1."),
+    ],
+)
+def test_settings_outside_their_limits_are_errors(field: str, value: int, said: str) -> None:
+    page = AnalysisPage()
+    getattr(page, field).value = value
+    with pytest.raises(ValueError) as caught:
+        page.check_settings()
+    assert str(caught.value) == said
+    page.run()  # from the page: the message, and no results
+    assert page.message.kind == "error" and page.message.text == said
+    assert page.results.value == ""
+
+
+def test_players_limit_follows_the_rule_set() -> None:
+    page = AnalysisPage()
+    assert "2 to 8" in page.players_limit.value
+    page.rules_box.value = "classic"
+    assert "2 to 6" in page.players_limit.value
+    page.rules_box.value = "three_pack"
+    assert "2 to 10" in page.players_limit.value and page.compare_box.disabled
+
+
+def test_bots_are_checked_by_name_and_count() -> None:
+    page = AnalysisPage()
+    page.bots_box.value = "strong, " + "x" * 500
+    with pytest.raises(ValueError, match=r"no bot called 'x{20}…'"):
+        page.check_settings()
+    page.bots_box.value = "strong, greedy"
+    with pytest.raises(ValueError, match="3 players need 3 bots"):
+        page.check_settings()
+
+
+def test_compare_mode_names_every_rule_set_in_words() -> None:
+    page = AnalysisPage()
+    page.apply_query({"games": "2", "players": "2", "bots": "greedy", "compare": "1"})
+    page.run()
+    assert (
+        page.message.text == "Done: 2 games each of Denexa, Classic, Family; 44 rows to download."
+    )
+    html = page.results.value
+    for column in ("Saved by laying off (points)", "Hands someone went out (%)"):
+        assert column in html
+    # Each measure is explained once, under its table.
+    assert escape(COLUMNS["lay_off_saving"].meaning) in html
+    assert "lay_off_saving" not in html and "denexa" not in html.replace("payme-denexa", "")
+
+
+def test_settings_round_trip_through_the_address() -> None:
+    page = AnalysisPage()
+    page.apply_query({"rules": "family", "players": "4", "bots": "greedy", "games": "50"})
+    query = page.settings_query()
+    other = AnalysisPage()
+    from urllib.parse import parse_qsl
+
+    other.apply_query(dict(parse_qsl(query)))
+    assert other.settings_query() == query
+    assert page.url.query == query  # the address bar follows
+
+
+def test_stop_ends_a_background_run() -> None:
+    page = AnalysisPage()
+    page.apply_query({"games": "2000", "players": "2", "bots": "random"})
+    page.start()
+    page.start()  # a second click while running does nothing
+    time.sleep(0.5)
+    page.stop()
+    page.wait(120)
+    assert page.message.text.startswith("Stopped")
+    assert not page.run_button.disabled and page.stop_button.disabled
+    assert page.results.value == ""
