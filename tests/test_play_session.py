@@ -206,3 +206,36 @@ def test_your_move_shows_at_once_and_the_bots_replies_follow_one_by_one() -> Non
     )
     assert str(steps[1]["text"]).startswith("West discards ")
     assert not replies["waiting"] and replies["mode"] == "play"
+
+
+def test_going_out_opens_the_arrangement_step_and_lays_down_your_melds() -> None:
+    page = _page("rules=family&players=4&bots=strong,greedy,random&seed=12&moves=p.dAS.p")
+    session = page.session
+    assert session is not None and sorted(c.token for c in session.hand()) == [
+        "3C", "4C", "5D", "5H",
+    ]  # fmt: skip
+    page.gesture({"do": "go_out", "card": "4C", "index": 0})
+    state = page.table.state
+    assert state["mode"] == "arrange"
+    (group,) = state["arrange"]["groups"]
+    assert group["ok"] and "stands for" in group["reason"]
+    assert state["arrange"]["discard_name"] == "4♣︎"
+    # Regrouped badly: each meld says why, and laying down is refused with the reason.
+    page.gesture({"do": "arrange", "groups": [["5H", "5D"], ["3C"]]})
+    groups = page.table.state["arrange"]["groups"]
+    assert [g["ok"] for g in groups] == [False, False]
+    assert "at least 3 cards" in groups[0]["reason"]
+    assert not page.table.state["arrange"]["ok"]
+    with pytest.raises(ValueError, match="Meld 1"):
+        page.gesture({"do": "lay_down"})
+    assert session.phase == "discard"  # nothing happened
+    with pytest.raises(ValueError, match="exactly the cards you keep"):
+        page.gesture({"do": "arrange", "groups": [["5H", "5D", "KS"]]})
+    page.gesture({"do": "arrange", "groups": [["5H", "3C", "5D"]]})
+    assert page.table.state["arrange"]["ok"]
+    page.gesture({"do": "lay_down"})
+    token = session.moves[-1]
+    assert token.startswith("o4C_") and sorted(token[4:].split("-")) == ["3C", "5D", "5H"]
+    assert page.url.query.endswith(f"moves=p.dAS.p.{token}")
+    again = _page(page.url.query)
+    assert again.session is not None and again.session.game.history == session.game.history

@@ -468,6 +468,7 @@ function render({ model, el: host }) {
         const cards = [...root.querySelectorAll(".pm-hand-card")];
         let to = cards.length - 1;
         for (let k = 0; k < cards.length; k++) {
+          if (k === i) continue; // the dragged card itself follows the pointer
           const box = cards[k].getBoundingClientRect();
           if (up.clientX < box.left + box.width / 2) {
             to = k > i ? k - 1 : k;

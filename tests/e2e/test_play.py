@@ -140,6 +140,10 @@ def test_a_refused_move_shows_the_rule_next_to_the_card(
     _act(page, page.locator(f"{TABLE} .pm-stock"))
     expect(note).to_have_count(0)
     expect(page.locator(f"{TABLE} .pm-hand-card")).to_have_count(4)
+    _act(page, page.locator(f"{TABLE} .pm-do-hint"))
+    expect(page.locator(f"{TABLE} .pm-advice")).to_contain_text(
+        re.compile(r"^Hint: (Discard|Go out)")
+    )
     assert page_errors == []
 
 
@@ -269,4 +273,39 @@ def test_the_review_lists_each_decision_with_its_cost(
         link = mistakes.first.locator("a")
         worst = review.mistakes()[0]
         assert str(link.get_attribute("href")).endswith("moves=" + ".".join(worst.before))
+    assert page_errors == []
+
+
+def test_drag_and_sort_reorder_the_hand(open_page: Any, page_errors: list[str]) -> None:
+    page = open_page("play", query="rules=denexa&players=2&bots=greedy&seed=21", ready=READY)
+    _act(page, page.locator(f"{TABLE} .pm-stock"))
+    cards = page.locator(f"{TABLE} .pm-hand-card")
+    expect(cards).to_have_count(4)
+
+    def order() -> list[str]:
+        return [str(c.get_attribute("data-card")) for c in cards.all()]
+
+    before = order()
+    first, last = cards.first.bounding_box(), cards.last.bounding_box()
+    assert first is not None and last is not None
+    page.mouse.move(first["x"] + 10, first["y"] + 20)
+    page.mouse.down()
+    page.mouse.move(first["x"] + 40, first["y"] + 20, steps=4)
+    page.mouse.move(last["x"] + last["width"] - 5, last["y"] + 20, steps=8)
+    page.mouse.up()
+    expect(cards.last).to_have_attribute("data-card", before[0])
+    assert order() == [*before[1:], before[0]]
+    ranks = "A23456789TJQK"
+    page.locator(f"{TABLE} .pm-do-sort-rank").click()
+    by_rank = order()
+    assert [ranks.index(c[0]) for c in by_rank if c != "JK"] == sorted(
+        ranks.index(c[0]) for c in by_rank if c != "JK"
+    )
+    # the order is the player's own: a discard keeps it for the cards left
+    kept = by_rank[1:]
+    cards.first.click()
+    before_serial = _serial(page)
+    cards.first.click()
+    _settle(page, before_serial)
+    assert order()[: len(kept)] == kept
     assert page_errors == []
