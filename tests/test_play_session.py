@@ -239,3 +239,13 @@ def test_going_out_opens_the_arrangement_step_and_lays_down_your_melds() -> None
     assert page.url.query.endswith(f"moves=p.dAS.p.{token}")
     again = _page(page.url.query)
     assert again.session is not None and again.session.game.history == session.game.history
+
+
+def test_dropping_out_of_rummy_three_pack() -> None:
+    page = _page("rules=three_pack&players=3&bots=greedy&seed=2")
+    assert page.table.state["can"]["drop_out"]
+    assert not _page("rules=denexa&players=2&bots=greedy&seed=2").table.state["can"]["drop_out"]
+    page.gesture({"do": "drop_out"})
+    session = page.session
+    assert session is not None and session.moves == ["x"]
+    assert page.table.state["you"]["hand"] == []  # your cards leave play unseen

@@ -27,6 +27,7 @@ from payme.game.actions import (
     Action,
     Discard,
     Draw,
+    DropOut,
     GoOut,
     IllegalAction,
     LayDownRummy,
@@ -283,7 +284,8 @@ class PlayPage:
             "lay_off_undo": self._lay_off_undo,
             "lay_off_done": self._lay_off_done,
             "lay_off_best": self._lay_off_best,
-            "rummy": lambda _g: self._act(LayDownRummy(YOU)),
+            "rummy": lambda _g: self._try(LayDownRummy(YOU)),
+            "drop_out": lambda _g: self._try(DropOut(YOU)),
             "next_hand": self._next_hand,
             "hint": self._hint,
         }.get(str(kind))

@@ -13,7 +13,7 @@ from html import escape
 from typing import TYPE_CHECKING, Any
 
 from payme.cards import Card
-from payme.game.actions import Discard, Draw, GoOut, LayDownRummy, LayOff
+from payme.game.actions import Discard, Draw, DropOut, GoOut, LayDownRummy, LayOff
 from payme.widgets.play_session import YOU, PlaySession, _labels, _money, _plural, label
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -84,6 +84,7 @@ class TableState:
                 "go_out": GoOut in kinds,
                 "lay_off": LayOff in kinds,
                 "rummy": LayDownRummy in kinds,
+                "drop_out": DropOut in kinds,
                 "hint": bool(legal),
                 "next_hand": s.hand_over,
             },

@@ -282,6 +282,13 @@ function render({ model, el: host }) {
         button("go-out", s.go_out_word || "Go out", can.go_out, () => send({ do: "go_out", card: selectedCard(), index: ui.selected }), "Go out, discarding the selected card"),
       );
       if (can.rummy) bar.append(button("rummy", "Lay down both RUMMY cards", true, () => send({ do: "rummy" })));
+      if (can.drop_out) {
+        const last = s.phase === "final_go_out";
+        bar.append(
+          button("drop-out", last ? "Pass" : "Drop out", true, () => send({ do: "drop_out" }),
+            last ? "You cannot go out: pass, and the game ends" : "Leave the game: your cards leave play unseen"),
+        );
+      }
     }
     bar.append(
       button("sort-suit", "Sort by suit", ui.order.length > 1, () => sortHand("suit")),

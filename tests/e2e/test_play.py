@@ -84,6 +84,8 @@ def _play_by_clicks(page: Any, *, hands: int, limit: int = 2000) -> list[str]:
             _act(page, page.locator(f"{TABLE} .pm-stock"))
         elif _enabled(page, ".pm-do-go-out") and _go_out_by_clicks(page):
             continue
+        elif table.get_attribute("data-phase") == "final_go_out":
+            _act(page, page.locator(f"{TABLE} .pm-do-drop-out"))  # "Pass": cannot go out
         elif _enabled(page, ".pm-do-discard"):
             card = page.locator(f"{TABLE} .pm-hand-card").first
             card.click()  # select
