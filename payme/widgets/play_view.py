@@ -58,7 +58,7 @@ class TableState:
         top = s.top_discard()
         state: dict[str, Any] = {
             "title": s.title(),
-            "status": s.status(),
+            "status": s.status() + self._kept_points(mode, hand),
             "advice": self.page._advice,
             "phase": s.phase,
             "mode": mode,
@@ -99,6 +99,15 @@ class TableState:
         if panel:
             state["panel"] = panel
         return state
+
+    def _kept_points(self, mode: str, hand: list[Card]) -> str:
+        """In the lay-offs: what the cards you still hold would score."""
+        if mode != "lay_off":
+            return ""
+        from payme.solver import evaluate
+
+        points = evaluate(tuple(hand), self.session.rules, self.dealt).deadwood_points
+        return f" Your cards now score {_plural(points, 'point')}."
 
     def _deal_id(self) -> str:
         game = self.session.game
