@@ -18,7 +18,7 @@ def _play_out(session: PlaySession) -> int:
             continue
         legal = session.legal()
         assert legal, session.status()
-        session.act(session._advisor.choose(session.view(), legal))
+        session.act(session.advice() or legal[0])
         moves += 1
     return moves
 

@@ -18,6 +18,10 @@ The biggest mistakes come with the moves before them, so the Play page can repla
 >>> review = review_game("denexa", 2, ("greedy",), 4, ["s", "d3H"])
 >>> [(d.kind, d.agrees) for d in review.decisions][:1]
 [('draw', True)]
+>>> review_game("denexa", 2, ("greedy",), 4, ["s", "dKS"])
+Traceback (most recent call last):
+...
+ValueError: move 2 (dKS) was refused: You hold no K♠︎.
 """
 
 from __future__ import annotations
@@ -30,7 +34,7 @@ from typing import Any
 
 from payme.cards import Card
 
-__all__ = ["Decision", "GameReview", "review_game", "review_html", "strongest_bot"]
+__all__ = ["Decision", "GameReview", "review_game", "review_html"]
 
 
 @dataclass(frozen=True)
@@ -52,6 +56,8 @@ class Decision:
     your_value: float
     best_value: float
     unit: str
+    why: str = ""
+    """The strongest bot's reason for its choice, in a player's words."""
 
     @property
     def agrees(self) -> bool:
@@ -80,13 +86,6 @@ class GameReview:
         return round(sum(d.cost for d in self.decisions), 2)
 
 
-def strongest_bot() -> str:
-    """The strongest bot the game offers (the last of ``BOT_NAMES``, weakest first)."""
-    from payme.game import BOT_NAMES
-
-    return BOT_NAMES[-1]
-
-
 def review_game(
     rules: str,
     players: int,
@@ -96,12 +95,16 @@ def review_game(
     *,
     advisor: str | None = None,
 ) -> GameReview:
-    """Replay a Play game and review each of your decisions (see the module's yardstick)."""
-    from payme.game import make_bot
+    """Replay a Play game and review each of your decisions (see the module's yardstick).
+
+    The strongest bot's advice (:func:`payme.game.advise`) is the choice compared with, or
+    the bot named ``advisor``.
+    """
+    from payme.game import advise, make_bot
     from payme.widgets.play_session import YOU, PlaySession, decode_move, encode_move
 
     session = PlaySession(rules, players, bots, seed)
-    bot = make_bot(advisor or strongest_bot(), session.rules, seed)
+    bot = make_bot(advisor, session.rules, seed) if advisor else None
     unit = "points" if session.pay_me else "unmelded cards"
     decisions = []
     for number, token in enumerate(moves):
@@ -109,9 +112,17 @@ def review_game(
         if action is None:
             session.next_hand()
             continue
+        verdict = session.game.can(action)
+        if not verdict.ok:
+            why = session.words(verdict.reason)
+            raise ValueError(f"move {number + 1} ({token}) was refused: {why}")
         legal = session.legal()
         if legal:
-            best = bot.choose(session.view(), legal)
+            if bot is None:  # the strongest bot's advice: its move and why
+                advice = advise(session.view(), legal, seed)
+                best, why = advice.action, str(advice.reason)
+            else:
+                best, why = bot.choose(session.view(), legal), ""
             kind, yours_value, best_value = _measure(session, action, best)
             decisions.append(
                 Decision(
@@ -123,6 +134,7 @@ def review_game(
                     best=best,
                     your_words=session.describe(action),
                     best_words=session.describe(best),
+                    why=why,
                     your_value=yours_value,
                     best_value=best_value,
                     unit=unit,
@@ -308,7 +320,8 @@ def review_html(review: GameReview, link: Callable[[Sequence[str]], str]) -> str
                 f'<li class="payme-review-mistake">Hand {d.hand}: you chose '
                 f"<b>{escape(d.your_words)}</b>; the strongest bot would "
                 f"<b>{escape(_lower(d.best_words))}</b> — it cost you {_amount(d.cost, unit)}. "
-                f'<a href="?{escape(link(d.before))}">Replay this position</a></li>'
+                + (f"<i>{escape(d.why)}</i> " if d.why else "")
+                + f'<a href="?{escape(link(d.before))}">Replay this position</a></li>'
             )
         parts.append("</ol>")
     else:

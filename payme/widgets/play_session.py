@@ -263,7 +263,6 @@ class PlaySession:
             seat: make_bot(name, self.rules, seed * 1000 + seat)
             for seat, name in enumerate(names, start=1)
         }
-        self._advisor = make_bot(BOT_NAMES[-1], self.rules, seed)
         self.moves: list[str] = []
         self.steps: list[dict[str, Any]] = []
         self.play_bots()
@@ -388,17 +387,20 @@ class PlaySession:
 
     def advice(self) -> Action | None:
         """The move the strongest bot would make in your place (``None``: no move now)."""
-        legal = self.legal()
-        return self._advisor.choose(self.view(), legal) if legal else None
+        advice = self._advice()
+        return None if advice is None else advice.action
 
-    def hint(self) -> str:
-        """The strongest bot's advice for your move, in words, with its reason."""
+    def _advice(self) -> Any:
         from payme.game import advise
 
         legal = self.legal()
-        if not legal:
+        return advise(self.view(), legal, self.seed) if legal else None
+
+    def hint(self) -> str:
+        """The strongest bot's advice for your move, in words, with its reason."""
+        advice = self._advice()
+        if advice is None:
             return "No move to make now."
-        advice = advise(self.view(), legal, self.seed)
         reason = str(getattr(advice, "reason", "")).strip()
         return self.describe(advice.action) + (f" — {reason}" if reason else "")
 
@@ -487,7 +489,7 @@ class PlaySession:
             return name if match.group(1)[0].isupper() or name != "You" else "you"
 
         text = re.sub(r"\b([Ss]eat) (\d+)\b", seat, text)
-        text = re.sub(r"\b(you|You) (deals|goes|takes|draws|discards|lays|has)\b",
+        text = re.sub(r"\b(you|You) (deals|goes|takes|draws|discards|lays|has|does|holds|is|was)\b",
                       lambda m: f"{m.group(1)} {_plain_verb(m.group(2))}", text)  # fmt: skip
         text = re.sub(r"\bmeld (\d+)\b", lambda m: f"meld {int(m.group(1)) + 1}", text)
         return re.sub(
@@ -572,7 +574,9 @@ def _placed(placements: Sequence[tuple[int, Sequence[Card]]]) -> str:
 
 
 def _plain_verb(verb: str) -> str:
-    return {"goes": "go", "has": "have"}.get(verb, verb[:-1])
+    return {"goes": "go", "has": "have", "does": "do", "is": "are", "was": "were"}.get(
+        verb, verb[:-1]
+    )
 
 
 def _money(cents: int) -> str:
