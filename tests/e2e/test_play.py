@@ -15,6 +15,21 @@ TABLE = ".pm-table"
 READY = ".pm-table .pm-hand-card"
 
 
+@pytest.fixture
+def console_warnings(page: Any) -> list[str]:
+    """Console warnings of the page, less the JupyterLab shared-module version notes that
+    every Voilà page of this stack prints (the app's own code must add none)."""
+    seen: list[str] = []
+
+    def on_console(msg: Any) -> None:
+        stack_note = "_JUPYTERLAB.CORE_OUTPUT" in msg.text or "shared scope" in msg.text
+        if msg.type == "warning" and not stack_note:
+            seen.append(msg.text)
+
+    page.on("console", on_console)
+    return seen
+
+
 def _serial(page: Any) -> str:
     return str(page.locator(TABLE).get_attribute("data-serial"))
 
@@ -98,7 +113,7 @@ def _play_by_clicks(page: Any, *, hands: int, limit: int = 2000) -> list[str]:
 
 
 def test_a_whole_denexa_game_with_clicks_on_the_table(
-    open_page: Any, page_errors: list[str]
+    open_page: Any, page_errors: list[str], console_warnings: list[str]
 ) -> None:
     page = open_page("play", query="rules=denexa&players=2&bots=greedy&seed=4", ready=READY)
     expect(page.locator(f"{TABLE} .pm-title")).to_contain_text(
@@ -112,6 +127,7 @@ def test_a_whole_denexa_game_with_clicks_on_the_table(
     expect(rows).to_have_count(12)  # 11 hands and the totals
     assert "moves=" in page.url and page.url.count(".n.") == 10
     assert page_errors == []
+    assert console_warnings == []
 
 
 def test_a_whole_rummy_three_pack_game_with_clicks_on_the_table(
