@@ -116,6 +116,16 @@ def test_app_settings() -> None:
     assert (REPO / "payme" / "app" / "static" / "payme.css").is_file()
 
 
+def test_kernel_settings_bound_the_kernels() -> None:
+    """No kernel outlives its page for long, and a dead one is not restarted without its lock."""
+    config = json.loads((REPO / "payme" / "app" / "voila.json").read_text())
+    culling = config["MappingKernelManager"]
+    assert culling["cull_idle_timeout"] == 30  # a page that never connects, or has gone
+    assert culling["cull_connected"] is False  # connected pages: PaymeVoila.idle_timeout
+    assert culling["cull_interval"] <= 10
+    assert config["KernelRestarter"]["restart_limit"] == 0
+
+
 def test_make_app_listens_on_loopback_by_default() -> None:
     result = subprocess.run(
         ["make", "-n", "app"], cwd=REPO, capture_output=True, text=True, timeout=60

@@ -150,12 +150,44 @@ def _landing_handler() -> type:
 def make_app_class() -> type:
     """Build the Voilà application subclass (Voilà is imported only here)."""
     from jupyter_core.paths import jupyter_config_path
-    from traitlets import default
+    from jupyter_server.utils import url_path_join
+    from traitlets import Float, Integer, default
+    from voila.tornado.handler import TornadoVoilaHandler
+
+    from payme.app.budget import (
+        KernelBudget,
+        budget_handlers,
+        default_max_kernels,
+        watch_kernel_manager,
+    )
+
+    page_handler, alive_handler = budget_handlers(TornadoVoilaHandler)
+
     from voila.app import Voila
 
     class PaymeVoila(Voila):  # type: ignore[misc]
         name = "payme-voila"
         description = "The payme web app (Voilà without a file browser)."
+
+        max_kernels = Integer(
+            0,
+            config=True,
+            help="Most page kernels at once; more visitors get the busy page, which retries "
+            "(0: what half the machine's memory holds, see payme.app.budget).",
+        )
+        idle_timeout = Float(
+            600,
+            config=True,
+            help="Seconds a connected page may stay idle before its kernel is shut down.",
+        )
+
+        def init_settings(self) -> dict[str, Any]:
+            settings: dict[str, Any] = super().init_settings()
+            limit = self.max_kernels or default_max_kernels()
+            self.log.info("payme: at most %d page kernels at once", limit)
+            settings["payme_budget"] = KernelBudget(limit)
+            watch_kernel_manager(self.kernel_manager, self.idle_timeout, self.log)
+            return settings
 
         @default("config_file_paths")
         def _config_file_paths_default(self) -> list[str]:
@@ -167,6 +199,12 @@ def make_app_class() -> type:
                 for h in super().init_handlers()
                 if keep_route(h[0], self.server_url)
             ]
+            # Pages under the kernel budget.
+            handlers = [
+                (h[0], page_handler, *h[2:]) if h[1] is TornadoVoilaHandler else h for h in handlers
+            ]
+            alive = url_path_join(self.server_url, r"/payme/api/alive/([-0-9a-f]+)")
+            handlers.insert(0, (alive, alive_handler))
             # Tornado tries handlers in order; the root's landing page comes first.
             handlers.insert(0, (self.server_url, _landing_handler()))
             return handlers

@@ -1,0 +1,144 @@
+"""The kernel budget and the lost-connection message, in a real server and browser.
+
+The servers here shorten the timeouts (seconds instead of the 30 s and 600 s of voila.json)
+so the tests run quickly; test_setup checks the shipped values.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import pytest
+
+from .conftest import NOTEBOOKS, VoilaServer, kernel_pids, wait_ready
+
+pytestmark = pytest.mark.e2e
+
+BUSY = "payme is busy — retrying"
+LOST = "The connection to the game was lost — reload to continue."
+
+
+def _wait_for(condition: Callable[[], bool], seconds: float, what: str) -> None:
+    deadline = time.monotonic() + seconds
+    while not condition():
+        assert time.monotonic() < deadline, f"not within {seconds} s: {what}"
+        time.sleep(0.25)
+
+
+def _serving(factory: pytest.TempPathFactory, options: list[str]) -> Iterator[VoilaServer]:
+    server = VoilaServer(NOTEBOOKS, factory.mktemp("budget"), options).start()
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+@pytest.fixture(scope="module")
+def small_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[VoilaServer]:
+    """Two kernels at most; a kernel without a page is shut down after 3 s."""
+    options = [
+        "--PaymeVoila.max_kernels=2",
+        "--MappingKernelManager.cull_idle_timeout=3",
+        "--MappingKernelManager.cull_interval=1",
+    ]
+    yield from _serving(tmp_path_factory, options)
+
+
+def _abandon(url: str) -> None:
+    """Ask for a page and hang up after the first bytes, as a link preview or crawler does."""
+    host, port = url.split("//")[1].split("/")[0].split(":")
+    path = "/" + url.split("//")[1].split("/", 1)[1]
+    with socket.create_connection((host, int(port)), timeout=30) as sock:
+        sock.sendall(f"GET {path} HTTP/1.1\r\nHost: {host}:{port}\r\n\r\n".encode())
+        sock.recv(64)
+
+
+def test_abandoned_loads_leave_no_kernels(small_server: VoilaServer) -> None:
+    _wait_for(lambda: not kernel_pids(small_server), 60, "a quiet server")
+    for _ in range(10):
+        _abandon(small_server.page_url("puzzles"))
+        assert len(kernel_pids(small_server)) <= 2
+    # Kernels whose page never connects are shut down once idle (3 s here, 30 s shipped).
+    _wait_for(lambda: not kernel_pids(small_server), 90, "the abandoned kernels are shut down")
+
+
+def test_full_budget_gives_a_busy_page_that_retries(
+    small_server: VoilaServer, browser: Any, page_errors: list[str]
+) -> None:
+    _wait_for(lambda: not kernel_pids(small_server), 60, "a quiet server")
+    context = browser.new_context(viewport={"width": 1000, "height": 700})
+    try:
+        pages = []
+        for _ in range(2):
+            tab = context.new_page()
+            tab.goto(small_server.page_url("puzzles"), wait_until="domcontentloaded")
+            wait_ready(tab)
+            pages.append(tab)
+        assert len(kernel_pids(small_server)) == 2
+        # A third visitor: the friendly busy page, not a third kernel.
+        try:
+            urllib.request.urlopen(small_server.page_url("hand_builder"), timeout=60)
+            raise AssertionError("a third kernel was started")
+        except urllib.error.HTTPError as error:
+            assert error.code == 503
+            assert error.headers["Retry-After"]
+            assert error.headers["X-Content-Type-Options"] == "nosniff"
+            assert BUSY in error.read().decode()
+        third = context.new_page()
+        third.goto(small_server.page_url("hand_builder"), wait_until="domcontentloaded")
+        assert third.locator("h1").inner_text() == BUSY
+        assert len(kernel_pids(small_server)) == 2
+        # One visitor leaves: the busy page gets in by itself.
+        pages[0].close(run_before_unload=True)
+        wait_ready(third)
+        assert "hand_builder.ipynb" in third.url
+        assert len(kernel_pids(small_server)) <= 2
+    finally:
+        context.close()
+    assert page_errors == []
+
+
+@pytest.fixture(scope="module")
+def idle_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[VoilaServer]:
+    """A connected page idle for 8 s loses its kernel."""
+    yield from _serving(tmp_path_factory, ["--PaymeVoila.idle_timeout=8"])
+
+
+def _open_alone(server: VoilaServer, page: Any, name: str) -> int:
+    """Open ``name`` on a server with no other kernel; the pid of the page's kernel."""
+    _wait_for(lambda: not kernel_pids(server), 60, "a quiet server")
+    page.goto(server.page_url(name), wait_until="domcontentloaded")
+    wait_ready(page)
+    _wait_for(lambda: len(kernel_pids(server)) == 1, 30, "one kernel")
+    return kernel_pids(server)[0]
+
+
+def test_a_killed_kernel_is_said_out_loud_and_not_restarted(
+    idle_server: VoilaServer, page: Any, page_errors: list[str]
+) -> None:
+    kernel = _open_alone(idle_server, page, "puzzles")
+    assert page.get_by_text(LOST).count() == 0
+    os.kill(kernel, signal.SIGKILL)
+    page.get_by_text(LOST).wait_for(state="visible", timeout=30_000)
+    # Not restarted: a restarted kernel would run without the page's execute lock.
+    time.sleep(3)
+    assert kernel_pids(idle_server) == []
+    assert page.get_by_role("button", name="Reload").is_visible()
+    page.get_by_role("button", name="Reload").click()
+    wait_ready(page)
+    assert page.get_by_text(LOST).count() == 0
+
+
+def test_an_idle_page_is_shut_down_and_says_so(
+    idle_server: VoilaServer, page: Any, page_errors: list[str]
+) -> None:
+    _open_alone(idle_server, page, "hand_builder")
+    page.get_by_text(LOST).wait_for(state="visible", timeout=60_000)
+    assert kernel_pids(idle_server) == []
