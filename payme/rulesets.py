@@ -163,20 +163,12 @@ class Ruleset:
     """Readings chosen where the source is silent, in plain words (for the docs and UI)."""
 
     def __post_init__(self) -> None:
-        problems = []
-        if not 2 <= self.min_players <= self.max_players:
-            problems.append("players must be a range starting at 2 or more")
-        if not self.packs or self.packs[-1][0] < self.max_players:
-            problems.append("packs must cover every player count")
-        if len(self.rank_points) != 13:
-            problems.append("rank_points needs 13 values, ace to king")
-        if not 1 <= self.min_dealt <= self.max_dealt:
-            problems.append("min_dealt..max_dealt must be a range of 1 or more")
-        for token, _ in (*self.special_cards, *self.optional_cards, *self.special_wilds):
-            if token not in SPECIAL_NAMES:
-                problems.append(f"{token!r} is not a special card")
-        if problems:
-            raise ValueError(f"invalid rule set {self.name!r}: " + "; ".join(problems))
+        # Every field's type and range, checked in one place (payme.ruleset_checks).
+        from payme.ruleset_checks import problems
+
+        found = problems(self)
+        if found:
+            raise ValueError(f"invalid rule set {self.name!r}: " + "; ".join(found))
 
     _repr_pretty_ = pretty_as_repr
 
