@@ -305,3 +305,20 @@ def test_the_link_to_a_step_reopens_that_step_after_next(
     # Leaving a Voila page makes Voila ask to shut its kernel down, which the app server
     # refuses (403, logged as a console error); no script error may follow the new page.
     assert not [e for e in page_errors if not e.startswith("console: Failed to load resource")]
+
+
+@pytest.mark.parametrize("notebook", ["learn_pay_me", "learn_three_pack"])
+def test_the_jupyterlab_introduction_is_run_but_not_shown_in_the_app(
+    open_page: Any, page_errors: list[str], notebook: str
+) -> None:
+    # The notebook's first two cells (tagged jupyterlab-only) introduce the engine to a
+    # JupyterLab reader; the app runs them but hides them.
+    page = open_page(notebook, ready=READY)
+    hidden = page.locator(".celltag_jupyterlab-only")
+    expect()(hidden.first).to_be_attached()
+    assert hidden.count() >= 2
+    for i in range(hidden.count()):
+        expect()(hidden.nth(i)).to_be_hidden()
+    expect()(page.get_by_text("The page below teaches")).to_be_hidden()
+    expect()(title(page)).to_be_visible()
+    assert not page_errors
