@@ -436,7 +436,7 @@ def _explain(p: Puzzle) -> str:
         advice = discard_advice(p.hand, p.rules, p.dealt)
         return (
             f"Discard {' or '.join(cards)}: the rest leaves {low} {unit} of deadwood at best. "
-            f"Why {plain(advice.move)[len('Discard ') :]}: {plain(advice.reason)}"
+            f"{plain(advice.reason)}"
         )
     if p.kind == "go_out":
         advice = go_out_advice(p.hand, p.rules, p.dealt)
@@ -560,7 +560,7 @@ def _check(p: Puzzle, answer: object) -> Verdict:
         remains = evaluate(rest, p.rules, p.dealt)
         return Verdict(
             False,
-            f"Not quite: without {card[0]} the rest still leaves "
+            f"Not quite. Without {card[0]} the rest still leaves "
             f"{format_hand(remains.deadwood)} unmelded. " + why,
         )
     # discard
@@ -573,7 +573,7 @@ def _check(p: Puzzle, answer: object) -> Verdict:
     if card[0].special is not None and card[0].special == p.rules.holder_wins:
         return Verdict(
             False,
-            f"Not quite: keep {card[0]}. It costs nothing now, but holding it when the game "
+            f"Not quite. Keep {card[0]}: it costs nothing now, but holding it when the game "
             "ends makes you a winner. " + why,
         )
     if card[0] not in results:
@@ -583,7 +583,7 @@ def _check(p: Puzzle, answer: object) -> Verdict:
         return Verdict(True, "Right. " + why)
     return Verdict(
         False,
-        f"Not quite: discarding {card[0]} leaves {results[card[0]]} {_unit(p)}, "
+        f"Not quite. Discarding {card[0]} leaves {results[card[0]]} {_unit(p)}; "
         f"{min(results.values())} is possible. " + why,
     )
 

@@ -613,9 +613,8 @@ def test_the_declarer_names_the_place_of_a_wild_card_at_a_run_end(name: str) -> 
 
 
 def test_the_arrangement_is_taught_in_the_text() -> None:
-    from payme.tutorial.pay_me import arrangement_text
-
-    text = arrangement_text(rules("denexa"))
+    r = rules("denexa")
+    text = next(s for s in steps_for(r) if s.key == "arrangement").text(r)
     assert "4♥ place" in text and "7♥ place" in text
     assert "its suit is whatever keeps the set valid" in text
     assert "Q♠ may join Q♣ Q♦ JK" in text

@@ -17,7 +17,6 @@ for the next candidate (see :func:`payme.tutorial.checks.pick`).
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from functools import partial
 
 from payme.cards import CARDS, JOKER_INDEX, RANK_NAMES, Card, format_hand, parse_card, parse_hand
 from payme.pack import Pack, check_hand
@@ -30,34 +29,13 @@ from payme.tutorial.checks import (
     pick,
     yes_no_question,
 )
-from payme.tutorial.markup import bullets, cards_html, para, rules_words, sentence, table_html
-from payme.tutorial.steps import Step
+from payme.tutorial.content import and_list, plural_rank, wild_kinds
+from payme.tutorial.markup import cards_html, para, rules_words, sentence, table_html
+from payme.tutorial.steps import Step, steps_from_content
 
 RANK_OPTIONS: tuple[tuple[str, str], ...] = tuple(
     (rank_token(r), rank_token(r)) for r in range(1, 14)
 )
-
-
-def plural_rank(rank: int) -> str:
-    name = RANK_NAMES[rank]
-    return name + ("es" if name.endswith("x") else "s")
-
-
-def wild_kinds(rules: Ruleset) -> list[str]:
-    kinds = []
-    if rules.jokers_wild:
-        kinds.append("the jokers")
-    if rules.twos_wild:
-        kinds.append("every 2")
-    if rules.round_rank_wild:
-        kinds.append("every card of the round wild rank")
-    return kinds
-
-
-def and_list(items: list[str]) -> str:
-    if len(items) <= 1:
-        return "".join(items)
-    return ", ".join(items[:-1]) + " and " + items[-1]
 
 
 def player_ranges(rules: Ruleset) -> list[tuple[int, int, int]]:
@@ -75,22 +53,6 @@ def _card_name(card: Card) -> str:
 
 
 # --- 0. cards and how they are written --------------------------------------------------
-
-
-def cards_text(r: Ruleset) -> str:
-    return para(
-        "Pay Me uses ordinary playing cards plus jokers. In this tutorial a card is written "
-        "as its rank and its suit: 7H is the seven of hearts, TD the ten of diamonds (10D "
-        "works too), KC the king of clubs, AS the ace of spades. JK is a joker.",
-        "Ranks run A 2 3 4 5 6 7 8 9 T J Q K and count as numbers: ace 1, two to ten as "
-        "printed, jack 11, queen 12, king 13. Suits are S ♠, H ♥, D ♦ and C ♣.",
-        "Small letters are fine (7h), and cards may be separated by spaces or commas. "
-        "When several packs are shuffled together a hand may hold two identical cards.",
-    )
-
-
-def cards_example(r: Ruleset) -> str:
-    return cards_html(parse_hand("AS 7H TD JC QS KH JK"), caption="AS 7H TD JC QS KH JK")
 
 
 def _parses(r: Ruleset, token: str) -> tuple[bool, str]:
@@ -147,36 +109,6 @@ def cards_questions(r: Ruleset) -> Sequence[Question | None]:
 # --- 1. the goal --------------------------------------------------------------------------
 
 
-def goal_text(r: Ruleset) -> str:
-    return (
-        para(
-            f"Pay Me is a rummy game for {r.min_players} to {r.max_players} players. "
-            f"A game is {r.hands} hands. In each hand you are dealt a few cards and try to "
-            "arrange all of them into melds: groups of cards that belong together.",
-            "Cards that fit in no meld are your deadwood, and they cost penalty points.",
-        )
-        + para(
-            "The first player who can meld their whole hand calls “Pay me!” and goes out: "
-            "that player scores nothing for the hand, everybody else scores their deadwood.",
-            f"After {r.hands} hands the player with the fewest points in total wins.",
-        )
-        + para(
-            f"The hands grow: hand 1 deals {r.dealt_in_hand(1)} cards to each player, and "
-            f"every hand deals one more, up to {r.dealt_in_hand(r.hands)} in hand {r.hands}."
-        )
-    )
-
-
-def goal_example(r: Ruleset) -> str:
-    from payme.display import layout_html
-    from payme.solver import evaluate
-
-    ev = evaluate("3H 4H 5H KS KD KC 9C", rules=r, dealt=7)
-    return para(
-        "A hand of 7 cards laid out by the engine: a run, a set and one card of deadwood."
-    ) + str(layout_html(ev))
-
-
 def goal_questions(r: Ruleset) -> Sequence[Question | None]:
     qs = [
         number_question(
@@ -199,14 +131,6 @@ def goal_questions(r: Ruleset) -> Sequence[Question | None]:
 
 
 # --- 2. players and packs -----------------------------------------------------------------
-
-
-def packs_text(r: Ruleset) -> str:
-    return para(
-        f"{r.title} is for {r.min_players} to {r.max_players} players. "
-        f"A pack is 52 cards plus {r.jokers_per_pack} jokers; the more players, the more "
-        "packs are shuffled together, so a hand may hold two identical cards."
-    )
 
 
 def packs_example(r: Ruleset) -> str:
@@ -274,21 +198,6 @@ def packs_questions(r: Ruleset) -> Sequence[Question | None]:
 # --- 3. the deal and the round wild rank --------------------------------------------------
 
 
-def deal_text(r: Ruleset) -> str:
-    wild = (
-        "In each hand one rank is wild: the rank whose number is the number of cards dealt "
-        "(3 cards: threes; 10 cards: tens; then jacks at 11, queens at 12 and kings at 13)."
-        if r.round_rank_wild
-        else "No rank changes with the hand."
-    )
-    return para(
-        "Each hand a new dealer deals: the deal passes to the left. Play starts with the "
-        "player left of the dealer and goes clockwise (to the left).",
-        "After the deal the rest of the cards are the face-down stock"
-        + (", and its top card is turned face up to start the discard pile." if r.upcard else "."),
-    ) + para(wild)
-
-
 def deal_example(r: Ruleset) -> str:
     rows = []
     for hand in range(1, r.hands + 1):
@@ -346,119 +255,10 @@ def deal_questions(r: Ruleset) -> Sequence[Question | None]:
 # --- 4. sets --------------------------------------------------------------------------------
 
 
-def sets_text(r: Ruleset) -> str:
-    size = (
-        f"{r.set_min} or more cards" if r.set_max is None else f"{r.set_min} to {r.set_max} cards"
-    )
-    suits = (
-        "no suit may appear twice in one set"
-        if r.set_distinct_suits
-        else "suits may repeat (with several packs, two 8♥ can be in one set)"
-    )
-    return para(
-        f"A set is {size} of the same rank, like three eights. Under {rules_words(r)}, {suits}."
-    )
-
-
-def sets_example(r: Ruleset) -> str:
-    return cards_html(parse_hand("8S 8H 8D"), r, 5, caption="a set of eights")
-
-
-def sets_questions(r: Ruleset) -> Sequence[Question | None]:
-    d = 5  # fives (and in denexa twos) are wild; no example card is
-    return [
-        pick([lambda: ask.meld(r, "8S 8H 8D", d, shows=bool, claim="three of a rank")], "a set"),
-        pick(
-            [lambda: ask.meld(r, "8S 8H", d, shows=lambda ok: not ok, claim="too few")],
-            "a short set",
-        ),
-        pick(
-            [
-                lambda: ask.meld(
-                    r,
-                    "8S 8H 8H",
-                    d,
-                    shows=lambda ok: ok == (not r.set_distinct_suits),
-                    claim="a repeated suit is allowed exactly when the rules allow it",
-                )
-            ],
-            "repeated suits",
-        ),
-        pick(
-            [
-                lambda: ask.meld(
-                    r,
-                    "8S 8H 8D 8C 8S",
-                    d,
-                    shows=lambda ok: ok == (r.set_max is None and not r.set_distinct_suits),
-                    claim="five cards make a set exactly when sets have no upper size",
-                )
-            ],
-            "a large set",
-        ),
-        pick(
-            [lambda: ask.meld(r, "8S 8H 9D", d, shows=lambda ok: not ok, claim="mixed ranks")],
-            "mixed ranks",
-        ),
-    ]
-
-
 # --- 5. runs --------------------------------------------------------------------------------
 
 
-def runs_text(r: Ruleset) -> str:
-    return para(
-        f"A run is {r.run_min} or more cards of one suit in a row, like 4♥ 5♥ 6♥ 7♥.",
-        "The ace is low: A-2-3 is a run, but Q-K-A is not, and a run never wraps around "
-        "from king to ace (K-A-2 is not a run).",
-    )
-
-
-def runs_example(r: Ruleset) -> str:
-    return cards_html(parse_hand("4H 5H 6H 7H"), r, 9, caption="a run of hearts")
-
-
-def runs_questions(r: Ruleset) -> Sequence[Question | None]:
-    d = 9  # nines are wild: no example card is a nine
-    cases: list[tuple[str, Callable[[bool], bool], str]] = [
-        ("4H 5H 6H 7H", bool, "four in a row"),
-        ("AH 2H 3H", bool, "the ace is low"),
-        ("QH KH AH", lambda ok: not ok, "the ace is not high"),
-        ("KH AH 2H", lambda ok: not ok, "no wrapping"),
-        ("4H 5H 6S", lambda ok: not ok, "one suit only"),
-        ("7C 8C", lambda ok: not ok, "too short"),
-    ]
-    wrap = (
-        "Runs do not wrap around: after the king a run stops, so K-A-2 is no run."
-        if r.ace == "low"
-        else "Runs do not wrap around: the ace is low or high, never both at once."
-    )
-    why = {"no wrapping": wrap}
-    return [
-        pick([partial(ask.meld, r, c, d, shows=s, claim=w, why=why.get(w, ""))], w)
-        for c, s, w in cases
-    ]
-
-
 # --- 6. wild cards --------------------------------------------------------------------------
-
-
-def wilds_text(r: Ruleset) -> str:
-    return para(
-        f"Under {rules_words(r)} the wild cards are {and_list(wild_kinds(r))}. A wild "
-        f"card may stand "
-        "for any card you need in a meld.",
-        "A wild card that has a rank ("
-        + (
-            "a 2, or a card of the round wild rank"
-            if r.twos_wild
-            else "a card of the round wild rank"
-        )
-        + ") may instead be itself: with 7 cards dealt, 7♥ 7♠ 7♦ is a plain set of sevens. "
-        "A joker is always wild.",
-        "A wild card may even stand for a card you already hold, so a spare copy of a wild "
-        "card can play the part of its own twin.",
-    )
 
 
 def wilds_example(r: Ruleset) -> str:
@@ -466,71 +266,13 @@ def wilds_example(r: Ruleset) -> str:
     from payme.solver import evaluate
 
     ev = evaluate("5H JK 7H 4C 7D 6C", rules=r, dealt=7)
-    melds = "".join(str(meld_html(m)) for m in ev.melds)
-    return para("With 7 cards dealt, the engine shows what each wild card stands for:") + melds
-
-
-def wilds_questions(r: Ruleset) -> Sequence[Question | None]:
-    cases: list[tuple[str, int, Callable[[bool], bool], str]] = [
-        ("5H JK 7H", 9, bool, "a joker fills a gap"),
-        ("7H 7S 7D", 7, bool, "wild-rank cards may be themselves"),
-        ("4C 7D 6C", 7, bool, "a wild-rank card stands for another card"),
-        ("7H 7H 7S", 7, bool, "a spare copy acts as a wild card"),
-        ("4H 2S 6H", 7, lambda ok: ok == r.twos_wild, "a 2 is wild exactly when twos are wild"),
-    ]
-    if r.twos_wild:
-        cases.append(("2C 2D 2H", 7, bool, "twos as themselves"))
-    return [pick([partial(ask.meld, r, c, d, shows=s, claim=w)], w) for c, d, s, w in cases]
+    return "".join(str(meld_html(m)) for m in ev.melds)
 
 
 # --- 7. limits on wild cards --------------------------------------------------------------
 
 
-def wild_limits_text(r: Ruleset) -> str:
-    if not (r.wild_at_most_half or r.no_adjacent_wilds_in_run):
-        return para(
-            f"{sentence(rules_words(r))[:-1]} put no limit on wild cards: a meld may hold "
-            f"as many as you "
-            "like, and a meld made only of wild cards (JK JK JK) is valid. A set may also be "
-            "larger than four cards."
-            if r.set_max is None
-            else f"{sentence(rules_words(r))[:-1]} put no limit on wild cards."
-        )
-    limits = []
-    if r.wild_at_most_half:
-        limits.append("at most half of a meld's cards may be wild")
-    if r.no_adjacent_wilds_in_run:
-        limits.append("in a run, two wild cards may not sit next to each other")
-    return para(
-        f"{sentence(rules_words(r))[:-1]} limit wild cards: {and_list(limits)}.",
-        "Only a card standing for something other than itself counts as wild here: a 7 "
-        "used as a seven (with 7 cards dealt) is a natural card.",
-        "So three wild cards alone are never a meld.",
-    )
-
-
-def wild_limits_questions(r: Ruleset) -> Sequence[Question | None]:
-    d = 9
-    half, adjacent = r.wild_at_most_half, r.no_adjacent_wilds_in_run
-    cases: list[tuple[str, Callable[[bool], bool], str]] = [
-        ("JK JK QC", lambda ok: ok == (not half), "two wild of three is more than half"),
-        ("5H JK JK 8H", lambda ok: ok == (not adjacent), "two wild cards side by side"),
-        ("5H JK 7H JK", bool, "wild cards apart, half of the run"),
-        ("JK JK JK", lambda ok: ok == (not half), "a meld of wild cards only"),
-        ("9C JK 9D", bool, "wild-rank cards as themselves are natural"),
-    ]
-    return [pick([partial(ask.meld, r, c, d, shows=s, claim=w)], w) for c, s, w in cases]
-
-
 # --- 8. two melds of the same rank --------------------------------------------------------
-
-
-def same_rank_text(r: Ruleset) -> str:
-    return para(
-        "You may hold two separate melds of the same rank: with several packs, two sets of "
-        "nines, or the same run twice.",
-        "Every card belongs to one meld only.",
-    )
 
 
 def same_rank_questions(r: Ruleset) -> Sequence[Question | None]:
@@ -564,35 +306,7 @@ def same_rank_questions(r: Ruleset) -> Sequence[Question | None]:
 # --- 9. a turn ----------------------------------------------------------------------------
 
 
-def turn_text(r: Ruleset) -> str:
-    return para(
-        "On your turn you first draw one card: the top card of the face-down stock, or the "
-        "top card of the discard pile.",
-        "Then you either go out (next step) or discard one card face up onto the discard "
-        "pile, and the player on your left goes next.",
-    ) + para("Try it below in a real game with the engine: draw, then discard.")
-
-
 # --- 10. going out ------------------------------------------------------------------------
-
-
-def going_out_text(r: Ruleset) -> str:
-    if r.going_out == "discard_required":
-        how = (
-            "you must discard one card, and every card left after the discard must be in "
-            "melds. Going out with no discard is not allowed."
-        )
-    else:
-        how = (
-            "every card must be in melds: either all your cards (no discard), or all but "
-            "one, which you discard."
-        )
-    return para(
-        f"After drawing you hold one card more than you were dealt. To go out under "
-        f"{rules_words(r)}, {how}",
-        "You lay your melds on the table and call “Pay me!”. The player who goes out is "
-        "called the declarer.",
-    )
 
 
 def going_out_questions(r: Ruleset) -> Sequence[Question | None]:
@@ -650,32 +364,6 @@ def going_out_questions(r: Ruleset) -> Sequence[Question | None]:
 
 
 # --- 10b. laying out the melds: the declarer's arrangement --------------------------------
-
-
-def arrangement_text(r: Ruleset) -> str:
-    wilds = and_list(wild_kinds(r))
-    text = para(
-        "When you go out you lay your cards on the table separated into melds, and the "
-        "arrangement is yours to choose: which cards form which meld and, in a run, which "
-        "card each wild card stands for. Any arrangement stands as long as every meld is "
-        "valid; the engine's best layout is only a proposal.",
-        f"A wild card ({wilds}) inside a run holds the place between its neighbours. At "
-        "either end of a run it holds the place you name when you lay it down: JK 5♥ 6♥ "
-        "puts the joker in the 4♥ place, 5♥ 6♥ JK in the 7♥ place.",
-    )
-    if r.lay_off:
-        text += para(
-            "Your choice matters to the others: a run's wild card keeps the place you gave it, "
-            "so nobody can lay off the card it stands for. In a set a wild card stands for the "
-            "rank only; its suit is whatever keeps the set valid, so it may change when a card "
-            "is laid off onto the set"
-            + (
-                ": Q♠ may join Q♣ Q♦ JK, the joker then standing for Q♥."
-                if r.set_distinct_suits
-                else "."
-            )
-        )
-    return text
 
 
 def arrangement_example(r: Ruleset) -> str:
@@ -761,50 +449,7 @@ def arrangement_questions(r: Ruleset) -> Sequence[Question | None]:
 # --- 11. final turns ----------------------------------------------------------------------
 
 
-def final_turns_text(r: Ruleset) -> str:
-    source = (
-        "the stock only (not the discard pile)"
-        if tuple(r.final_turn_draw) == ("stock",)
-        else " or ".join(
-            "the stock" if s == "stock" else "the discard pile" for s in r.final_turn_draw
-        )
-    )
-    return para(
-        "When someone goes out the hand is nearly over: every other player, in order from "
-        "the declarer's left, takes one final turn.",
-        f"A final turn is a draw from {source}, then a discard. Nobody else may go out.",
-    )
-
-
 # --- 12. showing hands and lay-offs -------------------------------------------------------
-
-
-def lay_offs_text(r: Ruleset) -> str:
-    if not r.lay_off:
-        return para(
-            "After the final turns everyone shows their hand and scores the deadwood left "
-            "after making their best melds.",
-            f"{sentence(rules_words(r))[:-1]} have no lay-offs: you may not add your cards to the "
-            "declarer's melds.",
-        )
-    return (
-        para(
-            "After the final turns everyone shows their hand. Then, one at a time from the "
-            "declarer's left, each player may lay off cards: add them to the declarer's melds "
-            "when the grown meld is still valid.",
-            "A set takes another card of its rank (or a wild card); a run takes the next card of "
-            "its suit at either end, or a wild card standing for it. Cards may be chained: 8♥ "
-            "then 9♥ onto 5♥ 6♥ 7♥.",
-            "A wild card already in a meld keeps its place: you cannot swap it out. You never "
-            "lay off onto anyone but the declarer, and each player lays off onto the melds as "
-            "the players before left them.",
-        )
-        + para(grown_meld_limits(r))
-        + para(
-            "Cards you cannot meld or lay off are your deadwood. You may even take a card out "
-            "of one of your own melds to lay it off, when that leaves you fewer points."
-        )
-    )
 
 
 def grown_meld_limits(r: Ruleset) -> str:
@@ -959,20 +604,6 @@ def lay_off_questions(r: Ruleset) -> list[Question | None]:
 # --- 13. penalty points -------------------------------------------------------------------
 
 
-def penalty_text(r: Ruleset) -> str:
-    wild_rank = (
-        "A card of the round wild rank left in your deadwood scores as a wild card."
-        if r.wild_points is not None
-        else "A card of the round wild rank left in your deadwood scores by its rank, like "
-        "any other card."
-    )
-    return para(
-        "Each card in your deadwood costs penalty points; the table below comes from "
-        f"{rules_words(r)}. The player who went out scores 0.",
-        wild_rank,
-    )
-
-
 def penalty_example(r: Ruleset) -> str:
     rows = []
     for rank in range(1, 14):
@@ -1019,15 +650,6 @@ def penalty_questions(r: Ruleset) -> Sequence[Question | None]:
 # --- 14. the stock runs out ---------------------------------------------------------------
 
 
-def stock_out_text(r: Ruleset) -> str:
-    return para(
-        "If the stock is empty when you must draw, the discard pile except its top card is "
-        "shuffled to make a new stock (the sources say little here; this is our reading).",
-        "If no card can be drawn at all, the hand ends with nobody out: everyone scores "
-        "their deadwood and nobody lays off.",
-    )
-
-
 def stock_out_questions(r: Ruleset) -> Sequence[Question | None]:
     rebuild = r.stock_out == "rebuild"
     return [
@@ -1048,14 +670,6 @@ def stock_out_questions(r: Ruleset) -> Sequence[Question | None]:
 
 
 # --- 15. winning --------------------------------------------------------------------------
-
-
-def winning_text(r: Ruleset) -> str:
-    return para(
-        f"After {r.hands} hands each player's penalty points are added up. The lowest total "
-        "wins; players tied on the lowest total share the win.",
-        "Below is a whole game the engine played between bots, hand by hand. Who won?",
-    )
 
 
 def _seat_head(players: int) -> tuple[str, ...]:
@@ -1112,25 +726,6 @@ def money_example(r: Ruleset) -> str:
     ) + table_html(("", *_seat_head(g.players)), rows)
 
 
-def money_text(r: Ruleset) -> str:
-    if r.money is None:
-        return para(
-            f"Under {rules_words(r)} the game is played for points only: no money changes hands."
-        )
-    m = r.money
-    return para(
-        f"Under {rules_words(r)} the game is played for money. Before the game each "
-        f"player puts {m.ante}¢ into "
-        "the pot.",
-        f"In every hand the player who goes out collects {m.per_hand}¢ from each other player.",
-        "At the end the winner takes the pot; tied winners split it (our reading).",
-    ) + para(
-        "Below, the engine settles the money of a real game: the antes, each hand's payments "
-        "and the pot. The questions add one hand's payments and a pot split between tied "
-        "winners."
-    )
-
-
 def money_questions(r: Ruleset) -> Sequence[Question | None]:
     if r.money is None:
         return [
@@ -1158,33 +753,6 @@ def money_questions(r: Ruleset) -> Sequence[Question | None]:
 
 
 # --- 18. a first lesson in tactics --------------------------------------------------------
-
-
-def tactics_text(r: Ruleset) -> str:
-    text = para(
-        "Knowing the rules is half the game. Three habits win the other half.",
-    ) + bullets(
-        [
-            "Among discards that leave the same points, keep the cards that give you more "
-            "ways to go out, and throw the one the next player can least use. 7♥ 8♥ wait for "
-            "6♥, 9♥ or a wild card; a lone K♦ waits for nothing. A card of a rank or a suit "
-            "the next player has just taken from the pile is the one not to give them.",
-            "Go out as soon as you can. Going out scores you 0, the lowest score there is, "
-            "and everybody else scores what they hold; every turn you wait lets the others "
-            "lower their deadwood or go out first.",
-            "When you cannot go out yet, watch the table: early in a hand keep pairs and "
-            "near-runs (more ways to go out); once someone looks close (they take from the "
-            "discard pile, their hand grows quiet), throw your highest cards first to lower "
-            "the score you would be caught with.",
-        ]
-    )
-    if "discard" in r.final_turn_draw:
-        text += para(
-            f"Under {rules_words(r)} the final turns may draw from the discard pile, so the "
-            "card you discard when you go out can help the next player: discard the card "
-            "the others can least use."
-        )
-    return text
 
 
 def _tie_discard_question(r: Ruleset) -> Question | None:
@@ -1235,69 +803,58 @@ def tactics_questions(r: Ruleset) -> Sequence[Question | None]:
     ]
 
 
-PAY_ME_STEPS: tuple[Step, ...] = (
-    Step(
-        "cards", "Cards and how we write them", "yes_no", cards_text, cards_questions, cards_example
-    ),
-    Step(
-        "goal",
-        "The goal: 11 hands, fewest points",
-        "number",
-        goal_text,
-        goal_questions,
-        goal_example,
-    ),
-    Step("packs", "Players and packs", "number", packs_text, packs_questions, packs_example),
-    Step(
-        "deal",
-        "The deal and the round wild rank",
-        "choice",
-        deal_text,
-        deal_questions,
-        deal_example,
-    ),
-    Step("sets", "Melds: sets", "yes_no", sets_text, sets_questions, sets_example),
-    Step("runs", "Melds: runs", "yes_no", runs_text, runs_questions, runs_example),
-    Step("wilds", "Wild cards", "yes_no", wilds_text, wilds_questions, wilds_example),
-    Step("wild_limits", "Limits on wild cards", "yes_no", wild_limits_text, wild_limits_questions),
-    Step("same_rank", "Two melds of the same rank", "number", same_rank_text, same_rank_questions),
-    Step(
-        "turn",
-        "A turn: draw, then discard",
-        "yes_no",
-        turn_text,
-        game_questions.turn_questions,
-        demo="turn",
-    ),
-    Step("going_out", "Going out: “Pay me!”", "choice", going_out_text, going_out_questions),
-    Step(
-        "arrangement",
-        "Laying out your melds: your choice",
-        "choice",
-        arrangement_text,
-        arrangement_questions,
-        arrangement_example,
-    ),
-    Step(
-        "final_turns",
-        "Final turns",
-        "yes_no",
-        final_turns_text,
-        game_questions.final_turn_questions,
-    ),
-    Step("lay_offs", "Showing hands and laying off", "cards", lay_offs_text, lay_offs_questions),
-    Step("penalty", "Penalty points", "number", penalty_text, penalty_questions, penalty_example),
-    Step("stock_out", "When the stock runs out", "yes_no", stock_out_text, stock_out_questions),
-    Step(
-        "winning",
-        "Winning the game",
-        "choice",
-        winning_text,
-        game_questions.winner_questions,
-        winning_example,
-    ),
-    Step("money", "Playing for money", "number", money_text, money_questions, money_example),
-    Step("tactics", "A first lesson in tactics", "choice", tactics_text, tactics_questions),
-)
+def no_questions(r: Ruleset) -> Sequence[Question | None]:
+    """For a step whose questions are all meld checks in its content file."""
+    return []
 
-__all__ = ["PAY_ME_STEPS", "bullets"]
+
+def goal_layout(r: Ruleset) -> str:
+    from payme.display import layout_html
+    from payme.solver import evaluate
+
+    return str(layout_html(evaluate("3H 4H 5H KS KD KC 9C", rules=r, dealt=7)))
+
+
+def grown_meld_limits_html(r: Ruleset) -> str:
+    return para(grown_meld_limits(r))
+
+
+FIGURES: dict[str, Callable[[Ruleset], str]] = {
+    "goal_layout": goal_layout,
+    "packs_table": packs_example,
+    "deal_table": deal_example,
+    "wild_melds": wilds_example,
+    "run_end_wilds": arrangement_example,
+    "grown_meld_limits": grown_meld_limits_html,
+    "penalty_table": penalty_example,
+    "whole_game": winning_example,
+    "game_money": money_example,
+}
+"""Tables and drawings the content files name with ``::: figure NAME``."""
+
+ASKS: dict[str, Callable[[Ruleset], Sequence[Question | None]]] = {
+    "cards": cards_questions,
+    "goal": goal_questions,
+    "packs": packs_questions,
+    "deal": deal_questions,
+    "sets": no_questions,
+    "runs": no_questions,
+    "wilds": no_questions,
+    "wild_limits": no_questions,
+    "same_rank": same_rank_questions,
+    "turn": game_questions.turn_questions,
+    "going_out": going_out_questions,
+    "arrangement": arrangement_questions,
+    "final_turns": game_questions.final_turn_questions,
+    "lay_offs": lay_offs_questions,
+    "penalty": penalty_questions,
+    "stock_out": stock_out_questions,
+    "winning": game_questions.winner_questions,
+    "money": money_questions,
+    "tactics": tactics_questions,
+}
+"""The questions of each step that the code builds (beyond its file's meld checks)."""
+
+PAY_ME_STEPS: tuple[Step, ...] = steps_from_content("pay_me", ASKS, FIGURES)
+
+__all__ = ["ASKS", "FIGURES", "PAY_ME_STEPS"]

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
+from typing import Any
 
 from payme.rulesets import Ruleset
 from payme.tutorial.checks import AnswerKind, Question
@@ -52,4 +53,40 @@ class Step:
         ]
 
 
-__all__ = ["Step"]
+Ask = Callable[[Ruleset], Sequence[Question | None]]
+
+
+def steps_from_content(
+    game: str,
+    asks: dict[str, Ask],
+    figures: dict[str, Callable[[Ruleset], str]],
+) -> tuple[Step, ...]:
+    """The steps of ``game`` in the order of its content files (:mod:`payme.tutorial.content`).
+
+    A step's text comes from its file; its questions are the file's meld checks, then
+    ``asks[key]`` (questions the code builds from real games and the engine).  A file and a
+    question builder without each other are an error, so nothing is silently left out.
+    """
+    from payme.tutorial.content import load
+
+    contents = load(game)
+    keys = [c.key for c in contents]
+    if set(keys) != set(asks) or len(keys) != len(set(keys)):
+        raise ValueError(
+            f"the {game} content files ({sorted(keys)}) and question builders "
+            f"({sorted(asks)}) must name the same steps, once each"
+        )
+    steps = []
+    for c in contents:
+
+        def text(r: Ruleset, c: Any = c) -> str:
+            return str(c.html(r, figures))
+
+        def ask(r: Ruleset, c: Any = c) -> list[Question | None]:
+            return [*c.meld_questions(r), *asks[c.key](r)]
+
+        steps.append(Step(c.key, c.title, c.check, text, ask, demo=c.demo))
+    return tuple(steps)
+
+
+__all__ = ["Step", "steps_from_content"]

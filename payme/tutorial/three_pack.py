@@ -31,8 +31,8 @@ from payme.tutorial.checks import (
     yes_no_question,
 )
 from payme.tutorial.game_questions import seat_options
-from payme.tutorial.markup import cards_html, para, rules_words, sentence, table_html
-from payme.tutorial.steps import Step
+from payme.tutorial.markup import rules_words, sentence, table_html
+from payme.tutorial.steps import Step, steps_from_content
 
 DEALT = 7
 """Cards dealt in the tutorial's examples (the players may choose 2 to 10)."""
@@ -76,25 +76,10 @@ def _verdict(v: Any, yes: str) -> str:
 # --- 1. the pack --------------------------------------------------------------------------
 
 
-def pack_text(r: Ruleset) -> str:
-    special = ", ".join(f"{n} {t}" for t, n in r.special_cards)
-    optional = ", ".join(f"0–{n} {t}" for t, n in r.optional_cards)
-    return para(
-        f"Rummy 3-Pack is played with {r.packs_for(None)} ordinary 52-card packs shuffled "
-        f"together (no jokers) plus special cards: always {special}.",
-        f"Before the game the players may add optional cards: {optional}.",
-        "RUMMY is short for RUMMY CAN'T LOSE, WILD for WILDCARD, SEQ for SEQUENCE, NOMELD "
-        "for NO MELD and NOGO for CAN'T GO OUT.",
-    )
-
-
 def pack_example(r: Ruleset) -> str:
-    specials = parse_hand("RUMMY WILD GROUP SEQ NOMELD NOGO")
     rows = [(t, n, dict(r.optional_cards).get(t, 0)) for t, n in r.special_cards]
     rows += [(t, 0, n) for t, n in r.optional_cards if t not in dict(r.special_cards)]
-    return cards_html(specials, caption="the special cards") + table_html(
-        ("special card", "always in the pack", "optional, up to"), rows
-    )
+    return table_html(("special card", "always in the pack", "optional, up to"), rows)
 
 
 def pack_questions(r: Ruleset) -> Sequence[Question | None]:
@@ -133,14 +118,6 @@ def pack_questions(r: Ruleset) -> Sequence[Question | None]:
 # --- 2. players and cards dealt -----------------------------------------------------------
 
 
-def players_text(r: Ruleset) -> str:
-    return para(
-        f"{r.min_players} to {r.max_players} people can play. Before the game they agree how "
-        f"many cards each player is dealt: from {r.min_dealt} to {r.max_dealt}.",
-        "One deal is one whole game: there are no hands or points to add up.",
-    )
-
-
 def players_questions(r: Ruleset) -> Sequence[Question | None]:
     qs = []
     for players in (r.max_players, r.max_players + 1):
@@ -162,17 +139,6 @@ def players_questions(r: Ruleset) -> Sequence[Question | None]:
 
 
 # --- 3. the first dealer ------------------------------------------------------------------
-
-
-def first_dealer_text(r: Ruleset) -> str:
-    return para(
-        "To choose the first dealer, cards are dealt face up, one to each player, until "
-        "everyone has a regular card (special cards do not count).",
-        "The highest card deals: K is highest and A lowest; between equal ranks, spades beat "
-        "clubs, clubs beat diamonds and diamonds beat hearts. Two identical cards get "
-        "another card.",
-        "The dealer deals clockwise, face down, one card at a time.",
-    )
 
 
 def first_dealer_questions(r: Ruleset) -> Sequence[Question | None]:
@@ -273,20 +239,6 @@ def _identical_cards_questions(r: Ruleset) -> list[Question]:
 # --- 4. no upcard, the first draw -----------------------------------------------------------
 
 
-def no_upcard_text(r: Ruleset) -> str:
-    stock = (
-        "You may count the cards of the stock."
-        if r.stock_counted
-        else "Nobody may count the stock: you may look at it and estimate how many cards "
-        "are left, nothing more. The app shows an estimate too, never the exact number."
-    )
-    return para(
-        "After the deal no card is turned up: the discard pile is empty.",
-        "The player left of the dealer begins by drawing from the stock; their discard "
-        "starts the discard pile. From then on only the top discard may be taken.",
-    ) + para(stock)
-
-
 def stock_questions_after_deal(r: Ruleset) -> list[Question]:
     """May the stock be counted? The rule set's data says; a real deal's estimate shows
     what a player sees instead."""
@@ -343,13 +295,6 @@ def no_upcard_questions(r: Ruleset) -> Sequence[Question | None]:
 # --- 5. a turn ----------------------------------------------------------------------------
 
 
-def turn_text(r: Ruleset) -> str:
-    return para(
-        "On your turn, draw one card (the top of the stock or the top of the discard pile), "
-        "then go out if you can; otherwise discard one card. Play goes clockwise."
-    )
-
-
 def turn_questions(r: Ruleset) -> Sequence[Question | None]:
     g = _game(r, seed=2)
     me = g.to_move
@@ -383,75 +328,7 @@ def turn_questions(r: Ruleset) -> Sequence[Question | None]:
 # --- 6. groups and sequences ----------------------------------------------------------------
 
 
-def melds_text(r: Ruleset) -> str:
-    return para(
-        f"A group is {r.set_min} or more cards of one rank; suits may repeat and there is no "
-        "upper size.",
-        f"A sequence is {r.run_min} or more cards of one suit in a row. The ace may be low "
-        "(A-2-3) or high (Q-K-A), but not both at once: K-A-2 is not a sequence.",
-        "A meld is either a group or a sequence, never a mix.",
-        "(The engine's explanations say set for a group and run for a sequence, as in Pay Me.)",
-    )
-
-
-def melds_example(r: Ruleset) -> str:
-    return cards_html(parse_hand("QH KH AH"), caption="a sequence with the ace high") + cards_html(
-        parse_hand("7S 7S 7H"), caption="a group (suits may repeat)"
-    )
-
-
-def _meld_cases(
-    r: Ruleset, cases: list[tuple[str, Callable[[bool], bool], str]]
-) -> list[Question | None]:
-    return [pick([partial(ask.meld, r, c, DEALT, shows=s, claim=w)], w) for c, s, w in cases]
-
-
-def melds_questions(r: Ruleset) -> Sequence[Question | None]:
-    return _meld_cases(
-        r,
-        [
-            ("7S 7S 7H", bool, "a group with a repeated suit"),
-            ("7S 7H 7D 7C 7S 7H", bool, "a group of six"),
-            ("AH 2H 3H", bool, "the ace low"),
-            ("QH KH AH", bool, "the ace high"),
-            ("KH AH 2H", lambda ok: not ok, "no wrapping"),
-            (
-                "AH 2H 3H 4H 5H 6H 7H 8H 9H TH JH QH KH AH",
-                lambda ok: not ok,
-                "at most 13 cards: the ace is low or high, not both",
-            ),
-            ("7H 8H 9S", lambda ok: not ok, "one suit only"),
-            ("7H 7S 8H", lambda ok: not ok, "no mix of group and sequence"),
-        ],
-    )
-
-
 # --- 7. WILD, GROUP and SEQ -----------------------------------------------------------------
-
-
-def wilds_text(r: Ruleset) -> str:
-    return para(
-        "WILD stands for any regular card in any meld, as many as you like; three or more "
-        "WILDs alone make a meld.",
-        "GROUP is wild in groups only, SEQ in sequences only, and one meld may not hold "
-        "both. GROUP (or SEQ) with two or more WILDs and nothing else is a meld.",
-    )
-
-
-def wilds_questions(r: Ruleset) -> Sequence[Question | None]:
-    return _meld_cases(
-        r,
-        [
-            ("7H WILD 9H", bool, "WILD fills a sequence"),
-            ("WILD WILD WILD", bool, "WILDs alone"),
-            ("7H 7S GROUP", bool, "GROUP in a group"),
-            ("7H 8H GROUP", lambda ok: not ok, "GROUP never in a sequence"),
-            ("7H 8H SEQ", bool, "SEQ in a sequence"),
-            ("7H 7S SEQ", lambda ok: not ok, "SEQ never in a group"),
-            ("GROUP SEQ 7H", lambda ok: not ok, "GROUP and SEQ never together"),
-            ("GROUP WILD WILD", bool, "GROUP with two WILDs"),
-        ],
-    )
 
 
 def wilds_example(r: Ruleset) -> str:
@@ -459,34 +336,14 @@ def wilds_example(r: Ruleset) -> str:
     from payme.solver import evaluate
 
     ev = evaluate("7H WILD 9H 5S 5D GROUP", rules=r, dealt=DEALT)
-    return (
-        cards_html(parse_hand("WILD GROUP SEQ"), caption="WILD, GROUP and SEQ")
-        + para("The engine shows what each one stands for:")
-        + "".join(str(meld_html(m)) for m in ev.melds)
-    )
+    return "".join(str(meld_html(m)) for m in ev.melds)
 
 
 # --- 8. RUMMY -------------------------------------------------------------------------------
 
 
-def rummy_text(r: Ruleset) -> str:
-    return para(
-        "A RUMMY card is a meld all by itself, one card. It is not a wild card and never "
-        "joins other cards in a meld.",
-        "Lay down both RUMMY cards during your turn and you win at once. Holding a RUMMY "
-        "card when the game ends also makes you a winner.",
-    )
-
-
 def rummy_questions(r: Ruleset) -> Sequence[Question | None]:
-    qs = _meld_cases(
-        r,
-        [
-            ("RUMMY", bool, "RUMMY alone is a meld"),
-            ("7H RUMMY 9H", lambda ok: not ok, "RUMMY is not wild"),
-            ("RUMMY 7S 7H 7D", lambda ok: not ok, "RUMMY joins no meld"),
-        ],
-    )
+    qs: list[Question | None] = []
     pair = r.instant_win_pair
     qs.append(
         yes_no_question(
@@ -542,24 +399,7 @@ def _both_rummy_questions(r: Ruleset) -> list[Question]:
     return qs
 
 
-def rummy_example(r: Ruleset) -> str:
-    return cards_html(
-        parse_hand("RUMMY RUMMY"),
-        caption="both RUMMY cards: laid down together in one turn, they win at once",
-    )
-
-
 # --- 9. NOMELD and NOGO ---------------------------------------------------------------------
-
-
-def nomeld_text(r: Ruleset) -> str:
-    return para(
-        "NOMELD (NO MELD) and NOGO (CAN'T GO OUT) are optional cards you do not want: they "
-        "can never be melded and never be discarded, so once you hold one you are stuck "
-        "with it.",
-        "NOMELD may be the one card left over when you go out; NOGO may not, so a player "
-        "holding NOGO cannot go out.",
-    )
 
 
 def _holding(r: Ruleset, token: str) -> Any:
@@ -574,13 +414,7 @@ def _holding(r: Ruleset, token: str) -> Any:
 
 
 def nomeld_questions(r: Ruleset) -> Sequence[Question | None]:
-    qs = _meld_cases(
-        r,
-        [
-            ("NOMELD 7H 7S", lambda ok: not ok, "NOMELD never melds"),
-            ("NOGO WILD WILD", lambda ok: not ok, "NOGO never melds"),
-        ],
-    )
+    qs: list[Question | None] = []
     for token in ("NOMELD", "NOGO"):
         g = _holding(r, token)
         seat = g.to_move
@@ -597,20 +431,7 @@ def nomeld_questions(r: Ruleset) -> Sequence[Question | None]:
     return qs
 
 
-def nomeld_example(r: Ruleset) -> str:
-    return cards_html(parse_hand("NOMELD NOGO"), caption="NOMELD and NOGO")
-
-
 # --- 10. going out --------------------------------------------------------------------------
-
-
-def going_out_text(r: Ruleset) -> str:
-    return para(
-        "After drawing you hold one card more than you were dealt. You go out when you can "
-        "meld every card except at most one; that one card is discarded (a NOMELD stays in "
-        "your hand) and may not be NOGO.",
-        "Going out wins and ends the game at once.",
-    )
 
 
 def going_out_questions(r: Ruleset) -> Sequence[Question | None]:
@@ -647,16 +468,6 @@ def _finished(r: Ruleset, seed: int, bots: str = "greedy") -> Any:
     from payme.game.three_pack import play_three_pack
 
     return play_three_pack(r, players=PLAYERS, bots=(bots,), seed=seed, dealt=DEALT)
-
-
-def winners_text(r: Ruleset) -> str:
-    most = r.max_winners
-    return para(
-        "A game can have several winners"
-        + (f", at most {most}" if most else "")
-        + ": the player who went out (if anyone did) and every player holding a RUMMY card "
-        "when the game ends, whatever else they hold.",
-    )
 
 
 def _rummy_holders(g: Any) -> list[int]:
@@ -722,15 +533,6 @@ def winners_questions(r: Ruleset) -> Sequence[Question | None]:
 
 
 # --- 12. the stock runs out -----------------------------------------------------------------
-
-
-def stock_text(r: Ruleset) -> str:
-    return para(
-        "When a player draws the last stock card and does not go out, the game ends after "
-        "their discard.",
-        "One exception: the next player, if they hold no RUMMY card and could go out by "
-        "taking the top discard, gets that one chance. Nobody else does.",
-    )
 
 
 def stock_questions(r: Ruleset) -> Sequence[Question | None]:
@@ -807,13 +609,6 @@ def _last_chance_questions(g: Any, seat: int) -> list[Question]:
 # --- 13. dropping out -----------------------------------------------------------------------
 
 
-def drop_text(r: Ruleset) -> str:
-    return para(
-        "Any player may drop out at any time, even when it is not their turn. Their cards "
-        "leave play without being shown."
-    )
-
-
 def drop_questions(r: Ruleset) -> Sequence[Question | None]:
     g = _game(r, seed=4)
     other = (g.to_move + 1) % g.players
@@ -839,16 +634,6 @@ def drop_questions(r: Ruleset) -> Sequence[Question | None]:
 
 
 # --- 14. matches and tie-breaks -------------------------------------------------------------
-
-
-def match_text(r: Ruleset) -> str:
-    return para(
-        f"Games are played in a match. Every winner of a game gets 1 game point; the first "
-        f"to {r.game_points_to_win} points wins the match.",
-        f"Players tied at {r.game_points_to_win} or more play tie-break games among themselves.",
-        "The first player moves one seat to the left each game, except after a tie game "
-        "(a game nobody won).",
-    )
 
 
 @lru_cache(maxsize=2)
@@ -961,34 +746,6 @@ def _tie_break_questions(r: Ruleset) -> list[Question]:
 
 
 # --- 15. variations -------------------------------------------------------------------------
-
-
-def variations_text(r: Ruleset) -> str:
-    return (
-        para(
-            "Players may agree on variations:",
-        )
-        + "<ul>"
-        + "".join(
-            f"<li>{t}</li>"
-            for t in (
-                "<b>Go Out</b>: play on until someone goes out; an empty stock is rebuilt from "
-                "the discard pile except its top card, and no NOGO cards are used.",
-                "<b>Three-Card Draw</b>: after taking the top discard you may also take the next "
-                "discard and the top stock card together (at least two cards in the pile); you "
-                "still discard one card.",
-                "<b>Spread-Out Discard Pile</b>: you may take any discard, with every card "
-                "above it. A game uses Three-Card Draw or Spread-Out Discard Pile, never both: "
-                "each gives taking more than the top discard its own meaning.",
-                "<b>Seating</b>: after the cards for the first dealer are turned up, the "
-                "players choose their seats, lowest card first. The lowest card takes the "
-                "seat on the dealer's left, so that player plays first; the highest card "
-                "deals.",
-                "<b>7-pile shuffle</b>: an extra shuffle, dealing the cards into seven piles.",
-            )
-        )
-        + "</ul>"
-    )
 
 
 def variations_questions(r: Ruleset) -> Sequence[Question | None]:
@@ -1167,24 +924,36 @@ def spread_questions(r: Ruleset) -> list[Question]:
     return qs
 
 
-THREE_PACK_STEPS: tuple[Step, ...] = (
-    Step(
-        "pack", "The pack and its special cards", "number", pack_text, pack_questions, pack_example
-    ),
-    Step("players", "Players and cards dealt", "yes_no", players_text, players_questions),
-    Step("first_dealer", "The first dealer", "choice", first_dealer_text, first_dealer_questions),
-    Step("no_upcard", "No upcard: the first draw", "yes_no", no_upcard_text, no_upcard_questions),
-    Step("turn", "A turn", "yes_no", turn_text, turn_questions),
-    Step("melds", "Groups and sequences", "yes_no", melds_text, melds_questions, melds_example),
-    Step("wilds", "WILD, GROUP and SEQ", "yes_no", wilds_text, wilds_questions, wilds_example),
-    Step("rummy", "RUMMY CAN'T LOSE", "yes_no", rummy_text, rummy_questions, rummy_example),
-    Step("nomeld_nogo", "NOMELD and NOGO", "yes_no", nomeld_text, nomeld_questions, nomeld_example),
-    Step("going_out", "Going out", "choice", going_out_text, going_out_questions),
-    Step("winners", "Winners", "choice", winners_text, winners_questions),
-    Step("stock", "When the stock is exhausted", "yes_no", stock_text, stock_questions),
-    Step("drop_out", "Dropping out", "yes_no", drop_text, drop_questions),
-    Step("match", "Matches and tie-breaks", "choice", match_text, match_questions),
-    Step("variations", "Variations", "yes_no", variations_text, variations_questions),
-)
+def no_questions(r: Ruleset) -> Sequence[Question | None]:
+    """For a step whose questions are all meld checks in its content file."""
+    return []
 
-__all__ = ["THREE_PACK_STEPS"]
+
+FIGURES: dict[str, Callable[[Ruleset], str]] = {
+    "special_cards_table": pack_example,
+    "special_wild_melds": wilds_example,
+}
+"""Tables and drawings the content files name with ``::: figure NAME``."""
+
+ASKS: dict[str, Callable[[Ruleset], Sequence[Question | None]]] = {
+    "pack": pack_questions,
+    "players": players_questions,
+    "first_dealer": first_dealer_questions,
+    "no_upcard": no_upcard_questions,
+    "turn": turn_questions,
+    "melds": no_questions,
+    "wilds": no_questions,
+    "rummy": rummy_questions,
+    "nomeld_nogo": nomeld_questions,
+    "going_out": going_out_questions,
+    "winners": winners_questions,
+    "stock": stock_questions,
+    "drop_out": drop_questions,
+    "match": match_questions,
+    "variations": variations_questions,
+}
+"""The questions of each step that the code builds (beyond its file's meld checks)."""
+
+THREE_PACK_STEPS: tuple[Step, ...] = steps_from_content("three_pack", ASKS, FIGURES)
+
+__all__ = ["ASKS", "FIGURES", "THREE_PACK_STEPS"]

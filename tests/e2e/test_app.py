@@ -90,8 +90,8 @@ def test_landing_page_links_every_page(
     # Each link resolves to a page of the app, next to the landing page.
     resolved = page.evaluate("[...document.querySelectorAll('.payme-landing a')].map(a => a.href)")
     assert all("/voila/render/" in url for url in resolved)
-    # No code is shown to the visitor.
-    assert page.locator(".jp-InputArea").count() == 0
+    # No code is shown to the visitor (the JupyterLab-only introduction is there, hidden).
+    assert page.locator(".jp-InputArea:visible").count() == 0
     assert page_errors == []
     assert outside_requests == []
 
@@ -109,7 +109,9 @@ def test_page_loads_without_error(
 ) -> None:
     page = open_page(name)  # fails on any error output in the page
     assert page.locator(".payme-page-header h1").first.is_visible()
-    assert page.locator(".jp-InputArea").count() == 0
+    # No code or notes for JupyterLab readers are shown (cells tagged jupyterlab-only).
+    assert page.locator(".jp-InputArea:visible").count() == 0
+    assert page.locator(".celltag_jupyterlab-only:visible").count() == 0
     assert page_errors == []
     assert outside_requests == []
 
