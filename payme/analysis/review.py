@@ -94,16 +94,18 @@ def review_game(
     moves: Sequence[str],
     *,
     advisor: str | None = None,
+    position: str | None = None,
 ) -> GameReview:
     """Replay a Play game and review each of your decisions (see the module's yardstick).
 
     The strongest bot's advice (:func:`payme.game.advise`) is the choice compared with, or
-    the bot named ``advisor``.
+    the bot named ``advisor``.  ``position``: the game started there (see
+    :class:`~payme.widgets.play_session.PlaySession`).
     """
     from payme.game import advise, make_bot
     from payme.widgets.play_session import YOU, PlaySession, decode_move, encode_move
 
-    session = PlaySession(rules, players, bots, seed)
+    session = PlaySession(rules, players, bots, seed, position)
     bot = make_bot(advisor, session.rules, seed) if advisor else None
     unit = "points" if session.pay_me else "unmelded cards"
     decisions = []

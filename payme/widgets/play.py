@@ -225,7 +225,11 @@ class PlayPage:
             bots = tuple(b for b in re.split(r"[\s,]+", query.get("bots", "greedy").lower()) if b)
             seed = numbers.get("seed", random.randrange(10**6))
             moves = [m for m in query.get("moves", "").split(".") if m]
-            self.start(rules, numbers["players"], bots or ("greedy",), seed, moves, push=push)
+            position = query.get("position") or None
+            self.start(
+                rules, numbers["players"], bots or ("greedy",), seed, moves,
+                position=position, push=push,
+            )  # fmt: skip
 
         if query:
             apply()
@@ -240,15 +244,18 @@ class PlayPage:
         seed: int,
         moves: Sequence[str] = (),
         *,
+        position: str | None = None,
         push: bool = False,
     ) -> None:
-        """Start a game (replaying ``moves``); a bad setting is a ``ValueError`` saying so."""
-        session = PlaySession.from_moves(rules, players, bots, seed, moves)
+        """Start a game (replaying ``moves``, from ``position`` if given: the engine's
+        position notation); a bad setting is a ``ValueError`` saying so."""
+        session = PlaySession.from_moves(rules, players, bots, seed, moves, position)
         self.session = session
         self._layoff, self._arrange, self._advice = [], None, ""
         self.review_view.value = ""
-        self.rules_box.value = rules
-        self._fill_players(players)
+        if session.rules.name in PRESETS:
+            self.rules_box.value = session.rules.name
+        self._fill_players(session.players)
         for box, bot in zip(self.bots_box.children, session.bot_names, strict=False):
             box.value = bot
         against = ", ".join(
@@ -492,20 +499,21 @@ class PlayPage:
 
         session = self._need_session()
         review = review_game(
-            session.rules.name, session.players, session.bot_names, session.seed, session.moves
-        )
+            session.rules.name, session.players, session.bot_names, session.seed, session.moves,
+            position=session.position,
+        )  # fmt: skip
         self.review_view.value = review_html(review, self.query_for)
 
     def query_for(self, moves: Sequence[str]) -> str:
         """The URL query of this game after the first ``moves`` of yours."""
         session = self._need_session()
-        return urlencode(
-            {
-                "rules": session.rules.name,
-                "players": session.players,
-                "bots": ",".join(session.bot_names),
-                "seed": session.seed,
-                "moves": ".".join(moves),
-            },
-            safe=",",
-        )
+        state: dict[str, Any] = {
+            "rules": session.rules.name,
+            "players": session.players,
+            "bots": ",".join(session.bot_names),
+            "seed": session.seed,
+        }
+        if session.position:
+            state["position"] = session.position
+        state["moves"] = ".".join(moves)
+        return urlencode(state, safe=",")

@@ -229,7 +229,9 @@ class PlaySession:
     ``bots`` names one bot per other seat (a single name fills them all).  Pay Me games stop
     after each hand (phase ``"hand_over"``) until :meth:`next_hand`, so the hand's result can
     be read.  :attr:`steps` holds what the bots did since your last move (for the table to
-    show one by one); :attr:`moves` your moves as URL tokens.
+    show one by one); :attr:`moves` your moves as URL tokens.  ``position`` (the engine's
+    position notation, :mod:`payme.game.position`) starts the game at that position
+    instead of a fresh deal; its rule set, players and seed then stand.
     """
 
     def __init__(
@@ -238,7 +240,11 @@ class PlaySession:
         players: int = 4,
         bots: Sequence[str] = ("greedy",),
         seed: int = 0,
+        position: str | None = None,
     ) -> None:
+        game = _game_at(position) if position else None
+        if game is not None:
+            rules, players, seed = game.rules, game.players, game.seed
         self.rules = get_rules(rules)
         self.rules.check_players(players)
         names = tuple(bots) * (players - 1) if len(bots) == 1 else tuple(bots)
@@ -252,13 +258,19 @@ class PlaySession:
                 raise ValueError(f"unknown bot {name!r}: the bots are {', '.join(BOT_NAMES)}")
         self.players = players
         self.seed = seed
+        self.position = position
         self.bot_names = names
         self.names = seat_names(players)
         self.pay_me = self.rules.game == "pay_me"
         options: dict[str, Any] = (
             {"auto_advance": False, "turn_limit": _TURN_LIMIT} if self.pay_me else {}
         )
-        self.game = new_game(self.rules, players, seed, **options)
+        if game is None:
+            game = new_game(self.rules, players, seed, **options)
+        else:
+            for key, value in options.items():
+                setattr(game, key, value)
+        self.game = game
         self.bots = {
             seat: make_bot(name, self.rules, seed * 1000 + seat)
             for seat, name in enumerate(names, start=1)
@@ -275,13 +287,14 @@ class PlaySession:
         bots: Sequence[str],
         seed: int,
         moves: Sequence[str],
+        position: str | None = None,
     ) -> PlaySession:
         """The session after replaying your ``moves`` (URL tokens); the bots replay theirs.
 
         A token that is not a move, or a move the game refuses, is a ``ValueError`` saying
         which move it was.
         """
-        session = cls(rules, players, bots, seed)
+        session = cls(rules, players, bots, seed, position)
         for number, token in enumerate(moves, start=1):
             try:
                 action = decode_move(token, YOU, session.rules, session.game.dealt)
@@ -571,6 +584,15 @@ def _placed(placements: Sequence[tuple[int, Sequence[Card]]]) -> str:
     if not placements:
         return "nothing"
     return "; ".join(f"{_labels(cards)} onto meld {i + 1}" for i, cards in placements)
+
+
+def _game_at(position: str) -> Any:
+    """A game set up at ``position`` (the engine's notation); a bad one says why."""
+    try:
+        from payme.game import from_position  # type: ignore[attr-defined]
+    except ImportError:
+        raise ValueError("this version of the engine cannot set up a position") from None
+    return from_position(position)
 
 
 def _plain_verb(verb: str) -> str:
