@@ -268,7 +268,7 @@ class TableState:
 def hand_result_html(session: PlaySession, last: Any) -> str:
     """Every player's hand at the end: melds and deadwood apart, lay-offs on the melds they
     joined, the points and how they were reached, the running totals (and the money)."""
-    from payme.display.html import deadwood_html, meld_html
+    from payme.display.html import deadwood_html, meld_html, meld_label
     from payme.solver import evaluate
 
     rules, names = session.rules, session.names
@@ -282,14 +282,15 @@ def hand_result_html(session: PlaySession, last: Any) -> str:
     if last.declarer is not None:
         who = names[last.declarer]
         whose = "Your" if last.declarer == YOU else f"{who}'s"
-        parts.append(f"<p><b>{escape(who)} went out</b> and scores 0.</p>")
+        scores = "score" if last.declarer == YOU else "scores"
+        parts.append(f"<p><b>{escape(who)} went out</b> and {scores} 0.</p>")
         laid_on: list[list[Card]] = [[] for _ in last.table]
         for placements in last.lay_offs:
             for index, cards in placements:
                 laid_on[index].extend(cards)
-        melds = session.view().table_melds if session.hand_over else ()
+        melds = session.view().table_melds
         table_html = "".join(
-            meld_html(m, width=40, rules=rules, caption=f"Meld {i + 1}",
+            meld_html(m, width=40, rules=rules, caption=f"Meld {i + 1}: {meld_label(m, rules)}",
                       laid_off=laid_on[i]) if melds else ""
             for i, m in enumerate(melds)
         )  # fmt: skip
