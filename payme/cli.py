@@ -17,7 +17,7 @@ import dataclasses
 import json
 import os
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import IO, TYPE_CHECKING, Any, NoReturn
 
 from payme.cards import Card, CardError, format_hand, parse_hand
@@ -30,6 +30,13 @@ if TYPE_CHECKING:  # pragma: no cover
 
 EXIT_BAD_INPUT = 2
 """Exit status for bad input (a bad card, rule set, dealt, …), as argparse uses."""
+MAX_LINE = 1000
+"""The longest batch line read (characters): 30 cards, however spelt, fit many times over,
+so a longer line is refused before it is parsed (and never held whole in memory)."""
+EXCERPT = 40
+"""The most characters of a bad input echoed back in a message."""
+MAX_MESSAGE = 300
+"""The most characters of one error message."""
 
 
 class _Parser(argparse.ArgumentParser):
@@ -227,22 +234,62 @@ def _emit(obj: dict[str, Any], stream: IO[str]) -> None:
     stream.write(json.dumps(obj, ensure_ascii=False) + "\n")
 
 
+def excerpt(text: str, most: int = EXCERPT) -> str:
+    """``text`` cut to ``most`` characters, saying how long it was.
+
+    >>> excerpt("7H 8H"), excerpt("X" * 100, 10)
+    ('7H 8H', 'XXXXXXXXXX… (100 characters)')
+    """
+    return text if len(text) <= most else f"{text[:most]}… ({len(text)} characters)"
+
+
+def _lines(stdin: IO[str]) -> Iterator[tuple[str | None, str]]:
+    """Each input line as ``(text, "")``, or ``(None, problem)`` for a line that is too long
+    or not UTF-8.  Reads bytes when it can, at most :data:`MAX_LINE` + 1 of a line at a time,
+    so an endless line never sits whole in memory."""
+    raw: IO[bytes] | None = getattr(stdin, "buffer", None)
+    read: Callable[[int], str | bytes] = raw.readline if raw is not None else stdin.readline
+    while True:
+        chunk = read(MAX_LINE + 2)  # room for the line end
+        if not chunk:
+            return
+        end = "\n" if isinstance(chunk, str) else b"\n"
+        if not chunk.endswith(end) and len(chunk) > MAX_LINE:  # type: ignore[arg-type]
+            while chunk and not chunk.endswith(end):  # type: ignore[arg-type]
+                chunk = read(1 << 16)  # skip the rest of the line
+            yield None, f"line longer than {MAX_LINE} characters: not read"
+            continue
+        if isinstance(chunk, bytes):
+            try:
+                chunk = chunk.decode("utf-8")
+            except UnicodeDecodeError as exc:
+                yield None, f"line is not UTF-8 text (byte {exc.start + 1})"
+                continue
+        text = chunk.rstrip("\r\n")
+        if len(text) > MAX_LINE:
+            yield None, f"line longer than {MAX_LINE} characters: not read"
+        else:
+            yield text, ""
+
+
 def _batch(answer: Callable[[str], dict[str, Any]], stdin: IO[str], stdout: IO[str]) -> int:
     """One JSON object per input line; a bad line becomes ``{"error": ...}``."""
-    for number, line in enumerate(stdin, start=1):
-        text = line.rstrip("\r\n")
-        try:
-            obj = answer(text)
-        except (CardError, ValueError) as exc:
-            obj = {"error": _one_line(exc), "line": number, "input": text}
+    for number, (text, problem) in enumerate(_lines(stdin), start=1):
+        if text is None:
+            obj: dict[str, Any] = {"error": problem, "line": number}
+        else:
+            try:
+                obj = answer(text)
+            except (CardError, ValueError) as exc:
+                obj = {"error": _one_line(exc), "line": number, "input": excerpt(text)}
         _emit(obj, stdout)
         stdout.flush()
     return 0
 
 
 def _one_line(exc: BaseException | str) -> str:
-    """A message on one line (newlines and other whitespace runs become single spaces)."""
-    return " ".join(str(exc).split()) or type(exc).__name__
+    """A message on one line (whitespace runs become single spaces), cut to a sensible size."""
+    return excerpt(" ".join(str(exc).split()), MAX_MESSAGE) or type(exc).__name__
 
 
 def _ruleset(args: argparse.Namespace) -> Ruleset:
@@ -268,6 +315,10 @@ def _hand_command(
     ruleset = _ruleset(args)
     if args.hand == "-":
         return _batch(lambda text: as_json(parse_hand(text), ruleset, args.dealt), stdin, stdout)
+    if len(args.hand) > MAX_LINE:
+        raise ValueError(
+            f"the hand is {len(args.hand)} characters long: at most {MAX_LINE} are read"
+        )
     hand = parse_hand(args.hand)
     if args.json or as_text is None:
         _emit(as_json(hand, ruleset, args.dealt), stdout)

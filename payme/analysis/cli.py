@@ -14,6 +14,8 @@ raise ``ValueError`` with a one-line message, which ``payme.cli`` prints with ex
 from __future__ import annotations
 
 import argparse
+import asyncio
+import socket
 import sys
 import time
 from pathlib import Path
@@ -24,6 +26,11 @@ if TYPE_CHECKING:  # pragma: no cover
 
 WRITERS = {".csv": "csv", ".csv.gz": "csv", ".parquet": "parquet", ".pq": "parquet"}
 DEFAULT_BOT = "greedy"
+MAX_GAMES = 1_000_000
+"""The most games one run plays (about a day on 2 cores); more is refused before anything
+is set up, rather than reserving memory for a run that never ends."""
+SCHEDULER_TIMEOUT_S = 2.0
+"""How long to wait for a Dask scheduler to answer before refusing its address."""
 
 
 def out_format(path: str) -> str:
@@ -91,17 +98,122 @@ def summary(df: pd.DataFrame, seconds: float, where: str, out: str | None) -> st
     return "\n".join(lines)
 
 
+def check_out(out: str) -> None:
+    """Refuse an output path that cannot be written, before any game is played.
+
+    >>> check_out("/no/such/folder/games.csv")
+    Traceback (most recent call last):
+    ...
+    ValueError: --out /no/such/folder/games.csv: the folder /no/such/folder does not exist
+    """
+    out_format(out)
+    path = Path(out)
+    folder = path.resolve().parent
+    if not folder.is_dir():
+        raise ValueError(f"--out {out}: the folder {path.parent} does not exist")
+    if path.is_dir():
+        raise ValueError(f"--out {out}: is a folder, not a file")
+    existed = path.exists()
+    try:  # the one sure test (permissions, read-only or special file systems)
+        with path.open("ab"):
+            pass
+    except OSError as exc:
+        raise ValueError(f"--out {out}: cannot be written ({exc.strerror})") from None
+    if not existed:
+        path.unlink()
+
+
+def check_scheduler(address: str, timeout: float = SCHEDULER_TIMEOUT_S) -> None:
+    """Refuse a Dask scheduler address that is malformed or where nothing answers.
+
+    >>> check_scheduler("localhost")
+    Traceback (most recent call last):
+    ...
+    ValueError: --scheduler localhost: give an address like tcp://HOST:8786
+    """
+    from urllib.parse import urlsplit
+
+    shown = address if len(address) <= 60 else address[:60] + "…"
+    try:
+        parts = urlsplit(address)
+        host, port = parts.hostname, parts.port
+    except ValueError:
+        host = port = None
+    if parts.scheme not in ("tcp", "tls") or not host or not port:
+        raise ValueError(f"--scheduler {shown}: give an address like tcp://HOST:8786")
+    try:
+        socket.create_connection((host, port), timeout=timeout).close()
+        reply = asyncio.run(asyncio.wait_for(_identity(address, timeout), 2 * timeout))
+    except Exception as exc:  # refused, timed out, or not speaking Dask's protocol
+        if isinstance(exc, TimeoutError):
+            reason = f"no answer within {timeout:g} s"
+        elif isinstance(exc, OSError) and exc.strerror:
+            reason = exc.strerror
+        else:
+            reason = "it does not speak Dask's protocol"
+        raise ValueError(
+            f"--scheduler {shown}: no Dask scheduler answers at {host}:{port} ({reason})"
+        ) from None
+    if not isinstance(reply, dict) or reply.get("type") != "Scheduler":
+        raise ValueError(f"--scheduler {shown}: {host}:{port} is not a Dask scheduler")
+
+
+async def _identity(address: str, timeout: float) -> Any:
+    """What the Dask server at ``address`` says it is (a scheduler answers ``type``)."""
+    from distributed.comm.core import connect
+
+    comm = await connect(address, timeout=timeout)  # type: ignore[no-untyped-call]
+    try:
+        await comm.write({"op": "identity", "reply": True})
+        return await asyncio.wait_for(comm.read(), timeout)
+    finally:
+        comm.abort()
+
+
+def check_dealt(rules_name: str, dealt: int | None) -> None:
+    """``--dealt`` only where a game is one deal of a chosen size, and within its range.
+
+    >>> check_dealt("denexa", 5)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: --dealt is for rule sets with one deal per game, such as three_pack: Pay Me ...
+    """
+    from payme.rulesets import rules
+
+    if dealt is None:
+        return
+    r = rules(rules_name)
+    if r.hands > 1:
+        last = r.first_dealt + r.hands - 1
+        raise ValueError(
+            "--dealt is for rule sets with one deal per game, such as three_pack: "
+            f"{r.title} deals {r.first_dealt} to {last} cards over its {r.hands} hands"
+        )
+    r.check_dealt(dealt)
+
+
 def run_simulate(args: argparse.Namespace, stdout: IO[str] | None = None) -> int:
-    """Run ``payme simulate`` with parsed arguments; returns the exit status (0)."""
-    from payme.analysis.simulate import default_workers, simulate
+    """Run ``payme simulate`` with parsed arguments; returns the exit status (0).
+
+    Every argument is checked before the first game: games, rules, players, bots, dealt, the
+    output path and the scheduler's address.
+    """
+    from payme.analysis.simulate import default_workers, plan, simulate
 
     stdout = sys.stdout if stdout is None else stdout
+    if args.games > MAX_GAMES:
+        raise ValueError(f"--games {args.games}: at most {MAX_GAMES:,} games in one run")
     out = getattr(args, "out", None)
     if out:
-        out_format(out)  # refuse a bad extension before playing any game
-        if not Path(out).resolve().parent.is_dir():
-            raise ValueError(f"--out {out}: the folder {Path(out).parent} does not exist")
+        check_out(out)  # refuse a bad path before playing any game
+    check_dealt(args.rules, getattr(args, "dealt", None))
     bots = getattr(args, "bots", None) or DEFAULT_BOT
+    try:
+        plan(args.games, args.rules, args.players, bots, args.seed, {}, None)
+    except TypeError as exc:
+        raise ValueError(str(exc)) from None
+    if getattr(args, "scheduler", None):
+        check_scheduler(args.scheduler)
     workers = getattr(args, "workers", None)
     scheduler = getattr(args, "scheduler", None)
     options: dict[str, Any] = {}
@@ -119,8 +231,8 @@ def run_simulate(args: argparse.Namespace, stdout: IO[str] | None = None) -> int
             scheduler=scheduler,
             **options,
         )
-    except (TypeError, ConnectionError) as exc:  # shown like any other bad argument
-        raise ValueError(str(exc)) from exc
+    except (TypeError, OSError) as exc:  # shown like any other bad argument
+        raise ValueError(f"{type(exc).__name__}: {exc}") from None
     seconds = time.perf_counter() - start
     if out:
         write_frame(df, out)

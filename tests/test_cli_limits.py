@@ -1,0 +1,152 @@
+"""The command line under hostile input (issue 14.7): oversized and non-UTF-8 lines, echoes cut
+short, and ``simulate`` refusing bad arguments before playing anything."""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import socket
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import redirect_stderr
+from pathlib import Path
+
+import pytest
+
+from payme.analysis.cli import check_scheduler
+from payme.cli import EXCERPT, MAX_LINE, main
+
+ROOT = Path(__file__).resolve().parent.parent
+GOOD = "7H 8H 9H JK 2C 5S 5D 5C"
+
+
+def _payme(*argv: str, stdin: bytes = b"") -> subprocess.CompletedProcess[bytes]:
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    return subprocess.run(
+        [sys.executable, "-m", "payme", *argv],
+        input=stdin,
+        capture_output=True,
+        env=env,
+        cwd=ROOT,
+        timeout=120,
+        check=False,
+    )
+
+
+def test_an_oversized_batch_line_is_refused_unread_and_the_batch_goes_on() -> None:
+    huge = ("7H " * 2_000_000).encode()  # 6 MB on one line
+    result = _payme("evaluate", "-", "--dealt", "7", stdin=huge + b"\n" + GOOD.encode() + b"\n")
+    assert result.returncode == 0, result.stderr
+    first, second = (json.loads(line) for line in result.stdout.splitlines())
+    assert first == {"error": f"line longer than {MAX_LINE} characters: not read", "line": 1}
+    assert second["hand"] == GOOD
+    assert len(result.stdout) < 2_000  # nothing of the huge line is echoed
+
+
+def test_a_line_that_is_not_utf8_is_an_error_of_that_line_only() -> None:
+    stdin = GOOD.encode() + b"\n\xff\xfe 7H\n" + GOOD.encode() + b"\n"
+    result = _payme("evaluate", "-", "--dealt", "7", stdin=stdin)
+    assert result.returncode == 0, result.stderr
+    objects = [json.loads(line) for line in result.stdout.decode().splitlines()]
+    assert [o.get("line") for o in objects] == [None, 2, None]
+    assert "not UTF-8" in objects[1]["error"]
+    assert objects[0] == objects[2]
+
+
+def test_a_bad_line_is_echoed_as_a_short_excerpt() -> None:
+    out = io.StringIO()
+    bad = "Q" * (MAX_LINE - 10)
+    assert main(["evaluate", "-", "--dealt", "7"], stdin=io.StringIO(bad + "\n"), stdout=out) == 0
+    obj = json.loads(out.getvalue())
+    assert obj["input"].startswith("Q" * EXCERPT) and len(obj["input"]) < EXCERPT + 30
+    assert len(obj["error"]) <= 400
+
+
+def test_an_oversized_hand_argument_is_refused_before_parsing() -> None:
+    err = io.StringIO()
+    with redirect_stderr(err):
+        status = main(["evaluate", "7H " * 100_000, "--dealt", "7"], stdout=io.StringIO())
+    assert status == 2
+    assert "at most" in err.getvalue() and len(err.getvalue()) < 400
+
+
+@pytest.mark.parametrize(
+    ("argv", "named"),
+    [
+        (["--rules", "denexa", "--dealt", "5"], "--dealt is for rule sets with one deal"),
+        (["--rules", "three_pack", "--dealt", "50"], "dealt must be from 2 to 10"),
+        (["--games", str(10**9)], "at most 1,000,000 games"),
+        (["--players", "99"], "2-8 players"),
+        (["--bots", "greedy", "nobody"], "unknown bot 'nobody'"),
+        (["--out", "/no/such/folder/games.csv"], "does not exist"),
+        (["--out", "games.xlsx"], "write .csv"),
+        (["--scheduler", "localhost"], "give an address like tcp://HOST:8786"),
+        (["--scheduler", "tcp://127.0.0.1:1"], "no Dask scheduler answers"),
+    ],
+)
+def test_simulate_refuses_bad_arguments_before_playing(argv: list[str], named: str) -> None:
+    started = time.monotonic()
+    result = _payme("simulate", "--games", "3", *argv)
+    err = result.stderr.decode()
+    assert result.returncode == 2, err
+    assert result.stdout == b""
+    assert named in err and "Traceback" not in err and err.count("\n") == 1, err
+    assert time.monotonic() - started < 60  # refused, not played (a game run takes longer)
+
+
+def test_simulate_refuses_an_output_path_it_cannot_write(tmp_path: Path) -> None:
+    folder = tmp_path / "out.csv"
+    folder.mkdir()
+    result = _payme("simulate", "--games", "2", "--out", str(folder))
+    assert result.returncode == 2 and b"is a folder" in result.stderr
+    if Path("/proc").is_dir():  # a file system no one may create files in, even root
+        result = _payme("simulate", "--games", "2", "--out", "/proc/games.csv")
+        assert result.returncode == 2 and b"cannot be written" in result.stderr
+
+
+@pytest.fixture
+def not_dask() -> Iterator[int]:
+    """A TCP server that answers anything with junk, as an unrelated service would."""
+    server = socket.create_server(("127.0.0.1", 0))
+    stop = threading.Event()
+
+    def serve() -> None:
+        server.settimeout(0.2)
+        while not stop.is_set():
+            try:
+                conn, _ = server.accept()
+            except TimeoutError:
+                continue
+            with conn:
+                conn.sendall(b"\xff" * 64 + b"HTTP/1.1 400 Bad Request\r\n\r\n")
+                time.sleep(0.2)
+
+    thread = threading.Thread(target=serve, daemon=True)
+    thread.start()
+    try:
+        yield server.getsockname()[1]
+    finally:
+        stop.set()
+        thread.join()
+        server.close()
+
+
+def test_a_scheduler_address_that_is_not_dask_is_refused_quickly(not_dask: int) -> None:
+    started = time.monotonic()
+    with pytest.raises(ValueError, match=r"no Dask scheduler answers|is not a Dask scheduler"):
+        check_scheduler(f"tcp://127.0.0.1:{not_dask}")
+    assert time.monotonic() - started < 5
+
+
+def test_a_closed_port_is_refused_at_once() -> None:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    started = time.monotonic()
+    with pytest.raises(ValueError, match="Connection refused"):
+        check_scheduler(f"tcp://127.0.0.1:{port}")
+    assert time.monotonic() - started < 5
