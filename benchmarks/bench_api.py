@@ -16,7 +16,9 @@ once (a repeat would find the solver's memo).  Rows:
   against RLCard (its meld clusters of the 11 cards, then the dearest deadwood card thrown:
   exact, as every 10-card cluster is one of them) and OpenSpiel's ``min_deadwood``;
 * ``lay_off``: the 13-card lay-off of issue 14 (``payme.lay_off``), the first call of a
-  process and then repeated calls.
+  process and then repeated calls;
+* ``analysis``: the Analysis page's default run (20 three-player denexa games, strong,
+  greedy and random bots), pandas imported first.
 
 RLCard and OpenSpiel are benchmark-only extras (see :mod:`benchmarks.bench_gin` for the
 install line); without them their columns say so.  The other libraries are given their
@@ -169,12 +171,28 @@ def _row_lay_off() -> dict[str, Any]:
     return {"payme": {"cpu": cpu, "wall": wall}, "points": answers[0].deadwood_points}
 
 
+def _row_analysis() -> dict[str, Any]:
+    """The Analysis page's default run (20 three-player denexa games: strong, greedy and
+    random bots, seed 7, in the kernel's own process), pandas imported first."""
+    began = time.process_time()
+    import pandas  # noqa: F401
+
+    imported = (time.process_time() - began) * 1000
+    from payme.analysis.simulate import simulate
+
+    cpu, wall = time.process_time(), time.perf_counter()
+    simulate(20, "denexa", 3, ["strong", "greedy", "random"], 7, workers=1, progress=False)
+    cpu, wall = time.process_time() - cpu, time.perf_counter() - wall
+    return {"payme": {"cpu": [cpu * 1000], "wall": [wall * 1000]}, "import_ms": imported}
+
+
 ROWS: dict[str, Callable[[], dict[str, Any]]] = {
     "parse": _row_parse,
     "denexa": _row_denexa,
     "gin": lambda: _row_gin(10, discard=False),
     "gin_discard": lambda: _row_gin(11, discard=True),
     "lay_off": _row_lay_off,
+    "analysis": _row_analysis,
 }
 
 
@@ -295,11 +313,15 @@ def run() -> str:
     line("`lay_off`, issue 14's 13-card case, first call", lay["cpu"][:1], lay["wall"][:1])
     line("`lay_off`, the same again", lay["cpu"][1:], lay["wall"][1:])
     verdicts.append(_verdict("lay-off first call", lay["cpu"][0], 20.0))
+    run = results["analysis"]["payme"]
+    line("Analysis page's default run (20 games), whole run", run["cpu"], run["wall"])
+    verdicts.append(_verdict("Analysis default run", run["cpu"][0], 1000.0))
     lines += [
         "",
         "Not in the rows: importing payme and its solver (`import payme`, then the first use "
         f"of `payme.evaluate`, which imports the solver): {_f(results['denexa']['import_ms'])} "
-        "ms CPU, once per process.",
+        "ms CPU, once per process; pandas, imported before the Analysis run: "
+        f"{_f(results['analysis']['import_ms'])} ms CPU.",
         "",
         "Against the targets (CPU time):",
         "",
