@@ -312,9 +312,50 @@ def single_lay_offs(
     found = []
     for card in sorted(cards):
         for index, meld in enumerate(melds):
-            if card in fits[index] and _grow(meld, (card,), t) is not None:
+            if card in fits[index] and _fits_alone(meld, card, t):
                 found.append((index, card))
     return found
+
+
+def _fits_alone(meld: Meld, card: Card, t: RuleTables) -> bool:
+    """Whether ``card`` alone grows ``meld`` validly (a candidate card of it).
+
+    Runs are answered here for the common cards (what :func:`_grow_run` would find, without
+    building the grown meld); an ace place, a set, or a card that could play either way
+    is grown in full.
+    """
+    if meld.kind != "run" or meld.all_wild or len(meld) >= RUN_MOST:
+        return _grow(meld, (card,), t) is not None
+    low, high = meld.low or 0, meld.high or 0
+    scope = t.scope[card.index]
+    if scope is None:
+        rank = card.rank
+        if rank is not None and rank != 1:
+            # A natural card (no wild card, no ace: an ace may sit at either end) of the
+            # run's suit fits next to an end; the wild cards keep their places, so the
+            # wild limits still hold.
+            return rank == low - 1 or rank == high + 1
+    elif card.suit != meld.suit and (scope == "any" or scope == "run"):
+        # A wild card that can only play as wild: next to either end, within the wild
+        # limits (half the cards at most; no two side by side).
+        wild = {
+            low + i
+            for i, (c, s) in enumerate(zip(meld.cards, meld.stands_for, strict=True))
+            if s is not c
+        }
+        if t.half_limit and 2 * (len(wild) + 1) > len(meld) + 1:
+            return False
+        edge = False
+        for place, beside in ((high + 1, high), (low - 1, low)):
+            if place < 1 or place > 14:
+                continue
+            if place == 1 or place >= 14:
+                edge = True  # an ace's place: grown in full below
+            elif not (t.adjacent_limit and beside in wild):
+                return True
+        if not edge:
+            return False
+    return _grow(meld, (card,), t) is not None
 
 
 # --------------------------------------------------------------------------------------
