@@ -77,6 +77,7 @@ def test_settings_round_trip_through_the_address() -> None:
     assert page.url.query == query  # the address bar follows
 
 
+@pytest.mark.slow  # a real background run of 2,000 games, stopped: make test runs it
 def test_stop_ends_a_background_run() -> None:
     page = AnalysisPage()
     page.apply_query({"games": "2000", "players": "2", "bots": "random"})
