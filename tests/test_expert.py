@@ -14,6 +14,7 @@ from payme.game.actions import Discard, Draw, GoOut
 from payme.game.expert import Advice, ExpertBot, advise
 from payme.game.three_pack import new_three_pack_game
 from payme.game.three_pack_expert import ThreePackExpert
+from payme.layoff import lay_off
 from payme.odds import go_out_chance
 from payme.rulesets import rules
 
@@ -124,6 +125,25 @@ def test_the_chance_it_reports_is_the_exact_chance_of_the_odds_module() -> None:
         else:
             assert "chance of going out" not in advice.reason
     assert checked >= 5
+
+
+def test_its_last_discard_leaves_the_fewest_points_after_lay_offs() -> None:
+    # family, 3 dealt: seat 0 goes out with 6H 7H 8H; seat 1 then holds 9H 8C 4C 4S.
+    g = rig(new_game("family", players=2, seed=1), ["6H 7H 8H", "9H 8C 4C"],
+            pile="JC", stock_top="KD 4S")  # fmt: skip
+    g.draw("stock")
+    g.go_out("KD")
+    g.draw("stock")
+    view, legal = g.view(1), g.legal_actions()
+    advice = advise(view, legal)
+    assert advice.action == Discard(1, C("8C"))  # 9H lays off, 4C 4S wait for a third
+    assert "last turn" in advice.reason
+    # Every other discard leaves at least as many points after the best lay-offs.
+    for action in legal:
+        rest = list(view.hand)
+        rest.remove(action.card)  # type: ignore[union-attr]
+        pts = lay_off(rest, view.table_melds, "family", view.dealt).deadwood_points
+        assert pts >= dict(advice.options)[advice.action]
 
 
 def test_goes_out_when_it_can() -> None:

@@ -39,7 +39,7 @@ from typing import Any
 from payme.cards import Card
 from payme.game.actions import Action, Discard, Draw, GoOut, LayOff
 from payme.game.bots import StrongBot, _best_lay_off, _matches, _with, _without
-from payme.game.evaluation import go_out_discards, layout
+from payme.game.evaluation import best_lay_off, go_out_discards, layout
 from payme.game.view import SeatView
 from payme.rulesets import Ruleset
 
@@ -166,7 +166,7 @@ class ExpertBot(StrongBot):
 
     name = "expert"
 
-    HAZARD = 0.2
+    HAZARD = 0.6
     """The chance that someone else goes out before this seat draws again (per round)."""
     WIDTH = 3
     """Discards weighed in full (the most promising by points, the rest are worse)."""
@@ -195,17 +195,15 @@ class ExpertBot(StrongBot):
                 action = self._final_draw(view, legal)
                 return Advice(action, _final_draw_reason(action, view))
             return self._advise_draw(view, legal)
-        for action in legal:
-            if isinstance(action, GoOut):
-                return Advice(action, "Go out now: you score nothing and everyone else pays.")
+        outs = [action for action in legal if isinstance(action, GoOut)]
+        if outs:
+            out = self._go_out(view, outs)
+            words = "Go out now: you score nothing and everyone else pays"
+            if out.melds and len(out.melds) > 1 and view.rules.lay_off:
+                words += "; lay the melds down this way to leave the fewest places to lay off"
+            return Advice(out, words + ".")
         if view.final_turn:
-            action = self._final_discard(view)
-            assert isinstance(action, Discard)
-            return Advice(
-                action,
-                f"Discard {label(action.card)}: after this turn the hands are shown, so keep "
-                "the cards that meld or fit the declarer's melds and throw the most points.",
-            )
+            return self._advise_final_discard(view)
         return self._advise_discard(view)
 
     # --- weighing
@@ -266,6 +264,34 @@ class ExpertBot(StrongBot):
                 f"for discarding {label(other)}"
             )
         return Advice(Discard(view.seat, card), reason + ".", options)
+
+    def _advise_final_discard(self, view: SeatView) -> Advice:
+        """The last discard of the hand: each card tried, the points left after the best
+        lay-offs onto the declarer's melds counted exactly."""
+        rules, dealt = view.rules, view.dealt
+        hand = tuple(sorted(view.hand))
+        melds = tuple(view.table_melds)
+        weighed: list[tuple[int, int, Card]] = []
+        for i, card in enumerate(hand):
+            if i and hand[i - 1] == card:
+                continue
+            rest = hand[:i] + hand[i + 1 :]
+            if rules.lay_off and melds:
+                pts = best_lay_off(rest, melds, rules, dealt)[0]
+            else:
+                pts = layout(rest, rules, dealt)[0]
+            weighed.append((pts, -rules.card_points(card, dealt), card))
+        weighed.sort()
+        pts, _, card = weighed[0]
+        action = Discard(view.seat, card)
+        options = tuple((Discard(view.seat, c), float(p)) for p, _, c in weighed)
+        after = "after laying off onto the declarer's melds" if rules.lay_off else "in the end"
+        return Advice(
+            action,
+            f"Discard {label(card)}: this is your last turn, and the cards you keep score "
+            f"{pts} points {after}, the fewest you can.",
+            options,
+        )
 
     def _stock_worth(self, hand: Hand, outlook: Outlook) -> float:
         """Expected penalty after a stock draw and a good discard.

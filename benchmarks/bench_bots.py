@@ -1,0 +1,237 @@
+"""The expert bot against the strong bot: strength in both games, and time per decision.
+
+Games are played duplicate style: each seeded deal is played once for every rotation of
+the lineup (the bots move one seat on each time), so every bot sits in every seat with the
+same cards and neither the seat nor the luck of the deal favours a bot.  Intervals are 95%
+normal intervals over the deals (each deal's rotations averaged first, since they share
+their cards).
+
+1. Pay Me (``denexa`` and ``family``): four-player games with the lineup expert, strong,
+   greedy, greedy.  For each bot, its mean final total (lower is better); the paired
+   difference expert − strong and the ratio of their means (interval by the delta method
+   on the paired deals).  Target: the expert's mean at least 10% below the strong bot's
+   (ratio ≤ 0.90).
+2. Rummy 3-Pack: three-player games (7 cards dealt, no optional cards) with expert, strong
+   and greedy: each bot's win rate (with a 95% Wilson interval over the games, too) and the
+   paired difference expert − strong.  Target: the expert wins more often.
+3. Time per decision of the expert bot (CPU milliseconds: median, p95, slowest) over the
+   decisions of a few extra games of each kind.  Target: ≤ 50 ms.
+
+Run::
+
+    .venv/bin/python -m benchmarks bots --doc docs/bots.md
+
+``BENCH_BOTS_N`` sets the games per kind (default 1000), ``BENCH_BOTS_TIMED`` the games whose
+decisions are timed (default 10 per kind), ``BENCH_BOTS_WORKERS`` the processes (default 2)
+and ``BENCH_BOTS_KINDS`` which kinds to play (default ``denexa,family,three_pack``).
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import statistics
+import time
+from collections.abc import Sequence
+from datetime import UTC, datetime
+from multiprocessing import get_context
+from typing import Any
+
+from benchmarks.bench_three_pack import _commit, _machine, wilson
+from payme.game import make_bot, new_game
+from payme.game.bots import SAFETY_TURN_LIMIT, bot_seed
+
+GAMES = int(os.environ.get("BENCH_BOTS_N", "1000"))
+TIMED = int(os.environ.get("BENCH_BOTS_TIMED", "10"))
+WORKERS = int(os.environ.get("BENCH_BOTS_WORKERS", "2"))
+KINDS = tuple(os.environ.get("BENCH_BOTS_KINDS", "denexa,family,three_pack").split(","))
+SEED = 13_2026
+PAY_ME_LINEUP = ("expert", "strong", "greedy", "greedy")
+THREE_PACK_LINEUP = ("expert", "strong", "greedy")
+DEALT = 7
+
+
+def lineup(kind: str) -> tuple[str, ...]:
+    return THREE_PACK_LINEUP if kind == "three_pack" else PAY_ME_LINEUP
+
+
+def seating(kind: str, game: int) -> tuple[str, ...]:
+    """The lineup rotated by the game number: each bot sits in every seat in turn."""
+    names = lineup(kind)
+    k = game % len(names)
+    return names[k:] + names[:k]
+
+
+def deal(kind: str, game: int) -> int:
+    """The deal (seed offset) of a game: one deal for every rotation of the lineup."""
+    return game // len(lineup(kind))
+
+
+def play(kind: str, bots: Sequence[str], seed: int, timings: list[float] | None = None) -> Any:
+    """One game with a bot in each seat (as ``payme.game.play_game`` plays it); with
+    ``timings``, the CPU seconds of each of the expert's decisions are appended to it."""
+    options: dict[str, Any] = {"dealt": DEALT} if kind == "three_pack" else {}
+    if kind != "three_pack":
+        options["turn_limit"] = SAFETY_TURN_LIMIT
+    game = new_game(kind, len(bots), seed, **options)
+    seated = [make_bot(name, kind, bot_seed(seed, s)) for s, name in enumerate(bots)]
+    while not game.over:
+        if game.phase == "hand_over":
+            game.advance()
+            continue
+        seat = game.to_move
+        view, legal = game.view(seat), game.legal_actions()
+        if timings is not None and bots[seat] == "expert":
+            started = time.process_time()
+            action = seated[seat].choose(view, legal)
+            timings.append(time.process_time() - started)
+        else:
+            action = seated[seat].choose(view, legal)
+        game.apply(action)
+    return game
+
+
+def _one_game(job: tuple[str, int]) -> tuple[tuple[str, ...], tuple[float, ...]]:
+    """Each seat's bot and result: its final total (Pay Me) or 1 for a win (Rummy 3-Pack)."""
+    kind, number = job
+    bots = seating(kind, number)
+    game = play(kind, bots, SEED + deal(kind, number))
+    if kind == "three_pack":
+        won = set(game.winners())
+        return bots, tuple(1.0 if s in won else 0.0 for s in range(len(bots)))
+    return bots, tuple(float(t) for t in game.totals)
+
+
+def _per_bot(
+    kind: str, played: list[tuple[tuple[str, ...], tuple[float, ...]]]
+) -> dict[str, list[float]]:
+    """Per deal, each bot's mean result over its seats in the deal's games."""
+    names = sorted({b for bots, _ in played for b in bots})
+    seats: dict[tuple[str, int], list[float]] = {}
+    for number, (bots, results) in enumerate(played):
+        for b, r in zip(bots, results, strict=True):
+            seats.setdefault((b, deal(kind, number)), []).append(r)
+    deals = sorted({d for _, d in seats})
+    return {name: [statistics.fmean(seats[name, d]) for d in deals] for name in names}
+
+
+def _interval(values: Sequence[float]) -> tuple[float, float]:
+    mean = statistics.fmean(values)
+    half = 1.96 * statistics.stdev(values) / math.sqrt(len(values)) if len(values) > 1 else 0.0
+    return mean, half
+
+
+def ratio_interval(a: Sequence[float], b: Sequence[float]) -> tuple[float, float, float]:
+    """mean(a) / mean(b) over paired games and its 95% interval (delta method).
+
+    >>> [round(x, 3) for x in ratio_interval([9, 11, 10, 10], [10, 12, 11, 11])]
+    [0.909, 0.896, 0.922]
+    """
+    n = len(a)
+    ma, mb = statistics.fmean(a), statistics.fmean(b)
+    r = ma / mb
+    resid = [x - r * y for x, y in zip(a, b, strict=True)]
+    half = 1.96 * statistics.stdev(resid) / math.sqrt(n) / mb if n > 1 else 0.0
+    return r, r - half, r + half
+
+
+def _ms(values: Sequence[float], q: float) -> float:
+    ordered = sorted(values)
+    return 1000 * ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+def run() -> str:
+    """Run the benchmark and return its Markdown section."""
+    started = datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
+    wall = time.perf_counter()
+    lines = [
+        "## The expert bot against the strong bot",
+        "",
+        f"Measured {started} at commit {_commit()} on {_machine()}.",
+        f"Command: `BENCH_BOTS_N={GAMES} BENCH_BOTS_TIMED={TIMED} BENCH_BOTS_WORKERS={WORKERS} "
+        f"BENCH_BOTS_KINDS={','.join(KINDS)} .venv/bin/python -m benchmarks bots "
+        "--doc docs/bots.md`.",
+        "The machine is shared with other work: times are CPU seconds, still noisy.",
+        "",
+        "### Time per decision of the expert bot (CPU ms)",
+        "",
+        "| game | lineup | decisions | median | p95 | slowest | target |",
+        "| --- | --- | ---: | ---: | ---: | ---: | --- |",
+    ]
+    for kind in KINDS:
+        timings: list[float] = []
+        for k in range(TIMED):
+            play(kind, seating(kind, k), SEED + 500_000 + k, timings)
+        lines.append(
+            f"| {kind} | {', '.join(lineup(kind))} | {len(timings):,} | {_ms(timings, 0.5):.2f} "
+            f"| {_ms(timings, 0.95):.2f} | {_ms(timings, 1.0):.1f} | ≤ 50 ms |"
+        )
+    # Whole deals only: the games are rounded up to a multiple of the lineup's length.
+    jobs = [
+        (kind, g)
+        for kind in KINDS
+        for g in range(-(-GAMES // len(lineup(kind))) * len(lineup(kind)))
+    ]
+    with get_context("spawn").Pool(WORKERS) as pool:
+        played = pool.map(_one_game, jobs, chunksize=4)
+    for kind in KINDS:
+        games = [p for (k, _), p in zip(jobs, played, strict=True) if k == kind]
+        per = _per_bot(kind, games)
+        n = len(games)
+        deals = len(per["expert"])
+        lines += [
+            "",
+            f"### {kind}: {n:,} games ({deals:,} deals), lineup {', '.join(lineup(kind))} rotated",
+            "",
+        ]
+        if kind == "three_pack":
+            lines += [
+                f"Seeds {SEED}…{SEED + deals - 1}; {DEALT} cards dealt; no optional cards or "
+                "variations. A game can have more than one winner.",
+                "",
+                "| bot | wins | win rate | 95% interval (Wilson) |",
+                "| --- | ---: | ---: | --- |",
+            ]
+            won = {name: 0 for name in per}
+            for bots, results in games:
+                for b, r in zip(bots, results, strict=True):
+                    won[b] += int(r)
+            for name in sorted(per, key=lambda b: -won[b]):
+                wins = won[name]
+                lo, hi = wilson(wins, n)
+                lines.append(f"| {name} | {wins} | {wins / n:.3f} | {lo:.3f} – {hi:.3f} |")
+            diff = [x - y for x, y in zip(per["expert"], per["strong"], strict=True)]
+            mean, half = _interval(diff)
+            lines += [
+                "",
+                "| paired difference of win rates | mean | 95% interval |",
+                "| --- | ---: | --- |",
+                f"| expert − strong | {mean:+.3f} | {mean - half:+.3f} – {mean + half:+.3f} |",
+            ]
+            continue
+        lines += [
+            f"Seeds {SEED}…{SEED + deals - 1}; four players; 11 hands. Mean final total "
+            "(lower is better), interval over the deals.",
+            "",
+            "| bot | mean total | 95% interval |",
+            "| --- | ---: | --- |",
+        ]
+        for name in sorted(per, key=lambda b: statistics.fmean(per[b])):
+            mean, half = _interval(per[name])
+            lines.append(f"| {name} | {mean:.1f} | {mean - half:.1f} – {mean + half:.1f} |")
+        diff = [x - y for x, y in zip(per["expert"], per["strong"], strict=True)]
+        mean, half = _interval(diff)
+        r, lo, hi = ratio_interval(per["expert"], per["strong"])
+        lines += [
+            "",
+            "| expert against strong (paired games) | value | 95% interval |",
+            "| --- | ---: | --- |",
+            f"| difference of totals | {mean:+.1f} | {mean - half:+.1f} – {mean + half:+.1f} |",
+            f"| ratio of mean totals (target ≤ 0.90) | {r:.3f} | {lo:.3f} – {hi:.3f} |",
+        ]
+    lines += ["", f"Wall time for the whole benchmark {time.perf_counter() - wall:.0f} s."]
+    return "\n".join(lines) + "\n"
+
+
+if __name__ == "__main__":
+    print(run())
