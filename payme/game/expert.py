@@ -266,16 +266,16 @@ class ExpertBot(StrongBot):
         return Advice(Discard(view.seat, card), reason + ".", options)
 
     def _advise_final_discard(self, view: SeatView) -> Advice:
-        """The last discard of the hand: each card tried, the points left after the best
-        lay-offs onto the declarer's melds counted exactly."""
+        """The last discard of the hand: each deadwood card (and the solver's best discard)
+        tried, the points left after the best lay-offs onto the declarer's melds counted
+        exactly (breaking one of its own melds seldom pays, and trying every card costs a
+        lay-off search each)."""
         rules, dealt = view.rules, view.dealt
         hand = tuple(sorted(view.hand))
         melds = tuple(view.table_melds)
         weighed: list[tuple[int, int, Card]] = []
-        for i, card in enumerate(hand):
-            if i and hand[i - 1] == card:
-                continue
-            rest = hand[:i] + hand[i + 1 :]
+        for card in self._candidates(view):
+            rest = _without(hand, card)
             if rules.lay_off and melds:
                 pts = best_lay_off(rest, melds, rules, dealt)[0]
             else:
