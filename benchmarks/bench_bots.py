@@ -125,7 +125,7 @@ def ratio_interval(a: Sequence[float], b: Sequence[float]) -> tuple[float, float
     """mean(a) / mean(b) over paired games and its 95% interval (delta method).
 
     >>> [round(x, 3) for x in ratio_interval([9, 11, 10, 10], [10, 12, 11, 11])]
-    [0.909, 0.896, 0.922]
+    [0.909, 0.902, 0.916]
     """
     n = len(a)
     ma, mb = statistics.fmean(a), statistics.fmean(b)
