@@ -102,7 +102,7 @@ def test_pay_me_frame_has_one_sorted_row_per_game_hand_seat_with_compact_dtypes(
     )
     assert df["game"].tolist()[::33] == [0, 1, 2]
     assert df["bot"].dtype == "category"
-    assert list(df["bot"].cat.categories) == ["random", "greedy", "strong"]
+    assert list(df["bot"].cat.categories) == ["random", "greedy", "strong", "expert"]
     assert df.loc[df["seat"] == 0, "bot"].unique().tolist() == ["strong"]
     assert df.loc[df["seat"] == 2, "bot"].unique().tolist() == ["random"]
     assert df["went_out"].dtype == bool
