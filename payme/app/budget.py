@@ -125,12 +125,15 @@ def idle_connected(kernel_manager: Any, idle_timeout: float) -> list[str]:
 def budget_handlers(render_handler: Any) -> tuple[type, type]:
     """The page handler under the budget (a subclass of Voilà's ``render_handler``) and the
     handler of ``/payme/api/alive/<kernel id>``."""
+    import tornado.web
     from jupyter_server.base.handlers import JupyterHandler
 
     class BudgetedPageHandler(render_handler):  # type: ignore[misc]
         """Voilà's page handler, refusing with the busy page when the budget is full."""
 
         async def get(self, path: str | None = None) -> None:
+            if path is not None and ("\x00" in path or len(path) > 1000):
+                raise tornado.web.HTTPError(404)  # Voilà's own handler answers 500
             budget: KernelBudget = self.settings["payme_budget"]
             running = len(self.kernel_manager.list_kernel_ids())
             reservation = budget.admit(running)

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import html
 import os
+import sys
 from collections.abc import Callable
 from typing import Any, NamedTuple
 from urllib.parse import parse_qsl
@@ -198,10 +199,14 @@ def page_ready() -> None:
     if kernel is None:
         return
     lock_kernel(kernel)
+    # From now on errors come from the visitor's clicks (widget callbacks), which IPython
+    # would answer with a full traceback streamed to the page: a plain line instead.
+    shell.showtraceback = _plain_traceback
 
 
 def lock_kernel(kernel: Any) -> None:
-    """Replace every kernel message handler outside the allow-lists with a refusal."""
+    """Replace every kernel message handler outside the allow-lists with a refusal, and guard
+    the widgets' messages (:func:`_guarded_comm`)."""
     for handlers, allowed in (
         (kernel.shell_handlers, _ALLOWED_SHELL),
         (kernel.control_handlers, _ALLOWED_CONTROL),
@@ -209,6 +214,47 @@ def lock_kernel(kernel: Any) -> None:
         for msg_type in list(handlers):
             if msg_type not in allowed:
                 handlers[msg_type] = _refuser(kernel, msg_type)
+    for msg_type in ("comm_open", "comm_msg", "comm_close"):
+        if msg_type in kernel.shell_handlers:
+            kernel.shell_handlers[msg_type] = _guarded_comm(kernel.shell_handlers[msg_type])
+
+
+# What the page is told when a widget message cannot be used: plain words, no details (the
+# kernel's stderr reaches the browser, so a traceback would show the server's paths).
+COMM_REFUSED = "The app could not use something the page sent; it was ignored."
+
+
+def _plain_traceback(*args: Any, **kwargs: Any) -> None:
+    print(COMM_REFUSED, file=sys.stderr)
+
+
+def _guarded_comm(handler: Any) -> Callable[[Any, Any, dict[str, Any]], None]:
+    """A comm handler that ignores malformed messages and answers a failing widget update
+    with :data:`COMM_REFUSED` instead of a traceback.
+
+    Jupyter's own handlers log the traceback of any failure (a message without a comm id, a
+    dropdown sent ``index: null``) to stderr, which the kernel streams to the page.
+    """
+    manager = getattr(handler, "__self__", None)
+
+    def guarded(stream: Any, ident: Any, parent: dict[str, Any]) -> None:
+        content = parent.get("content") if isinstance(parent, dict) else None
+        if not isinstance(content, dict) or not isinstance(content.get("comm_id"), str):
+            print(COMM_REFUSED, file=sys.stderr)
+            return
+        msg_type = parent.get("header", {}).get("msg_type")
+        try:
+            if msg_type == "comm_msg" and manager is not None:
+                # Jupyter's comm_msg catches the widget's error itself to log its traceback.
+                comm = manager.get_comm(content["comm_id"])
+                if comm is not None:
+                    comm.handle_msg(parent)
+            else:
+                handler(stream, ident, parent)
+        except Exception:
+            print(COMM_REFUSED, file=sys.stderr)
+
+    return guarded
 
 
 def _refuser(kernel: Any, msg_type: str) -> Callable[[Any, Any, dict[str, Any]], None]:

@@ -22,6 +22,7 @@ The page-side half of the protection, refusing code sent over the kernel websock
 from __future__ import annotations
 
 import os
+import re
 import sys
 from pathlib import Path
 from typing import Any
@@ -34,8 +35,11 @@ STATIC = APP / "static"
 TEMPLATE = "payme"
 # The landing page, served at the root as a file.
 LANDING = "index.html"
-# URL fragments of the Voilà routes that list or describe files.
-_REMOVED_ROUTES = ("/voila/tree", "/voila/api/contents")
+# URL fragments of the Voilà routes that list or describe files, and the log-in pages of a
+# server that has no log-in (its /logout answered 500).
+_REMOVED_ROUTES = ("/voila/tree", "/voila/api/contents", "/login", "/logout")
+# A template's static file: voila/templates/<template>/static/<file>.
+_TEMPLATE_STATIC = re.compile(r"[A-Za-z0-9_-]+/static/[^\x00]+")
 
 
 def notebooks_dir() -> Path:
@@ -114,9 +118,17 @@ def _with_app_static(handler: Any) -> Any:
     if len(handler) < 2 or handler[1] is not TemplateStaticFileHandler:
         return handler
 
+    import tornado.web
+
     class AppStaticFileHandler(TemplateStaticFileHandler):  # type: ignore[misc]
         def parse_url_path(self, path: str) -> str:
-            url_path: str = super().parse_url_path(path)
+            # Voilà's handler answers 500 to anything else (it splits and asserts).
+            if not _TEMPLATE_STATIC.fullmatch(path) or ".." in path.split("/"):
+                raise tornado.web.HTTPError(404)
+            try:
+                url_path: str = super().parse_url_path(path)
+            except ValueError:  # an unknown template
+                raise tornado.web.HTTPError(404) from None
             if path.startswith(f"{TEMPLATE}/static/"):
                 roots: list[str] = getattr(self, "roots")  # noqa: B009 (set by super)
                 self.roots = [str(STATIC), *roots]
@@ -129,9 +141,30 @@ def _with_app_static(handler: Any) -> Any:
                 own = (STATIC / path[len(prefix) :]).resolve()
                 if own.is_file():
                     return str(own)
-            return str(super().get_absolute_path(root, path))
+            try:
+                return str(super().get_absolute_path(root, path))
+            except (ValueError, AssertionError):  # a path Voilà cannot split: not found
+                raise tornado.web.HTTPError(404) from None
 
     return (handler[0], AppStaticFileHandler, *handler[2:])
+
+
+def _headers_transform(headers: dict[str, str]) -> type:
+    """An output transform giving every response the app's security headers: error pages and
+    static files too, whichever handler (or none) answers.  (Cookies get ``SameSite=Lax``
+    from voila.json: tornado adds them after the transforms.)"""
+    import tornado.web
+
+    class AppHeaders(tornado.web.OutputTransform):
+        def transform_first_chunk(
+            self, status_code: int, response: Any, chunk: bytes, finishing: bool
+        ) -> tuple[int, Any, bytes]:
+            for name, value in headers.items():
+                if name not in response:
+                    response[name] = value
+            return status_code, response, chunk
+
+    return AppHeaders
 
 
 def _landing_handler() -> type:
@@ -199,6 +232,7 @@ def make_app_class() -> type:
                 for h in super().init_handlers()
                 if keep_route(h[0], self.server_url)
             ]
+            self.app.add_transform(_headers_transform(dict(self.app.settings.get("headers", {}))))
             # Pages under the kernel budget.
             handlers = [
                 (h[0], page_handler, *h[2:]) if h[1] is TornadoVoilaHandler else h for h in handlers

@@ -1,0 +1,154 @@
+"""No internals reach the browser (issue 14.6): no 500 on any URL, security headers and
+SameSite cookies on every response, and widget messages that fail answered in plain words."""
+
+from __future__ import annotations
+
+import os
+import queue
+import urllib.error
+import urllib.request
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from payme.app.page import COMM_REFUSED
+
+from .conftest import VoilaServer
+
+pytestmark = pytest.mark.e2e
+
+SECURITY_HEADERS = ("X-Content-Type-Options", "Content-Security-Policy", "Referrer-Policy")
+
+# URLs that answered 500 before, and their neighbours.
+KNOWN = [
+    "voila/templates/payme/conf.json",
+    "voila/templates/",
+    "voila/templates/x",
+    "voila/templates/payme/static/../conf.json",
+    "voila/templates/nope/static/x.css",
+    "logout",
+    "login",
+    "voila/render/%00",
+    "voila/render/a%00b.ipynb",
+    "voila/static/nope",
+    "nothing/here",
+    "api/kernels/abc",
+    "voila/api/shutdown/abc",
+    "payme/api/alive/zz",
+    "voila/files/%2e%2e/%2e%2e/etc/passwd",
+]
+
+
+def _answer(url: str) -> tuple[int, Any]:
+    request = urllib.request.Request(url)
+    opener = urllib.request.build_opener(_NoRedirect())
+    try:
+        with opener.open(request, timeout=120) as response:
+            response.read()
+            return response.status, response.headers
+    except urllib.error.HTTPError as error:
+        return error.code, error.headers
+
+
+class _NoRedirect(urllib.request.HTTPRedirectHandler):
+    def redirect_request(self, *args: Any, **kwargs: Any) -> None:
+        return None
+
+
+@pytest.mark.parametrize("path", KNOWN)
+def test_no_url_answers_500_and_errors_carry_the_headers(voila_app: VoilaServer, path: str) -> None:
+    status, headers = _answer(voila_app.url(path))
+    assert status < 500, f"/{path} answered {status}"
+    for name in SECURITY_HEADERS:
+        assert headers.get(name), f"/{path} ({status}) lacks {name}"
+
+
+# Paths a client could send, built from the app's own route prefixes and awkward pieces.
+_PIECES = st.sampled_from(
+    [
+        "voila", "render", "templates", "static", "payme", "api", "kernels", "files",
+        "labextensions", "themes", "shutdown", "query", "execution", "alive", "tree",
+        "lab", "..", ".", "%2e%2e", "%00", "%ff", "x.ipynb", "conf.json", "index.html",
+        "a" * 300, "%25", "~", "%5c", "static%2f..%2f", "",
+    ]
+)  # fmt: skip
+
+
+@settings(
+    max_examples=int(os.environ.get("PAYME_FUZZ_PATHS", "60")),
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture],
+)
+@given(st.lists(_PIECES, min_size=1, max_size=5))
+def test_fuzzed_paths_never_answer_500(voila_app: VoilaServer, pieces: list[str]) -> None:
+    path = "/".join(pieces)
+    if path.startswith("voila/render/") and path.endswith(".ipynb"):
+        return  # a real page would start a kernel: covered by the page tests
+    status, headers = _answer(voila_app.url(path))
+    assert status < 500, f"/{path} answered {status}"
+    assert headers.get("X-Content-Type-Options") == "nosniff"
+
+
+def test_cookies_are_same_site_lax(voila_app: VoilaServer) -> None:
+    status, headers = _answer(voila_app.page_url("no_such_page"))
+    assert status == 404
+    cookies = headers.get_all("Set-Cookie") or []
+    assert cookies, "Voilà sets its cookies on every page"
+    for cookie in cookies:
+        assert "SameSite=Lax" in cookie, cookie
+
+
+def test_a_failing_widget_message_answers_in_plain_words(tmp_path: Path) -> None:
+    """A malformed comm message, and a dropdown sent an impossible index, under page_ready()."""
+    from jupyter_client.manager import start_new_kernel
+
+    env = {**os.environ, "VOILA_BASE_URL": "/", "VOILA_PREHEAT": "False"}
+    manager, client = start_new_kernel(kernel_name="python3", env=env, cwd=str(tmp_path))
+    try:
+        code = (
+            "import ipywidgets as w\n"
+            "d = w.Dropdown(options=['Pay Me', 'Rummy 3-Pack'])\n"
+            "def pick(change):\n"
+            "    {'Pay Me': 1}[change['new']]\n"  # a handler failing with KeyError: None
+            "d.observe(pick, 'value')\n"
+            "print(d.comm.comm_id)\n"
+            "from payme.app.page import page_ready; page_ready()"
+        )
+        printed: list[str] = []
+
+        def keep(msg: dict[str, Any]) -> None:
+            if msg["msg_type"] == "stream":
+                printed.append(msg["content"]["text"])
+
+        reply = client.execute_interactive(code, timeout=60, output_hook=keep)
+        assert reply["content"]["status"] == "ok", reply
+        comm_id = "".join(printed).split()[0]
+        while True:  # drop what the set-up printed
+            try:
+                client.get_iopub_msg(timeout=1)
+            except queue.Empty:
+                break
+        for content in (
+            {"data": {"method": "update", "state": {"index": 99}}},  # no comm id at all
+            {"comm_id": comm_id, "data": {"method": "update", "state": {"index": None}}},
+            {"comm_id": comm_id, "data": {"method": "update", "state": {"index": 99}}},
+            {"comm_id": comm_id, "data": "not a dict"},
+        ):
+            client.shell_channel.send(client.session.msg("comm_msg", content))
+        streamed: list[str] = []
+        while True:
+            try:
+                msg = client.get_iopub_msg(timeout=5)
+            except queue.Empty:
+                break
+            if msg["msg_type"] in {"stream", "error"}:
+                streamed.append(str(msg["content"]))
+        text = "\n".join(streamed)
+        assert COMM_REFUSED in text
+        assert "Traceback" not in text and "KeyError" not in text and "site-packages" not in text
+    finally:
+        client.stop_channels()
+        manager.shutdown_kernel(now=True)
