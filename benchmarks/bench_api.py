@@ -237,20 +237,13 @@ def _machine() -> str:
     return f"{cpu}; Python {platform.python_version()}; load average {load} at the start"
 
 
-def _backend() -> str:
-    import payme
-
-    which = getattr(payme, "solver_backend", None)
-    return which() if callable(which) else "python"
-
-
 def run() -> str:
     """Run every row, each in a fresh process; the markdown section."""
     lines = [
         "## Through the public API (card strings, fresh process)",
         "",
-        f"Measured {datetime.now(UTC):%Y-%m-%d %H:%M} UTC on {_machine()}; solver backend: "
-        f"{_backend()}.  Command: `python -m benchmarks api` (cold = the first {COLD} calls "
+        f"Measured {datetime.now(UTC):%Y-%m-%d %H:%M} UTC on {_machine()}; the pure-Python "
+        f"solver.  Command: `python -m benchmarks api` (cold = the first {COLD} calls "
         f"of a fresh process, warm = the {WARM} after them; every hand is new to the process).",
         "Times in milliseconds per call.  The machine is shared (2 cores, other jobs running): "
         "*CPU* is the process's CPU time per call, the figure the targets are judged by; "
@@ -263,7 +256,17 @@ def run() -> str:
     # Bytecode first, as pip compiles it on install (this machine sets
     # PYTHONDONTWRITEBYTECODE, so an editable install would recompile on every import).
     subprocess.run([sys.executable, "-m", "compileall", "-q", str(_PACKAGE)], check=True)
+    from benchmarks.bench_solver import _calibrate
+
+    before = min(_calibrate() for _ in range(5))
     results = {row: _fresh(row) for row in ROWS}
+    after = min(_calibrate() for _ in range(5))
+    lines[3:3] = [
+        f"Calibration: `sum(range(10**6))` took {before:.1f} ms of CPU time before the rows "
+        f"and {after:.1f} ms after (best of 5; about 10 ms on an idle current desktop): on "
+        "this shared machine even CPU time swells with the load, so read the rows with it.",
+        "",
+    ]
 
     def line(what: str, cpu: Sequence[float], wall: Sequence[float]) -> tuple[float, float, float]:
         med, p95, top = _stats(cpu)

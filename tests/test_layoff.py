@@ -363,6 +363,12 @@ def test_declarer_melds_and_hands_must_come_from_one_pack() -> None:
     assert caught.value.token == "7H"
     with pytest.raises(CardError, match="hands hold 3 copies of 8H"):
         lay_off_in_turn(["8H", "8H"], ["5H 6H 7H", "8H 8D 8C"], rules="family", dealt=9)
+    # An opponent holds the cards dealt: more than the most dealt plus one is refused,
+    # which bounds the search.
+    fifteen = " ".join(f"{rank}H" for rank in "23456" for _ in range(3))
+    with pytest.raises(ValueError, match="at most 14 cards in denexa"):
+        lay_off(fifteen, ["7H 8H 9H"], rules="denexa", dealt=9)
+    assert lay_off(fifteen[3:], ["7H 8H 9H"], rules="denexa", dealt=9).deadwood_points == 0
 
 
 def _every_lay_off(hand: list[Card], melds: list[Meld], name: str, dealt: int) -> tuple[int, int]:
