@@ -199,7 +199,19 @@ def discard_advice(
     in_meld = next((m for m in whole.melds if chosen in m.cards), None)
     name = label(chosen)
     cost = r.card_points(chosen, dealt)
-    if in_meld is None:
+    loose = [r.card_points(c, dealt) for c in whole.deadwood]
+    if (
+        in_meld is None
+        and loose.count(max(loose, default=0)) == 1
+        and cost == max(loose)
+        and len(loose) > 1
+        and not _counts_cards(r)
+    ):
+        where = (
+            f"{name} is in no meld and would cost {amount(r, cost)}, the most of your "
+            "cards in no meld"
+        )
+    elif in_meld is None:
         where = f"{name} is in no meld and would cost {amount(r, cost)}"
     else:
         where = (
