@@ -233,10 +233,12 @@ def discard_advice(
             f"let{'s' if len(outs) == 1 else ''} you go out ({_or(outs)})"
         )
     reason = f"{where}; after it goes {left}{ways}."
-    others = [label(c) for c in tied if c != chosen]
+    others = [c for c in tied if c != chosen]
     if others:
-        reason += (
-            f" Discarding {_or(others)} would leave as many points, but keeps fewer ways to go out."
+        same = "as many unmelded cards" if _counts_cards(r) else "as many points"
+        fewer = max(len(_outs(r, _without(cards, c), dealt)) for c in others) < len(outs)
+        reason += f" Discarding {_or([label(c) for c in others])} would leave {same}" + (
+            ", but keeps fewer ways to go out." if fewer else ": it does as well."
         )
     if r.is_wild(chosen, dealt):
         reason += (
