@@ -68,6 +68,7 @@ function render({ model, el: host }) {
   const faces = () => model.get("faces") || {};
 
   function send(message) {
+    if (state().mode === "view") return; // a position shown for looking only
     ui.notice = null;
     finishAnimation();
     root.dataset.busy = "true";
@@ -293,8 +294,9 @@ function render({ model, el: host }) {
     bar.append(
       button("sort-suit", "Sort by suit", ui.order.length > 1, () => sortHand("suit")),
       button("sort-rank", "Sort by rank", ui.order.length > 1, () => sortHand("rank")),
-      button("hint", "Hint", can.hint, () => send({ do: "hint" }), "What would the strongest bot do here?"),
     );
+    if (s.mode === "view") return bar; // a position to look at: nothing to play
+    bar.append(button("hint", "Hint", can.hint, () => send({ do: "hint" }), "What would the strongest bot do here?"));
     if (can.next_hand) bar.append(button("next-hand", "Next hand", true, () => send({ do: "next_hand" }), "Deal the next hand"));
     return bar;
   }

@@ -52,7 +52,7 @@ import traitlets
 from payme.cards import Card
 from payme.display.svg import card_svg, card_title
 
-__all__ = ["CardTable", "face_key"]
+__all__ = ["CardTable", "face_key", "position_table"]
 
 _HERE = Path(__file__).parent
 _log = logging.getLogger("payme.widgets")
@@ -136,3 +136,64 @@ def _anchor(gesture: Gesture) -> str | None:
     if isinstance(index, int):
         return f"card-{index}"
     return "hand"
+
+
+def position_table(
+    hand: Any,
+    *,
+    rules: Any = "denexa",
+    dealt: int | None = None,
+    top_discard: Any = None,
+    melds: Any = (),
+    owner: str = "West",
+    opponents: Any = (("West", 7),),
+    title: str = "",
+    status: str = "",
+) -> CardTable:
+    """A table showing one position, with nothing to play: for a tutorial's demo or a
+    puzzle.  ``hand`` and ``top_discard`` are cards (text or :class:`Card`), ``melds``
+    the melds on the table (text like ``"JK 5H 6H"``, or :class:`~payme.melds.Meld`), laid
+    by ``owner``; ``opponents`` pairs each opponent's name with its card count.
+
+    >>> table = position_table("5H 6H JK 9S", rules="family", dealt=3, top_discard="KC",
+    ...                        melds=["7S 7D 7C"], title="Can you go out?")
+    >>> table.state["you"]["hand"], table.state["pile"]["top"], table.state["mode"]
+    (['5H', '6H', 'JK~wild', '9S'], 'KC', 'view')
+    >>> [m["label"] for m in table.state["melds"]]
+    ['Set of 7s']
+    """
+    from payme.cards import parse_card, parse_hand
+    from payme.display.html import meld_label, stand_ins
+    from payme.melds import parse_declared_meld
+    from payme.rulesets import rules as get_rules
+
+    ruleset = get_rules(rules)
+    table = CardTable()
+
+    def face(card: Card) -> str:
+        return table.face(card, "wild" if ruleset.is_wild(card, dealt) else None)
+
+    cards = parse_hand(hand)
+    top = parse_card(top_discard) if isinstance(top_discard, str) else top_discard
+    shown = []
+    for number, meld in enumerate(melds, start=1):
+        read = parse_declared_meld(meld, ruleset, dealt)
+        stands = stand_ins(read)
+        shown.append({
+            "id": number - 1, "number": number, "owner": owner,
+            "label": meld_label(read, ruleset), "laid": [None] * len(read.cards),
+            "cards": [table.face(c, None, st if st != c else None)
+                      for c, st in zip(read.cards, stands, strict=True)],
+            "target": False,
+        })  # fmt: skip
+    table.show({
+        "title": title, "status": status, "mode": "view",
+        "you": {"name": "You", "hand": [face(c) for c in cards], "deal": title,
+                "wild": [face(c) for c in cards if ruleset.is_wild(c, dealt)]},
+        "seats": [{"seat": i, "name": name, "count": count}
+                  for i, (name, count) in enumerate(opponents, start=1)],
+        "stock": {"text": "", "can": False},
+        "pile": {"top": face(top) if top is not None else None, "can": False},
+        "melds": shown, "can": {}, "serial": 0,
+    })  # fmt: skip
+    return table
