@@ -102,6 +102,6 @@ def test_the_three_biggest_mistakes_link_to_their_positions() -> None:
     html = review_html(review, lambda before: "moves=" + ".".join(before))
     for d in worst:
         assert f'href="?moves={".".join(d.before)}"' in html
-    assert html.count('class="payme-review-row"') == len(review.decisions)
+    assert html.count('class="payme-review-row') == len(review.decisions)
     words = re.sub(r'href="[^"]*"', "", html)  # card codes live only in the links' URLs
     assert not re.search(r"\b[2-9TJQKA][SHDC]\b", words) and "seat 0" not in words.lower()

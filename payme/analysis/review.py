@@ -46,6 +46,8 @@ class Decision:
     before: tuple[str, ...]
     """Your moves before it (URL tokens, ``"n"`` for each new hand): its position."""
     hand: int
+    turn: int
+    """Your turn within the hand, from 1."""
     kind: str
     """``"draw"``, ``"discard"`` (which includes going out or not), ``"lay-off"``,
     ``"arrangement"``, or ``"other"``."""
@@ -103,12 +105,14 @@ def review_game(
     :class:`~payme.widgets.play_session.PlaySession`).
     """
     from payme.game import advise, make_bot
+    from payme.game.actions import Draw
     from payme.widgets.play_session import YOU, PlaySession, decode_move, encode_move
 
     session = PlaySession(rules, players, bots, seed, position)
     bot = make_bot(advisor, session.rules, seed) if advisor else None
     unit = "points" if session.pay_me else "unmelded cards"
     decisions = []
+    turn, hand = 0, 0
     for number, token in enumerate(moves):
         action = decode_move(token, YOU, session.rules, session.game.dealt)
         if action is None:
@@ -119,6 +123,10 @@ def review_game(
             why = session.words(verdict.reason)
             raise ValueError(f"move {number + 1} ({token}) was refused: {why}")
         legal = session.legal()
+        now = int(getattr(session.game, "hand_number", 1))
+        if now != hand:
+            hand, turn = now, 0
+        turn += isinstance(action, Draw)  # a turn starts with its draw
         if legal:
             if bot is None:  # the strongest bot's advice: its move and why
                 advice = advise(session.view(), legal, seed)
@@ -130,7 +138,8 @@ def review_game(
                 Decision(
                     number=number,
                     before=tuple(moves[:number]),
-                    hand=int(getattr(session.game, "hand_number", 1)),
+                    hand=now,
+                    turn=max(turn, 1),
                     kind=kind,
                     yours=action,
                     best=best,
@@ -313,13 +322,24 @@ def review_html(review: GameReview, link: Callable[[Sequence[str]], str]) -> str
     """The review as HTML: the three costliest decisions with a link to replay each, then
     every decision in a table.  ``link(moves)`` gives the query of a position."""
     unit = review.unit
-    parts = ['<div class="payme-review"><h3>Your game, decision by decision</h3>']
+    hands = len({d.hand for d in review.decisions}) > 1 or unit == "points"
+
+    def when(d: Decision) -> str:
+        return f"Hand {d.hand}, turn {d.turn}" if hands else f"Turn {d.turn}"
+
+    parts = [
+        '<div class="payme-review"><style>.payme-review-table{border-collapse:collapse}'
+        ".payme-review-table th,.payme-review-table td{padding:3px 10px;text-align:left;"
+        "border-bottom:1px solid var(--payme-line,#c9d2cc)}"
+        ".payme-review-row.payme-costly td{background:var(--payme-wrong-bg,#fdecea)}</style>"
+        "<h3>Your game, decision by decision</h3>"
+    ]
     worst = review.mistakes(3)
     if worst:
         parts.append("<p><b>Your three biggest mistakes</b> (replay each position):</p><ol>")
         for d in worst:
             parts.append(
-                f'<li class="payme-review-mistake">Hand {d.hand}: you chose '
+                f'<li class="payme-review-mistake">{when(d)}: you chose '
                 f"<b>{escape(d.your_words)}</b>; the strongest bot would "
                 f"<b>{escape(_lower(d.best_words))}</b> — it cost you {_amount(d.cost, unit)}. "
                 + (f"<i>{escape(d.why)}</i> " if d.why else "")
@@ -332,14 +352,15 @@ def review_html(review: GameReview, link: Callable[[Sequence[str]], str]) -> str
         f"<p>{len(review.decisions)} decisions; {sum(d.agrees for d in review.decisions)} "
         f"the same as the bot's; total cost {_amount(review.total_cost, unit)}.</p>"
         '<div style="max-width:100%;overflow-x:auto"><table class="payme-review-table">'
-        '<thead><tr><th scope="col">Hand</th><th scope="col">Decision</th>'
+        '<thead><tr><th scope="col">When</th><th scope="col">Decision</th>'
         '<th scope="col">You</th><th scope="col">Strongest bot</th>'
         '<th scope="col">Cost</th></tr></thead><tbody>'
     )
     for d in review.decisions:
-        cost = "—" if d.agrees else _amount(d.cost, unit)
+        cost = "same as the bot" if d.agrees else _amount(d.cost, unit) if d.cost else "as good"
+        costly = " payme-costly" if d.cost else ""
         parts.append(
-            f'<tr class="payme-review-row" data-cost="{d.cost:g}"><td>{d.hand}</td>'
+            f'<tr class="payme-review-row{costly}" data-cost="{d.cost:g}"><td>{when(d)}</td>'
             f"<td>{escape(d.kind)}</td><td>{escape(d.your_words)}</td>"
             f"<td>{escape(d.best_words)}</td><td>{escape(cost)}</td></tr>"
         )

@@ -150,6 +150,8 @@ class TableState:
         """What stands out about a seat: it went out, or dropped out."""
         view = self.view
         if isinstance(view, dict):
+            if self.session.over and seat in self.session.game.winners():
+                return "won!"
             return "dropped out" if not view["active"][seat] else ""
         if view.declarer == seat and view.phase not in ("draw", "discard"):
             return "went out — Pay me!"
@@ -168,7 +170,8 @@ class TableState:
                     number += 1
                     out.append({
                         "id": number - 1, "number": number, "owner": s.names[seat],
-                        "label": f"{len(cards)} cards", "cards": [self.face(c) for c in cards],
+                        "label": _shown_label(cards, s.rules),
+                        "cards": [self.face(c) for c in cards],
                         "laid": [None] * len(cards), "target": False,
                     })  # fmt: skip
             return out
@@ -263,6 +266,15 @@ class TableState:
         if last is None:
             return None
         return {"title": f"Hand {last.number}: the result", "html": hand_result_html(s, last)}
+
+
+def _shown_label(cards: tuple[Card, ...], rules: Any) -> str:
+    """What a Rummy 3-Pack meld laid face up is, in words ("Group of 6s")."""
+    from payme.display.html import meld_label
+    from payme.melds import check_meld
+
+    meld = check_meld(cards, rules).meld
+    return meld_label(meld, rules) if meld is not None else _plural(len(cards), "card")
 
 
 def hand_result_html(session: PlaySession, last: Any) -> str:
