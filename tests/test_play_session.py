@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from payme.game.actions import Discard, Draw, IllegalAction, LayOff
+from payme.game.actions import Discard, Draw, GoOut, IllegalAction, LayOff
 from payme.widgets.play import YOU, PlayPage, PlaySession, decode_move, encode_move
 
 
@@ -235,7 +235,7 @@ def test_going_out_opens_the_arrangement_step_and_lays_down_your_melds() -> None
     assert page.table.state["arrange"]["ok"]
     page.gesture({"do": "lay_down"})
     token = session.moves[-1]
-    assert token.startswith("o4C_") and sorted(token[4:].split("-")) == ["3C", "5D", "5H"]
+    assert token == "o4C_s5H-5D-3C~5S"  # a set: 3♣ (wild) stands for 5♠
     assert page.url.query.endswith(f"moves=p.dAS.p.{token}")
     again = _page(page.url.query)
     assert again.session is not None and again.session.game.history == session.game.history
@@ -249,3 +249,14 @@ def test_dropping_out_of_rummy_three_pack() -> None:
     session = page.session
     assert session is not None and session.moves == ["x"]
     assert page.table.state["you"]["hand"] == []  # your cards leave play unseen
+
+
+def test_a_declared_meld_keeps_its_kind_and_wild_places_in_the_url() -> None:
+    from payme.melds import Meld
+
+    run = GoOut(YOU, None, (Meld("run", "3S(AH) 2H 3H"),))
+    token = encode_move(run)
+    assert token == "o_r3S~AH-2H-3H"
+    assert decode_move(token, YOU, "denexa", 3) == run
+    a_set = GoOut(YOU, None, (Meld("set", "3S(2S) 2H 3H(2D)"),))
+    assert decode_move(encode_move(a_set), YOU, "family", 3) == a_set

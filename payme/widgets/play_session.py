@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Literal
 
 from payme.cards import Card, parse_card, parse_hand
 from payme.game import BOT_NAMES, make_bot, new_game
@@ -115,7 +115,8 @@ def _labels(cards: Sequence[Card]) -> str:
 #
 # Your moves in the URL, one short token each, joined by dots: "s" draw from the stock, "p"
 # take from the pile ("p3": take 3), "d7H" discard, "o9C" go out discarding 9C ("o" with
-# none; "o9C_JK-5H-6H_7S-7D-7C" with the melds as laid down), "l0-8H-9H_1-QS" lay off
+# none; "o9C_rJK~4H-5H-6H_s7S-7D-7C" with the melds as laid down: each meld's kind, its
+# cards in place order and what a wild card stands for), "l0-8H-9H_1-QS" lay off
 # (meld index, cards; "l" alone: nothing), "r" lay down the RUMMY cards, "x" drop out, and
 # "n" deal the next hand.
 
@@ -139,7 +140,7 @@ def encode_move(action: Action | None) -> str:
         text = "o" + (action.discard.token if action.discard else "")
         melds = getattr(action, "melds", None)
         if melds:
-            text += "".join("_" + "-".join(c.token for c in _meld_cards(m)) for m in melds)
+            text += "".join("_" + _meld_token(m) for m in melds)
         return text
     if isinstance(action, LayOff):
         return "l" + "_".join(
@@ -152,8 +153,32 @@ def encode_move(action: Action | None) -> str:
     raise ValueError(f"no URL token for {action!r}")
 
 
-def _meld_cards(meld: Any) -> tuple[Card, ...]:
-    return tuple(meld.cards) if hasattr(meld, "cards") else parse_hand(meld)
+def _meld_token(meld: Any) -> str:
+    """A declared meld in a URL: its kind's letter, then its cards in place order, each wild
+    card with what it stands for: ``r3S~AH-2H-3H`` is the run A♥ 2♥ 3♥ with 3♠ as A♥."""
+    from payme.display.html import stand_ins
+
+    cards = tuple(meld.cards)
+    stands = stand_ins(meld)
+    parts = [
+        c.token + (f"~{st.token}" if st is not None and st != c else "")
+        for c, st in zip(cards, stands, strict=True)
+    ]
+    return ("r" if meld.kind == "run" else "s") + "-".join(parts)
+
+
+def _read_meld(token: str) -> Any:
+    """The meld a :func:`_meld_token` wrote (cards without a kind letter: read as laid)."""
+    from payme.melds import Meld
+
+    if token[:1] not in ("r", "s"):
+        return parse_hand(token.replace("-", " "))
+    kind: Literal["run", "set"] = "run" if token[0] == "r" else "set"
+    cards = []
+    for part in token[1:].split("-"):
+        card, _, stand = part.partition("~")
+        cards.append(f"{parse_card(card)}({parse_card(stand)})" if stand else str(parse_card(card)))
+    return Meld(kind, " ".join(cards))
 
 
 def decode_move(
@@ -182,8 +207,7 @@ def decode_move(
             discard, *melds = rest.split("_")
             card = parse_card(discard) if discard else None
             if melds:
-                groups = [parse_hand(m.replace("-", " ")) for m in melds]
-                return go_out_with(seat, card, groups, rules, dealt)
+                return go_out_with(seat, card, [_read_meld(m) for m in melds], rules, dealt)
             return GoOut(seat, card)
         if head == "l":
             placements = []
@@ -205,19 +229,21 @@ def decode_move(
 def go_out_with(
     seat: int,
     discard: Card | None,
-    groups: Sequence[Sequence[Card]],
+    groups: Sequence[Any],
     rules: Any,
     dealt: int | None,
 ) -> GoOut:
-    """Going out with the melds laid down as ``groups`` (each listed in place order, so a
-    run's order says what its wild cards stand for); an invalid meld is refused with why.
+    """Going out with the melds laid down as ``groups`` (each a :class:`~payme.melds.Meld`
+    or cards listed in place order, so a run's order says what its wild cards stand for);
+    an invalid meld is refused with why.
 
     >>> go_out_with(0, None, [parse_hand("JK 5H 6H")], "family", 9).melds
     (Meld('run', 'JK(4H) 5H 6H'),)
     """
     from payme.game.arrangement import declare
 
-    return GoOut(seat, discard, declare([tuple(g) for g in groups], rules, dealt))
+    laid = [g if hasattr(g, "kind") else tuple(g) for g in groups]
+    return GoOut(seat, discard, declare(laid, rules, dealt))
 
 
 # ---------------------------------------------------------------------- the session
