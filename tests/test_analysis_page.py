@@ -89,3 +89,13 @@ def test_stop_ends_a_background_run() -> None:
     assert page.message.text.startswith("Stopped")
     assert not page.run_button.disabled and page.stop_button.disabled
     assert page.results.value == ""
+
+
+def test_compare_mode_states_its_player_limit() -> None:
+    page = AnalysisPage()
+    page.apply_query({"players": "8", "compare": "1"})
+    page.run()
+    assert page.message.text == (
+        "Comparing the three Pay Me rule sets needs 2 to 6 players (the most every one of "
+        "them allows), not 8."
+    )

@@ -25,7 +25,8 @@ from payme.display.svg import SUIT_SYMBOLS, card_svg, rank_label, short_label
 _ROW: Final = (
     "display:flex;flex-wrap:wrap;gap:4px;align-items:flex-end;max-width:100%;box-sizing:border-box"
 )
-_CAPTION: Final = "font:600 13px/1.3 system-ui,'DejaVu Sans',sans-serif;margin:0 0 3px 0"
+# 16 px: the app's smallest text size (docs/design.md), so captions read on a phone too.
+_CAPTION: Final = "font:600 16px/1.3 system-ui,'DejaVu Sans',sans-serif;margin:0 0 4px 0"
 _RANK_PLURALS: Final = {1: "aces", 11: "jacks", 12: "queens", 13: "kings"}
 # Cards that are wild by their nature (not by rank), in every rule set that uses them.
 _ALWAYS_WILD: Final = frozenset({"JK", "WILD", "GROUP", "SEQ"})

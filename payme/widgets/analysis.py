@@ -254,7 +254,7 @@ class AnalysisPage:
             layout=w.Layout(width="auto", max_width="100%"),
         )
         for box in (self.players_box, self.games_box, self.seed_box):
-            box.layout.width = "12em"
+            box.layout.width = "15em"
         self.run_button = w.Button(
             description="Run",
             icon="play",
@@ -325,7 +325,8 @@ class AnalysisPage:
         guard = guarded(self.message)
         self.run_button.on_click(guard(lambda _b: self.start()))
         self.stop_button.on_click(guard(lambda _b: self.stop()))
-        self.rules_box.observe(guard(lambda _c: self._show_limits()), names="value")
+        for box in (self.rules_box, self.compare_box):
+            box.observe(guard(lambda _c: self._show_limits()), names="value")
         for box in (
             self.rules_box, self.players_box, self.bots_box, self.games_box, self.seed_box,
             self.compare_box,
@@ -335,8 +336,13 @@ class AnalysisPage:
 
     def _show_limits(self) -> None:
         r = PRESETS[self.rules_box.value]
+        most = r.max_players
+        note = "for these rules"
+        if self.compare_box.value and r.game == "pay_me":
+            most = min(PRESETS[name].max_players for name in _COMPARED)
+            note = "to compare the rule sets"
         self.players_limit.value = (
-            f'<span class="payme-limit">{r.min_players} to {r.max_players} for these rules</span>'
+            f'<span class="payme-limit">{r.min_players} to {most} {note}</span>'
         )
         self.compare_box.disabled = r.game != "pay_me"
 
@@ -403,6 +409,13 @@ class AnalysisPage:
         rules = str(self.rules_box.value)
         r = PRESETS[rules]
         players = _whole(self.players_box.value, "Players", r.min_players, r.max_players)
+        if self.compare_box.value and r.game == "pay_me":
+            most = min(PRESETS[name].max_players for name in _COMPARED)
+            if players > most:
+                raise ValueError(
+                    f"Comparing the three Pay Me rule sets needs 2 to {most} players (the most "
+                    f"every one of them allows), not {players}."
+                )
         games = _whole(self.games_box.value, "Games", 1, MAX_GAMES)
         seed = _whole(self.seed_box.value, "Seed", 0, MAX_SEED)
         from payme.game import BOT_NAMES

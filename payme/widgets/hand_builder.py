@@ -46,7 +46,7 @@ GOING_OUT = {
 
 
 def _section(title: str, body: widgets.Widget, css: str) -> widgets.VBox:
-    head = widgets.HTML(f'<h3 style="margin:10px 0 4px 0">{escape(title)}</h3>')
+    head = widgets.HTML(f'<h2 style="margin:16px 0 4px 0">{escape(title)}</h2>')
     box = widgets.VBox([head, body], layout=widgets.Layout(max_width="100%"))
     box.add_class(css)
     return box

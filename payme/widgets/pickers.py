@@ -306,7 +306,14 @@ class CardPicker(widgets.VBox):  # type: ignore[misc]
             [self._undo, self._sort, self._clear, self._status],
             layout=widgets.Layout(flex_flow="row wrap", align_items="center"),
         )
-        super().__init__(children=[widgets.HTML(PICKER_CSS), *self.rows, buttons])
+        # What the buttons' numbers mean, said once above them (each button's tooltip and
+        # name say it too: "seven of hearts: 2 of 3 left").
+        caption = widgets.HTML(
+            '<p class="payme-pick-caption" style="margin:4px 0">Click a card to add it to the '
+            "hand. The number on each button is how many copies of that card are still in "
+            "the pack.</p>"
+        )
+        super().__init__(children=[widgets.HTML(PICKER_CSS), caption, *self.rows, buttons])
         self.add_class("payme-card-picker")
         self.set_rules(self._rules, players, value=value, optional=optional)
 
