@@ -75,3 +75,22 @@ def test_header_partial_marks_the_current_page() -> None:
     assert page.count('aria-current="page"') == 1
     assert '<a href="puzzles.ipynb" aria-current="page">Puzzles</a>' in page
     assert "<h1>Puzzles</h1>" in page
+
+
+def test_style_sheet_braces_balance() -> None:
+    """A lost brace makes the browser drop every rule after it (a merge once did that)."""
+    import re
+
+    text = (site.APP / "static" / "payme.css").read_text()
+    text = re.sub(r"/\*.*?\*/", "", text, flags=re.S)
+    depth = 0
+    for number, line in enumerate(text.splitlines(), 1):
+        depth += line.count("{") - line.count("}")
+        assert 0 <= depth <= 2, f"payme.css line {number}: braces out of step"
+        # A rule inside a rule (depth 2) only under an at-rule such as @media.
+        if depth == 0:
+            media = False
+        if line.lstrip().startswith("@"):
+            media = True
+        assert depth < 2 or media, f"payme.css line {number}: a rule inside a rule"
+    assert depth == 0
