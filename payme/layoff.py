@@ -62,6 +62,7 @@ from payme.rulesets import Ruleset, RulesLike
 
 if TYPE_CHECKING:  # pragma: no cover
     from payme.solver import Evaluation
+    from payme.solver.search import Search
 
 MeldLike = Meld | CardsLike
 """A declarer's meld: a :class:`~payme.melds.Meld`, or its cards as text or cards."""
@@ -502,6 +503,18 @@ class _Packed:
         return out
 
 
+def _plain_search(cards: tuple[Card, ...], t: RuleTables) -> Search | None:
+    """The solver's search of a hand holding only regular cards (wild cards of a rank
+    included) and cards never melded, or ``None`` for any other hand."""
+    from payme.solver.search import Search
+    from payme.solver.shapes import book_for
+
+    if any(c.index >= N_REGULAR and c.index not in t.never for c in cards):
+        return None
+    h = Search(cards, t, t.points, book_for(t))
+    return None if h.n_any or h.scoped or h.singles else h
+
+
 class _Search:
     """The joint optimum: the fewest points, then the fewest cards laid off.
 
@@ -536,6 +549,7 @@ class _Search:
         self._coded: dict[tuple[int, int], list[tuple[int, int, tuple[Card, ...]]]] = {}
         self._rooms: list[int] = []
         self._seen: set[tuple[int, int]] = set()
+        self._whole: Search | None = None
 
     def evaluate(self, cards: tuple[Card, ...]) -> Evaluation:
         ev = self.evaluations.get(cards)
@@ -565,6 +579,7 @@ class _Search:
         self._rooms = [sum(m.room for _, m in melds[i:]) for i in range(len(melds) + 1)]
         # The deadwood of the whole hand's best layout, as far as it is candidate cards.
         dead = packed.pack(c for c in whole.deadwood if c in packed.shift)
+        self._whole = _plain_search(self.cards, self.t)
         best_points, best_left, best_choice, best_size = top, None, _NOTHING, 0
         for size in range(1, most + 1):
             # Every set of this size or larger is worth at least (floor, size).
@@ -587,7 +602,7 @@ class _Search:
                     # layout of the whole hand, less them, reaches it).
                     value = bound
                 else:
-                    value = self.evaluate(self._left(others, packed, left)).deadwood_points
+                    value = self._points_without(packed.unpack(start - left))
                 if (value, size) < (best_points, best_size):
                     best_points, best_left, best_choice, best_size = (
                         value,
@@ -598,6 +613,32 @@ class _Search:
         if best_left is None:
             return whole, _NOTHING
         return self.evaluate(self._left(others, packed, best_left)), best_choice
+
+    def _points_without(self, laid: list[Card]) -> int:
+        """The fewest points of the hand without the cards ``laid``.
+
+        A hand without pure wild cards (jokers and the like) is searched once, and each set
+        of cards laid off is a different start of that search (as for going out): the
+        search of the whole hand holds every candidate meld of the cards left, and its
+        notes serve every start.  Anything else is evaluated afresh.
+        """
+        h = self._whole
+        if h is None:
+            counts = Counter(self.cards)
+            for c in laid:
+                counts[c] -= 1
+            rest = tuple(sorted(counts.elements()))
+            return self.evaluate(rest).deadwood_points
+        state, aside = h.state0, h.aside
+        isolated = list(h.isolated)
+        unit_of = h.book.unit_of
+        for c in laid:
+            if c in isolated:
+                isolated.remove(c)
+                aside -= self.t.points[c.index]
+            else:
+                state -= unit_of[c.index]
+        return h.value(state, 0, 1) + aside
 
     @staticmethod
     def _left(others: list[Card], packed: _Packed, left: int) -> tuple[Card, ...]:

@@ -435,3 +435,34 @@ def test_single_lay_offs_are_the_cards_that_grow_a_meld_alone(name: str) -> None
             for card in kinds:
                 grows = grow_meld(meld, [card], r, dealt) is not None
                 assert ((index, card) in found) == grows, (str(meld), str(card), dealt)
+
+
+@pytest.mark.parametrize("name", ["denexa", "family", "classic"])
+def test_one_search_scores_every_set_laid_off_as_evaluate_does(name: str) -> None:
+    # For a hand without pure wild cards the lay-off search scores "the hand without these
+    # cards" as another start of one search of the whole hand: it must be evaluate's answer.
+    from payme.layoff import _plain_search, _Search
+
+    rng = random.Random(f"without-{name}")
+    r = rules(name)
+    checked = 0
+    for n in range(150):
+        dealt = rng.randint(3, 13)
+        t = tables_for(r, dealt)
+        pool = [c for c in Pack.of(r).cards() if c.index < 52]
+        if n % 2:
+            low = rng.randint(1, 9)
+            pool = [c for c in pool if c.rank is not None and low <= c.rank < low + 5]
+        hand = tuple(sorted(rng.sample(pool, rng.randint(3, 14))))
+        search = _Search(hand, (), t)
+        search._whole = _plain_search(hand, t)
+        if search._whole is None:
+            continue
+        for _ in range(4):
+            laid = rng.sample(list(hand), rng.randint(1, len(hand) - 1))
+            rest = list(hand)
+            for c in laid:
+                rest.remove(c)
+            assert search._points_without(laid) == evaluate(rest, r, dealt).deadwood_points
+            checked += 1
+    assert checked >= 200
