@@ -1,11 +1,10 @@
-"""Helpers for the Pay Me game tests: arranging a hand's cards."""
+"""Helpers for the Pay Me game tests: positions set up in the position notation."""
 
 from __future__ import annotations
 
-from collections import Counter
-
-from payme.cards import parse_hand
+from payme.cards import format_hand, parse_hand
 from payme.game.pay_me import PayMeGame
+from payme.game.position import with_fields
 
 
 def rig(
@@ -14,17 +13,24 @@ def rig(
     pile: str = "",
     stock_top: str = "",
 ) -> PayMeGame:
-    """Arrange the current hand: each seat's cards, the discard pile (bottom to top) and the
-    next stock cards (the first is drawn first).  The rest of the pack is the stock below.
-    Every card still comes from the game's pack, so nothing is created or lost."""
-    rest = Counter(game.pack.cards())
-    dealt = [list(parse_hand(h)) for h in hands]
-    placed = [c for h in dealt for c in h] + list(parse_hand(pile)) + list(parse_hand(stock_top))
-    for card in placed:
-        assert rest[card] > 0, f"the pack has no more {card}"
-        rest[card] -= 1
-    game._hands = dealt
-    game._pile = list(parse_hand(pile))
-    game._stock = sorted(rest.elements()) + list(reversed(parse_hand(stock_top)))
-    game._go_out_cache = None
-    return game
+    """``game`` at the same point with the hand arranged: each seat's cards, the discard pile
+    (bottom to top) and the next stock cards (the first is drawn first), the rest of the
+    pack under them.  Every card still comes from the game's pack."""
+    top = format_hand(reversed(parse_hand(stock_top)))
+    text = with_fields(
+        game.to_position(),
+        hands=" / ".join(h or "-" for h in hands),
+        pile=pile or "-",
+        stock=f"* {top}".strip(),
+    )
+    return PayMeGame.from_position(text, game.rules)
+
+
+def thin_stock(game: PayMeGame) -> PayMeGame:
+    """``game`` with every stock card but the top one moved under the discard pile."""
+    text = with_fields(
+        game.to_position(),
+        pile=format_hand([*game.stock[:-1], *game.discard_pile]),
+        stock=str(game.stock[-1]),
+    )
+    return PayMeGame.from_position(text, game.rules)

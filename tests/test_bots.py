@@ -102,7 +102,7 @@ def test_bots_see_only_their_view() -> None:
         # The choice depends on the view and the legal actions alone: the same view on a
         # game whose hidden cards differ gives the same choice.
         other = new_game("denexa", players=3, seed=3)
-        rig(other, [" ".join(map(str, g.hand_of(0))), "AS AH AD", "KS KH KD"],
+        other = rig(other, [" ".join(map(str, g.hand_of(0))), "AS AH AD", "KS KH KD"],
             pile=" ".join(map(str, g.discard_pile)))  # fmt: skip
         a = make_bot(name, "denexa", seed=9).choose(view, g.legal_actions())
         b = make_bot(name, "denexa", seed=9).choose(other.view(0), other.legal_actions())

@@ -67,7 +67,7 @@ def test_the_advice_depends_on_the_view_alone() -> None:
     # Two games that look the same from seat 0 but hide different cards elsewhere.
     g = new_game("denexa", players=3, seed=3)
     other = new_game("denexa", players=3, seed=3)
-    rig(other, [" ".join(map(str, g.hand_of(0))), "AS AH AD", "KS KH KD"],
+    other = rig(other, [" ".join(map(str, g.hand_of(0))), "AS AH AD", "KS KH KD"],
         pile=" ".join(map(str, g.discard_pile)))  # fmt: skip
     assert g.view(0) == other.view(0) and g.hand_of(1) != other.hand_of(1)
     for _ in range(2):  # the draw, then the discard

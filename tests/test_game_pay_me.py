@@ -11,7 +11,7 @@ from itertools import chain
 from operator import attrgetter
 
 import pytest
-from pay_me_helpers import rig
+from pay_me_helpers import rig, thin_stock
 
 from payme.cards import Card, parse_card, parse_hand
 from payme.game import new_game, play_game, replay
@@ -294,9 +294,8 @@ def test_classic_has_no_lay_off_phase() -> None:
 def test_the_stock_is_rebuilt_from_the_discard_pile_but_its_top() -> None:
     g = rig(new_game("classic", players=2, seed=4), ["4H 9C KD", "5S 6S 8D"], pile="QC")
     # Move all but one stock card under the discard pile: the stock is about to run out.
-    g._pile = g._stock[:-1] + g._pile
-    g._stock = g._stock[-1:]
-    under = Counter(g._pile)
+    g = thin_stock(g)
+    under = Counter(g.discard_pile)
     assert g.cards_in_play() == full_pack(g)
     g.draw("stock")
     g.discard("KD")
@@ -323,8 +322,7 @@ def test_a_stock_that_is_not_rebuilt_gives_the_next_player_one_last_turn() -> No
     ending = custom("classic", stock_out="end")
     g = rig(new_game(ending, players=3, seed=4), ["4H 9C KD", "5S 6S 8D", "QH QS 2C"],
             pile="QC")  # fmt: skip
-    g._pile = g._stock[:-1] + g._pile  # one card left in the stock
-    g._stock = g._stock[-1:]
+    g = thin_stock(g)  # one card left in the stock
     g.draw("stock")
     g.discard("KD")
     # Seat 1 may still go out by taking the discard; the stock is not rebuilt.
@@ -341,7 +339,7 @@ def test_custom_rules_without_an_upcard_or_final_turns() -> None:
     bare = custom("denexa", upcard=False, final_turn_draw=())
     g = new_game(bare, players=3, seed=2)
     assert g.discard_pile == () and g.legal_actions() == [Draw(0, "stock")]
-    rig(g, ["5H 6H 7H", "KS QD 9C", "KD 9S 4C"], stock_top="TC")
+    g = rig(g, ["5H 6H 7H", "KS QD 9C", "KD 9S 4C"], stock_top="TC")
     g.draw("stock")
     g.go_out("TC")
     assert g.phase == "lay_off" and g.to_move == 1  # no final turns: straight to lay-offs

@@ -3,15 +3,15 @@ random games checked after every action."""
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from collections import Counter
-from itertools import chain
 from operator import attrgetter
 
 import pytest
 from three_pack_helpers import FILLERS, RUMMY, TP, arrange, variant
 
-from payme.cards import CARDS, Card, parse_card, parse_hand
+from payme.cards import CARDS, Card, format_hand, parse_card, parse_hand
 from payme.game import replay
 from payme.game.actions import (
     Action,
@@ -23,6 +23,7 @@ from payme.game.actions import (
     LayDownRummy,
     LayOff,
 )
+from payme.game.position import with_fields
 from payme.game.three_pack import (
     ThreePackGame,
     ThreePackMatch,
@@ -48,9 +49,7 @@ PACKS = _PackCounts()
 
 
 def _counts(g: ThreePackGame) -> Counter[int]:
-    places = [g.stock, g.pile, *g.hands, *g.out_of_play]
-    places.extend(m for melds in g.shown for m in melds)
-    return Counter(map(_index, chain.from_iterable(places)))
+    return Counter(map(_index, g.cards_in_play().elements()))
 
 
 def check_invariants(g: ThreePackGame) -> None:
@@ -62,11 +61,11 @@ def check_invariants(g: ThreePackGame) -> None:
         assert not g.winners()
     else:
         assert set(g.winners()) == {r["seat"] for r in g.results() if r["winner"]}
-    if g.pile:
-        assert g.pile[-1].token not in g.rules.never_discarded
+    if g.discard_pile:
+        assert g.discard_pile[-1].token not in g.rules.never_discarded
     for s in range(g.players):
         if not g.active[s]:
-            assert not g.hands[s] and s not in g.winners()
+            assert not g.hand_of(s) and s not in g.winners()
 
 
 # ---------------------------------------------------------------------- set-up
@@ -94,8 +93,8 @@ def test_deal_uses_the_chosen_pack_and_hand_size_with_no_upcard(players: int, de
     pack = Pack.of(TP, players, optional)
     assert len(pack) == 156 + 5 + 9
     assert g.cards_in_play() == Counter(pack.cards())
-    assert [len(h) for h in g.hands] == [dealt] * players
-    assert g.pile == []  # no upcard
+    assert [len(g.hand_of(s)) for s in range(players)] == [dealt] * players
+    assert g.discard_pile == ()  # no upcard
     assert len(g.stock) == len(pack) - players * dealt
     assert g.first == (g.dealer + 1) % players and g.to_move == g.first
     assert g.phase == "draw"
@@ -110,8 +109,8 @@ def test_cards_are_dealt_one_at_a_time_clockwise_from_the_dealers_left() -> None
     random.Random(11).shuffle(deck)
     top_down = deck[::-1]
     for k, seat in enumerate([1, 2, 0]):
-        assert g.hands[seat] == top_down[k:12:3]
-    assert g.stock == deck[: len(deck) - 12]
+        assert list(g.hand_of(seat)) == top_down[k:12:3]
+    assert list(g.stock) == deck[: len(deck) - 12]
     assert g.dealer == 0
 
 
@@ -171,8 +170,8 @@ def test_seven_pile_shuffle_variation_changes_the_deal_but_not_the_pack() -> Non
     deck = plain.pack.cards()
     random.Random(3).shuffle(deck)
     deck = seven_pile_shuffle(deck)
-    assert seven.hands[0][0] == deck[-1] and seven.stock[-1] == deck[-4 * 7 - 1]
-    assert seven.hands != plain.hands
+    assert seven.hand_of(0)[0] == deck[-1] and seven.stock[-1] == deck[-4 * 7 - 1]
+    assert [seven.hand_of(s) for s in range(4)] != [plain.hand_of(s) for s in range(4)]
     assert "7-pile" in seven.history[-1].event
 
 
@@ -194,8 +193,8 @@ def test_seating_variation_puts_the_lowest_card_first_and_the_dealer_on_its_righ
 
 def test_a_turn_is_draw_then_discard_and_only_the_top_discard_may_be_drawn() -> None:
     g = new_three_pack_game(players=3, seed=5, dealt=7, first=0)
-    arrange(g, pile="5C 9D")
-    hand = list(g.hands[0])
+    g = arrange(g, pile="5C 9D")
+    hand = list(g.hand_of(0))
     v = g.can(Discard(0, hand[0]))
     assert not v and v.rule == "a turn: draw, then go out or discard"
     assert "draw first" in v.reason
@@ -204,10 +203,10 @@ def test_a_turn_is_draw_then_discard_and_only_the_top_discard_may_be_drawn() -> 
     assert not v and "only the top discard" in v.reason
     assert not g.can(GoOut(0))
     g.apply(Draw(0, "discard"))
-    assert parse_card("9D") in g.hands[0] and g.pile == [parse_card("5C")]
+    assert parse_card("9D") in g.hand_of(0) and g.discard_pile == (parse_card("5C"),)
     assert not g.can(Draw(0, "stock")) and "drawn already" in g.can(Draw(0, "stock")).reason
     g.apply(Discard(0, parse_card("9D")))  # taking a discard back is allowed
-    assert g.to_move == 1 and g.phase == "draw" and g.turns == [1, 0, 0]
+    assert g.to_move == 1 and g.phase == "draw" and g.view(0).turns == (1, 0, 0)
     with pytest.raises(IllegalAction, match="holds no"):
         g.apply(Draw(1, "stock")) and g.apply(Discard(1, parse_card("RUMMY")))
     check_invariants(g)
@@ -215,9 +214,9 @@ def test_a_turn_is_draw_then_discard_and_only_the_top_discard_may_be_drawn() -> 
 
 def test_an_illegal_action_leaves_the_game_unchanged() -> None:
     g = new_three_pack_game(players=3, seed=8, first=2)
-    before = (g.history, [list(h) for h in g.hands], list(g.stock), g.phase)
+    before = (g.history, g.to_position())
     for bad in [
-        Discard(2, g.hands[2][0]),
+        Discard(2, g.hand_of(2)[0]),
         GoOut(2),
         Draw(0, "stock"),
         Draw(2, "discard"),
@@ -228,13 +227,13 @@ def test_an_illegal_action_leaves_the_game_unchanged() -> None:
     ]:
         with pytest.raises(IllegalAction):
             g.apply(bad)
-    assert (g.history, [list(h) for h in g.hands], list(g.stock), g.phase) == before
+    assert (g.history, g.to_position()) == before
     assert g.actions == ()
 
 
 def test_nomeld_and_nogo_are_never_discarded() -> None:
     g = new_three_pack_game(players=2, seed=1, first=0, optional={"NOMELD": 1, "NOGO": 1})
-    arrange(g, {0: "NOMELD NOGO 2C 6D KH 9S 4H"})
+    g = arrange(g, {0: "NOMELD NOGO 2C 6D KH 9S 4H"})
     g.apply(Draw(0, "stock"))
     for token in ("NOMELD", "NOGO"):
         v = g.can(Discard(0, parse_card(token)))
@@ -248,7 +247,7 @@ def test_nomeld_and_nogo_are_never_discarded() -> None:
 
 def test_going_out_melding_every_card_wins_and_ends_the_game() -> None:
     g = new_three_pack_game(players=3, seed=2, first=0)
-    arrange(g, {0: "4H 5H 6H 9C 9D 9S WILD"}, stock_top="7H")
+    g = arrange(g, {0: "4H 5H 6H 9C 9D 9S WILD"}, stock_top="7H")
     g.apply(Draw(0, "stock"))
     assert GoOut(0, None) in g.legal_actions()
     rec = g.apply(GoOut(0))
@@ -261,26 +260,26 @@ def test_going_out_melding_every_card_wins_and_ends_the_game() -> None:
         "turns": 1,
         "dropped": False,
     }
-    assert sum(len(m) for m in g.shown[0]) == 8 and g.hands[0] == []
+    assert sum(len(m) for m in g.view(0).melds[0]) == 8 and g.hand_of(0) == ()
     assert not g.can(Draw(1, "stock")) and g.can(Draw(1, "stock")).rule == "the game is over"
     check_invariants(g)
 
 
 def test_going_out_may_leave_one_card_which_is_discarded() -> None:
     g = new_three_pack_game(players=3, seed=2, first=0)
-    arrange(g, {0: "4H 5H 6H 9C 9D 9S KD"}, stock_top="7H")
+    g = arrange(g, {0: "4H 5H 6H 9C 9D 9S KD"}, stock_top="7H")
     g.apply(Draw(0, "stock"))
     assert not g.can(GoOut(0, None))
     assert "1 card would stay unmelded" in g.can(GoOut(0, None)).reason
     assert not g.can(GoOut(0, parse_card("9C")))  # leaving a 9 breaks the group
     g.apply(GoOut(0, parse_card("KD")))
-    assert g.pile[-1] == parse_card("KD") and g.winners() == (0,)
+    assert g.discard_pile[-1] == parse_card("KD") and g.winners() == (0,)
     check_invariants(g)
 
 
 def test_two_unmelded_cards_cannot_go_out() -> None:
     g = new_three_pack_game(players=3, seed=2, first=0)
-    arrange(g, {0: "4H 5H 6H 9C 9D QS KD"}, stock_top="2C")
+    g = arrange(g, {0: "4H 5H 6H 9C 9D QS KD"}, stock_top="2C")
     g.apply(Draw(0, "stock"))
     assert not any(isinstance(a, GoOut) for a in g.legal_actions())
     v = g.can(GoOut(0, parse_card("KD")))
@@ -290,28 +289,28 @@ def test_two_unmelded_cards_cannot_go_out() -> None:
 def test_nogo_may_not_be_left_over_but_nomeld_may_and_stays_in_the_hand() -> None:
     opts = {"NOMELD": 1, "NOGO": 1}
     g = new_three_pack_game(players=3, seed=2, first=0, optional=opts)
-    arrange(g, {0: "4H 5H 6H 9C 9D 9S NOGO"}, stock_top="7H")
+    g = arrange(g, {0: "4H 5H 6H 9C 9D 9S NOGO"}, stock_top="7H")
     g.apply(Draw(0, "stock"))
     v = g.can(GoOut(0, parse_card("NOGO")))
     assert not v and "NOGO may not be the card left over" in v.reason
     assert not any(isinstance(a, GoOut) for a in g.legal_actions())
 
     g = new_three_pack_game(players=3, seed=2, first=0, optional=opts)
-    arrange(g, {0: "4H 5H 6H 9C 9D 9S NOMELD"}, stock_top="7H")
+    g = arrange(g, {0: "4H 5H 6H 9C 9D 9S NOMELD"}, stock_top="7H")
     g.apply(Draw(0, "stock"))
     assert g.legal_actions()[0] == GoOut(0, parse_card("NOMELD"))
     g.apply(GoOut(0, parse_card("NOMELD")))
-    assert g.hands[0] == [parse_card("NOMELD")] and parse_card("NOMELD") not in g.pile
+    assert g.hand_of(0) == (parse_card("NOMELD"),) and parse_card("NOMELD") not in g.discard_pile
     assert g.winners() == (0,)
     check_invariants(g)
 
 
 def test_rummy_counts_as_a_meld_of_its_own_when_going_out() -> None:
     g = new_three_pack_game(players=3, seed=2, first=0)
-    arrange(g, {0: "RUMMY 5H 6H 7H 9C 9D KS"}, stock_top="9S")
+    g = arrange(g, {0: "RUMMY 5H 6H 7H 9C 9D KS"}, stock_top="9S")
     g.apply(Draw(0, "stock"))
     g.apply(GoOut(0, parse_card("KS")))
-    assert (RUMMY,) in g.shown[0]
+    assert any(m.cards == (RUMMY,) for m in g.view(0).melds[0])
     assert g.results()[0]["how"] == "went out" and g.winners() == (0,)
 
 
@@ -320,20 +319,23 @@ def test_rummy_counts_as_a_meld_of_its_own_when_going_out() -> None:
 
 def test_both_rummy_cards_laid_down_in_ones_turn_win_at_once() -> None:
     g = new_three_pack_game(players=3, seed=2, first=0)
-    arrange(g, {0: "RUMMY RUMMY 2C 6D KH 9S 4H"})
+    g = arrange(g, {0: "RUMMY RUMMY 2C 6D KH 9S 4H"})
     assert LayDownRummy(0) in g.legal_actions()  # at the start of the turn, before drawing
     g.apply(Draw(0, "stock"))
     assert LayDownRummy(0) in g.legal_actions()  # or during it
     assert not g.can(LayDownRummy(1))
     g.apply(LayDownRummy(0))
     assert g.over and g.winners() == (0,)
-    assert g.results()[0]["how"] == "both rummy" and g.shown[0] == [(RUMMY, RUMMY)]
+    assert g.results()[0]["how"] == "both rummy" and [m.cards for m in g.view(0).melds[0]] == [
+        (RUMMY,),
+        (RUMMY,),
+    ]
     check_invariants(g)
 
 
 def test_one_rummy_card_cannot_be_laid_down_to_win() -> None:
     g = new_three_pack_game(players=3, seed=2, first=0)
-    arrange(g, {0: "RUMMY 2C 6D KH 9S 4H 8D"})
+    g = arrange(g, {0: "RUMMY 2C 6D KH 9S 4H 8D"})
     v = g.can(LayDownRummy(0))
     assert not v and "holds 1 of the 2 RUMMY" in v.reason
     assert v.rule == "lay down both RUMMY cards during your turn to win"
@@ -343,7 +345,7 @@ def test_both_rummy_cards_dealt_to_one_player() -> None:
     found = None
     for seed in range(400):
         g = new_three_pack_game(players=6, seed=seed, dealt=10)
-        holders = [s for s in range(6) if g.hands[s].count(RUMMY) == 2]
+        holders = [s for s in range(6) if g.hand_of(s).count(RUMMY) == 2]
         if holders:
             found = (seed, holders[0])
             break
@@ -353,7 +355,7 @@ def test_both_rummy_cards_dealt_to_one_player() -> None:
     g = new_three_pack_game(players=6, seed=seed, dealt=10)
     while g.to_move != holder:
         g.apply(Draw(g.to_move, "stock"))
-        hand = g.hands[g.to_move]
+        hand = g.hand_of(g.to_move)
         g.apply(Discard(g.to_move, next(c for c in hand if c.is_regular)))
     g.apply(LayDownRummy(holder))
     assert g.winners() == (holder,)
@@ -361,14 +363,12 @@ def test_both_rummy_cards_dealt_to_one_player() -> None:
     g = new_three_pack_game(players=6, seed=seed, dealt=10)
     if g.first == holder:
         return
-    pool = Counter(g.cards_in_play())
-    pool.subtract(g.hands[holder])
     mover = g.first
-    out_hand = "2S 3S 4S 5S 6S 7S 8S 9S TS JS"
-    g.hands[mover][:] = list(parse_hand(out_hand))
-    g.stock[:] = [*sorted((pool - Counter(g.hands[mover])).elements()), parse_card("QS")][
-        -len(g.stock) :
-    ]
+    hands = [format_hand(g.hand_of(s)) for s in range(6)]
+    hands[mover] = "2S 3S 4S 5S 6S 7S 8S 9S TS JS"
+    g = ThreePackGame.from_position(
+        with_fields(g.to_position(), hands=" / ".join(hands), stock="* QS")
+    )
     g.apply(Draw(mover, "stock"))
     g.apply(GoOut(mover))
     assert set(g.winners()) == {mover, holder}
@@ -377,7 +377,7 @@ def test_both_rummy_cards_dealt_to_one_player() -> None:
 
 def test_three_winners_one_goes_out_and_two_hold_a_rummy_card() -> None:
     g = new_three_pack_game(players=4, seed=2, first=0)
-    arrange(
+    g = arrange(
         g,
         {0: "4H 5H 6H 9C 9D 9S KD", 1: "RUMMY 2C 3D 8S JH QC 5S", 2: "RUMMY 2D 3C 8H JS QD 5C"},
         stock_top="7H",
@@ -394,7 +394,7 @@ def test_three_winners_one_goes_out_and_two_hold_a_rummy_card() -> None:
 
 def test_last_stock_card_ends_the_game_when_the_next_player_cannot_go_out() -> None:
     g = new_three_pack_game(players=3, seed=4, first=0)
-    arrange(g, {2: "RUMMY 2C 6D KH 9S 4H 8D"}, stock_top="QH", stock_size=1, pile="3S")
+    g = arrange(g, {2: "RUMMY 2C 6D KH 9S 4H 8D"}, stock_top="QH", stock_size=1, pile="3S")
     rec = g.apply(Draw(0, "stock"))
     assert "last stock card" in rec.event
     g.apply(Discard(0, parse_card("QH")))
@@ -405,7 +405,7 @@ def test_last_stock_card_ends_the_game_when_the_next_player_cannot_go_out() -> N
 
 def test_the_next_player_may_draw_the_last_discard_to_go_out() -> None:
     g = new_three_pack_game(players=3, seed=4, first=0)
-    arrange(g, {1: "4H 5H 6H 9C 9D 9S KD"}, stock_top="7H", stock_size=1)
+    g = arrange(g, {1: "4H 5H 6H 9C 9D 9S KD"}, stock_top="7H", stock_size=1)
     g.apply(Draw(0, "stock"))
     g.apply(Discard(0, parse_card("7H")))
     assert g.phase == "final_draw" and g.to_move == 1
@@ -415,13 +415,13 @@ def test_the_next_player_may_draw_the_last_discard_to_go_out() -> None:
     assert g.phase == "final_go_out"
     assert not g.can(Discard(1, parse_card("KD")))
     g.apply(GoOut(1, parse_card("KD")))
-    assert g.winners() == (1,) and g.turns == [1, 1, 0]
+    assert g.winners() == (1,) and g.view(0).turns == (1, 1, 0)
     check_invariants(g)
 
 
 def test_a_discard_that_does_not_help_gives_no_chance() -> None:
     g = new_three_pack_game(players=3, seed=4, first=0)
-    arrange(g, {1: "4H 5H 6H 9C 9D 9S KD"}, stock_top="7H", stock_size=1)
+    g = arrange(g, {1: "4H 5H 6H 9C 9D 9S KD"}, stock_top="7H", stock_size=1)
     g.apply(Draw(0, "stock"))
     g.apply(Discard(0, parse_card(FILLERS[0].split()[0])))
     assert g.over and g.winners() == ()
@@ -429,7 +429,7 @@ def test_a_discard_that_does_not_help_gives_no_chance() -> None:
 
 def test_a_next_player_holding_rummy_gets_no_chance_and_only_the_next_player_may_try() -> None:
     g = new_three_pack_game(players=3, seed=4, first=0)
-    arrange(
+    g = arrange(
         g, {1: "RUMMY 5H 6H 9C 9D 9S KD", 2: "4H 5H 6H 9C 9D 9S KD"}, stock_top="7H", stock_size=1
     )
     g.apply(Draw(0, "stock"))
@@ -440,7 +440,7 @@ def test_a_next_player_holding_rummy_gets_no_chance_and_only_the_next_player_may
 
 def test_the_last_chance_skips_a_player_who_dropped_out() -> None:
     g = new_three_pack_game(players=3, seed=4, first=0)
-    arrange(g, {2: "4H 5H 6H 9C 9D 9S KD"}, stock_top="7H", stock_size=1)
+    g = arrange(g, {2: "4H 5H 6H 9C 9D 9S KD"}, stock_top="7H", stock_size=1)
     g.apply(DropOut(1))
     g.apply(Draw(0, "stock"))
     g.apply(Discard(0, parse_card("7H")))
@@ -452,13 +452,13 @@ def test_go_out_variation_rebuilds_the_stock_from_the_discards() -> None:
     with pytest.raises(ValueError, match="without NOGO"):
         new_three_pack_game(r, 3, 1, optional={"NOGO": 1})
     g = new_three_pack_game(r, players=3, seed=4, first=0)
-    arrange(g, stock_top="7H", stock_size=1, pile="2H 3H 4H")
+    g = arrange(g, stock_top="7H", stock_size=1, pile="2H 3H 4H")
     g.apply(Draw(0, "stock"))
-    below = list(g.pile)
+    below = list(g.discard_pile)
     assert below[-3:] == list(parse_hand("2H 3H 4H"))
     g.apply(Discard(0, parse_card("7H")))
     assert not g.over and g.to_move == 1 and g.phase == "draw"
-    assert g.pile == [parse_card("7H")]
+    assert g.discard_pile == (parse_card("7H"),)
     assert Counter(g.stock) == Counter(below) and g.stock != below
     assert "shuffled into a new stock" in g.history[-1].event
     check_invariants(g)
@@ -470,18 +470,18 @@ def test_go_out_variation_rebuilds_the_stock_from_the_discards() -> None:
 def test_three_card_draw_takes_two_discards_and_the_top_stock_card() -> None:
     r = variant(variation_three_card_draw=True)
     g = new_three_pack_game(r, players=3, seed=4, first=0)
-    arrange(g, pile="8C 9C", stock_top="TC")
+    g = arrange(g, pile="8C 9C", stock_top="TC")
     assert Draw(0, "discard", 2) in g.legal_actions()
     assert not g.can(Draw(0, "discard", 3))
     g.apply(Draw(0, "discard", 2))
-    assert len(g.hands[0]) == 10 and g.pile == []
-    assert {parse_card(t) for t in ("8C", "9C", "TC")} <= set(g.hands[0])
+    assert len(g.hand_of(0)) == 10 and g.discard_pile == ()
+    assert {parse_card(t) for t in ("8C", "9C", "TC")} <= set(g.hand_of(0))
     assert not g.can(Draw(0, "discard"))  # one draw a turn
     g.apply(Discard(0, parse_card("AS")))
     assert not g.can(Draw(1, "discard", 2))  # the pile holds one card
     assert "at least two" in g.can(Draw(1, "discard", 2)).reason
     g2 = new_three_pack_game(players=3, seed=4, first=0)
-    arrange(g2, pile="8C 9C")
+    g2 = arrange(g2, pile="8C 9C")
     assert not g2.can(Draw(0, "discard", 2))  # not without the variation
     with pytest.raises(ValueError, match="not both"):
         new_three_pack_game(
@@ -492,21 +492,21 @@ def test_three_card_draw_takes_two_discards_and_the_top_stock_card() -> None:
 def test_spread_out_pile_lets_any_discard_be_taken_with_all_above_it() -> None:
     r = variant(variation_spread_discard_pile=True)
     g = new_three_pack_game(r, players=3, seed=4, first=0)
-    arrange(g, pile="8C 9C JD QH")
+    g = arrange(g, pile="8C 9C JD QH")
     assert [a.take for a in g.legal_actions() if isinstance(a, Draw) and a.source == "discard"] == [
         1,
         2,
         3,
         4,
     ]
-    assert g.view(1)["discard_pile"] == tuple(parse_hand("8C 9C JD QH"))
+    assert g.view(1).discard_pile == tuple(parse_hand("8C 9C JD QH"))
     assert not g.can(Draw(0, "discard", 5))
     g.apply(Draw(0, "discard", 3))
-    assert g.pile == [parse_card("8C")]
-    assert {parse_card(t) for t in ("9C", "JD", "QH")} <= set(g.hands[0])
+    assert g.discard_pile == (parse_card("8C"),)
+    assert {parse_card(t) for t in ("9C", "JD", "QH")} <= set(g.hand_of(0))
     plain = new_three_pack_game(players=3, seed=4, first=0)
-    arrange(plain, pile="8C 9C JD QH")
-    assert plain.view(1)["discard_pile"] == (parse_card("QH"),)
+    plain = arrange(plain, pile="8C 9C JD QH")
+    assert plain.view(1).discard_pile == (parse_card("QH"),)
 
 
 # ---------------------------------------------------------------------- dropping out
@@ -514,28 +514,29 @@ def test_spread_out_pile_lets_any_discard_be_taken_with_all_above_it() -> None:
 
 def test_dropping_out_any_time_removes_the_cards_unseen() -> None:
     g = new_three_pack_game(players=4, seed=6, first=0)
-    held = list(g.hands[2])
+    held = list(g.hand_of(2))
     g.apply(DropOut(2))  # not its turn
-    assert not g.active[2] and g.out_of_play[2] == held
-    assert g.view(0)["hand_sizes"][2] == 0
+    assert not g.active[2] and g.hand_of(2) == () and held
+    assert g.cards_in_play() == Counter(g.pack.cards())  # out of play, not lost
+    assert g.view(0).hand_counts[2] == 0
     assert "unseen" in g.history[-1].event and str(held[0]) not in g.history[-1].event
     assert not g.can(Draw(2, "stock")) and "dropped out" in g.can(DropOut(2)).reason
     g.apply(Draw(0, "stock"))
     g.apply(DropOut(0))  # during its own turn, after drawing: the turn ends
     assert g.to_move == 1 and g.phase == "draw"
     g.apply(Draw(1, "stock"))
-    g.apply(Discard(1, g.hands[1][0]))
+    g.apply(Discard(1, g.hand_of(1)[0]))
     assert g.to_move == 3  # seat 2 is skipped
     check_invariants(g)
 
 
 def test_when_one_player_is_left_the_game_ends_and_only_a_rummy_holder_wins() -> None:
     g = new_three_pack_game(players=2, seed=6, first=0)
-    arrange(g, {1: "RUMMY 2C 6D KH 9S 4H 8D"})
+    g = arrange(g, {1: "RUMMY 2C 6D KH 9S 4H 8D"})
     g.apply(DropOut(0))
     assert g.over and g.winners() == (1,) and g.results()[0]["dropped"]
     g = new_three_pack_game(players=2, seed=6, first=0)
-    arrange(g)
+    g = arrange(g)
     g.apply(DropOut(1))
     assert g.over and g.winners() == ()
 
@@ -545,14 +546,14 @@ def test_when_one_player_is_left_the_game_ends_and_only_a_rummy_holder_wins() ->
 
 def test_a_view_shows_ones_own_hand_and_counts_never_anothers_cards() -> None:
     g = new_three_pack_game(players=3, seed=9, first=0)
-    arrange(g, pile="5D")
+    g = arrange(g, pile="5D")
     v = g.view(1)
-    assert v["hand"] == tuple(sorted(g.hands[1]))
-    assert v["hand_sizes"] == (7, 7, 7) and v["top_discard"] == parse_card("5D")
-    hidden = {c for s in (0, 2) for c in g.hands[s]} - set(g.hands[1]) - {parse_card("5D")}
-    text = repr({k: val for k, val in v.items() if k not in ("rules", "pack_counts")})
+    assert v.hand == tuple(sorted(g.hand_of(1)))
+    assert v.hand_counts == (7, 7, 7) and v.top_discard == parse_card("5D")
+    hidden = {c for s in (0, 2) for c in g.hand_of(s)} - set(g.hand_of(1)) - {parse_card("5D")}
+    text = repr({f.name: getattr(v, f.name) for f in dataclasses.fields(v) if f.name != "rules"})
     assert not any(repr(c) in text for c in hidden)
-    assert v["stock_estimate"] % 5 == 0 and abs(v["stock_estimate"] - len(g.stock)) <= 2
+    assert v.stock_estimate % 5 == 0 and abs(v.stock_estimate - len(g.stock)) <= 2
     with pytest.raises(ValueError, match="no seat 3"):
         g.view(3)
 
@@ -579,16 +580,17 @@ def test_replay_rebuilds_the_game_exactly() -> None:
 # ---------------------------------------------------------------------- matches
 
 
-def settle(game: ThreePackGame, winners: set[int]) -> None:
-    """End ``game`` with exactly ``winners`` (at most two): they hold a RUMMY card each and
-    the last stock card runs out with nobody able to go out."""
+def settle(match: ThreePackMatch, winners: set[int]) -> None:
+    """End the match's current game with exactly ``winners`` (at most two): they hold a
+    RUMMY card each and the last stock card runs out with nobody able to go out."""
     assert len(winners) <= 2
+    game = match.game
     mover = game.to_move
     assert mover is not None
     hands = {s: ("RUMMY " + " ".join(FILLERS[s % 3].split()[1 : game.dealt])) for s in winners}
-    arrange(game, hands, stock_top="KC", stock_size=1)
+    game = match.games[-1] = arrange(game, hands, stock_top="KC", stock_size=1)
     game.apply(Draw(mover, "stock"))
-    card = next(c for c in game.hands[mover] if c.is_regular)
+    card = next(c for c in game.hand_of(mover) if c.is_regular)
     game.apply(Discard(mover, card))
     assert game.over and set(game.winners()) == winners
 
@@ -596,14 +598,14 @@ def settle(game: ThreePackGame, winners: set[int]) -> None:
 def test_a_match_scores_one_point_per_winner_and_moves_the_first_player_left() -> None:
     m = ThreePackMatch(players=3, seed=3)
     first_players = [m.game_players[-1][m.game.first]]
-    settle(m.game, {0})
+    settle(m, {0})
     assert m.next_game() is not None
     assert m.points == [1, 0, 0]
     first_players.append(m.game_players[-1][m.game.first])
-    settle(m.game, set())  # a tie game: nobody won
+    settle(m, set())  # a tie game: nobody won
     m.next_game()
     first_players.append(m.game_players[-1][m.game.first])
-    settle(m.game, {1})
+    settle(m, {1})
     m.next_game()
     first_players.append(m.game_players[-1][m.game.first])
     t = m.table
@@ -616,9 +618,9 @@ def test_a_match_scores_one_point_per_winner_and_moves_the_first_player_left() -
 
 def test_a_player_reaching_two_points_alone_wins_the_match() -> None:
     m = ThreePackMatch(players=3, seed=3)
-    settle(m.game, {seat for seat, p in enumerate(m.game_players[-1]) if p == 2})
+    settle(m, {seat for seat, p in enumerate(m.game_players[-1]) if p == 2})
     m.next_game()
-    settle(m.game, {seat for seat, p in enumerate(m.game_players[-1]) if p == 2})
+    settle(m, {seat for seat, p in enumerate(m.game_players[-1]) if p == 2})
     assert m.next_game() is None
     assert m.over and m.winner == 2 and m.points == [0, 0, 2]
 
@@ -629,16 +631,16 @@ def test_players_tied_at_two_play_tie_break_games_among_themselves() -> None:
     def seats_of(*players: int) -> set[int]:
         return {s for s, p in enumerate(m.game_players[-1]) if p in players}
 
-    settle(m.game, seats_of(0, 1))
+    settle(m, seats_of(0, 1))
     m.next_game()
-    settle(m.game, seats_of(0, 1))
+    settle(m, seats_of(0, 1))
     tie_break = m.next_game()
     assert tie_break is not None and tie_break.players == 2
     assert sorted(m.game_players[-1]) == [0, 1] and m.tie_break[-1]
-    settle(tie_break, seats_of(0, 1))  # both win again: still tied, at 3
+    settle(m, seats_of(0, 1))  # both win again: still tied, at 3
     again = m.next_game()
     assert again is not None and m.points[:2] == [3, 3] and m.tie_break[-1]
-    settle(again, seats_of(1))
+    settle(m, seats_of(1))
     assert m.next_game() is None and m.winner == 1 and m.points == [3, 4, 0, 0]
 
 
@@ -785,7 +787,7 @@ def test_the_quick_no_never_contradicts_the_solver() -> None:
 
 def test_an_agreed_tie_game_has_no_winner_and_keeps_the_first_player() -> None:
     g = new_three_pack_game(players=3, seed=4, first=0)
-    arrange(g, {1: "RUMMY 2C 6D KH 9S 4H 8D"})
+    g = arrange(g, {1: "RUMMY 2C 6D KH 9S 4H 8D"})
     g.apply(Draw(0, "stock"))
     g.agree_tie()
     assert g.over and g.winners() == () and g.tie_agreed
@@ -813,6 +815,6 @@ def test_an_agreed_tie_game_has_no_winner_and_keeps_the_first_player() -> None:
 
 def test_a_custom_rule_set_with_an_upcard_turns_one_up() -> None:
     g = new_three_pack_game(variant(upcard=True), players=3, seed=3, first=0)
-    assert len(g.pile) == 1 and Draw(0, "discard") in g.legal_actions()
+    assert len(g.discard_pile) == 1 and Draw(0, "discard") in g.legal_actions()
     assert "upcard" in g.history[-1].event
     check_invariants(g)

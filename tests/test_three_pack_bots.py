@@ -8,7 +8,7 @@ import pytest
 from three_pack_helpers import arrange, variant
 
 from payme.cards import parse_card, parse_hand
-from payme.game import make_bot, new_game, play_game
+from payme.game import BOT_NAMES, make_bot, new_game, play_game
 from payme.game.actions import Discard, Draw, DropOut, GoOut, LayDownRummy
 from payme.game.three_pack import (
     ThreePackGame,
@@ -16,7 +16,7 @@ from payme.game.three_pack import (
     play_three_pack,
     unmelded_count,
 )
-from payme.game.three_pack_bots import BOT_NAMES, StrongBot, make_three_pack_bot
+from payme.game.three_pack_bots import ThreePackStrongBot, make_three_pack_bot
 
 
 def choose(g: ThreePackGame, name: str, seed: int = 1) -> object:
@@ -75,7 +75,7 @@ def test_random_bot_never_drops_out_but_picks_among_the_legal_moves() -> None:
 @pytest.mark.parametrize("name", ["greedy", "strong"])
 def test_a_bot_goes_out_when_it_can(name: str) -> None:
     g = new_three_pack_game(players=3, seed=2, first=0)
-    arrange(g, {0: "4H 5H 6H 9C 9D 9S KD"}, stock_top="7H")
+    g = arrange(g, {0: "4H 5H 6H 9C 9D 9S KD"}, stock_top="7H")
     g.apply(Draw(0, "stock"))
     assert choose(g, name) == GoOut(0, parse_card("KD"))
 
@@ -83,28 +83,28 @@ def test_a_bot_goes_out_when_it_can(name: str) -> None:
 @pytest.mark.parametrize("name", ["greedy", "strong"])
 def test_a_bot_lays_down_both_rummy_cards(name: str) -> None:
     g = new_three_pack_game(players=3, seed=2, first=0)
-    arrange(g, {0: "RUMMY RUMMY 2C 6D KH 9S 4H"})
+    g = arrange(g, {0: "RUMMY RUMMY 2C 6D KH 9S 4H"})
     assert choose(g, name) == LayDownRummy(0)
 
 
 @pytest.mark.parametrize("name", ["greedy", "strong"])
 def test_a_bot_takes_a_discard_that_lowers_its_unmelded_count(name: str) -> None:
     g = new_three_pack_game(players=3, seed=2, first=0)
-    arrange(g, {0: "4H 5H 9C 9D KS 2D JC"}, pile="6H")
-    hand = g.hands[0]
+    g = arrange(g, {0: "4H 5H 9C 9D KS 2D JC"}, pile="6H")
+    hand = g.hand_of(0)
     assert unmelded_count(g.rules, hand) == 7  # no meld yet
     assert choose(g, name) == Draw(0, "discard")
 
 
 def test_greedy_draws_from_the_stock_when_the_discard_does_not_help() -> None:
     g = new_three_pack_game(players=3, seed=2, first=0)
-    arrange(g, {0: "4H 5H 9C 9D KS 2D JC"}, pile="7S")
+    g = arrange(g, {0: "4H 5H 9C 9D KS 2D JC"}, pile="7S")
     assert choose(g, "greedy") == Draw(0, "stock")
 
 
 def test_greedy_discards_to_the_fewest_unmelded_cards() -> None:
     g = new_three_pack_game(players=3, seed=2, first=0)
-    arrange(g, {0: "4H 5H 6H 9C 9D 9S KD"}, stock_top="2C")
+    g = arrange(g, {0: "4H 5H 6H 9C 9D 9S KD"}, stock_top="2C")
     g.apply(Draw(0, "stock"))
     action = choose(g, "greedy")
     assert isinstance(action, Discard) and action.card in parse_hand("KD 2C")
@@ -112,12 +112,12 @@ def test_greedy_discards_to_the_fewest_unmelded_cards() -> None:
 
 def test_strong_keeps_its_wild_card_where_greedy_may_not() -> None:
     g = new_three_pack_game(players=3, seed=2, first=0)
-    arrange(g, {0: "4H 5H 6H 9C 9D 9S WILD"}, stock_top="KD")
+    g = arrange(g, {0: "4H 5H 6H 9C 9D 9S WILD"}, stock_top="KD")
     g.apply(Draw(0, "stock"))
     assert choose(g, "strong") == GoOut(0, parse_card("KD"))  # it goes out, WILD melded
     # Without a way out: WILD beside two lone cards; the bot sheds a lone card.
     g = new_three_pack_game(players=3, seed=2, first=0)
-    arrange(g, {0: "4H 5H 9C 9D KS 2D WILD"}, stock_top="7C")
+    g = arrange(g, {0: "4H 5H 9C 9D KS 2D WILD"}, stock_top="7C")
     g.apply(Draw(0, "stock"))
     action = choose(g, "strong")
     assert isinstance(action, Discard) and action.card != parse_card("WILD")
@@ -125,7 +125,7 @@ def test_strong_keeps_its_wild_card_where_greedy_may_not() -> None:
 
 def test_strong_always_takes_a_rummy_card_and_never_discards_one() -> None:
     g = new_three_pack_game(players=3, seed=2, first=0)
-    arrange(g, {0: "4H 5H 6H 9C 9D 2S KD"}, pile="RUMMY")
+    g = arrange(g, {0: "4H 5H 6H 9C 9D 2S KD"}, pile="RUMMY")
     assert choose(g, "strong") == Draw(0, "discard")
     g.apply(Draw(0, "discard"))
     action = choose(g, "strong")
@@ -134,22 +134,22 @@ def test_strong_always_takes_a_rummy_card_and_never_discards_one() -> None:
 
 def test_strong_counts_unseen_cards_from_what_it_saw() -> None:
     g = new_three_pack_game(players=3, seed=2, first=0)
-    arrange(g, {0: "4H 5H 9C 9D KS 2D JC"}, stock_top="3S")
+    g = arrange(g, {0: "4H 5H 9C 9D KS 2D JC"}, stock_top="3S")
     g.apply(Draw(0, "stock"))
     g.apply(Discard(0, parse_card("3S")))
     view = g.view(1)
-    bot = StrongBot(g.rules, 1)
+    bot = ThreePackStrongBot(g.rules, 1)
     unseen = bot.unseen(view)
     pack = Counter(g.pack.cards())
-    mine = Counter(view["hand"])
-    for card in {parse_card("3S"), parse_card("4H"), *view["hand"]}:
+    mine = Counter(view.hand)
+    for card in {parse_card("3S"), parse_card("4H"), *view.hand}:
         assert unseen[card] == pack[card] - mine[card] - (card == parse_card("3S"))
     # Seat 0's hidden cards are not known to seat 1: they count as unseen.
     assert unseen[parse_card("9C")] == pack[parse_card("9C")] - mine[parse_card("9C")]
 
 
 def test_strong_avoids_feeding_the_next_player() -> None:
-    bot = StrongBot(variant(), 1)
+    bot = ThreePackStrongBot(variant(), 1)
     wanted = list(parse_hand("8H 8C"))
     assert bot.danger(parse_card("8S"), wanted) == 2
     assert bot.danger(parse_card("9H"), wanted) == 1
@@ -171,15 +171,15 @@ def test_strong_beats_greedy_beats_random_over_seeded_games() -> None:
 def test_strong_remembers_the_discard_pile_from_what_it_watched() -> None:
     r = variant(variation_three_card_draw=True)
     g = new_three_pack_game(r, players=3, seed=2, first=0)
-    arrange(g, pile="8C 9C")
-    bot = StrongBot(r, 1)
+    g = arrange(g, pile="8C 9C")
+    bot = ThreePackStrongBot(r, 1)
     g.apply(Draw(0, "stock"))
-    g.apply(Discard(0, g.hands[0][0]))
-    first = g.pile[-1]
+    g.apply(Discard(0, g.hand_of(0)[0]))
+    first = g.discard_pile[-1]
     g.apply(Draw(1, "stock"))
-    g.apply(Discard(1, g.hands[1][0]))
+    g.apply(Discard(1, g.hand_of(1)[0]))
     # The cards below were there before the game's log began: only the watched ones count.
-    assert bot.remembered_pile(g.view(2)) == [first, g.pile[-1]]
+    assert bot.remembered_pile(g.view(2)) == [first, g.discard_pile[-1]]
     g.apply(Draw(2, "discard", 2))
     assert bot.remembered_pile(g.view(0)) == []
 
@@ -187,14 +187,14 @@ def test_strong_remembers_the_discard_pile_from_what_it_watched() -> None:
 def test_strong_tracks_cards_taken_from_the_pile_and_a_rebuilt_stock() -> None:
     r = variant(variation_go_out=True)
     g = new_three_pack_game(r, players=3, seed=2, first=0)
-    arrange(g, {0: "4H 5H 9C 9D KS 2D JC"}, stock_top="QH 3S", stock_size=2)
-    bot = StrongBot(r, 1)
+    g = arrange(g, {0: "4H 5H 9C 9D KS 2D JC"}, stock_top="QH 3S", stock_size=2)
+    bot = ThreePackStrongBot(r, 1)
     pack = Counter(g.pack.cards())
     three, queen = parse_card("3S"), parse_card("QH")
 
     def unseen_for(seat: int, card: object) -> int:
         view = g.view(seat)
-        return bot.unseen(view)[card] - (pack[card] - Counter(view["hand"])[card])
+        return bot.unseen(view)[card] - (pack[card] - Counter(view.hand)[card])
 
     g.apply(Draw(0, "stock"))
     g.apply(Discard(0, three))
@@ -204,5 +204,5 @@ def test_strong_tracks_cards_taken_from_the_pile_and_a_rebuilt_stock() -> None:
     assert unseen_for(2, three) == -1
     g.apply(Draw(2, "stock"))  # the last stock card: the pile but its top is the new stock
     g.apply(Discard(2, parse_card("6H")))
-    assert g.public_log[-1][1] == "rebuild" and three in g.stock
+    assert g.view(0).public_log[-1][1] == "rebuild" and three in g.stock
     assert unseen_for(0, three) == 0 and unseen_for(0, queen) == 0

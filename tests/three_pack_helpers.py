@@ -6,7 +6,8 @@ import dataclasses
 from collections import Counter
 from collections.abc import Mapping
 
-from payme.cards import Card, parse_card, parse_hand
+from payme.cards import Card, format_hand, parse_card, parse_hand
+from payme.game.position import with_fields
 from payme.game.three_pack import ThreePackGame
 from payme.rulesets import Ruleset, rules
 
@@ -33,8 +34,8 @@ def arrange(
     pile: str = "",
     stock_top: str = "",
     stock_size: int | None = None,
-) -> None:
-    """Set up a position without creating or losing a card.
+) -> ThreePackGame:
+    """``g`` at the same point with a position set up, without creating or losing a card.
 
     Hands not given get non-melding filler cards; the pile is ``pile`` (bottom first) with
     any surplus stock below it; the stock ends with ``stock_top`` (its last card on top).
@@ -54,7 +55,10 @@ def arrange(
     if stock_size is not None:
         keep = stock_size - len(top)
         below, rest = rest[keep:], rest[:keep]
-    for s in range(g.players):
-        g.hands[s][:] = chosen[s]
-    g.stock[:] = [*rest, *top]
-    g.pile[:] = [*below, *pile_cards]
+    text = with_fields(
+        g.to_position(),
+        hands=" / ".join(format_hand(chosen[s]) or "-" for s in range(g.players)),
+        stock=format_hand([*rest, *top]) or "-",
+        pile=format_hand([*below, *pile_cards]) or "-",
+    )
+    return ThreePackGame.from_position(text, g.rules)

@@ -33,6 +33,7 @@ from html import escape
 from typing import Any
 
 from payme.cards import Card
+from payme.game.view import ThreePackView
 
 __all__ = ["Decision", "GameReview", "review_game", "review_html"]
 
@@ -220,12 +221,12 @@ def _unseen(session: Any) -> Counter[Card]:
     from payme.odds import unseen_counts
 
     view = session.view()
-    if isinstance(view, dict):
-        seen = [*view["discard_pile"]]
-        for melds in view["shown"]:
+    if isinstance(view, ThreePackView):
+        seen = [*view.discard_pile]
+        for melds in view.melds:
             for meld in melds:
-                seen.extend(meld)
-        optional = view.get("optional")
+                seen.extend(meld.cards)
+        optional: dict[str, int] | None = dict(view.optional)
     else:
         seen = [*view.discard_pile]
         for meld in view.table:

@@ -31,6 +31,9 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from payme.analysis.progress import ProgressLike, check_progress, reporter
+from payme.game import game_class
+from payme.game.pay_me import PayMeGame
+from payme.game.three_pack import ThreePackGame
 from payme.rulesets import Ruleset, RulesLike
 from payme.rulesets import rules as get_rules
 
@@ -44,29 +47,9 @@ PlayFn = Callable[..., Any]
 
 # Columns of the frame and their dtypes.  Small integer types keep a million-game frame in
 # memory; pandas widens them in sums and means, so statistics do not overflow.
-PAY_ME_COLUMNS: tuple[tuple[str, str], ...] = (
-    ("game", "int64"),
-    ("hand", "int8"),
-    ("dealt", "int8"),
-    ("wild_rank", "Int8"),  # nullable: a custom rule set may have no round wild rank
-    ("seat", "int8"),
-    ("bot", "category"),
-    ("went_out", "bool"),
-    ("turns", "int32"),
-    ("deadwood", "int32"),
-    ("points", "int32"),
-    ("total", "int32"),
-)
+PAY_ME_COLUMNS: tuple[tuple[str, str], ...] = PayMeGame.RESULT_COLUMNS
 MONEY_COLUMN: tuple[str, str] = ("money", "int32")
-THREE_PACK_COLUMNS: tuple[tuple[str, str], ...] = (
-    ("game", "int64"),
-    ("seat", "int8"),
-    ("bot", "category"),
-    ("winner", "bool"),
-    ("how", "category"),
-    ("turns", "int32"),
-    ("dropped", "bool"),
-)
+THREE_PACK_COLUMNS: tuple[tuple[str, str], ...] = ThreePackGame.RESULT_COLUMNS
 STANDARD_MIX: tuple[str, ...] = ("strong", "greedy", "random", "greedy")
 """The default seating: one strong bot, one random bot and two greedy ones."""
 HOW_WON: tuple[str, ...] = ("went out", "both rummy", "rummy card", "")
@@ -110,11 +93,9 @@ class Plan:
 
     @property
     def columns(self) -> tuple[tuple[str, str], ...]:
-        if self.rules.game == "rummy_3_pack":
-            return THREE_PACK_COLUMNS
-        if self.rules.money is not None:
-            return (*PAY_ME_COLUMNS, MONEY_COLUMN)
-        return PAY_ME_COLUMNS
+        # The engine's results and their dtypes, and the money won where stakes are played.
+        columns = game_class(self.rules).RESULT_COLUMNS
+        return (*columns, MONEY_COLUMN) if self.rules.money is not None else columns
 
 
 def bot_names() -> tuple[str, ...]:

@@ -1,50 +1,75 @@
 """Games of Pay Me and Rummy 3-Pack, played by people and bots.
 
-The interface both games implement (Pay Me: :mod:`payme.game.pay_me`; Rummy 3-Pack:
-:mod:`payme.game.three_pack`)::
+Both games implement one interface, :class:`payme.game.base.Game` (Pay Me:
+:class:`~payme.game.pay_me.PayMeGame`; Rummy 3-Pack:
+:class:`~payme.game.three_pack.ThreePackGame`).  Play, the bots, replay and simulation use
+a game only through it and never ask which game it is; what differs between the games is
+data (the rule set's fields, the view's fields, the engine's class attributes)::
 
-    from payme.game import new_game, play_game, make_bot, BOT_NAMES, replay
-    g = new_game(rules="denexa", players=4, seed=7)           # PayMeGame
+    from payme.game import new_game, play_game, replay, from_position, make_bot, BOT_NAMES
+    g = new_game(rules="denexa", players=4, seed=7)           # a Game (here a PayMeGame)
     g = new_game(rules="three_pack", players=4, seed=7, dealt=7, optional={"NOGO": 1})
-    g.rules, g.players, g.seed
-    g.to_move          # seat (0-based) whose decision it is; None when the game is over
-    g.phase            # "draw", "discard", "final_draw", "final_discard", "lay_off",
-                       # "hand_over", "game_over" (Rummy 3-Pack has its own)
+    g.rules, g.players, g.seed   # seed defaults to 0 in both games
+    g.hand_number, g.dealt       # Rummy 3-Pack: always hand 1 (one deal is one game)
+    g.to_move          # seat (0-based) whose decision it is; None when nobody is to move
+    g.phase            # Pay Me: "draw", "discard", "final_draw", "final_discard",
+                       # "lay_off", "hand_over", "game_over"; Rummy 3-Pack: "draw",
+                       # "discard", "final_draw", "final_go_out", "game_over"
     g.over             # bool
-    g.legal_actions()  # every legal Action of g.to_move, in a fixed order
-    g.can(action)      # Verdict(ok, reason, rule)
+    g.legal_actions()  # every legal Action of g.to_move, in a fixed order (a GoOut is
+                       # listed with melds=None; any valid arrangement of it is legal too)
+    g.can(action)      # Verdict(ok, reason, rule): checked completely, types included
     g.verify(action)   # raises IllegalAction(reason naming the rule)
-    g.apply(action)    # -> Record; an illegal action raises IllegalAction, state unchanged
-    g.advance()        # Pay Me: deal the next hand after a finished one (auto_advance=False)
+    g.apply(action)    # -> Record; an illegal action raises IllegalAction and changes
+                       # nothing; an action failing half-way is undone before it raises
+    g.advance()        # deal the next hand after a finished one (Pay Me with
+                       # auto_advance=False; Rummy 3-Pack has none and says so)
     g.history          # tuple[Record, ...]: every action and event (public information)
     g.actions          # tuple[Action, ...]: what players chose
-    replay(rules, players, seed, actions, **options)   # rebuilds the game exactly
-    g.view(seat)       # that player's view (SeatView): never another's hidden cards
-    g.results()        # list[dict]: Pay Me — one row per finished hand x seat
+    g.view(seat)       # that player's view: never another's hidden cards (see below)
+    g.results()        # list of row dicts: Pay Me — one per finished hand x seat
                        #   hand, dealt, wild_rank, seat, went_out, turns, deadwood, points,
                        #   total, money (cents in that hand; None without stakes)
-                       # Rummy 3-Pack — one row per seat: seat, winner, how, turns
+                       # Rummy 3-Pack — one per seat: seat, winner, how, turns, dropped
     g.winners()        # seats that won (Pay Me: lowest total, ties share; () until over)
+    g.hand_of(seat), g.stock, g.discard_pile, g.cards_in_play()   # the host's whole truth
+    g.to_position()    # the whole position as one line of text (payme.game.position)
+    from_position(text)                                # a game set up at that position
+    replay(rules, players, seed, actions, **options)   # rebuilds the game exactly
     play_game(rules, players, bots=("greedy", ...), seed=S, **options) -> finished game
-    make_bot(name, rules, seed) -> Bot;  Bot.choose(view, legal_actions) -> Action
+    make_bot(name, rules, seed) -> Bot;  bot.choose(view, legal_actions) -> Action
     BOT_NAMES == ("random", "greedy", "strong", "expert")
     advise(view, legal_actions) -> Advice(action, reason, options)   # the expert's hint
+    game_class(rules)  # the engine class; its GAME, BOT_MODULE, BOT_TURN_LIMIT and
+                       # RESULT_COLUMNS say what differs between the engines
+
+Every view (:class:`~payme.game.view.SeatView`) has what a card table draws: ``seat``,
+``players``, ``rules``, ``phase``, ``to_move``, ``over``, ``hand_number``, ``dealt``,
+``wild_rank``, ``dealer``, ``hand``, ``drawn`` (the card just drawn), ``hand_counts``,
+``stock_count`` (``None`` where the rules never count the stock: Rummy 3-Pack),
+``stock_estimate`` (what a look tells; the count where counting is allowed),
+``discard_pile`` (bottom to top, what this seat may see; ``top_discard``), ``melds`` (the
+melds on the table by the seat that laid them), ``turns``, ``winners`` and ``your_turn``.
+A :class:`~payme.game.view.PayMeView` adds ``declarer``, ``table`` / ``table_melds`` (the
+declarer's melds with lay-offs so far), ``shown`` (every hand, in the lay-off phase only),
+``picked_up`` and ``discarded`` per seat this hand, ``totals``, ``money``, ``final_turn``
+and ``last_hand`` (a :class:`~payme.game.view.HandSummary` of the hand finished last, every
+hand shown; ``g.summaries`` holds them all).  A :class:`~payme.game.view.ThreePackView`
+adds ``optional``, ``pack_counts``, ``first``, ``seating``, ``active``, ``public_log`` and
+``how`` (how each winner won).
+
+Going out carries the declarer's arrangement: ``GoOut(seat, discard, melds=...)`` (see
+:mod:`payme.game.arrangement`: ``declare`` reads melds written in place order, e.g.
+``"JK 5H 6H"``, ``check_arrangement`` gives a reason per meld, ``arrangements`` lists the
+choices, the engine's best layout first).  ``melds=None`` lays down the engine's layout.
 
 Pay Me's UI trio (every action: ask, insist, act)::
 
     g.can_draw("stock" | "discard"), g.draw(source)
     g.can_discard(card), g.discard(card)
-    g.can_go_out(discard=None), g.go_out(discard=None)
+    g.can_go_out(discard=None, melds=None), g.go_out(discard=None, melds=None)
     g.can_lay_off(placements), g.lay_off(placements)   # placements: ((meld index, cards), ...)
     g.best_lay_off()                                   # the LayOff leaving the fewest points
-
-Pay Me's ``g.view(seat)`` is a :class:`~payme.game.view.SeatView`: ``hand``, ``drawn`` (the
-card just drawn), ``discard_pile`` (bottom to top; ``top_discard``), ``stock_count``,
-``hand_counts``, ``declarer``, ``table`` / ``table_melds`` (the declarer's melds with
-lay-offs so far), ``shown`` (every hand, in the lay-off phase only), ``picked_up`` and
-``discarded`` per seat this hand, ``turns``, ``totals``, ``money``, ``phase``, ``to_move``,
-``dealt``, ``wild_rank``, ``dealer`` and ``last_hand`` (a :class:`~payme.game.view.HandSummary`
-of the hand finished last, every hand shown).  ``g.summaries`` holds every finished hand.
 
 Same rules, players, seed and actions give the same game: the game owns a
 ``random.Random(seed)`` (the shuffles and stock rebuilds); bots own their own seeded rngs.
@@ -81,40 +106,62 @@ Readings the Pay Me engine uses where RULES.md is silent:
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import importlib
+from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
-from payme.rulesets import RulesLike
+from payme.rulesets import Ruleset, RulesLike
 from payme.rulesets import rules as get_rules
 
 if TYPE_CHECKING:  # pragma: no cover
+    from payme.game.actions import Action
+    from payme.game.base import Game, GameOption
     from payme.game.bots import Bot
 
 BOT_NAMES: tuple[str, ...] = ("random", "greedy", "strong", "expert")
-"""The bots every game offers, weakest first."""
+"""The bots every game offers, weakest first (each game's bot module has one of each)."""
+
+_ENGINES: dict[str, tuple[str, str]] = {
+    "pay_me": ("payme.game.pay_me", "PayMeGame"),
+    "rummy_3_pack": ("payme.game.three_pack", "ThreePackGame"),
+}
+"""The engine class for each kind of rule set (``Ruleset.game``), imported on first use."""
 
 
-def new_game(rules: RulesLike = "denexa", players: int = 4, seed: int = 0, **options: Any) -> Any:
+def game_class(rules: RulesLike) -> type[Game]:
+    """The engine that plays a rule set's game.
+
+    >>> game_class("family").__name__, game_class("three_pack").__name__
+    ('PayMeGame', 'ThreePackGame')
+    """
+    ruleset = get_rules(rules)
+    found = _ENGINES.get(ruleset.game)
+    if found is None:
+        raise ValueError(f"no game engine for rule sets of kind {ruleset.game!r}")
+    module, name = found
+    engine: type[Game] = getattr(importlib.import_module(module), name)
+    return engine
+
+
+def new_game(
+    rules: RulesLike = "denexa", players: int = 4, seed: int = 0, **options: GameOption
+) -> Game:
     """A new game of the rule set's kind: Pay Me, or Rummy 3-Pack.
 
     >>> new_game("family", players=8, seed=2).pack.counts[0]    # two packs for 8 players
     2
     """
     ruleset = get_rules(rules)
-    if ruleset.game == "pay_me":
-        from payme.game.pay_me import PayMeGame
-
-        return PayMeGame(ruleset, players, seed, **options)
-    if ruleset.game == "rummy_3_pack":
-        from payme.game.three_pack import ThreePackGame
-
-        return ThreePackGame(ruleset, players, seed, **options)
-    raise ValueError(f"no game engine for rule sets of kind {ruleset.game!r}")
+    return game_class(ruleset).new(ruleset, players, seed, **options)
 
 
 def replay(
-    rules: RulesLike, players: int, seed: int, actions: Sequence[Any], **options: Any
-) -> Any:
+    rules: RulesLike,
+    players: int,
+    seed: int,
+    actions: Iterable[Action],
+    **options: GameOption,
+) -> Game:
     """Rebuild a game from its seed and actions (either kind of game).
 
     ``options`` are the game's own options; Rummy 3-Pack also takes ``tie=True`` for a game
@@ -128,15 +175,29 @@ def replay(
     True
     """
     ruleset = get_rules(rules)
-    if ruleset.game == "pay_me":
-        from payme.game.pay_me import replay as replay_pay_me
+    return game_class(ruleset).replay(ruleset, players, seed, actions, **options)
 
-        return replay_pay_me(ruleset, players, seed, actions, **options)
-    if ruleset.game == "rummy_3_pack":
-        from payme.game.three_pack import replay_three_pack
 
-        return replay_three_pack(ruleset, players, seed, actions, **options)
-    raise ValueError(f"no game engine for rule sets of kind {ruleset.game!r}")
+def from_position(text: str, rules: Ruleset | None = None) -> Game:
+    """A game of either kind set up at a position (see :mod:`payme.game.position`); the
+    rule set the text names picks the game (``rules``: a custom rule set it names).
+
+    >>> g = from_position("rules=three_pack; players=2; dealt=3; first=1; "
+    ...                   "hands=2C 5S 9D / 5H 6H 7H; stock=* 8H")
+    >>> type(g).__name__, g.to_move, g.hand_of(1)
+    ('ThreePackGame', 1, (Card('5H'), Card('6H'), Card('7H')))
+    """
+    from payme.game.position import PositionError, read
+
+    if rules is None:
+        head = text.split(";", 1)[0].strip() if isinstance(text, str) else ""
+        if not head.startswith("rules="):
+            read(text, ())  # raises, saying what is wrong
+            raise PositionError("a position names its rule set first: rules=NAME")
+        ruleset = get_rules(head.removeprefix("rules=").strip())
+    else:
+        ruleset = rules
+    return game_class(ruleset).from_position(text, rules)
 
 
 def make_bot(name: str, rules: RulesLike, seed: int = 0) -> Bot:
@@ -167,8 +228,8 @@ def play_game(
     players: int = 4,
     bots: Sequence[str] = ("greedy",),
     seed: int = 0,
-    **options: Any,
-) -> Any:
+    **options: GameOption,
+) -> Game:
     """Play a whole game with a bot in every seat and return the finished game.
 
     ``bots`` names one bot per seat (a single name fills every seat).  Seat ``s``'s bot is
@@ -180,4 +241,13 @@ def play_game(
     return play(rules, players, tuple(bots), seed, **options)
 
 
-__all__ = ["BOT_NAMES", "advise", "make_bot", "new_game", "play_game", "replay"]
+__all__ = [
+    "BOT_NAMES",
+    "advise",
+    "from_position",
+    "game_class",
+    "make_bot",
+    "new_game",
+    "play_game",
+    "replay",
+]

@@ -1,10 +1,10 @@
 """Actions a player can take, and the verdict on whether one is legal.
 
-Shared by both games (Pay Me and Rummy 3-Pack).  Each game offers, for every action, a way
-to ask (``game.can(action)`` -> :class:`Verdict`, with the reason when not), a way to insist
-(``game.verify(action)`` raises :class:`IllegalAction` naming the rule) and a way to act
-(``game.apply(action)`` -> :class:`Record`).  A game's record is its list of records; the
-seed plus the actions replays it exactly.
+Shared by both games (Pay Me and Rummy 3-Pack).  Each game (:class:`payme.game.base.Game`)
+offers, for every action, a way to ask (``game.can(action)`` -> :class:`Verdict`, with the
+reason when not), a way to insist (``game.verify(action)`` raises :class:`IllegalAction`
+naming the rule) and a way to act (``game.apply(action)`` -> :class:`Record`).  A game's
+record is its list of records; the seed plus the actions replays it exactly.
 """
 
 from __future__ import annotations
@@ -102,37 +102,71 @@ class DropOut:
 
 Action = Draw | Discard | GoOut | LayOff | LayDownRummy | DropOut
 
+_ACTION_TYPES = frozenset({Draw, Discard, GoOut, LayOff, LayDownRummy, DropOut})
 
-class GameBase:
-    """What both games share: the end of the game, the log, the actions chosen so far, and
-    ``verify``, which raises when ``can`` says no."""
 
-    phase: str
-    _history: list[Record]
-    _actions: list[Action]
+def check_form(action: object, players: int) -> Verdict:
+    """Whether ``action`` is well formed: a known action whose fields have the right types
+    and values (a seat is a whole number of this table, not a bool or a float; a card is a
+    :class:`~payme.cards.Card`; a source is ``"stock"`` or ``"discard"``).  Games ask this
+    first, so a malformed action is refused before anything changes.
 
-    @property
-    def over(self) -> bool:
-        return self.phase == "game_over"
-
-    @property
-    def history(self) -> tuple[Record, ...]:
-        """Every action and event so far, in order (public information only)."""
-        return tuple(self._history)
-
-    @property
-    def actions(self) -> tuple[Action, ...]:
-        """The actions players chose, in order: with the seed they replay the game."""
-        return tuple(self._actions)
-
-    def can(self, action: Action) -> Verdict:  # pragma: no cover - each game has its own
-        raise NotImplementedError
-
-    def verify(self, action: Action) -> None:
-        """Raise :class:`IllegalAction` (naming the rule) unless ``action`` is legal now."""
-        verdict = self.can(action)
-        if not verdict.ok:
-            raise IllegalAction(verdict.reason, verdict.rule)
+    >>> check_form(Draw(0.0, "stock"), 2).reason
+    'A seat is a whole number from 0 to 1, not 0.0.'
+    >>> check_form(Discard(False, Card("7H")), 2).reason
+    'A seat is a whole number from 0 to 1, not False.'
+    >>> check_form(Draw(1, "stock"), 2).ok
+    True
+    """
+    if type(action) not in _ACTION_TYPES:
+        return Verdict(False, f"{action!r} is not an action.", "actions")
+    seat = getattr(action, "seat", None)
+    if type(seat) is not int or not 0 <= seat < players:
+        return Verdict(
+            False, f"A seat is a whole number from 0 to {players - 1}, not {seat!r}.", "seats"
+        )
+    if isinstance(action, Draw):
+        if action.source not in ("stock", "discard") or type(action.source) is not str:
+            return Verdict(
+                False, f"Draw from 'stock' or 'discard', not {action.source!r}.", "a turn: draw"
+            )
+        if type(action.take) is not int or action.take < 1:
+            return Verdict(
+                False, f"A draw takes 1 or more cards, not {action.take!r}.", "a turn: draw"
+            )
+    elif isinstance(action, Discard):
+        if type(action.card) is not Card:
+            return Verdict(False, f"A discard is a Card, not {action.card!r}.", "a turn: discard")
+    elif isinstance(action, GoOut):
+        if action.discard is not None and type(action.discard) is not Card:
+            return Verdict(
+                False, f"A go-out's discard is a Card or None, not {action.discard!r}.", "going out"
+            )
+        melds = action.melds
+        if melds is not None and (
+            type(melds) is not tuple or not all(type(m) is Meld for m in melds)
+        ):
+            return Verdict(
+                False,
+                "The declared melds must be a tuple of Meld objects (see declare).",
+                "going out: the declarer lays out the melds",
+            )
+    elif isinstance(action, LayOff):
+        placements = action.placements
+        if type(placements) is not tuple or not all(
+            type(p) is tuple
+            and len(p) == 2
+            and type(p[0]) is int
+            and type(p[1]) is tuple
+            and all(type(c) is Card for c in p[1])
+            for p in placements
+        ):
+            return Verdict(
+                False,
+                f"Lay-offs are a tuple of (meld index, tuple of Cards) pairs, not {placements!r}.",
+                "lay-offs",
+            )
+    return Verdict(True)
 
 
 @dataclass(frozen=True)

@@ -23,32 +23,45 @@ True
 
 from __future__ import annotations
 
+import importlib
 import random
 from collections import Counter
-from collections.abc import Iterable, Sequence
-from typing import Any, Protocol
+from collections.abc import Callable, Iterable, Sequence
+from typing import Protocol
 
 from payme.cards import CARDS, Card
+from payme.game import BOT_NAMES, game_class
 from payme.game.actions import Action, Discard, Draw, GoOut, LayOff
 from payme.game.arrangement import arrangements, lay_off_spots
+from payme.game.base import Game, GameOption
 from payme.game.evaluation import best_discard, best_lay_off, layout, may_fit, points
-from payme.game.view import SeatView
+from payme.game.pay_me import PayMeGame
+from payme.game.view import PayMeView, SeatView, narrow
 from payme.rulesets import Ruleset, RulesLike
 from payme.rulesets import rules as get_rules
 
-BOT_NAMES: tuple[str, ...] = ("random", "greedy", "strong", "expert")
-
-SAFETY_TURN_LIMIT = 400
+SAFETY_TURN_LIMIT = PayMeGame.BOT_TURN_LIMIT
 """Turns in one hand after which a bot game ends the hand with no declarer (a safety net:
 bots that discard at random may never go out with big hands)."""
 
 
 class Bot(Protocol):
-    """Anything that picks an action from a view and the legal actions."""
+    """Anything that picks an action from a seat's view and the legal actions.
+
+    The interface every bot keeps (both games): ``name`` (one of :data:`BOT_NAMES` for the
+    built-in bots) and ``choose(view, legal)``, which returns one action that ``game.can``
+    accepts — one of ``legal``, or a :class:`~payme.game.actions.GoOut` of ``legal`` with
+    the bot's own arrangement.  A bot sees only ``game.view(seat)`` (a
+    :class:`~payme.game.view.SeatView` of the game's kind) and owns its random source.
+    """
 
     name: str
 
-    def choose(self, view: Any, legal: Sequence[Action]) -> Action: ...
+    def choose(self, view: SeatView, legal: Sequence[Action]) -> Action: ...
+
+
+BotFactory = Callable[[Ruleset, int], Bot]
+"""What makes a bot: ``factory(rules, seed)``."""
 
 
 # ---------------------------------------------------------------------------- evaluation
@@ -69,7 +82,7 @@ def _best_after_discard(hand: Hand, rules: Ruleset, dealt: int) -> int:
     return best_discard(hand, rules, dealt)[1]
 
 
-def _best_lay_off(view: SeatView, legal: Sequence[Action]) -> Action:
+def _best_lay_off(view: PayMeView, legal: Sequence[Action]) -> Action:
     """The legal lay-off that leaves the fewest points (the engine lists the best one)."""
     hand = tuple(sorted(view.hand))
     wanted = best_lay_off(hand, view.table_melds, view.rules, view.dealt)[1]
@@ -91,7 +104,7 @@ class RandomBot:
         self.rules = rules
         self.rng = random.Random(seed)
 
-    def choose(self, view: Any, legal: Sequence[Action]) -> Action:
+    def choose(self, view: SeatView, legal: Sequence[Action]) -> Action:
         if not legal:
             raise ValueError("no legal action to choose from")
         return legal[self.rng.randrange(len(legal))]
@@ -107,6 +120,9 @@ class GreedyBot:
         self.rng = random.Random(seed)
 
     def choose(self, view: SeatView, legal: Sequence[Action]) -> Action:
+        return self._choose(narrow(view, PayMeView), legal)
+
+    def _choose(self, view: PayMeView, legal: Sequence[Action]) -> Action:
         first = legal[0]
         if isinstance(first, Draw):
             return self._draw(view, legal)
@@ -117,7 +133,7 @@ class GreedyBot:
                 return action
         return self._discard(view, legal)
 
-    def _draw(self, view: SeatView, legal: Sequence[Action]) -> Action:
+    def _draw(self, view: PayMeView, legal: Sequence[Action]) -> Action:
         sources = {a.source: a for a in legal if isinstance(a, Draw)}
         top = view.top_discard
         if "discard" in sources and top is not None:
@@ -129,7 +145,7 @@ class GreedyBot:
                 return sources["discard"]
         return sources.get("stock") or next(iter(sources.values()))
 
-    def _discard(self, view: SeatView, legal: Sequence[Action]) -> Action:
+    def _discard(self, view: PayMeView, legal: Sequence[Action]) -> Action:
         card = best_discard(tuple(sorted(view.hand)), view.rules, view.dealt)[0]
         return Discard(view.seat, card)
 
@@ -150,7 +166,7 @@ class StrongBot(GreedyBot):
     # cards that may meld weighed one by one when estimating a draw from the stock
     SAMPLE = 10
 
-    def choose(self, view: SeatView, legal: Sequence[Action]) -> Action:
+    def _choose(self, view: PayMeView, legal: Sequence[Action]) -> Action:
         first = legal[0]
         if isinstance(first, LayOff):
             return _best_lay_off(view, legal)
@@ -170,7 +186,7 @@ class StrongBot(GreedyBot):
     ARRANGEMENTS = 16
     """Arrangements weighed at most per discard when going out."""
 
-    def _go_out(self, view: SeatView, outs: Sequence[GoOut]) -> GoOut:
+    def _go_out(self, view: PayMeView, outs: Sequence[GoOut]) -> GoOut:
         """Go out laying down the arrangement that leaves the opponents the fewest lay-off
         spots for the cards they could hold (every arrangement scores 0: all cards melded)."""
         if not view.rules.lay_off:
@@ -189,7 +205,7 @@ class StrongBot(GreedyBot):
 
     # --- what is still out there
 
-    def _unseen(self, view: SeatView) -> Counter[Card]:
+    def _unseen(self, view: PayMeView) -> Counter[Card]:
         """Cards not in this seat's hand, the discard pile, the table or known hands."""
         pack = view.rules.pack_counts(view.players)
         unseen: Counter[Card] = Counter({CARDS[i]: n for i, n in enumerate(pack) if n})
@@ -203,7 +219,7 @@ class StrongBot(GreedyBot):
         return +unseen
 
     @staticmethod
-    def _known_in_hand(view: SeatView, seat: int) -> Counter[Card]:
+    def _known_in_hand(view: PayMeView, seat: int) -> Counter[Card]:
         """Cards ``seat`` took from the discard pile this hand and has not thrown back."""
         held = Counter(view.picked_up[seat])
         held.subtract(view.discarded[seat])
@@ -211,7 +227,7 @@ class StrongBot(GreedyBot):
 
     # --- draws
 
-    def _draw(self, view: SeatView, legal: Sequence[Action]) -> Action:
+    def _draw(self, view: PayMeView, legal: Sequence[Action]) -> Action:
         sources = {a.source: a for a in legal if isinstance(a, Draw)}
         top = view.top_discard
         if "discard" not in sources or top is None:
@@ -232,7 +248,7 @@ class StrongBot(GreedyBot):
         # Taking the discard shows the table what we collect: ask it to beat the stock.
         return sources["discard"] if with_top <= expected - 1 else sources["stock"]
 
-    def _expected_stock(self, view: SeatView, hand: Hand, now: int) -> float:
+    def _expected_stock(self, view: PayMeView, hand: Hand, now: int) -> float:
         """Expected deadwood after drawing from the stock and discarding well."""
         rules, dealt = view.rules, view.dealt
         unseen = self._unseen(view)
@@ -264,7 +280,7 @@ class StrongBot(GreedyBot):
             expect += mean * sum(n for _, n in relevant)
         return expect / total
 
-    def _final_draw(self, view: SeatView, legal: Sequence[Action]) -> Action:
+    def _final_draw(self, view: PayMeView, legal: Sequence[Action]) -> Action:
         sources = {a.source: a for a in legal if isinstance(a, Draw)}
         top = view.top_discard
         if "discard" in sources and top is not None:
@@ -276,7 +292,7 @@ class StrongBot(GreedyBot):
 
     # --- discards
 
-    def _candidates(self, view: SeatView) -> dict[Card, tuple[int, Hand]]:
+    def _candidates(self, view: PayMeView) -> dict[Card, tuple[int, Hand]]:
         """Discards worth weighing, each with the points and deadwood of what is left.
 
         Throwing a card of the best layout's deadwood leaves that layout less the card (no
@@ -295,7 +311,7 @@ class StrongBot(GreedyBot):
             found[card] = layout(_without(hand, card), rules, dealt)
         return found
 
-    def _final_discard(self, view: SeatView) -> Action:
+    def _final_discard(self, view: PayMeView) -> Action:
         """Fewest points after lay-offs: keep the cards that fit the declarer's melds."""
         rules, dealt = view.rules, view.dealt
         best_key: tuple[int, int] | None = None
@@ -308,7 +324,7 @@ class StrongBot(GreedyBot):
         assert choice is not None
         return Discard(view.seat, choice)
 
-    def _discard(self, view: SeatView, legal: Sequence[Action]) -> Action:
+    def _discard(self, view: PayMeView, legal: Sequence[Action]) -> Action:
         rules, dealt = view.rules, view.dealt
         candidates = self._candidates(view)
         unseen = self._unseen(view)
@@ -332,7 +348,7 @@ class StrongBot(GreedyBot):
         assert choice is not None
         return Discard(view.seat, choice)
 
-    def _wanted_by_next(self, view: SeatView) -> list[Card]:
+    def _wanted_by_next(self, view: PayMeView) -> list[Card]:
         nxt = (view.seat + 1) % view.players
         return list(view.picked_up[nxt])
 
@@ -347,7 +363,7 @@ def _matches(card: Card, wanted: Iterable[Card]) -> bool:
     return False
 
 
-def _fits_table(card: Card, view: SeatView) -> bool:
+def _fits_table(card: Card, view: PayMeView) -> bool:
     """Whether ``card`` alone can be laid off onto one of the declarer's melds."""
     if not view.rules.lay_off:
         return False
@@ -397,18 +413,28 @@ def _live_outs(deadwood: Hand, rules: Ruleset, dealt: int, unseen: Counter[Card]
 # ---------------------------------------------------------------------------- factory
 
 
-_BOTS: dict[str, type[RandomBot] | type[GreedyBot]] = {
+def _expert(rules: Ruleset, seed: int) -> Bot:
+    from payme.game.expert import ExpertBot  # it builds on the strong bot above
+
+    return ExpertBot(rules, seed)
+
+
+BOTS: dict[str, BotFactory] = {
     "random": RandomBot,
     "greedy": GreedyBot,
     "strong": StrongBot,
+    "expert": _expert,
 }
+"""Pay Me's bots by name (each game's bot module has a ``BOTS`` table like it)."""
 
 
 def make_bot(name: str, rules: RulesLike, seed: int = 0) -> Bot:
-    """A bot by name for the rule set's game.
+    """A bot by name for the rule set's game (its engine names the module of its bots).
 
     >>> make_bot("greedy", "denexa").name
     'greedy'
+    >>> make_bot("strong", "three_pack").name
+    'strong'
     >>> make_bot("clever", "denexa")
     Traceback (most recent call last):
     ...
@@ -417,15 +443,8 @@ def make_bot(name: str, rules: RulesLike, seed: int = 0) -> Bot:
     ruleset = get_rules(rules)
     if name not in BOT_NAMES:
         raise ValueError(f"unknown bot {name!r}: the bots are {', '.join(BOT_NAMES)}")
-    if ruleset.game == "rummy_3_pack":
-        from payme.game.three_pack_bots import make_three_pack_bot
-
-        return make_three_pack_bot(name, ruleset, seed)  # type: ignore[no-any-return,unused-ignore]
-    if name == "expert":
-        from payme.game.expert import ExpertBot  # it builds on the strong bot below
-
-        return ExpertBot(ruleset, seed)
-    return _BOTS[name](ruleset, seed)
+    bots: dict[str, BotFactory] = importlib.import_module(game_class(ruleset).BOT_MODULE).BOTS
+    return bots[name](ruleset, seed)
 
 
 def bot_seed(seed: int, seat: int) -> int:
@@ -438,36 +457,58 @@ def play(
     players: int,
     bots: tuple[str, ...],
     seed: int,
-    **options: Any,
-) -> Any:
-    """Play one whole game with bots; ``bots`` has one name per seat (or one for all)."""
-    from payme.game import new_game
+    **options: GameOption,
+) -> Game:
+    """Play one whole game with bots; ``bots`` has one name per seat (or one for all).
 
+    The engine's ``BOT_TURN_LIMIT`` is the game's ``turn_limit`` unless one is given.
+    """
     ruleset = get_rules(rules)
     names = bots * players if len(bots) == 1 else bots
     if len(names) != players:
         raise ValueError(f"bots needs one name per seat ({players}) or a single name, not {bots!r}")
-    if ruleset.game == "pay_me":
-        options.setdefault("turn_limit", SAFETY_TURN_LIMIT)
-    game = new_game(ruleset, players, seed, **options)
+    engine = game_class(ruleset)
+    if engine.BOT_TURN_LIMIT is not None:
+        options.setdefault("turn_limit", engine.BOT_TURN_LIMIT)
+    game = engine.new(ruleset, players, seed, **options)
     seated = [make_bot(name, ruleset, bot_seed(seed, s)) for s, name in enumerate(names)]
-    while not game.over:
+    return play_out(game, seated)
+
+
+def play_out(game: Game, seated: Sequence[Bot], max_actions: int | None = None) -> Game:
+    """Let ``seated[s]`` play seat ``s`` until the game is over (or ``max_actions`` have
+    been taken), dealing each next hand; returns ``game``.
+
+    >>> from payme.game import new_game
+    >>> g = new_game("three_pack", 2, seed=1)
+    >>> play_out(g, [make_bot("greedy", g.rules, s) for s in (1, 2)], max_actions=3) is g
+    True
+    >>> len(g.actions)
+    3
+    """
+    taken = 0
+    while not game.over and (max_actions is None or taken < max_actions):
         if game.phase == "hand_over":
             game.advance()
             continue
         seat = game.to_move
+        assert seat is not None
         game.apply(seated[seat].choose(game.view(seat), game.legal_actions()))
+        taken += 1
     return game
 
 
 __all__ = [
+    "BOTS",
     "BOT_NAMES",
     "SAFETY_TURN_LIMIT",
     "Bot",
+    "BotFactory",
     "GreedyBot",
     "RandomBot",
     "StrongBot",
     "bot_seed",
     "make_bot",
     "play",
+    "play_out",
 ]

@@ -40,7 +40,7 @@ from payme.cards import Card
 from payme.game.actions import Action, Discard, Draw, GoOut, LayOff
 from payme.game.bots import StrongBot, _best_lay_off, _matches, _with, _without
 from payme.game.evaluation import best_lay_off, go_out_discards, layout
-from payme.game.view import SeatView
+from payme.game.view import PayMeView, SeatView, narrow
 from payme.rulesets import Ruleset
 
 Hand = tuple[Card, ...]
@@ -180,6 +180,9 @@ class ExpertBot(StrongBot):
 
     def advise(self, view: SeatView, legal: Sequence[Action]) -> Advice:
         """The action to take and why (``legal`` is the seat's legal actions, non-empty)."""
+        return self._advise(narrow(view, PayMeView), legal)
+
+    def _advise(self, view: PayMeView, legal: Sequence[Action]) -> Advice:
         if not legal:
             raise ValueError("no legal action to advise on")
         first = legal[0]
@@ -208,10 +211,10 @@ class ExpertBot(StrongBot):
 
     # --- weighing
 
-    def _outlook(self, view: SeatView) -> Outlook:
+    def _outlook(self, view: PayMeView) -> Outlook:
         return Outlook(view.rules, view.dealt, self._unseen(view), self.HAZARD)
 
-    def _keeps(self, view: SeatView, hand: Hand) -> list[tuple[Card, Hand]]:
+    def _keeps(self, view: PayMeView, hand: Hand) -> list[tuple[Card, Hand]]:
         """Discards worth weighing from ``hand`` (``dealt + 1`` cards), most promising first:
         the deadwood of its best layout, and the solver's best discard, never a wild card
         while another will do."""
@@ -230,7 +233,7 @@ class ExpertBot(StrongBot):
         return [(c, _without(hand, c)) for c in order[: self.WIDTH]]
 
     def _best_keep(
-        self, view: SeatView, hand: Hand, outlook: Outlook, feed: bool = True
+        self, view: PayMeView, hand: Hand, outlook: Outlook, feed: bool = True
     ) -> list[tuple[float, Card]]:
         """Each weighed discard from ``hand`` with the expected penalty of what it keeps,
         best first (feeding the next player what it collects costs a little)."""
@@ -245,7 +248,7 @@ class ExpertBot(StrongBot):
         weighed.sort(key=lambda vc: (vc[0], -view.rules.card_points(vc[1], view.dealt), vc[1]))
         return weighed
 
-    def _advise_discard(self, view: SeatView) -> Advice:
+    def _advise_discard(self, view: PayMeView) -> Advice:
         hand = tuple(sorted(view.hand))
         outlook = self._outlook(view)
         weighed = self._best_keep(view, hand, outlook)
@@ -265,7 +268,7 @@ class ExpertBot(StrongBot):
             )
         return Advice(Discard(view.seat, card), reason + ".", options)
 
-    def _advise_final_discard(self, view: SeatView) -> Advice:
+    def _advise_final_discard(self, view: PayMeView) -> Advice:
         """The last discard of the hand: each deadwood card (and the solver's best discard)
         tried, the points left after the best lay-offs onto the declarer's melds counted
         exactly (breaking one of its own melds seldom pays, and trying every card costs a
@@ -319,7 +322,7 @@ class ExpertBot(StrongBot):
             total += n * min(worth, kept - (1.0 - hazard) * gain)
         return total / max(outlook.total, 1)
 
-    def _advise_draw(self, view: SeatView, legal: Sequence[Action]) -> Advice:
+    def _advise_draw(self, view: PayMeView, legal: Sequence[Action]) -> Advice:
         sources = {a.source: a for a in legal if isinstance(a, Draw)}
         top = view.top_discard
         if "discard" not in sources or top is None:
@@ -364,7 +367,7 @@ class ExpertBot(StrongBot):
         )
 
 
-def _final_draw_reason(action: Action, view: SeatView) -> str:
+def _final_draw_reason(action: Action, view: PayMeView) -> str:
     if isinstance(action, Draw) and action.source == "discard" and view.top_discard is not None:
         return (
             f"Take {label(view.top_discard)}: this is your last turn and it melds or fits "
@@ -384,8 +387,7 @@ def advise(view: Any, legal: Sequence[Action], seed: int = 0) -> Advice:
     """
     from payme.game.bots import make_bot
 
-    rules = view["rules"] if isinstance(view, dict) else view.rules
-    bot = make_bot("expert", rules, seed)
+    bot = make_bot("expert", view.rules, seed)
     advice: Advice = bot.advise(view, legal)  # type: ignore[attr-defined]
     return advice
 

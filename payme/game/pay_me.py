@@ -25,25 +25,27 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Iterable, Sequence
-from typing import Any
+from typing import cast
 
 from payme.cards import Card, CardsLike, format_hand, parse_card, parse_hand
+from payme.game import position
 from payme.game.actions import (
     Action,
     Discard,
     Draw,
     DrawFrom,
-    GameBase,
     GoOut,
     IllegalAction,
     LayOff,
     Record,
     Verdict,
+    check_form,
 )
 from payme.game.arrangement import declare, declared_verdict
+from payme.game.base import Game, GameOption, ResultRow
 from payme.game.evaluation import points
-from payme.game.view import HandSummary, SeatView
-from payme.melds import Meld
+from payme.game.view import HandSummary, PayMeView
+from payme.melds import Meld, fixed_meld_problem, tables_for
 from payme.pack import Pack
 from payme.rulesets import Ruleset, RulesLike
 from payme.rulesets import rules as get_rules
@@ -62,7 +64,7 @@ def _card(value: Card | str) -> Card:
     return value if isinstance(value, Card) else parse_card(value)
 
 
-class PayMeGame(GameBase):
+class PayMeGame(Game):
     """One game of Pay Me for ``players`` players under ``rules``.
 
     ``turn_limit`` (an engine option, not a rule): a hand in which that many turns pass
@@ -73,6 +75,25 @@ class PayMeGame(GameBase):
     ``auto_advance`` (default ``True``): after a hand is scored the next one is dealt at
     once; with ``False`` the game waits in phase ``"hand_over"`` until :meth:`advance`.
     """
+
+    GAME = "pay_me"
+    BOT_MODULE = "payme.game.bots"
+    # Small integer types keep a million-game frame in memory; pandas widens them in sums
+    # and means, so statistics do not overflow.  ``money`` is added for games with stakes.
+    RESULT_COLUMNS = (
+        ("game", "int64"),
+        ("hand", "int8"),
+        ("dealt", "int8"),
+        ("wild_rank", "Int8"),  # nullable: a custom rule set may have no round wild rank
+        ("seat", "int8"),
+        ("bot", "category"),
+        ("went_out", "bool"),
+        ("turns", "int32"),
+        ("deadwood", "int32"),
+        ("points", "int32"),
+        ("total", "int32"),
+    )
+    BOT_TURN_LIMIT = 400
 
     def __init__(
         self,
@@ -110,23 +131,143 @@ class PayMeGame(GameBase):
         self._summaries: list[HandSummary] = []
         self._totals = [0] * players
         self._money: list[int] | None = [0] * players if self.rules.money else None
-        self._rows: list[dict[str, Any]] = []
-        self.hand_number = 0
+        self._rows: list[ResultRow] = []
+        self._hand_number = 0
         self.phase = "hand_over"
         self.to_move: int | None = None
         self._go_out_cache: tuple[tuple[Card, ...], tuple[Card | None, ...]] | None = None
         self._deal(1)
 
+    # The current hand (set by each deal).
+    _hands: list[list[Card]]
+    _stock: list[Card]
+    _pile: list[Card]
+    _table: list[list[Card]]
+    _declarer: int | None
+    _declarer_melds: list[Meld]
+    _turns: list[int]
+    _turns_this_hand: int
+    _picked_up: list[list[Card]]
+    _discarded: list[list[Card]]
+    _drawn: Card | None
+    _final_queue: list[int]
+    _layoff_queue: list[int]
+    _shown: list[list[Card]] | None
+    _lay_offs: list[tuple[tuple[int, tuple[Card, ...]], ...]]
+    _last_chance: bool
+    _deadwood: list[int]
+
+    # ------------------------------------------------------------------ positions
+
+    def to_position(self) -> str:
+        """The whole position as one line of text (see :mod:`payme.game.position`).
+
+        >>> g = PayMeGame("denexa", players=2, seed=3)
+        >>> PayMeGame.from_position(g.to_position()).to_position() == g.to_position()
+        True
+        """
+        return position.write(self.rules, vars(self), _FIELDS)
+
+    @classmethod
+    def from_position(cls, text: str, rules: Ruleset | None = None) -> PayMeGame:
+        """A game set up at the position ``text`` (see :mod:`payme.game.position`).
+
+        >>> g = PayMeGame.from_position(
+        ...     "rules=denexa; players=2; hands=5H 6H 7H / 8C 9D TD; pile=2C; stock=* 8H")
+        >>> g.phase, g.to_move, g.can_draw("stock").ok, g.stock[-1]
+        ('draw', 0, True, Card('8H'))
+        """
+        ruleset, values = position.read(text, _FIELDS, rules)
+        players = values.get("players")
+        if not isinstance(players, int):
+            raise position.PositionError("a position needs players=N")
+        seed = values.get("seed", 0)
+        game = cls(
+            ruleset,
+            players,
+            seed if isinstance(seed, int) else 0,
+            turn_limit=values.get("turn_limit"),  # type: ignore[arg-type]
+            auto_advance=bool(values.get("auto_advance", True)),
+        )
+        game._set_position(values)
+        return game
+
+    def _set_position(self, values: dict[str, object]) -> None:
+        P = position.PositionError
+        rules, n = self.rules, self.players
+        number = values.get("_hand_number", 1)
+        if not isinstance(number, int) or not 1 <= number <= rules.hands:
+            raise P(f"hand must be 1 to {rules.hands}, not {number!r}")
+        self._history.clear()
+        self._hand_number = number
+        self._dealt = rules.dealt_in_hand(number)
+        self._dealer = (n - 1 + number - 1) % n
+        phase = values.get("phase", "draw")
+        if phase not in PHASES:
+            raise P(f"phase must be one of {', '.join(PHASES)}, not {phase!r}")
+        self.phase = str(phase)
+        waiting = phase in ("hand_over", "game_over")
+        to_move = values.get("to_move", None if waiting else (self._dealer + 1) % n)
+        if to_move is not None and not (isinstance(to_move, int) and 0 <= to_move < n):
+            raise P(f"to_move must be a seat from 0 to {n - 1} or -, not {to_move!r}")
+        self.to_move = to_move
+        if "_hands" not in values:
+            raise P("a position needs hands=... (one entry per seat, separated by /)")
+        self._hands = cast(list[list[Card]], position.seat_lists(values, "_hands", n, list))
+        self._pile = cast(list[Card], values.get("_pile", []))
+        self._declarer_melds = cast(list[Meld], values.get("_declarer_melds", []))
+        self._table = [list(m.cards) for m in self._declarer_melds]
+        placed: Counter[Card] = Counter(self._pile)
+        for cards in (*self._hands, *self._table):
+            placed.update(cards)
+        pack = Counter(self.pack.cards())
+        self._stock = position.stock_cards(values.get("_stock", ("*", [])), pack, placed)
+        position.check_cards(
+            {
+                "the hands": Counter(c for h in self._hands for c in h),
+                "the stock": Counter(self._stock),
+                "the discard pile": Counter(self._pile),
+                "the declarer's melds": Counter(c for m in self._table for c in m),
+            },
+            pack,
+        )
+        for meld in self._declarer_melds:
+            why = fixed_meld_problem(meld, tables_for(rules, self._dealt))
+            if why:
+                raise P(f"the declarer's meld {meld} is not valid: {why}")
+        self._drawn = cast(Card | None, values.get("_drawn"))
+        declarer = values.get("_declarer")
+        if declarer is not None and not (isinstance(declarer, int) and 0 <= declarer < n):
+            raise P(f"declarer must be a seat from 0 to {n - 1} or -, not {declarer!r}")
+        self._declarer = declarer
+        self._totals = _per_seat_ints(values, "_totals", n)
+        self._turns = _per_seat_ints(values, "_turns", n)
+        if rules.money is not None:
+            self._money = _per_seat_ints(values, "_money", n)
+        elif values.get("_money") is not None:
+            raise P(f"{rules.name} is not played for money: money=-")
+        self._turns_this_hand = cast(int, values.get("_turns_this_hand", 0))
+        self._picked_up = cast(list[list[Card]], position.seat_lists(values, "_picked_up", n, list))
+        self._discarded = cast(list[list[Card]], position.seat_lists(values, "_discarded", n, list))
+        self._final_queue = cast(list[int], values.get("_final_queue", []))
+        self._layoff_queue = cast(list[int], values.get("_layoff_queue", []))
+        shown = values.get("_shown")
+        self._shown = None if shown is None else cast(list[list[Card]], shown)
+        self._deadwood = cast(list[int], values.get("_deadwood", []))
+        self._lay_offs = cast(
+            list[tuple[tuple[int, tuple[Card, ...]], ...]],
+            position.seat_lists(values, "_lay_offs", n, tuple),
+        )
+        self._last_chance = bool(values.get("_last_chance", False))
+        self._go_out_cache = None
+        self._record("The game is set up at a position.")
+
     # ------------------------------------------------------------------ public state
 
     @property
-    def dealt(self) -> int:
-        """Cards dealt to each player in the current hand."""
-        return self._dealt
-
-    @property
-    def dealer(self) -> int:
-        return self._dealer
+    def hand_number(self) -> int:
+        """The hand being played (1 … ``rules.hands``)."""
+        return self._hand_number
 
     @property
     def declarer(self) -> int | None:
@@ -145,19 +286,6 @@ class PayMeGame(GameBase):
     def summaries(self) -> tuple[HandSummary, ...]:
         """Every finished hand, with all hands shown."""
         return tuple(self._summaries)
-
-    def hand_of(self, seat: int) -> tuple[Card, ...]:
-        """A seat's cards (the whole truth: for tests and the host, not for players)."""
-        return tuple(self._hands[seat])
-
-    @property
-    def stock(self) -> tuple[Card, ...]:
-        """The stock, bottom to top (hidden from players; for tests and the host)."""
-        return tuple(self._stock)
-
-    @property
-    def discard_pile(self) -> tuple[Card, ...]:
-        return tuple(self._pile)
 
     @property
     def table(self) -> tuple[tuple[Card, ...], ...]:
@@ -198,7 +326,7 @@ class PayMeGame(GameBase):
 
     def _deal(self, number: int) -> None:
         rules = self.rules
-        self.hand_number = number
+        self._hand_number = number
         self._dealt = rules.dealt_in_hand(number)
         # The last seat deals hand 1 so that seat 0 plays first; the deal passes left.
         self._dealer = (self.players - 1 + number - 1) % self.players
@@ -211,7 +339,7 @@ class PayMeGame(GameBase):
         self._pile: list[Card] = []
         self._table: list[list[Card]] = []
         self._declarer: int | None = None
-        self._declarer_melds: list[Any] = []
+        self._declarer_melds: list[Meld] = []
         self._turns = [0] * self.players
         self._turns_this_hand = 0
         self._picked_up: list[list[Card]] = [[] for _ in range(self.players)]
@@ -225,6 +353,7 @@ class PayMeGame(GameBase):
         ]
         self._go_out_cache = None
         self._last_chance = False
+        self._deadwood: list[int] = []
         wild = rules.round_wild_rank(self._dealt)
         self._record(
             f"Hand {number}: seat {self._dealer} deals {self._dealt} cards to each player"
@@ -329,11 +458,12 @@ class PayMeGame(GameBase):
             return _no("The game is over.", "end of the game")
         if self.phase == "hand_over":
             return _no("The hand is over: deal the next one first (advance).", "the deal")
+        form = check_form(action, self.players)
+        if not form.ok:
+            return form
         if not isinstance(action, (Draw, Discard, GoOut, LayOff)):
             return _no(f"{type(action).__name__} is not an action in Pay Me.", "Pay Me actions")
         if action.seat != self.to_move:
-            if not isinstance(action.seat, int) or not 0 <= action.seat < self.players:
-                return _no(f"There is no seat {action.seat!r} at this table.", "seats")
             return _no(f"It is seat {self.to_move}'s turn, not seat {action.seat}'s.", "turn order")
         if isinstance(action, Draw):
             return self._can_draw(action)
@@ -425,10 +555,7 @@ class PayMeGame(GameBase):
 
     # ------------------------------------------------------------------ acting
 
-    def apply(self, action: Action) -> Record:
-        """Do ``action`` and return its record; an illegal one raises and changes nothing."""
-        self.verify(action)
-        self._actions.append(action)
+    def _act(self, action: Action) -> Record:
         if isinstance(action, Draw):
             return self._do_draw(action)
         if isinstance(action, Discard):
@@ -539,7 +666,7 @@ class PayMeGame(GameBase):
 
     # ------------------------------------------------------------------ lay-offs
 
-    def _grow_table(self, seat: int, placements: object) -> tuple[list[Any], list[Card]]:
+    def _grow_table(self, seat: int, placements: object) -> tuple[list[Meld], list[Card]]:
         """The declarer's melds after ``placements`` and the seat's hand left, or raise."""
         from payme.layoff import grow_meld
 
@@ -761,7 +888,7 @@ class PayMeGame(GameBase):
             raise IllegalAction("There is no finished hand to move past.", "the deal")
         self._deal(self.hand_number + 1)
 
-    def results(self) -> list[dict[str, Any]]:
+    def results(self) -> list[ResultRow]:
         """One row per finished hand and seat.
 
         Keys: ``hand, dealt, wild_rank, seat, went_out, turns, deadwood, points, total,
@@ -772,37 +899,22 @@ class PayMeGame(GameBase):
 
     # ------------------------------------------------------------------ views
 
-    def view(self, seat: int) -> SeatView:
+    def view(self, seat: int) -> PayMeView:
         """What ``seat`` may see now (no other player's hidden cards)."""
-        if not isinstance(seat, int) or not 0 <= seat < self.players:
-            raise ValueError(f"seat must be 0 to {self.players - 1}, not {seat!r}")
-        shown: tuple[tuple[Card, ...] | None, ...]
-        if self.phase == "lay_off" and self._shown is not None:
-            shown = tuple(tuple(h) for h in self._hands)
-        else:
-            shown = tuple(None for _ in range(self.players))
-        return SeatView(
-            seat=seat,
-            players=self.players,
-            rules=self.rules,
-            hand_number=self.hand_number,
-            dealt=self._dealt,
-            wild_rank=self.rules.round_wild_rank(self._dealt),
-            dealer=self._dealer,
-            phase=self.phase,
-            to_move=self.to_move,
-            hand=tuple(self._hands[seat]),
-            drawn=self._drawn if seat == self.to_move else None,
-            stock_count=len(self._stock),
-            discard_pile=tuple(self._pile),
-            hand_counts=tuple(len(h) for h in self._hands),
+        self._check_seat(seat)
+        melds: list[tuple[Meld, ...]] = [() for _ in range(self.players)]
+        if self._declarer is not None:
+            melds[self._declarer] = tuple(self._declarer_melds)
+        common = self._view_fields(seat, tuple(self._hands[seat]), self.discard_pile, tuple(melds))
+        showing = self.phase == "lay_off" and self._shown is not None
+        return PayMeView(
+            **common,
             declarer=self._declarer,
             table=self.table,
             table_melds=tuple(self._declarer_melds),
-            shown=shown,
+            shown=tuple(tuple(h) if showing else None for h in self._hands),
             picked_up=tuple(tuple(p) for p in self._picked_up),
             discarded=tuple(tuple(d) for d in self._discarded),
-            turns=tuple(self._turns),
             totals=tuple(self._totals),
             money=self.money,
             last_hand=self._summaries[-1] if self._summaries else None,
@@ -863,6 +975,43 @@ class PayMeGame(GameBase):
         )
 
 
+def _per_seat_ints(values: dict[str, object], attr: str, players: int) -> list[int]:
+    value = values.get(attr, [0] * players)
+    if not isinstance(value, list) or len(value) != players:
+        raise position.PositionError(f"{attr.strip('_')} needs one number per seat ({players})")
+    return value
+
+
+_FIELDS: tuple[position.Field, ...] = (
+    ("players", "players", position.INT),
+    ("seed", "seed", position.INT),
+    ("hand", "_hand_number", position.INT),
+    ("phase", "phase", position.STR),
+    ("to_move", "to_move", position.OPT_INT),
+    ("hands", "_hands", position.SEAT_CARDS),
+    ("stock", "_stock", position.STOCK),
+    ("pile", "_pile", position.CARDS),
+    ("drawn", "_drawn", position.CARD),
+    ("declarer", "_declarer", position.OPT_INT),
+    ("table", "_declarer_melds", position.MELDS),
+    ("totals", "_totals", position.INTS),
+    ("money", "_money", position.OPT_INTS),
+    ("turns", "_turns", position.INTS),
+    ("hand_turns", "_turns_this_hand", position.INT),
+    ("picked_up", "_picked_up", position.SEAT_CARDS),
+    ("discarded", "_discarded", position.SEAT_CARDS),
+    ("final_turns", "_final_queue", position.INTS),
+    ("lay_off_turns", "_layoff_queue", position.INTS),
+    ("shown", "_shown", position.OPT_SEAT_CARDS),
+    ("deadwood", "_deadwood", position.INTS),
+    ("lay_offs", "_lay_offs", position.SEAT_PLACEMENTS),
+    ("last_chance", "_last_chance", position.BOOL),
+    ("turn_limit", "turn_limit", position.OPT_INT),
+    ("auto_advance", "auto_advance", position.BOOL),
+)
+"""Pay Me's position fields: ``(key, attribute, codec)``."""
+
+
 def _placements(
     placements: Iterable[tuple[int, Sequence[Card | str] | str]],
 ) -> tuple[tuple[int, tuple[Card, ...]], ...]:
@@ -879,7 +1028,7 @@ def replay(
     players: int,
     seed: int,
     actions: Iterable[Action],
-    **options: Any,
+    **options: GameOption,
 ) -> PayMeGame:
     """Rebuild a game from its seed and actions (each one checked as it is applied).
 
@@ -888,12 +1037,7 @@ def replay(
     >>> replay("classic", 3, 5, g.actions).snapshot() == g.snapshot()
     True
     """
-    game = PayMeGame(rules, players, seed, **options)
-    for action in actions:
-        if game.phase == "hand_over":
-            game.advance()
-        game.apply(action)
-    return game
+    return PayMeGame.replay(rules, players, seed, actions, **options)
 
 
 __all__ = ["PHASES", "PayMeGame", "replay"]

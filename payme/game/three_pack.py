@@ -6,9 +6,9 @@ may never be discarded or left over, what happens when the stock runs out, the i
 pair, the holder's win, the variations), so a custom rule set plays by its own data.
 
 >>> g = new_three_pack_game(players=3, seed=4, dealt=7)
->>> g.phase, g.to_move == g.first, len(g.view(g.first)["hand"])
+>>> g.phase, g.to_move == g.first, len(g.view(g.first).hand)
 ('draw', True, 7)
->>> g.can(Discard(g.first, g.view(g.first)["hand"][0])).rule
+>>> g.can(Discard(g.first, g.view(g.first).hand[0])).rule
 'a turn: draw, then go out or discard'
 >>> g.apply(Draw(g.first, "stock")).event.startswith(f"Seat {g.first} draws from the stock")
 True
@@ -48,24 +48,28 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Iterable, Sequence
-from typing import Any
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any, cast
 
 from payme.cards import Card, format_hand, parse_card
+from payme.game import position
 from payme.game.actions import (
     Action,
     Discard,
     Draw,
     DropOut,
-    GameBase,
     GoOut,
     IllegalAction,
     LayDownRummy,
     LayOff,
     Record,
     Verdict,
+    check_form,
 )
 from payme.game.arrangement import declared_verdict
+from payme.game.base import Game, GameOption, ResultRow
+from payme.game.view import PublicEvent, ThreePackView
+from payme.melds import Meld
 from payme.pack import MAX_HAND, Pack
 from payme.rulesets import Ruleset, RulesLike
 from payme.rulesets import rules as get_rules
@@ -247,38 +251,39 @@ def unmelded_count(rules: Ruleset, hand: Iterable[Card]) -> int:
     return known
 
 
-def _melds_of(rules: Ruleset, hand: Sequence[Card]) -> tuple[tuple[Card, ...], ...]:
+def _melds_of(rules: Ruleset, hand: Sequence[Card]) -> tuple[Meld, ...]:
     from payme.solver import evaluate
 
-    return tuple(tuple(m.cards) for m in evaluate(tuple(hand), rules).melds)
+    return tuple(evaluate(tuple(hand), rules).melds)
 
 
-def _stock_estimate(n: int) -> int:
-    """What a player sees of the stock's size: the source forbids counting it.
-
-    A thin stock (3 cards or fewer) can be told at a glance; otherwise a look gives the size
-    to the nearest 5 (never 0 while a card is left).
-    """
-    if n <= 3:
-        return n
-    return max(5, 5 * round(n / 5))
-
-
-class ThreePackGame(GameBase):
+class ThreePackGame(Game):
     """One game of Rummy 3-Pack (see the module docstring for the readings).
 
     Create with :func:`new_three_pack_game`.  Seats are 0-based and play goes clockwise
     (seat ``s`` is followed by ``s + 1``).
     """
 
+    GAME = "rummy_3_pack"
+    BOT_MODULE = "payme.game.three_pack_bots"
+    RESULT_COLUMNS = (
+        ("game", "int64"),
+        ("seat", "int8"),
+        ("bot", "category"),
+        ("winner", "bool"),
+        ("how", "category"),
+        ("turns", "int32"),
+        ("dropped", "bool"),
+    )
+
     def __init__(
         self,
         rules: RulesLike = "three_pack",
         players: int = 4,
-        seed: int | None = None,
+        seed: int = 0,
         *,
         dealt: int = 7,
-        optional: dict[str, int] | None = None,
+        optional: Mapping[str, int] | None = None,
         first: int | None = None,
         turn_limit: int | None = None,
     ) -> None:
@@ -288,7 +293,7 @@ class ThreePackGame(GameBase):
         r.check_players(players)
         self.rules: Ruleset = r
         self.players: int = players
-        self.dealt: int = r.check_dealt(dealt)
+        self._dealt: int = r.check_dealt(dealt)
         chosen = dict(optional or {})
         r.pack_counts(players, chosen)  # raises naming a bad optional card or count
         if r.variation_go_out and chosen.get("NOGO", 0):
@@ -308,8 +313,8 @@ class ThreePackGame(GameBase):
         """An engine option, no rule: the game ends after this many turns (a safety net for
         bot simulations of the Go Out variation, which has no other end)."""
         self.pack: Pack = Pack.of(r, players, self.optional)
-        if seed is None:
-            seed = random.SystemRandom().randrange(2**63)
+        if not isinstance(seed, int) or isinstance(seed, bool):
+            raise ValueError(f"seed must be a whole number, not {seed!r}")
         self.seed: int = seed
         self._rng = random.Random(seed)
         self._stock_rebuilds = r.variation_go_out or r.stock_out == "rebuild"
@@ -319,16 +324,17 @@ class ThreePackGame(GameBase):
 
         self._history: list[Record] = []
         self._actions: list[Action] = []
-        self.hands: list[list[Card]] = [[] for _ in range(players)]
-        self.shown: list[list[tuple[Card, ...]]] = [[] for _ in range(players)]
-        self.out_of_play: list[list[Card]] = [[] for _ in range(players)]
-        self.active: list[bool] = [True] * players
-        self.stock: list[Card] = []  # top card last
-        self.pile: list[Card] = []  # top card last
-        self.turns: list[int] = [0] * players
-        self.how: list[str] = [""] * players
-        self.went_out: int | None = None
-        self.public_log: list[tuple[int, str, tuple[Card, ...]]] = []
+        self._hands: list[list[Card]] = [[] for _ in range(players)]
+        self._shown: list[list[Meld]] = [[] for _ in range(players)]
+        self._out_of_play: list[list[Card]] = [[] for _ in range(players)]
+        self._active: list[bool] = [True] * players
+        self._stock: list[Card] = []  # top card last
+        self._pile: list[Card] = []  # top card last
+        self._turns: list[int] = [0] * players
+        self._how: list[str] = [""] * players
+        self._went_out: int | None = None
+        self._public_log: list[PublicEvent] = []
+        self._drawn: Card | None = None
         self.phase: str = "draw"
         self.to_move: int | None = None
         self._winners: tuple[int, ...] = ()
@@ -339,18 +345,18 @@ class ThreePackGame(GameBase):
         self.seating: tuple[int, ...] = tuple(range(players))
         """``seating[seat]``: the player (by place at the face-up deal) sitting in ``seat``."""
         if first is None:
-            self.dealer, self.first = self._choose_dealer()
+            self._dealer, self.first = self._choose_dealer()
         else:
             if not isinstance(first, int) or not 0 <= first < players:
                 raise ValueError(f"first must be a seat from 0 to {players - 1}, not {first!r}")
             self.first = first
-            self.dealer = (first - 1) % players
+            self._dealer = (first - 1) % players
         self._deal()
 
     # ------------------------------------------------------------------ setup
 
-    def _event(self, text: str, **details: str) -> Record:
-        rec = Record(len(self._history) + 1, None, text, 1, tuple(details.items()))
+    def _record(self, event: str, action: Action | None = None, **details: str) -> Record:
+        rec = Record(len(self._history) + 1, action, event, 1, tuple(details.items()))
         self._history.append(rec)
         return rec
 
@@ -389,7 +395,7 @@ class ThreePackGame(GameBase):
         shown = "; ".join(f"player {p}: {format_hand(got[p])}" for p in range(n))
         order = sorted(range(n), key=lambda p: keys[p])  # lowest first
         dealer_player = order[-1]
-        self._event(
+        self._record(
             f"Cards dealt face up to choose the first dealer: {shown}. "
             f"Player {dealer_player} has the highest card and deals.",
             preliminary=shown,
@@ -408,7 +414,7 @@ class ThreePackGame(GameBase):
             free = [s for s in range(n) if seats[s] is None]
             seats[self._rng.choice(free)] = p
         self.seating = tuple(s for s in seats if s is not None)
-        self._event(
+        self._record(
             "Seating: "
             + ", ".join(f"seat {s}: player {p}" for s, p in enumerate(self.seating))
             + f". Player {lowest} had the lowest card and plays first.",
@@ -425,10 +431,10 @@ class ThreePackGame(GameBase):
     def _deal(self) -> None:
         deck = self._shuffle(self.pack.cards())
         n = self.players
-        for _ in range(self.dealt):
+        for _ in range(self._dealt):
             for i in range(1, n + 1):
-                self.hands[(self.dealer + i) % n].append(deck.pop())
-        self.stock = deck
+                self._hands[(self._dealer + i) % n].append(deck.pop())
+        self._stock = deck
         shuffled = (
             "shuffled (with the 7-pile shuffle)"
             if (self.rules.variation_seven_pile_shuffle)
@@ -437,16 +443,16 @@ class ThreePackGame(GameBase):
         opts = ", ".join(f"{v} {k}" for k, v in self.optional.items()) or "none"
         upcard = "no upcard"
         if self.rules.upcard:  # a custom rule set may turn one up; Rummy 3-Pack does not
-            self.pile.append(self.stock.pop())
-            upcard = f"upcard {self.pile[-1]}"
-            self.public_log.append((self.dealer, "discard", (self.pile[-1],)))
-        self._event(
-            f"Seat {self.dealer} deals: {len(self.pack)} cards {shuffled}, {self.dealt} "
+            self._pile.append(self._stock.pop())
+            upcard = f"upcard {self._pile[-1]}"
+            self._public_log.append((self._dealer, "discard", (self._pile[-1],)))
+        self._record(
+            f"Seat {self._dealer} deals: {len(self.pack)} cards {shuffled}, {self._dealt} "
             f"to each of {n} players (optional cards: {opts}); {upcard}. "
             f"Seat {self.first} draws first.",
-            dealer=str(self.dealer),
+            dealer=str(self._dealer),
             first=str(self.first),
-            dealt=str(self.dealt),
+            dealt=str(self._dealt),
         )
         self.phase = "draw"
         self.to_move = self.first
@@ -457,45 +463,45 @@ class ThreePackGame(GameBase):
         n = self.players
         for i in range(1, n + 1):
             s = (seat + i) % n
-            if self.active[s]:
+            if self._active[s]:
                 return s
         return seat
 
     def _holds(self, seat: int, card: Card | None) -> int:
         if card is None:
             return 0
-        return self.hands[seat].count(card) + sum(m.count(card) for m in self.shown[seat])
+        return self._hands[seat].count(card) + sum(m.cards.count(card) for m in self._shown[seat])
 
     def _draw_options(self, seat: int) -> list[Draw]:
         """Every draw the pile and stock allow now (before the final-chance filter)."""
         opts: list[Draw] = []
-        room = MAX_HAND - len(self.hands[seat])
-        if self.stock:
+        room = MAX_HAND - len(self._hands[seat])
+        if self._stock:
             opts.append(Draw(seat, "stock"))
-        if self.pile:
+        if self._pile:
             opts.append(Draw(seat, "discard", 1))
             if (
                 self.rules.variation_three_card_draw
-                and len(self.pile) >= 2
-                and self.stock
+                and len(self._pile) >= 2
+                and self._stock
                 and room >= 3
             ):
                 opts.append(Draw(seat, "discard", 2))
             if self.rules.variation_spread_discard_pile:
-                deepest = min(len(self.pile), room)
+                deepest = min(len(self._pile), room)
                 opts.extend(Draw(seat, "discard", k) for k in range(2, deepest + 1))
         return opts
 
     def _drawn_cards(self, draw: Draw) -> list[Card]:
         if draw.source == "stock":
-            return [self.stock[-1]]
-        taken = self.pile[len(self.pile) - draw.take :]
+            return [self._stock[-1]]
+        taken = self._pile[len(self._pile) - draw.take :]
         if self.rules.variation_three_card_draw and draw.take == 2:
-            taken = [*taken, self.stock[-1]]
+            taken = [*taken, self._stock[-1]]
         return taken
 
     def _final_draws(self, seat: int) -> list[Draw]:
-        hand = self.hands[seat]
+        hand = self._hands[seat]
         return [
             d
             for d in self._draw_options(seat)
@@ -506,7 +512,7 @@ class ThreePackGame(GameBase):
         return (
             self._pair is not None
             and self._pair_copies > 0
-            and (self.hands[seat].count(self._pair) >= self._pair_copies)
+            and (self._hands[seat].count(self._pair) >= self._pair_copies)
         )
 
     def legal_actions(self) -> list[Action]:
@@ -520,11 +526,11 @@ class ThreePackGame(GameBase):
         elif self.phase == "final_draw":
             acts.extend(self._final_draws(s))
         elif self.phase in ("discard", "final_go_out"):
-            acts.extend(GoOut(s, d) for d in go_out_options(self.rules, self.hands[s]))
+            acts.extend(GoOut(s, d) for d in go_out_options(self.rules, self._hands[s]))
             if self.phase == "discard":
                 never = set(self.rules.never_discarded)
                 acts.extend(
-                    Discard(s, c) for c in sorted(set(self.hands[s])) if c.token not in never
+                    Discard(s, c) for c in sorted(set(self._hands[s])) if c.token not in never
                 )
         if self._can_lay_down_pair(s):
             acts.append(LayDownRummy(s))
@@ -535,10 +541,11 @@ class ThreePackGame(GameBase):
         """Whether ``action`` is legal now; when not, the reason and the rule it breaks."""
         if self.over:
             return Verdict(False, "the game is over", RULE_OVER)
-        seat = getattr(action, "seat", None)
-        if not isinstance(seat, int) or not 0 <= seat < self.players:
-            return Verdict(False, f"there is no seat {seat!r} in a {self.players}-player game")
-        if not self.active[seat]:
+        form = check_form(action, self.players)
+        if not form.ok:
+            return form
+        seat = action.seat
+        if not self._active[seat]:
             return Verdict(False, f"seat {seat} has dropped out of the game", RULE_DROP)
         if isinstance(action, DropOut):
             return Verdict(True)
@@ -559,7 +566,7 @@ class ThreePackGame(GameBase):
     def _can_lay_down(self, seat: int) -> Verdict:
         if self._pair is None or self._pair_copies == 0:
             return Verdict(False, "this rule set has no instant-win cards", RULE_RUMMY)
-        held = self.hands[seat].count(self._pair)
+        held = self._hands[seat].count(self._pair)
         if held < self._pair_copies:
             return Verdict(
                 False,
@@ -581,10 +588,10 @@ class ThreePackGame(GameBase):
         if d.source == "stock":
             if d.take != 1:
                 return Verdict(False, "the stock gives one card per draw", RULE_DRAW)
-            if not self.stock:
+            if not self._stock:
                 return Verdict(False, "the stock is empty", RULE_STOCK_OUT)
         else:
-            if not self.pile:
+            if not self._pile:
                 return Verdict(False, "the discard pile is empty", RULE_DRAW)
             if d.take > 1:
                 if r.variation_three_card_draw:
@@ -595,32 +602,32 @@ class ThreePackGame(GameBase):
                             "stock card",
                             "variation: Three-Card Draw",
                         )
-                    if len(self.pile) < 2:
+                    if len(self._pile) < 2:
                         return Verdict(
                             False,
                             "Three-Card Draw needs at least two cards in the discard pile",
                             "variation: Three-Card Draw",
                         )
-                    if not self.stock:
+                    if not self._stock:
                         return Verdict(
                             False,
                             "Three-Card Draw takes the top stock card too, and the stock is empty",
                             "variation: Three-Card Draw",
                         )
-                    if len(self.hands[d.seat]) + 3 > MAX_HAND:
+                    if len(self._hands[d.seat]) + 3 > MAX_HAND:
                         return Verdict(
                             False,
                             f"a hand may hold at most {MAX_HAND} cards (an engine limit)",
                             "engine limit: hand size",
                         )
                 elif r.variation_spread_discard_pile:
-                    if d.take > len(self.pile):
+                    if d.take > len(self._pile):
                         return Verdict(
                             False,
-                            f"the discard pile holds {len(self.pile)} cards, not {d.take}",
+                            f"the discard pile holds {len(self._pile)} cards, not {d.take}",
                             "variation: Spread-Out Discard Pile",
                         )
-                    if len(self.hands[d.seat]) + d.take > MAX_HAND:
+                    if len(self._hands[d.seat]) + d.take > MAX_HAND:
                         return Verdict(
                             False,
                             f"a hand may hold at most {MAX_HAND} cards (an engine limit)",
@@ -629,7 +636,7 @@ class ThreePackGame(GameBase):
                 else:
                     return Verdict(False, "only the top discard may be drawn", RULE_DRAW)
         if self.phase == "final_draw":
-            hand = [*self.hands[d.seat], *self._drawn_cards(d)]
+            hand = [*self._hands[d.seat], *self._drawn_cards(d)]
             if not go_out_options(r, hand):
                 return Verdict(
                     False,
@@ -650,7 +657,7 @@ class ThreePackGame(GameBase):
                 "after the final chance's draw, the only way on is going out",
                 RULE_STOCK_OUT,
             )
-        if not isinstance(d.card, Card) or d.card not in self.hands[d.seat]:
+        if not isinstance(d.card, Card) or d.card not in self._hands[d.seat]:
             return Verdict(False, f"seat {d.seat} holds no {d.card}", RULE_TURN)
         if d.card.token in self.rules.never_discarded:
             return Verdict(False, f"{d.card} can never be discarded", RULE_NEVER_DISCARD)
@@ -659,7 +666,7 @@ class ThreePackGame(GameBase):
     def _can_go_out(self, g: GoOut) -> Verdict:
         if self.phase in ("draw", "final_draw"):
             return Verdict(False, f"seat {g.seat} must draw before going out", RULE_TURN)
-        hand = self.hands[g.seat]
+        hand = self._hands[g.seat]
         if g.discard is not None and (not isinstance(g.discard, Card) or g.discard not in hand):
             return Verdict(False, f"seat {g.seat} holds no {g.discard}", RULE_GO_OUT)
         options = go_out_options(self.rules, hand)
@@ -684,74 +691,68 @@ class ThreePackGame(GameBase):
 
     # ------------------------------------------------------------------ acting
 
-    def apply(self, action: Action) -> Record:
-        """Do ``action`` (refused with :class:`IllegalAction`, state unchanged, if illegal)."""
-        self.verify(action)
-        self._actions.append(action)
+    def _act(self, action: Action) -> Record:
         if isinstance(action, DropOut):
-            return self._drop_out(action)
+            return self._do_drop_out(action)
         if isinstance(action, LayDownRummy):
-            return self._lay_down(action)
+            return self._do_lay_down(action)
         if isinstance(action, Draw):
-            return self._draw(action)
+            return self._do_draw(action)
         if isinstance(action, Discard):
-            return self._discard(action)
+            return self._do_discard(action)
         assert isinstance(action, GoOut)
-        return self._go_out(action)
+        return self._do_go_out(action)
 
-    def _record(self, action: Action, text: str, **details: str) -> Record:
-        rec = Record(len(self._history) + 1, action, text, 1, tuple(details.items()))
-        self._history.append(rec)
-        return rec
-
-    def _draw(self, d: Draw) -> Record:
+    def _do_draw(self, d: Draw) -> Record:
         s = d.seat
-        self.turns[s] += 1
-        hand = self.hands[s]
+        self._turns[s] += 1
+        hand = self._hands[s]
         if d.source == "stock":
-            hand.append(self.stock.pop())
-            self.public_log.append((s, "stock", ()))
+            hand.append(self._stock.pop())
+            self._drawn = hand[-1]
+            self._public_log.append((s, "stock", ()))
             text = f"Seat {s} draws from the stock."
             shown = ""
         else:
-            taken = self.pile[len(self.pile) - d.take :]
-            del self.pile[len(self.pile) - d.take :]
+            taken = self._pile[len(self._pile) - d.take :]
+            del self._pile[len(self._pile) - d.take :]
             hand.extend(taken)
-            self.public_log.append((s, "take", tuple(taken)))
+            self._drawn = taken[-1] if len(taken) == 1 else None
+            self._public_log.append((s, "take", tuple(taken)))
             shown = format_hand(reversed(taken))
             if self.rules.variation_three_card_draw and d.take == 2:
-                hand.append(self.stock.pop())
-                self.public_log.append((s, "stock", ()))
+                hand.append(self._stock.pop())
+                self._public_log.append((s, "stock", ()))
                 text = f"Seat {s} takes {shown} from the discard pile and the top stock card."
             elif d.take == 1:
                 text = f"Seat {s} takes {shown} from the discard pile."
             else:
                 text = f"Seat {s} takes {shown} from the spread-out discard pile."
-        if not self.stock:
+        if not self._stock:
             text += " That was the last stock card."
-        rec = self._record(d, text, source=d.source, take=str(d.take), cards=shown)
+        rec = self._record(text, d, source=d.source, take=str(d.take), cards=shown)
         self.phase = "final_go_out" if self.phase == "final_draw" else "discard"
         return rec
 
-    def _discard(self, d: Discard) -> Record:
+    def _do_discard(self, d: Discard) -> Record:
         s = d.seat
-        self.hands[s].remove(d.card)
-        self.pile.append(d.card)
-        self.public_log.append((s, "discard", (d.card,)))
-        rec = self._record(d, f"Seat {s} discards {d.card}.", card=str(d.card))
+        self._hands[s].remove(d.card)
+        self._pile.append(d.card)
+        self._public_log.append((s, "discard", (d.card,)))
+        rec = self._record(f"Seat {s} discards {d.card}.", d, card=str(d.card))
         self._end_turn(s)
         return rec
 
-    def _go_out(self, g: GoOut) -> Record:
+    def _do_go_out(self, g: GoOut) -> Record:
         s = g.seat
-        hand = self.hands[s]
+        hand = self._hands[s]
         rest = list(hand)
         if g.discard is not None:
             rest.remove(g.discard)
-        melds = _melds_of(self.rules, rest) if g.melds is None else tuple(m.cards for m in g.melds)
-        self.shown[s].extend(melds)
+        melds = _melds_of(self.rules, rest) if g.melds is None else g.melds
+        self._shown[s].extend(melds)
         for m in melds:
-            for c in m:
+            for c in m.cards:
                 hand.remove(c)
         left = ""
         if g.discard is not None:
@@ -759,42 +760,42 @@ class ThreePackGame(GameBase):
                 left = f"; {g.discard} stays in the hand, face up"
             else:
                 hand.remove(g.discard)
-                self.pile.append(g.discard)
-                self.public_log.append((s, "discard", (g.discard,)))
+                self._pile.append(g.discard)
+                self._public_log.append((s, "discard", (g.discard,)))
                 left = f" and discards {g.discard}"
-        laid = ", ".join(format_hand(m) for m in melds)
+        laid = ", ".join(format_hand(m.cards) for m in melds)
         rec = self._record(
-            g,
             f"Seat {s} goes out, melding {laid}{left}.",
+            g,
             melds=laid,
             leftover=str(g.discard or ""),
         )
-        self.went_out = s
-        self.how[s] = "went out"
+        self._went_out = s
+        self._how[s] = "went out"
         self._finish("someone went out")
         return rec
 
-    def _lay_down(self, a: LayDownRummy) -> Record:
+    def _do_lay_down(self, a: LayDownRummy) -> Record:
         s = a.seat
         pair = self._pair
         assert pair is not None
         if self.phase in ("draw", "final_draw"):
-            self.turns[s] += 1  # laying down at the start of a turn is that turn
+            self._turns[s] += 1  # laying down at the start of a turn is that turn
         for _ in range(self._pair_copies):
-            self.hands[s].remove(pair)
-        self.shown[s].append((pair,) * self._pair_copies)
-        rec = self._record(a, f"Seat {s} lays down both {pair} cards and wins.")
-        self.how[s] = "both rummy"
+            self._hands[s].remove(pair)
+        self._shown[s].extend(Meld("single", (pair,), (pair,)) for _ in range(self._pair_copies))
+        rec = self._record(f"Seat {s} lays down both {pair} cards and wins.", a)
+        self._how[s] = "both rummy"
         self._finish(f"both {pair} cards laid down")
         return rec
 
-    def _drop_out(self, a: DropOut) -> Record:
+    def _do_drop_out(self, a: DropOut) -> Record:
         s = a.seat
-        self.out_of_play[s].extend(self.hands[s])
-        self.hands[s].clear()
-        self.active[s] = False
-        rec = self._record(a, f"Seat {s} drops out; their cards leave play unseen.")
-        if sum(self.active) < 2:
+        self._out_of_play[s].extend(self._hands[s])
+        self._hands[s].clear()
+        self._active[s] = False
+        rec = self._record(f"Seat {s} drops out; their cards leave play unseen.", a)
+        if sum(self._active) < 2:
             self._finish("fewer than two players are left")
         elif s == self.to_move:
             if self.phase in ("final_draw", "final_go_out"):
@@ -806,28 +807,29 @@ class ThreePackGame(GameBase):
         return rec
 
     def _start_turn(self, seat: int) -> None:
+        self._drawn = None
         self.to_move = seat
         self.phase = "draw"
         if not self._draw_options(seat):
             self._finish("no card can be drawn")
-        elif self.turn_limit is not None and sum(self.turns) >= self.turn_limit:
+        elif self.turn_limit is not None and sum(self._turns) >= self.turn_limit:
             self._finish(f"the turn limit of {self.turn_limit} turns was reached")
 
     def _end_turn(self, seat: int) -> None:
         nxt = self._next_active(seat)
-        if self.stock:
+        if self._stock:
             self._start_turn(nxt)
             return
         if self._stock_rebuilds:
-            if len(self.pile) > 1:
-                top = self.pile.pop()
-                self.stock = self._shuffle(self.pile)
-                self.pile = [top]
-                self.public_log.append((seat, "rebuild", ()))
-                self._event(
+            if len(self._pile) > 1:
+                top = self._pile.pop()
+                self._stock = self._shuffle(self._pile)
+                self._pile = [top]
+                self._public_log.append((seat, "rebuild", ()))
+                self._record(
                     f"The stock is exhausted: the discard pile but its top card ({top}) is "
-                    f"shuffled into a new stock of {len(self.stock)} cards.",
-                    rebuilt=str(len(self.stock)),
+                    f"shuffled into a new stock of {len(self._stock)} cards.",
+                    rebuilt=str(len(self._stock)),
                 )
             self._start_turn(nxt)
             return
@@ -837,9 +839,127 @@ class ThreePackGame(GameBase):
         if not self._final_draws(nxt):
             self._finish(f"the stock is exhausted and seat {nxt} cannot go out by drawing")
             return
-        self._event(f"The stock is exhausted: seat {nxt} may draw only to go out.", chance=str(nxt))
+        self._record(
+            f"The stock is exhausted: seat {nxt} may draw only to go out.", chance=str(nxt)
+        )
         self.to_move = nxt
         self.phase = "final_draw"
+
+    @classmethod
+    def replay(
+        cls,
+        rules: RulesLike,
+        players: int,
+        seed: int,
+        actions: Iterable[Action],
+        **options: GameOption,
+    ) -> ThreePackGame:
+        """Rebuild a game from its seed, options and actions; ``tie=True``: after them the
+        table agreed to a tie game (:meth:`agree_tie`, no player's action)."""
+        tie = bool(options.pop("tie", False))
+        game = super().replay(rules, players, seed, actions, **options)
+        if tie:
+            game.agree_tie()
+        return game
+
+    # ------------------------------------------------------------------ positions
+
+    def to_position(self) -> str:
+        """The whole position as one line of text (see :mod:`payme.game.position`).
+
+        >>> g = new_three_pack_game(players=3, seed=4)
+        >>> ThreePackGame.from_position(g.to_position()).to_position() == g.to_position()
+        True
+        """
+        return position.write(self.rules, vars(self), _FIELDS)
+
+    @classmethod
+    def from_position(cls, text: str, rules: Ruleset | None = None) -> ThreePackGame:
+        """A game set up at the position ``text`` (see :mod:`payme.game.position`).
+
+        >>> g = ThreePackGame.from_position("rules=three_pack; players=2; dealt=3; "
+        ...     "first=0; hands=5H 6H 7H / 2C 5S 9D; stock=* 8H")
+        >>> g.to_move, g.phase, g.stock[-1], g.view(0).stock_count
+        (0, 'draw', Card('8H'), None)
+        """
+        ruleset, values = position.read(text, _FIELDS, rules)
+        players = values.get("players")
+        if not isinstance(players, int):
+            raise position.PositionError("a position needs players=N")
+        first = values.get("first", 0)
+        game = cls(
+            ruleset,
+            players,
+            cast(int, values.get("seed", 0)),
+            dealt=cast(int, values.get("_dealt", 7)),
+            optional=cast(dict[str, int], values.get("optional", {})),
+            first=cast(int, first),
+            turn_limit=cast(int | None, values.get("turn_limit")),
+        )
+        game._set_position(values)
+        return game
+
+    def _set_position(self, values: dict[str, object]) -> None:
+        P = position.PositionError
+        n = self.players
+        self._history.clear()
+        self._public_log.clear()
+        dealer = values.get("dealer", (self.first - 1) % n)
+        if not isinstance(dealer, int) or not 0 <= dealer < n:
+            raise P(f"dealer must be a seat from 0 to {n - 1}, not {dealer!r}")
+        self._dealer = dealer
+        seating = values.get("seating", list(range(n)))
+        if sorted(cast(list[int], seating)) != list(range(n)):
+            raise P(f"seating must name each of the {n} players once")
+        self.seating = tuple(cast(list[int], seating))
+        prelim = values.get("preliminary", [])
+        self.preliminary = tuple(tuple(cs) for cs in cast(list[list[Card]], prelim) if cs)
+        phase = values.get("phase", "draw")
+        if phase not in PHASES:
+            raise P(f"phase must be one of {', '.join(PHASES)}, not {phase!r}")
+        self.phase = str(phase)
+        to_move = values.get("to_move", None if phase == "game_over" else self.first)
+        if to_move is not None and not (isinstance(to_move, int) and 0 <= to_move < n):
+            raise P(f"to_move must be a seat from 0 to {n - 1} or -, not {to_move!r}")
+        self.to_move = to_move
+        if "_hands" not in values:
+            raise P("a position needs hands=... (one entry per seat, separated by /)")
+        self._hands = cast(list[list[Card]], position.seat_lists(values, "_hands", n, list))
+        self._shown = cast(list[list[Meld]], position.seat_lists(values, "_shown", n, list))
+        self._out_of_play = cast(
+            list[list[Card]], position.seat_lists(values, "_out_of_play", n, list)
+        )
+        self._pile = cast(list[Card], values.get("_pile", []))
+        placed: Counter[Card] = Counter(self._pile)
+        for cards in (*self._hands, *self._out_of_play):
+            placed.update(cards)
+        for melds in self._shown:
+            for m in melds:
+                placed.update(m.cards)
+        pack = Counter(self.pack.cards())
+        self._stock = position.stock_cards(values.get("_stock", ("*", [])), pack, placed)
+        position.check_cards(
+            {
+                "the hands": Counter(c for h in self._hands for c in h),
+                "the melds shown": Counter(c for ms in self._shown for m in ms for c in m.cards),
+                "the cards out of play": Counter(c for h in self._out_of_play for c in h),
+                "the stock": Counter(self._stock),
+                "the discard pile": Counter(self._pile),
+            },
+            pack,
+        )
+        self._active = [bool(a) for a in position.seat_lists(values, "_active", n, 1)]
+        self._turns = cast(list[int], position.seat_lists(values, "_turns", n, 0))
+        self._how = cast(list[str], position.seat_lists(values, "_how", n, ""))
+        went_out = values.get("_went_out")
+        if went_out is not None and not (isinstance(went_out, int) and 0 <= went_out < n):
+            raise P(f"went_out must be a seat from 0 to {n - 1} or -, not {went_out!r}")
+        self._went_out = went_out
+        self._public_log = cast(list[PublicEvent], values.get("_public_log", []))
+        self._drawn = cast(Card | None, values.get("_drawn"))
+        self._winners = tuple(cast(list[int], values.get("_winners", [])))
+        self.tie_agreed = bool(values.get("tie_agreed", False))
+        self._record("The game is set up at a position.")
 
     def agree_tie(self) -> Record:
         """End the game as a *tie game*: everyone still in agrees, and nobody wins.
@@ -854,23 +974,23 @@ class ThreePackGame(GameBase):
         if self.over:
             raise IllegalAction("the game is over", RULE_OVER)
         self.tie_agreed = True
-        rec = self._event("Everyone still in agrees to call the game a tie.")
+        rec = self._record("Everyone still in agrees to call the game a tie.")
         self._finish("a tie game")
         return rec
 
     def _finish(self, why: str) -> None:
         holder = None if self.tie_agreed else self._holder
         for s in range(self.players):
-            if self.active[s] and not self.how[s] and self._holds(s, holder):
-                self.how[s] = "rummy card"
-        winners = tuple(s for s in range(self.players) if self.how[s])
+            if self._active[s] and not self._how[s] and self._holds(s, holder):
+                self._how[s] = "rummy card"
+        winners = tuple(s for s in range(self.players) if self._how[s])
         if self.rules.max_winners is not None:
             assert len(winners) <= self.rules.max_winners, winners
         self._winners = winners
         self.phase = "game_over"
         self.to_move = None
-        named = ", ".join(f"seat {s} ({self.how[s]})" for s in winners) if winners else "nobody"
-        self._event(f"Game over ({why}). Winners: {named}.", winners=" ".join(map(str, winners)))
+        named = ", ".join(f"seat {s} ({self._how[s]})" for s in winners) if winners else "nobody"
+        self._record(f"Game over ({why}). Winners: {named}.", winners=" ".join(map(str, winners)))
 
     # ------------------------------------------------------------------ results
 
@@ -878,78 +998,116 @@ class ThreePackGame(GameBase):
         """The seats that won (empty until the game is over)."""
         return self._winners
 
-    def results(self) -> list[dict[str, Any]]:
+    def results(self) -> list[ResultRow]:
         """One row per seat: seat, winner, how ("went out", "rummy card", "both rummy", ""),
         turns, and whether the seat dropped out."""
         return [
             {
                 "seat": s,
                 "winner": s in self._winners,
-                "how": self.how[s] if s in self._winners else "",
-                "turns": self.turns[s],
-                "dropped": not self.active[s],
+                "how": self._how[s] if s in self._winners else "",
+                "turns": self._turns[s],
+                "dropped": not self._active[s],
             }
             for s in range(self.players)
         ]
 
-    def view(self, seat: int) -> dict[str, Any]:
-        """What the player in ``seat`` may know: their own hand, never another's."""
-        if not isinstance(seat, int) or not 0 <= seat < self.players:
-            raise ValueError(f"there is no seat {seat!r} in a {self.players}-player game")
-        spread = self.rules.variation_spread_discard_pile
-        return {
-            "game": "rummy_3_pack",
-            "rules": self.rules,
-            "seat": seat,
-            "players": self.players,
-            "dealt": self.dealt,
-            "optional": dict(self.optional),
-            "pack_counts": self.pack.counts,
-            "dealer": self.dealer,
-            "first": self.first,
-            "seating": self.seating,
-            "to_move": self.to_move,
-            "phase": self.phase,
-            "over": self.over,
-            "hand": tuple(sorted(self.hands[seat])),
-            "hand_sizes": tuple(len(h) for h in self.hands),
-            "active": tuple(self.active),
-            "shown": tuple(tuple(m) for m in self.shown),
-            "top_discard": self.pile[-1] if self.pile else None,
-            "discard_pile": tuple(self.pile) if spread else tuple(self.pile[-1:]),
-            "stock_count": len(self.stock),
-            "stock_estimate": _stock_estimate(len(self.stock)),
-            "turns": tuple(self.turns),
-            "public_log": tuple(self.public_log),
-            "winners": self._winners,
-            "how": tuple(self.how) if self.over else ("",) * self.players,
-        }
+    def view(self, seat: int) -> ThreePackView:
+        """What the player in ``seat`` may know: their own hand, never another's (of the
+        discard pile, the top card only unless it is spread out)."""
+        shown = self._pile if self.rules.variation_spread_discard_pile else self._pile[-1:]
+        hand = tuple(sorted(self._hands[self._check_seat(seat)]))
+        return ThreePackView(
+            **self._view_fields(seat, hand, tuple(shown), tuple(map(tuple, self._shown))),
+            optional=tuple(sorted(self.optional.items())),
+            pack_counts=self.pack.counts,
+            first=self.first,
+            seating=self.seating,
+            active=tuple(self._active),
+            public_log=tuple(self._public_log),
+            how=tuple(self._how) if self.over else ("",) * self.players,
+        )
+
+    # ------------------------------------------------------------------ the host's view
+
+    @property
+    def hand_number(self) -> int:
+        """Always 1: a game of Rummy 3-Pack is one deal (a match is many games)."""
+        return 1
+
+    @property
+    def active(self) -> tuple[bool, ...]:
+        """Whether each seat is still in the game (public: dropping out is seen)."""
+        return tuple(self._active)
+
+    @property
+    def went_out(self) -> int | None:
+        """The seat that went out (``None`` if nobody did)."""
+        return self._went_out
+
+    def advance(self) -> None:
+        """There is no next hand: one deal is one game (a match deals the next game)."""
+        raise IllegalAction(
+            "A game of Rummy 3-Pack is one deal: there is no next hand.", "one deal, one game"
+        )
 
     def cards_in_play(self) -> Counter[Card]:
         """Every card in the game, wherever it is (for checking nothing is created or lost)."""
-        total: Counter[Card] = Counter(self.stock)
-        total.update(self.pile)
+        total: Counter[Card] = Counter(self._stock)
+        total.update(self._pile)
         for s in range(self.players):
-            total.update(self.hands[s])
-            total.update(self.out_of_play[s])
-            for m in self.shown[s]:
-                total.update(m)
+            total.update(self._hands[s])
+            total.update(self._out_of_play[s])
+            for m in self._shown[s]:
+                total.update(m.cards)
         return total
 
     def __repr__(self) -> str:
         return (
-            f"ThreePackGame(players={self.players}, seed={self.seed}, dealt={self.dealt}, "
+            f"ThreePackGame(players={self.players}, seed={self.seed}, dealt={self._dealt}, "
             f"phase={self.phase!r}, to_move={self.to_move})"
         )
+
+
+PHASES = ("draw", "discard", "final_draw", "final_go_out", "game_over")
+"""Every value of :attr:`ThreePackGame.phase`."""
+
+_FIELDS: tuple[position.Field, ...] = (
+    ("players", "players", position.INT),
+    ("seed", "seed", position.INT),
+    ("dealt", "_dealt", position.INT),
+    ("optional", "optional", position.COUNTS),
+    ("dealer", "_dealer", position.INT),
+    ("first", "first", position.INT),
+    ("seating", "seating", position.INTS),
+    ("preliminary", "preliminary", position.SEAT_CARDS),
+    ("phase", "phase", position.STR),
+    ("to_move", "to_move", position.OPT_INT),
+    ("hands", "_hands", position.SEAT_CARDS),
+    ("stock", "_stock", position.STOCK),
+    ("pile", "_pile", position.CARDS),
+    ("drawn", "_drawn", position.CARD),
+    ("shown", "_shown", position.SEAT_MELDS),
+    ("out_of_play", "_out_of_play", position.SEAT_CARDS),
+    ("active", "_active", position.BOOLS),
+    ("turns", "_turns", position.INTS),
+    ("how", "_how", position.SEAT_STRS),
+    ("went_out", "_went_out", position.OPT_INT),
+    ("public_log", "_public_log", position.PUBLIC_LOG),
+    ("winners", "_winners", position.INTS),
+    ("tie_agreed", "tie_agreed", position.BOOL),
+    ("turn_limit", "turn_limit", position.OPT_INT),
+)
+"""Rummy 3-Pack's position fields: ``(key, attribute, codec)``."""
 
 
 def new_three_pack_game(
     rules: RulesLike = "three_pack",
     players: int = 4,
-    seed: int | None = None,
+    seed: int = 0,
     *,
     dealt: int = 7,
-    optional: dict[str, int] | None = None,
+    optional: Mapping[str, int] | None = None,
     first: int | None = None,
     turn_limit: int | None = None,
 ) -> ThreePackGame:
@@ -976,9 +1134,7 @@ def replay_three_pack(
     players: int,
     seed: int,
     actions: Iterable[Action],
-    *,
-    tie: bool = False,
-    **options: Any,
+    **options: GameOption,
 ) -> ThreePackGame:
     """Rebuild a game from its seed, options and actions (each one checked as it is applied).
 
@@ -990,22 +1146,17 @@ def replay_three_pack(
     >>> again.history == g.history
     True
     """
-    game = ThreePackGame(rules, players, seed, **options)
-    for action in actions:
-        game.apply(action)
-    if tie:
-        game.agree_tie()
-    return game
+    return ThreePackGame.replay(rules, players, seed, actions, **options)
 
 
 def play_three_pack(
     rules: RulesLike = "three_pack",
     players: int = 3,
     bots: Sequence[str] = ("greedy",),
-    seed: int | None = None,
+    seed: int = 0,
     *,
     max_actions: int = 100_000,
-    **options: Any,
+    **options: GameOption,
 ) -> ThreePackGame:
     """A game played to its end by bots (``bots[i % len(bots)]`` plays seat ``i``).
 
@@ -1017,7 +1168,7 @@ def play_three_pack(
     """
     from payme.game.three_pack_bots import make_three_pack_bot
 
-    game = ThreePackGame(rules, players, seed, **options)
+    game = ThreePackGame.new(rules, players, seed, **options)
     seats = [
         make_three_pack_bot(bots[i % len(bots)], game.rules, game.seed * 31 + i)
         for i in range(players)

@@ -18,24 +18,19 @@ ValueError: unknown Rummy 3-Pack bot 'clever': choose random, greedy, strong or 
 
 from __future__ import annotations
 
+import importlib
 import random
+import warnings
 from collections import Counter
 from collections.abc import Sequence
-from typing import Any, Protocol
 
 from payme.cards import CARDS, Card, parse_card
 from payme.game.actions import Action, Discard, Draw, DropOut, GoOut, LayDownRummy
+from payme.game.bots import Bot, BotFactory
 from payme.game.three_pack import unmelded_count
+from payme.game.view import SeatView, ThreePackView, narrow
 from payme.rulesets import Ruleset, RulesLike
 from payme.rulesets import rules as get_rules
-
-BOT_NAMES = ("random", "greedy", "strong", "expert")
-
-
-class ThreePackBot(Protocol):
-    name: str
-
-    def choose(self, view: dict[str, Any], legal: Sequence[Action]) -> Action: ...
 
 
 def _winning_move(legal: Sequence[Action]) -> Action | None:
@@ -51,7 +46,7 @@ def _winning_move(legal: Sequence[Action]) -> Action | None:
     return None
 
 
-class RandomBot:
+class ThreePackRandomBot:
     """Any legal move, chosen uniformly — except dropping out, which it never does."""
 
     name = "random"
@@ -60,12 +55,12 @@ class RandomBot:
         self.rules = rules
         self.rng = random.Random(seed)
 
-    def choose(self, view: dict[str, Any], legal: Sequence[Action]) -> Action:
+    def choose(self, view: SeatView, legal: Sequence[Action]) -> Action:
         stay = [a for a in legal if not isinstance(a, DropOut)]
         return self.rng.choice(stay or list(legal))
 
 
-class GreedyBot:
+class ThreePackGreedyBot:
     """Fewest unmelded cards now: takes the top discard when that lowers its unmelded count,
     discards to the lowest count, goes out or lays down both RUMMY cards when it can."""
 
@@ -79,7 +74,7 @@ class GreedyBot:
     def unmelded(self, hand: Sequence[Card]) -> int:
         return unmelded_count(self.rules, hand)
 
-    def best_discard(self, hand: Sequence[Card]) -> tuple[int, Card | None]:
+    def fewest_after_discard(self, hand: Sequence[Card]) -> tuple[int, Card | None]:
         best: tuple[int, Card | None] = (len(hand) + 1, None)
         for c in sorted(set(hand), reverse=True):  # ties: the higher card goes
             if c.token in self.never:
@@ -91,30 +86,33 @@ class GreedyBot:
                 best = (n, c)
         return best
 
-    def choose(self, view: dict[str, Any], legal: Sequence[Action]) -> Action:
+    def choose(self, view: SeatView, legal: Sequence[Action]) -> Action:
+        return self._choose(narrow(view, ThreePackView), legal)
+
+    def _choose(self, view: ThreePackView, legal: Sequence[Action]) -> Action:
         win = _winning_move(legal)
         if win is not None:
             return win
-        hand = list(view["hand"])
+        hand = list(view.hand)
         draws = [a for a in legal if isinstance(a, Draw)]
         if draws:
-            if view["phase"] == "final_draw":
+            if view.phase == "final_draw":
                 return draws[0]  # only draws that let it go out are offered
             top = next((a for a in draws if a.source == "discard" and a.take == 1), None)
             stock = next((a for a in draws if a.source == "stock"), None)
             if top is not None:
-                after, _ = self.best_discard([*hand, view["top_discard"]])
+                after, _ = self.fewest_after_discard([*hand, *view.discard_pile[-1:]])
                 if stock is None or after < self.unmelded(hand):
                     return top
             return stock if stock is not None else draws[0]
         discards = [a for a in legal if isinstance(a, Discard)]
         if discards:
-            _, card = self.best_discard(hand)
+            _, card = self.fewest_after_discard(hand)
             return next((a for a in discards if a.card == card), discards[0])
         return legal[0]
 
 
-class StrongBot(GreedyBot):
+class ThreePackStrongBot(ThreePackGreedyBot):
     """Weighs draws by the unseen cards, keeps wild cards, watches the table.
 
     * A hand is valued by its unmelded count less the chance that the next stock card
@@ -145,19 +143,19 @@ class StrongBot(GreedyBot):
 
     # --- what it knows --------------------------------------------------------------
 
-    def unseen(self, view: dict[str, Any]) -> Counter[Card]:
+    def unseen(self, view: ThreePackView) -> Counter[Card]:
         """Cards it has not seen anywhere: candidates for the next stock card.
 
         The pack less its own hand, the discard pile as it remembers it, the cards it saw
         other players take from the pile (until it sees them discarded again) and every
         card laid down.  A rebuilt stock (the Go Out variation) takes the pile back in.
         """
-        left: Counter[Card] = Counter({CARDS[i]: n for i, n in enumerate(view["pack_counts"]) if n})
-        left.subtract(view["hand"])
-        me = view["seat"]
+        left: Counter[Card] = Counter({CARDS[i]: n for i, n in enumerate(view.pack_counts) if n})
+        left.subtract(view.hand)
+        me = view.seat
         pile: list[Card] = []
         taken: dict[int, Counter[Card]] = {}
-        for seat, kind, cards in view["public_log"]:
+        for seat, kind, cards in view.public_log:
             if kind == "discard":
                 pile.extend(cards)
                 held = taken.get(seat)
@@ -172,15 +170,15 @@ class StrongBot(GreedyBot):
         left.subtract(pile)
         for held in taken.values():
             left.subtract(+held)
-        for melds in view["shown"]:
+        for melds in view.melds:
             for m in melds:
-                left.subtract(m)
+                left.subtract(m.cards)
         return +left
 
-    def remembered_pile(self, view: dict[str, Any]) -> list[Card]:
+    def remembered_pile(self, view: ThreePackView) -> list[Card]:
         """The discard pile as a player who watched every discard and take remembers it."""
         pile: list[Card] = []
-        for _seat, kind, cards in view["public_log"]:
+        for _seat, kind, cards in view.public_log:
             if kind == "discard":
                 pile.extend(cards)
             elif kind == "take":
@@ -189,13 +187,10 @@ class StrongBot(GreedyBot):
                 del pile[:-1]
         return pile
 
-    def interest(self, view: dict[str, Any], seat: int) -> list[Card]:
+    def interest(self, view: ThreePackView, seat: int) -> list[Card]:
         """Cards ``seat`` took from the discard pile (and may still hold)."""
         return [
-            c
-            for s, kind, cards in view["public_log"]
-            if s == seat and kind == "take"
-            for c in cards
+            c for s, kind, cards in view.public_log if s == seat and kind == "take" for c in cards
         ]
 
     # --- valuation ------------------------------------------------------------------
@@ -265,25 +260,26 @@ class StrongBot(GreedyBot):
 
     # --- choices --------------------------------------------------------------------
 
-    def choose(self, view: dict[str, Any], legal: Sequence[Action]) -> Action:
+    def choose(self, view: SeatView, legal: Sequence[Action]) -> Action:
+        return self._choose(narrow(view, ThreePackView), legal)
+
+    def _choose(self, view: ThreePackView, legal: Sequence[Action]) -> Action:
         win = _winning_move(legal)
         if win is not None:
             return win
-        hand = list(view["hand"])
+        hand = list(view.hand)
         unseen = self.unseen(view)
-        seat, players = view["seat"], view["players"]
+        seat, players = view.seat, view.players
         nxt = next(
-            (seat + i) % players
-            for i in range(1, players + 1)
-            if view["active"][(seat + i) % players]
+            (seat + i) % players for i in range(1, players + 1) if view.active[(seat + i) % players]
         )
         wanted = self.interest(view, nxt)
         # With the stock all but gone, the next player may get a last chance to go out
         # with this discard: feeding them weighs more.
-        self.caution = 0.5 if view["stock_estimate"] <= 1 else 0.01
+        self.caution = 0.5 if view.stock_estimate <= 1 else 0.01
         draws = [a for a in legal if isinstance(a, Draw)]
         if draws:
-            if view["phase"] == "final_draw":
+            if view.phase == "final_draw":
                 return draws[0]  # only draws that let it go out are offered
             return self.choose_draw(view, hand, unseen, wanted, draws)
         discards = [a for a in legal if isinstance(a, Discard)]
@@ -294,7 +290,7 @@ class StrongBot(GreedyBot):
 
     def choose_draw(
         self,
-        view: dict[str, Any],
+        view: ThreePackView,
         hand: list[Card],
         unseen: Counter[Card],
         wanted: Sequence[Card],
@@ -308,7 +304,7 @@ class StrongBot(GreedyBot):
             if a.source != "discard":
                 continue
             if a.take == 1:
-                taken = [view["top_discard"]]
+                taken = list(view.discard_pile[-1:])
             elif self.rules.variation_three_card_draw:
                 if len(pile) < 2:
                     continue
@@ -338,33 +334,57 @@ class StrongBot(GreedyBot):
         return stock
 
 
-_BOTS: dict[str, type[GreedyBot] | type[RandomBot]] = {
-    "random": RandomBot,
-    "greedy": GreedyBot,
-    "strong": StrongBot,
+def _expert(rules: Ruleset, seed: int) -> Bot:
+    from payme.game.three_pack_expert import ThreePackExpert  # it builds on the strong bot
+
+    return ThreePackExpert(rules, seed)
+
+
+BOTS: dict[str, BotFactory] = {
+    "random": ThreePackRandomBot,
+    "greedy": ThreePackGreedyBot,
+    "strong": ThreePackStrongBot,
+    "expert": _expert,
 }
+"""Rummy 3-Pack's bots by name (see :data:`payme.game.BOT_NAMES`)."""
 
 
-def make_three_pack_bot(name: str, rules: RulesLike, seed: int) -> ThreePackBot:
-    """A Rummy 3-Pack bot by name (``random``, ``greedy``, ``strong``, ``expert``) with its own
-    rng."""
-    if name == "expert":
-        from payme.game.three_pack_expert import ThreePackExpert  # it builds on StrongBot
-
-        return ThreePackExpert(get_rules(rules), seed)
-    cls = _BOTS.get(name)
-    if cls is None:
+def make_three_pack_bot(name: str, rules: RulesLike, seed: int) -> Bot:
+    """A Rummy 3-Pack bot by name (``random``, ``greedy``, ``strong``) with its own rng."""
+    factory = BOTS.get(name)
+    if factory is None:
         raise ValueError(
             f"unknown Rummy 3-Pack bot {name!r}: choose random, greedy, strong or expert"
         )
-    return cls(get_rules(rules), seed)
+    return factory(get_rules(rules), seed)
+
+
+_RENAMED = {
+    "BOT_NAMES": ("payme.game", "BOT_NAMES"),
+    "RandomBot": ("payme.game.three_pack_bots", "ThreePackRandomBot"),
+    "GreedyBot": ("payme.game.three_pack_bots", "ThreePackGreedyBot"),
+    "StrongBot": ("payme.game.three_pack_bots", "ThreePackStrongBot"),
+    "ThreePackBot": ("payme.game.bots", "Bot"),
+}
+
+
+def __getattr__(name: str) -> object:
+    """The names this module had before each name got one meaning (kept for one release)."""
+    if name not in _RENAMED:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    module, new = _RENAMED[name]
+    warnings.warn(
+        f"payme.game.three_pack_bots.{name} is deprecated: use {module}.{new}",
+        DeprecationWarning,
+        stacklevel=2,
+    )
+    return getattr(importlib.import_module(module), new)
 
 
 __all__ = [
-    "BOT_NAMES",
-    "GreedyBot",
-    "RandomBot",
-    "StrongBot",
-    "ThreePackBot",
+    "BOTS",
+    "ThreePackGreedyBot",
+    "ThreePackRandomBot",
+    "ThreePackStrongBot",
     "make_three_pack_bot",
 ]

@@ -30,7 +30,8 @@ from typing import Any
 from payme.cards import Card
 from payme.game.actions import Action, Discard, Draw, GoOut, LayDownRummy
 from payme.game.three_pack import go_out_options
-from payme.game.three_pack_bots import StrongBot, _winning_move
+from payme.game.three_pack_bots import ThreePackStrongBot, _winning_move
+from payme.game.view import SeatView, ThreePackView, narrow
 from payme.rulesets import Ruleset
 
 
@@ -40,7 +41,7 @@ def _label(card: Card) -> str:
     return label(card)
 
 
-class ThreePackExpert(StrongBot):
+class ThreePackExpert(ThreePackStrongBot):
     """Rummy 3-Pack's strongest bot: draws and discards weighed by the next draw's chances."""
 
     name = "expert"
@@ -130,7 +131,7 @@ class ThreePackExpert(StrongBot):
 
     def choose_draw(
         self,
-        view: dict[str, Any],
+        view: ThreePackView,
         hand: list[Card],
         unseen: Counter[Card],
         wanted: Sequence[Card],
@@ -141,7 +142,7 @@ class ThreePackExpert(StrongBot):
             return super().choose_draw(view, hand, unseen, wanted, draws)
         stock = next((a for a in draws if a.source == "stock"), None)
         top_draw = next((a for a in draws if a.source == "discard"), None)
-        top = view["top_discard"]
+        top = view.top_discard
         if top_draw is None or top is None:
             return stock if stock is not None else draws[0]
         if stock is None:
@@ -187,21 +188,22 @@ class ThreePackExpert(StrongBot):
 
     # --- advice ---------------------------------------------------------------------
 
-    def advise(self, view: dict[str, Any], legal: Sequence[Action]) -> Any:
+    def advise(self, view: SeatView, legal: Sequence[Action]) -> Any:
         """The action to take and why (an :class:`payme.game.expert.Advice`)."""
         from payme.game.expert import Advice
 
         if not legal:
             raise ValueError("no legal action to advise on")
+        view = narrow(view, ThreePackView)
         action = self.choose(view, legal)
-        hand = list(view["hand"])
+        hand = list(view.hand)
         if isinstance(action, LayDownRummy):
             return Advice(action, "Lay down both RUMMY cards: that wins at once.")
         if isinstance(action, GoOut):
             return Advice(action, "Go out: the first player out wins.")
         unseen = self.unseen(view)
         if isinstance(action, Draw):
-            top = view["top_discard"]
+            top = view.top_discard
             if action.source == "discard" and top is not None:
                 if self.goes_out([*hand, top]):
                     return Advice(action, f"Take {_label(top)}: with it you can go out at once.")
@@ -224,11 +226,11 @@ class ThreePackExpert(StrongBot):
             return Advice(action, words + ".")
         return Advice(action, "Nothing better to do.")
 
-    def choose(self, view: dict[str, Any], legal: Sequence[Action]) -> Action:
+    def _choose(self, view: ThreePackView, legal: Sequence[Action]) -> Action:
         win = _winning_move(legal)
         if win is not None:
             return win
-        return super().choose(view, legal)
+        return super()._choose(view, legal)
 
 
 __all__ = ["ThreePackExpert"]

@@ -1,22 +1,63 @@
-"""What one Pay Me player may see: their own hand and everything shown on the table.
+"""What one player may see: their own hand and everything shown on the table.
 
-A :class:`SeatView` is what the UI draws and what a bot decides from; it never holds another
-player's hidden cards.  Build one with ``game.view(seat)``.
+A view is what the UI draws and what a bot decides from; it never holds another player's
+hidden cards.  Build one with ``game.view(seat)``.  Both games' views share the fields of
+:class:`SeatView` (what a card table draws: your hand, each player's card count, the stock,
+the discard pile, the melds on the table by player, whose turn, the phase, the winners);
+:class:`PayMeView` and :class:`ThreePackView` add what only their game has.
 
 >>> from payme.game import new_game
 >>> g = new_game("denexa", players=3, seed=1)
 >>> v = g.view(0)
 >>> len(v.hand), v.hand_counts, v.stock_count + len(v.discard_pile) + sum(v.hand_counts)
 (3, (3, 3, 3), 108)
+>>> t = new_game("three_pack", players=3, seed=1).view(0)
+>>> t.stock_count is None, t.stock_estimate    # the 3-Pack stock is never counted
+(True, 140)
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any
+import warnings
+from dataclasses import dataclass, fields
+from typing import TypedDict, TypeVar
 
 from payme.cards import Card
+from payme.melds import Meld
 from payme.rulesets import Ruleset
+
+V = TypeVar("V", bound="SeatView")
+
+
+def narrow(view: SeatView, kind: type[V]) -> V:
+    """``view`` as the view of one game's kind (a bot made for that game asks this).
+
+    >>> from payme.game import new_game
+    >>> narrow(new_game("three_pack", 2).view(0), PayMeView)
+    Traceback (most recent call last):
+    ...
+    TypeError: expected a view of a PayMeGame, not a ThreePackView: a bot plays one game
+    """
+    if not isinstance(view, kind):
+        game = kind.__name__.removesuffix("View") + "Game"
+        raise TypeError(
+            f"expected a view of a {game}, not a {type(view).__name__}: a bot plays one game"
+        )
+    return view
+
+
+def stock_estimate(n: int) -> int:
+    """What a look at a stock of ``n`` cards tells a player who may not count it.
+
+    A thin stock (3 cards or fewer) can be told at a glance; otherwise a look gives the size
+    to the nearest 5 (never 0 while a card is left).
+
+    >>> [stock_estimate(n) for n in (0, 2, 4, 12, 13, 130)]
+    [0, 2, 5, 10, 15, 130]
+    """
+    if n <= 3:
+        return n
+    return max(5, 5 * round(n / 5))
 
 
 @dataclass(frozen=True)
@@ -46,41 +87,92 @@ class HandSummary:
     """``"went out"`` or why the hand ended without a declarer."""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class SeatView:
-    """One seat's view of a Pay Me game at one moment (no other player's hidden cards).
+    """One seat's view of a game at one moment: the fields both games share.
 
-    Cards in ``discard_pile`` run from the bottom to the top (the last is the top card);
-    every one of them was seen face up when it was discarded.  ``shown`` holds every
-    player's hand once the hands are shown (the lay-off phase), otherwise ``None`` for the
-    others.  ``picked_up[s]`` and ``discarded[s]`` are the cards seat ``s`` took from and put
-    on the discard pile this hand, in order: public knowledge a careful player remembers.
+    ``melds[s]`` are the melds on the table that seat ``s`` laid down (Pay Me: the
+    declarer's, with lay-offs so far; Rummy 3-Pack: a player's melds once they went out).
+    ``stock_count`` is ``None`` where the rules never let a player count the stock
+    (``rules.stock_counted``); ``stock_estimate`` is what a look at it tells (the exact count
+    where counting is allowed).  ``discard_pile`` runs from the bottom to the top and holds
+    what this seat may see of it (Rummy 3-Pack: the top card only, unless spread out).
     """
 
     seat: int
     players: int
     rules: Ruleset
+    phase: str
+    to_move: int | None
+    over: bool
     hand_number: int
     dealt: int
     wild_rank: int | None
     dealer: int
-    phase: str
-    to_move: int | None
     hand: tuple[Card, ...]
     drawn: Card | None
-    """The card this seat drew this turn (it is also in ``hand``), until it discards."""
-    stock_count: int
-    discard_pile: tuple[Card, ...]
+    """The card this seat drew this turn (it is also in ``hand``), until the turn ends."""
     hand_counts: tuple[int, ...]
+    stock_count: int | None
+    stock_estimate: int
+    discard_pile: tuple[Card, ...]
+    melds: tuple[tuple[Meld, ...], ...]
+    turns: tuple[int, ...]
+    winners: tuple[int, ...]
+    """The seats that won (empty until the game is over)."""
+
+    @property
+    def top_discard(self) -> Card | None:
+        """The card on top of the discard pile (``None`` when the pile is empty)."""
+        return self.discard_pile[-1] if self.discard_pile else None
+
+    @property
+    def your_turn(self) -> bool:
+        return self.to_move == self.seat
+
+
+class SeatViewFields(TypedDict):
+    """The fields of :class:`SeatView`, as keyword arguments (each game adds its own)."""
+
+    seat: int
+    players: int
+    rules: Ruleset
+    phase: str
+    to_move: int | None
+    over: bool
+    hand_number: int
+    dealt: int
+    wild_rank: int | None
+    dealer: int
+    hand: tuple[Card, ...]
+    drawn: Card | None
+    hand_counts: tuple[int, ...]
+    stock_count: int | None
+    stock_estimate: int
+    discard_pile: tuple[Card, ...]
+    melds: tuple[tuple[Meld, ...], ...]
+    turns: tuple[int, ...]
+    winners: tuple[int, ...]
+
+
+@dataclass(frozen=True, kw_only=True)
+class PayMeView(SeatView):
+    """One seat's view of a Pay Me game (no other player's hidden cards).
+
+    Every card in ``discard_pile`` was seen face up when it was discarded.  ``shown`` holds
+    every player's hand once the hands are shown (the lay-off phase), otherwise ``None`` for
+    each.  ``picked_up[s]`` and ``discarded[s]`` are the cards seat ``s`` took from and put
+    on the discard pile this hand, in order: public knowledge a careful player remembers.
+    """
+
     declarer: int | None
     table: tuple[tuple[Card, ...], ...]
     """The declarer's melds as laid down, with lay-offs added so far."""
-    table_melds: tuple[Any, ...]
+    table_melds: tuple[Meld, ...]
     """The same melds as :class:`payme.melds.Meld` objects (each wild card's stand-in)."""
     shown: tuple[tuple[Card, ...] | None, ...]
     picked_up: tuple[tuple[Card, ...], ...]
     discarded: tuple[tuple[Card, ...], ...]
-    turns: tuple[int, ...]
     totals: tuple[int, ...]
     """Each seat's total of penalty points over the finished hands."""
     money: tuple[int, ...] | None
@@ -89,14 +181,56 @@ class SeatView:
     """The hand finished most recently, with every hand shown."""
 
     @property
-    def top_discard(self) -> Card | None:
-        """The card on top of the discard pile (``None`` when the pile is empty)."""
-        return self.discard_pile[-1] if self.discard_pile else None
-
-    @property
     def final_turn(self) -> bool:
         """Whether this is a final turn after someone went out."""
         return self.phase in ("final_draw", "final_discard")
 
 
-__all__ = ["HandSummary", "SeatView"]
+PublicEvent = tuple[int, str, tuple[Card, ...]]
+"""``(seat, kind, cards)``: ``kind`` is ``"stock"`` (a draw, unseen), ``"take"`` (cards
+taken from the discard pile), ``"discard"`` or ``"rebuild"`` (the pile became the stock)."""
+
+
+@dataclass(frozen=True, kw_only=True)
+class ThreePackView(SeatView):
+    """One seat's view of a Rummy 3-Pack game.
+
+    ``how[s]`` says how seat ``s`` won once the game is over (``"went out"``, ``"rummy
+    card"``, ``"both rummy"``), else ``""``.  ``public_log`` is every draw, take and discard
+    as the table saw them (see :data:`PublicEvent`).
+    """
+
+    optional: tuple[tuple[str, int], ...]
+    pack_counts: tuple[int, ...]
+    first: int
+    seating: tuple[int, ...]
+    active: tuple[bool, ...]
+    public_log: tuple[PublicEvent, ...]
+    how: tuple[str, ...]
+
+    def __getitem__(self, key: str) -> object:
+        """The old dict-style access (``view["hand"]``), kept for one release."""
+        old = {"hand_sizes": "hand_counts", "shown": "melds"}
+        warnings.warn(
+            f"ThreePackView[{key!r}] is deprecated: use the attribute .{old.get(key, key)} instead",
+            DeprecationWarning,
+            stacklevel=2,
+        )
+        if key == "shown":
+            return tuple(tuple(m.cards for m in ms) for ms in self.melds)
+        name = old.get(key, key)
+        if name not in {f.name for f in fields(self)} | {"top_discard"}:
+            raise KeyError(key)
+        return getattr(self, name)
+
+
+__all__ = [
+    "HandSummary",
+    "PayMeView",
+    "PublicEvent",
+    "SeatView",
+    "SeatViewFields",
+    "ThreePackView",
+    "narrow",
+    "stock_estimate",
+]

@@ -14,10 +14,11 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import lru_cache
-from typing import Any
+from typing import Any, cast
 
 from payme.cards import format_hand
 from payme.game.actions import Discard, Draw, GoOut
+from payme.game.pay_me import PayMeGame
 from payme.rulesets import Ruleset
 from payme.tutorial.checks import Question, choice_question, number_question, yes_no_question
 from payme.tutorial.markup import cards_html, rules_words
@@ -269,10 +270,8 @@ def no_card_table(r: Ruleset) -> Ruleset:
 
 def no_card_questions(r: Ruleset) -> list[Question]:
     """The hand that ends because no card can be drawn: a real game dealt out to the last card."""
-    from payme.game import new_game
-
     table = no_card_table(r)
-    g = new_game(table, players=4, seed=1)
+    g = PayMeGame(table, players=4, seed=1)
     summary = g.summaries[-1]
     seat = 0
     hand = sorted(summary.hands[seat])
@@ -370,7 +369,7 @@ def tie_questions(r: Ruleset) -> list[Question]:
 
     short = dataclasses.replace(r, name=f"{r.name} (one hand)", hands=1)
     for seed in range(1, 40):
-        g = play_game(short, players=PLAYERS, bots=("greedy",), seed=seed)
+        g = cast(PayMeGame, play_game(short, players=PLAYERS, bots=("greedy",), seed=seed))
         won = tuple(g.winners())
         if len(won) > 1:
             break

@@ -192,7 +192,7 @@ def _deal_order_questions(r: Ruleset) -> list[Question]:
     dealt_cards = g.deck[::-1][: PLAYERS * DEALT]  # the deal takes cards off the top
 
     def receiver(k: int) -> int | None:
-        holders = [s for s in range(PLAYERS) if dealt_cards[k - 1] in g.hands[s]]
+        holders = [s for s in range(PLAYERS) if dealt_cards[k - 1] in g.hand_of(s)]
         return holders[0] if len(holders) == 1 else None
 
     seats = seat_options(PLAYERS, you=None)
@@ -245,7 +245,7 @@ def stock_questions_after_deal(r: Ruleset) -> list[Question]:
     from payme.game.three_pack import new_three_pack_game
 
     g = new_three_pack_game(r, players=4, seed=3, dealt=9)
-    seen = g.view(0)["stock_estimate"]
+    seen = g.view(0).stock_estimate
     why = (
         "Yes: the rules let players count the stock."
         if r.stock_counted
@@ -267,7 +267,7 @@ def no_upcard_questions(r: Ruleset) -> Sequence[Question | None]:
     g = _game(r, seed=2)
     first = g.to_move
     view = g.view(first)
-    top = view["top_discard"]
+    top = view.top_discard
     verdict = g.can(Draw(first, "discard"))
     return [
         yes_no_question(
@@ -298,7 +298,7 @@ def no_upcard_questions(r: Ruleset) -> Sequence[Question | None]:
 def turn_questions(r: Ruleset) -> Sequence[Question | None]:
     g = _game(r, seed=2)
     me = g.to_move
-    hand = g.view(me)["hand"]
+    hand = g.view(me).hand
     regular = next(c for c in hand if c.is_regular)
     before = g.can(Discard(me, regular))
     g.apply(Draw(me, "stock"))
@@ -366,10 +366,10 @@ def _both_rummy_questions(r: Ruleset) -> list[Question]:
     rummy = parse_card("RUMMY")
     # Random bots keep what they draw, so one soon holds both RUMMY cards.
     g = _drive(
-        r, lambda g: g.to_move is not None and g.hands[g.to_move].count(rummy) == 2, bots="random"
+        r, lambda g: g.to_move is not None and g.hand_of(g.to_move).count(rummy) == 2, bots="random"
     )
     seat = g.to_move
-    hand = g.view(seat)["hand"]
+    hand = g.view(seat).hand
     verdict = g.can(LayDownRummy(seat))
     qs = [
         yes_no_question(
@@ -406,9 +406,7 @@ def _holding(r: Ruleset, token: str) -> Any:
     card = parse_card(token)
     return _drive(
         r,
-        lambda g: (
-            g.to_move is not None and g.phase == "discard" and card in g.view(g.to_move)["hand"]
-        ),
+        lambda g: g.to_move is not None and g.phase == "discard" and card in g.view(g.to_move).hand,
         optional={"NOMELD": 3, "NOGO": 3},
     )
 
@@ -424,7 +422,7 @@ def nomeld_questions(r: Ruleset) -> Sequence[Question | None]:
                 f"You have drawn and hold a {token}. May you discard it?",
                 verdict.ok,
                 _verdict(verdict, "Yes."),
-                cards=g.view(seat)["hand"],
+                cards=g.view(seat).hand,
                 caption="your hand",
             )
         )
@@ -477,7 +475,7 @@ def _rummy_holders(g: Any) -> list[int]:
         for s in range(g.players)
         if g.active[s]
         and s != g.went_out
-        and (rummy in g.hands[s] or any(rummy in m for m in g.shown[s]))
+        and (rummy in g.hand_of(s) or any(rummy in m.cards for m in g.view(s).melds[s]))
     ]
 
 
@@ -538,14 +536,12 @@ def winners_questions(r: Ruleset) -> Sequence[Question | None]:
 def stock_questions(r: Ruleset) -> Sequence[Question | None]:
     g = _drive(
         r,
-        lambda g: (
-            g.to_move is not None and g.phase == "draw" and g.view(g.to_move)["stock_count"] == 1
-        ),
+        lambda g: g.to_move is not None and g.phase == "draw" and len(g.stock) == 1,
         bots="random",
     )
     seat = g.to_move
     g.apply(Draw(seat, "stock"))
-    hand = g.view(seat)["hand"]
+    hand = g.view(seat).hand
     card = next(c for c in hand if g.can(Discard(seat, c)).ok)
     g.apply(Discard(seat, card))
     last = [rec.event for rec in g.history[-2:]]
@@ -553,7 +549,7 @@ def stock_questions(r: Ruleset) -> Sequence[Question | None]:
         yes_no_question(
             f"Seat {seat} drew the last stock card and discarded {card} without going out. "
             "Is the discard pile shuffled into a new stock?",
-            g.view(0)["stock_count"] > 0,
+            len(g.stock) > 0,
             " ".join(last),
         ),
         yes_no_question(
@@ -590,7 +586,7 @@ def _last_chance_questions(g: Any, seat: int) -> list[Question]:
         right = "cannot"
     else:
         return []
-    top = g.view(nxt)["top_discard"]
+    top = g.view(nxt).top_discard
     return [
         choice_question(
             f"Seat {seat} drew the last stock card and discarded {top}. Seat {nxt}, whose "
@@ -600,7 +596,7 @@ def _last_chance_questions(g: Any, seat: int) -> list[Question]:
             {right},
             f"The engine: {event} Only the next player may try, and only when they hold no "
             "RUMMY card and a draw lets them go out.",
-            cards=g.view(nxt)["hand"],
+            cards=g.view(nxt).hand,
             caption=f"seat {nxt}'s hand; the top discard is {top}",
         )
     ]
@@ -621,7 +617,7 @@ def drop_questions(r: Ruleset) -> Sequence[Question | None]:
         )
     ]
     g.apply(DropOut(other))
-    active = sum(g.view(0)["active"])
+    active = sum(g.view(0).active)
     qs.append(
         number_question(
             f"Seat {other} has dropped out of a {g.players}-player game. How many players "
@@ -785,9 +781,9 @@ def variations_questions(r: Ruleset) -> Sequence[Question | None]:
             _verdict(verdict, "Yes."),
         )
     )
-    g = _drive(three, lambda g: g.phase == "draw" and len(g.pile) >= 2)
+    g = _drive(three, lambda g: g.phase == "draw" and len(g.discard_pile) >= 2)
     me = g.to_move
-    before, pile = len(g.view(me)["hand"]), len(g.pile)
+    before, pile = len(g.view(me).hand), len(g.discard_pile)
     verdict = g.can(Draw(me, "discard", take=2))
     if verdict.ok:
         g.apply(Draw(me, "discard", take=2))
@@ -796,8 +792,8 @@ def variations_questions(r: Ruleset) -> Sequence[Question | None]:
                 f"Three-Card Draw is on, the discard pile holds {pile} cards and you "
                 f"hold {before}. You take the top two discards and the top stock card. How many "
                 "cards do you hold now?",
-                len(g.view(me)["hand"]),
-                f"The engine: {g.history[-1].event} You hold {len(g.view(me)['hand'])} cards "
+                len(g.view(me).hand),
+                f"The engine: {g.history[-1].event} You hold {len(g.view(me).hand)} cards "
                 "and still discard only one.",
             )
         )
@@ -838,18 +834,16 @@ def go_out_rebuild_questions(r: Ruleset) -> list[Question]:
     # Random bots seldom go out, so their games reach the end of the stock.
     g = _drive(
         go_out,
-        lambda g: (
-            g.to_move is not None and g.phase == "draw" and g.view(g.to_move)["stock_count"] == 1
-        ),
+        lambda g: g.to_move is not None and g.phase == "draw" and len(g.stock) == 1,
         bots="random",
     )
     seat = g.to_move
     g.apply(Draw(seat, "stock"))
-    card = next(c for c in g.view(seat)["hand"] if g.can(Discard(seat, c)).ok)
-    pile = len(g.pile) + 1  # with the discard about to be made
+    card = next(c for c in g.view(seat).hand if g.can(Discard(seat, c)).ok)
+    pile = len(g.discard_pile) + 1  # with the discard about to be made
     g.apply(Discard(seat, card))
     events = " ".join(str(rec.event) for rec in g.history[-3:])
-    stock, left = g.view(seat)["stock_count"], tuple(g.pile)
+    stock, left = len(g.stock), tuple(g.discard_pile)
     if stock == pile - 1 and left == (card,):
         right = "rebuild"
     elif stock == pile:
@@ -883,17 +877,17 @@ def spread_questions(r: Ruleset) -> list[Question]:
     from collections import Counter
 
     spread = dataclasses.replace(r, variation_spread_discard_pile=True)
-    g = _drive(spread, lambda g: g.phase == "draw" and len(g.pile) >= 4)
+    g = _drive(spread, lambda g: g.phase == "draw" and len(g.discard_pile) >= 4)
     me = g.to_move
-    pile = tuple(g.view(me)["discard_pile"])
+    pile = tuple(g.view(me).discard_pile)
     depth = 3
     target = pile[-depth]
     verdict = g.can(Draw(me, "discard", take=depth))
     if not verdict.ok:
         return []
-    before = Counter(g.view(me)["hand"])
+    before = Counter(g.view(me).hand)
     record = g.apply(Draw(me, "discard", take=depth))
-    taken = tuple(sorted((Counter(g.view(me)["hand"]) - before).elements()))
+    taken = tuple(sorted((Counter(g.view(me).hand) - before).elements()))
     qs = [
         cards_question(
             f"Spread-Out Discard Pile is on. The discard pile holds {len(pile)} cards "
@@ -906,9 +900,9 @@ def spread_questions(r: Ruleset) -> list[Question]:
             caption="the discard pile, bottom to top",
         )
     ]
-    plain = _drive(r, lambda g: g.phase == "draw" and len(g.pile) >= 2)
+    plain = _drive(r, lambda g: g.phase == "draw" and len(g.discard_pile) >= 2)
     seat = plain.to_move
-    top_two = tuple(plain.pile[-2:])
+    top_two = tuple(plain.discard_pile[-2:])
     refused = plain.can(Draw(seat, "discard", take=2))
     qs.append(
         yes_no_question(

@@ -296,7 +296,8 @@ class PlaySession:
         else:
             for key, value in options.items():
                 setattr(game, key, value)
-        self.game = game
+        # Any until the page reads Pay Me's extras (totals, summaries) from the views.
+        self.game: Any = game
         self.bots = {
             seat: make_bot(name, self.rules, seed * 1000 + seat)
             for seat, name in enumerate(names, start=1)
@@ -359,7 +360,7 @@ class PlaySession:
 
     def hand(self) -> tuple[Card, ...]:
         view = self.view()
-        return tuple(view["hand"] if isinstance(view, dict) else view.hand)
+        return tuple(view.hand)
 
     def legal(self) -> list[Action]:
         """Your legal moves now (none when it is not your turn)."""
@@ -401,9 +402,7 @@ class PlaySession:
     def _step(self, seat: int, move: Action, record: Record) -> dict[str, Any]:
         """What the table shows while a bot's move is on screen."""
         view = self.view()
-        pay_me = not isinstance(view, dict)
-        counts = view.hand_counts if pay_me else view["hand_sizes"]
-        top = view.top_discard if pay_me else view["top_discard"]
+        counts, top = view.hand_counts, view.top_discard
         return {
             "seat": seat,
             "text": self.say(move, record),
@@ -447,21 +446,20 @@ class PlaySession:
 
     def top_discard(self) -> Card | None:
         view = self.view()
-        top: Card | None = view["top_discard"] if isinstance(view, dict) else view.top_discard
+        top: Card | None = view.top_discard
         return top
 
     def stock_text(self) -> str:
         """The stock as players see it: counted, or only estimated where the rules say the
         stock may never be counted (Rummy 3-Pack)."""
         view = self.view()
-        count = int(view["stock_count"] if isinstance(view, dict) else view.stock_count)
-        if self.rules.stock_counted:
-            return _plural(count, "card")
-        if count == 0:
+        if view.stock_count is not None:
+            return _plural(view.stock_count, "card")
+        estimate = view.stock_estimate
+        if estimate == 0:
             return "empty"
-        if count <= 5:
+        if estimate <= 5:
             return "a few cards"
-        estimate = view["stock_estimate"] if isinstance(view, dict) else count
         return f"about {estimate} cards"
 
     def describe(self, action: Action) -> str:
@@ -615,7 +613,7 @@ def _placed(placements: Sequence[tuple[int, Sequence[Card]]]) -> str:
 def _game_at(position: str) -> Any:
     """A game set up at ``position`` (the engine's notation); a bad one says why."""
     try:
-        from payme.game import from_position  # type: ignore[attr-defined]
+        from payme.game import from_position
     except ImportError:
         raise ValueError("this version of the engine cannot set up a position") from None
     return from_position(position)

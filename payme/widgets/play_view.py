@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from payme.cards import Card
 from payme.game.actions import Discard, Draw, DropOut, GoOut, LayDownRummy, LayOff
+from payme.game.view import ThreePackView
 from payme.widgets.play_session import YOU, PlaySession, _labels, _money, _plural, label
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -54,7 +55,7 @@ class TableState:
             if self.page._arrange is not None:
                 mode = "arrange"
         hand = self.page._hand_left() if mode == "lay_off" else list(s.hand())
-        drawn = None if isinstance(self.view, dict) else self.view.drawn
+        drawn = self.view.drawn
         top = s.top_discard()
         state: dict[str, Any] = {
             "title": s.title(),
@@ -125,9 +126,9 @@ class TableState:
     def _seat(self, seat: int) -> dict[str, Any]:
         s = self.session
         view = self.view
-        if isinstance(view, dict):
-            count = view["hand_sizes"][seat]
-            out = not view["active"][seat]
+        if isinstance(view, ThreePackView):
+            count = view.hand_counts[seat]
+            out = not view.active[seat]
             shown: list[str] = []
         else:
             count = view.hand_counts[seat]
@@ -149,10 +150,10 @@ class TableState:
     def _note(self, seat: int) -> str:
         """What stands out about a seat: it went out, or dropped out."""
         view = self.view
-        if isinstance(view, dict):
+        if isinstance(view, ThreePackView):
             if self.session.over and seat in self.session.game.winners():
                 return "won!"
-            return "dropped out" if not view["active"][seat] else ""
+            return "dropped out" if not view.active[seat] else ""
         if view.declarer == seat and view.phase not in ("draw", "discard"):
             return "went out — Pay me!"
         return ""
@@ -163,10 +164,10 @@ class TableState:
         s = self.session
         view = self.view
         out: list[dict[str, Any]] = []
-        if isinstance(view, dict):  # Rummy 3-Pack: melds laid face up by whoever went out
+        if isinstance(view, ThreePackView):  # melds laid face up by whoever went out
             number = 0
-            for seat, melds in enumerate(view["shown"]):
-                for cards in melds:
+            for seat, shown in enumerate(view.melds):
+                for cards in (m.cards for m in shown):
                     number += 1
                     out.append({
                         "id": number - 1, "number": number, "owner": s.names[seat],

@@ -1,0 +1,282 @@
+"""The one interface both games implement: :class:`Game`.
+
+Play, the bots, replay and simulation use a game only through this interface, so none of
+them asks which game it is (see :mod:`payme.game` for the whole contract).
+
+An action is checked completely by :meth:`Game.can` before anything changes; :meth:`Game.apply`
+also keeps what it needs to put the game back exactly as it was should an action fail
+half-way (a bug, or the machine running out of memory): a refused or failing action never
+leaves a game changed.
+"""
+
+from __future__ import annotations
+
+import random
+from abc import ABC, abstractmethod
+from collections import Counter
+from collections.abc import Iterable, Mapping
+from typing import Any, ClassVar, Self
+
+from payme.cards import Card
+from payme.game.actions import Action, IllegalAction, Record, Verdict
+from payme.game.view import SeatView, SeatViewFields, stock_estimate
+from payme.melds import Meld
+from payme.rulesets import Ruleset, RulesLike
+
+GameOption = int | bool | Mapping[str, int] | None
+"""The value of a game's keyword option (``turn_limit=40``, ``optional={"NOGO": 1}``)."""
+
+ResultRow = dict[str, Any]
+"""One row of :meth:`Game.results` (plain values, one column per key: a DataFrame row)."""
+
+_APPEND_ONLY = frozenset({"_history", "_actions", "_rows", "_summaries", "_public_log"})
+"""Lists an action only appends to: undone by cutting them back to their length."""
+
+
+class Game(ABC):
+    """A game of Pay Me or Rummy 3-Pack, from the deal to its winners.
+
+    What every game offers (both games, the same names and meanings): ``rules``,
+    ``players``, ``seed``, ``phase``, ``to_move``, ``over``, ``hand_number``, ``dealt``,
+    ``legal_actions()``, ``can(action)``, ``verify(action)``, ``apply(action)``,
+    ``advance()``, ``history``, ``actions``, ``view(seat)``, ``results()``, ``winners()``,
+    ``hand_of(seat)``, ``stock``, ``discard_pile``, ``cards_in_play()``,
+    ``to_position()`` / ``from_position(text)`` and the class method ``replay``.
+    """
+
+    GAME: ClassVar[str]
+    """The rule sets' ``game`` field this engine plays."""
+    RESULT_COLUMNS: ClassVar[tuple[tuple[str, str], ...]]
+    """The columns of a simulation's frame for this game, each with a compact pandas dtype:
+    the columns of :meth:`results` plus ``game`` and ``bot``, which the simulation adds."""
+    BOT_MODULE: ClassVar[str]
+    """The module of this game's bots (its ``BOTS`` table: name -> factory)."""
+    BOT_TURN_LIMIT: ClassVar[int | None] = None
+    """The ``turn_limit`` a game of bots gets unless told otherwise (a safety net)."""
+
+    rules: Ruleset
+    players: int
+    seed: int
+    phase: str
+    to_move: int | None
+    _rng: random.Random
+    _dealt: int
+    _dealer: int
+    _hands: list[list[Card]]
+    _stock: list[Card]
+    _pile: list[Card]
+    _turns: list[int]
+    _drawn: Card | None
+    _history: list[Record]
+    _actions: list[Action]
+
+    # ------------------------------------------------------------------ state
+
+    @property
+    def over(self) -> bool:
+        return self.phase == "game_over"
+
+    @property
+    def history(self) -> tuple[Record, ...]:
+        """Every action and event so far, in order (public information only)."""
+        return tuple(self._history)
+
+    @property
+    def actions(self) -> tuple[Action, ...]:
+        """The actions players chose, in order: with the seed they replay the game."""
+        return tuple(self._actions)
+
+    @property
+    @abstractmethod
+    def hand_number(self) -> int:
+        """The hand being played (1 …; Rummy 3-Pack: always 1, one deal is one game)."""
+
+    @property
+    def dealer(self) -> int:
+        """The seat that dealt the current hand."""
+        return self._dealer
+
+    @property
+    def dealt(self) -> int:
+        """Cards dealt to each player in the current hand."""
+        return self._dealt
+
+    @property
+    def stock(self) -> tuple[Card, ...]:
+        """The stock, bottom to top (hidden from players; for tests and the host)."""
+        return tuple(self._stock)
+
+    @property
+    def discard_pile(self) -> tuple[Card, ...]:
+        """The whole discard pile, bottom to top (for the host; players see :meth:`view`)."""
+        return tuple(self._pile)
+
+    def hand_of(self, seat: int) -> tuple[Card, ...]:
+        """A seat's cards (the whole truth: for tests and the host, not for players)."""
+        return tuple(self._hands[seat])
+
+    @abstractmethod
+    def cards_in_play(self) -> Counter[Card]:
+        """Every card's count wherever it is (always the pack: nothing created or lost)."""
+
+    @abstractmethod
+    def view(self, seat: int) -> SeatView:
+        """What ``seat`` may see now (never another player's hidden cards)."""
+
+    def _check_seat(self, seat: object) -> int:
+        """``seat`` when it is a seat of this table; else a ``ValueError`` saying so."""
+        if type(seat) is not int or not 0 <= seat < self.players:
+            raise ValueError(
+                f"there is no seat {seat!r} at this table: seat must be 0 to {self.players - 1}"
+            )
+        return seat
+
+    def _view_fields(
+        self,
+        seat: int,
+        hand: tuple[Card, ...],
+        discard_pile: tuple[Card, ...],
+        melds: tuple[tuple[Meld, ...], ...],
+    ) -> SeatViewFields:
+        """The fields every view has, for ``seat``, given what differs by game."""
+        self._check_seat(seat)
+        stock = len(self._stock)
+        counted = self.rules.stock_counted
+        return SeatViewFields(
+            seat=seat,
+            players=self.players,
+            rules=self.rules,
+            phase=self.phase,
+            to_move=self.to_move,
+            over=self.over,
+            hand_number=self.hand_number,
+            dealt=self._dealt,
+            wild_rank=self.rules.round_wild_rank(self._dealt),
+            dealer=self.dealer,
+            hand=hand,
+            drawn=self._drawn if seat == self.to_move else None,
+            hand_counts=tuple(len(h) for h in self._hands),
+            stock_count=stock if counted else None,
+            stock_estimate=stock if counted else stock_estimate(stock),
+            discard_pile=discard_pile,
+            melds=melds,
+            turns=tuple(self._turns),
+            winners=self.winners(),
+        )
+
+    @abstractmethod
+    def results(self) -> list[ResultRow]:
+        """The game's results as rows (each game documents its columns)."""
+
+    @abstractmethod
+    def winners(self) -> tuple[int, ...]:
+        """The seats that won (``()`` until the game is over)."""
+
+    # ------------------------------------------------------------------ positions
+
+    @abstractmethod
+    def to_position(self) -> str:
+        """The whole position in the game's text notation (see :mod:`payme.game.position`)."""
+
+    @classmethod
+    @abstractmethod
+    def from_position(cls, text: str, rules: Ruleset | None = None) -> Self:
+        """A game set up at the position ``text`` (``rules``: a custom rule set it names)."""
+
+    # ------------------------------------------------------------------ actions
+
+    @abstractmethod
+    def legal_actions(self) -> list[Action]:
+        """Every legal action of :attr:`to_move`, in a fixed order."""
+
+    @abstractmethod
+    def can(self, action: Action) -> Verdict:
+        """Whether ``action`` is legal now; when not, the reason and the rule it breaks.
+
+        The check is complete, types included: an action that passes is applied whole."""
+
+    def verify(self, action: Action) -> None:
+        """Raise :class:`IllegalAction` (naming the rule) unless ``action`` is legal now."""
+        verdict = self.can(action)
+        if not verdict.ok:
+            raise IllegalAction(verdict.reason, verdict.rule)
+
+    def apply(self, action: Action) -> Record:
+        """Do ``action`` and return its record.
+
+        An illegal action raises :class:`IllegalAction` and changes nothing; an action that
+        fails half-way for any other reason is undone before the error goes on.
+        """
+        self.verify(action)
+        saved = self._save()
+        try:
+            self._actions.append(action)
+            return self._act(action)
+        except BaseException:
+            self._restore(saved)
+            raise
+
+    @abstractmethod
+    def _act(self, action: Action) -> Record:
+        """Do a legal ``action`` (already checked by :meth:`can`)."""
+
+    @abstractmethod
+    def advance(self) -> None:
+        """Deal the next hand after a finished one (Pay Me with ``auto_advance=False``)."""
+
+    @classmethod
+    def new(cls, rules: RulesLike, players: int, seed: int = 0, **options: GameOption) -> Self:
+        """A new game; ``options`` are the game's own keyword options (each game checks
+        them and names a wrong one)."""
+        return cls(rules, players, seed, **options)  # type: ignore[call-arg]
+
+    @classmethod
+    def replay(
+        cls,
+        rules: RulesLike,
+        players: int,
+        seed: int,
+        actions: Iterable[Action],
+        **options: GameOption,
+    ) -> Self:
+        """Rebuild a game from its seed, options and actions (each checked as applied)."""
+        game = cls.new(rules, players, seed, **options)
+        for action in actions:
+            if game.phase == "hand_over":
+                game.advance()
+            game.apply(action)
+        return game
+
+    # ------------------------------------------------------------------ undo
+
+    def _save(self) -> dict[str, object]:
+        """What :meth:`_restore` needs to put every attribute back as it is now."""
+        saved: dict[str, object] = {}
+        for name, value in vars(self).items():
+            if name in _APPEND_ONLY:
+                saved[name] = len(value)
+            elif isinstance(value, list):
+                saved[name] = [x.copy() if isinstance(x, list) else x for x in value]
+            elif isinstance(value, dict):
+                saved[name] = dict(value)
+            elif isinstance(value, random.Random):
+                saved[name] = value.getstate()
+            else:
+                saved[name] = value
+        return saved
+
+    def _restore(self, saved: dict[str, object]) -> None:
+        for name in [n for n in vars(self) if n not in saved]:
+            delattr(self, name)
+        for name, value in saved.items():
+            current = getattr(self, name)
+            if name in _APPEND_ONLY:
+                assert isinstance(value, int)
+                del current[value:]
+            elif isinstance(current, random.Random):
+                current.setstate(value)  # type: ignore[arg-type]
+            else:
+                setattr(self, name, value)
+
+
+__all__ = ["Game", "GameOption", "ResultRow"]
