@@ -278,18 +278,19 @@ class ShapeBook:
             most = self.set_most
             items: list[tuple[int, int, int, Template]] = []
             seen: set[tuple[int, int]] = set()
+            unit_of, pos_of = self.unit_of, self.pos_of
             for shape in shapes:
-                ranks, _, _, k, _ = shape
+                ranks, _, lowest, k, _ = shape
                 if not single and len(ranks) == 1 and 1 + k <= most:
                     continue  # the same cards as a set: one move is enough
                 delta = 0
                 for r in ranks:
-                    delta += self.unit_of[base + r]
+                    delta += unit_of[base + r]
                 if (delta, k) in seen:
                     continue
                 seen.add((delta, k))
-                anchor = min(self.pos_of[base + r] for r in ranks)
-                items.append((anchor, delta, k, template("run", suit, shape)))
+                # Positions run rank by rank, so the lowest rank's card comes first.
+                items.append((pos_of[base + lowest], delta, k, template("run", suit, shape)))
             hit = _bundle(items)
             if len(self._part_bundles) > 100_000:
                 self._part_bundles.clear()
