@@ -776,3 +776,10 @@ def test_a_first_lesson_in_tactics_is_checked(name: str) -> None:
     assert pile.grade("yes" if name == "family" else "no").ok
     now = next(q for q in qs if "Which scores you less" in q.prompt)
     assert now.grade("now").ok and "scores 0" in now.explanation
+
+
+def test_a_wrong_lay_off_in_turn_says_the_place_is_taken() -> None:
+    # The player before lays off 8H onto 5H 6H 7H; your 8H then has no place left.
+    q = _by_caption("denexa", "lay_offs", "your hand: 8H 9H QC")
+    text = q.grade("8H 9H").text()
+    assert "5H 6H 7H 8H already holds the 8H place" in text

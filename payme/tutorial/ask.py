@@ -449,7 +449,7 @@ def lay_off_in_turn(
     grown = ", ".join(str(m) for m in mine_lo.declarer_melds)
     explanation = (
         f"The player before you lays off first: {first_did}, leaving the declarer's melds as "
-        f"{grown}. Then you: "
+        f"{grown}. Your turn next. "
         + _lay_off_sentence(rules, mine_lo, [str(m) for m in mine_lo.declarer_melds], dealt, own)
     )
     if alone.lay_offs != mine_lo.lay_offs or alone.deadwood_points != mine_lo.deadwood_points:
@@ -491,6 +491,10 @@ def lay_off_in_turn(
         dealt=dealt,
         claim=claim,
         holds=holds,
+        # Your lay-offs go onto the melds as the player before you left them.
+        why_not=lambda given: lay_off_mistakes(
+            rules, given, mine_lo.laid_off, [str(m) for m in mine_lo.declarer_melds], dealt
+        ),
     )
 
 
