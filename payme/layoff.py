@@ -522,8 +522,10 @@ class _Search:
     left can do no worse than before without the ones laid off).  So the sets of cards that
     can be laid off together are listed by size, one size at a time, and a set is evaluated
     only when that bound lets it beat the best found so far (a set of the whole hand's
-    deadwood cards reaches its bound exactly, without a search); the listing stops at the
-    first size where no set can (even laying off every candidate card).  Among equally good
+    deadwood cards reaches its bound exactly, without a search; for a hand without pure
+    wild cards a set is scored as another start of one search of the whole hand, see
+    :meth:`_points_without`); the listing stops at the first size where no set can (even
+    laying off every candidate card).  Among equally good
     sets the first in a fixed order wins: most points laid off, then the first found
     (declarer's melds in order, nothing onto a meld before something, fewer cards before
     more) -- the same every time.
@@ -542,8 +544,9 @@ class _Search:
         self.melds = [(i, _Meld(m, counts, t)) for i, m in enumerate(declared)]
         self.evaluations: dict[tuple[Card, ...], Evaluation] = {}
         # The listing's state (set by best): the melds that can take cards, the packing of
-        # the candidate cards, lay-offs by meld and size, room left from each meld on, and
-        # the places already visited for the size being listed.
+        # the candidate cards, lay-offs by meld and size, room left from each meld on, the
+        # places already visited for the size being listed, and the one search of the
+        # whole hand that scores the sets laid off (None: each is evaluated).
         self._live: list[tuple[int, _Meld]] = []
         self._packed = _Packed([], counts)
         self._coded: dict[tuple[int, int], list[tuple[int, int, tuple[Card, ...]]]] = {}
