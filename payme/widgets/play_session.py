@@ -498,7 +498,8 @@ class PlaySession:
         if isinstance(action, Draw):
             if action.source == "stock":
                 return f"{who} {verb('draw')} from the stock."
-            taken = dict(record.details).get("card") if record is not None else None
+            details = dict(record.details) if record is not None else {}
+            taken = details.get("card") or details.get("cards")
             what = label(parse_card(taken)) if taken and action.take == 1 else "a card"
             return f"{who} {'take' if you else 'takes'} {what} from the discard pile."
         if isinstance(action, Discard):
@@ -525,7 +526,7 @@ class PlaySession:
             name = names[number] if number < len(names) else match.group(0)
             return name if match.group(1)[0].isupper() or name != "You" else "you"
 
-        text = re.sub(r"\b([Ss]eat) (\d+)\b", seat, text)
+        text = re.sub(r"\b([Ss]eat|[Pp]layer) (\d+)\b", seat, text)
         text = re.sub(r"\b(you|You) (deals|goes|takes|draws|discards|lays|has|does|holds|is|was)\b",
                       lambda m: f"{m.group(1)} {_plain_verb(m.group(2))}", text)  # fmt: skip
         text = re.sub(r"\bmeld (\d+)\b", lambda m: f"meld {int(m.group(1)) + 1}", text)
