@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+from urllib.parse import parse_qsl
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from payme.cards import parse_hand
 from payme.game.actions import Discard, Draw, GoOut, IllegalAction, LayOff
 from payme.widgets.play import YOU, PlayPage, PlaySession, decode_move, encode_move
 
@@ -78,7 +81,7 @@ def test_bad_settings_are_named(kwargs: dict[str, object], message: str) -> None
 
 def _page(query: str) -> PlayPage:
     page = PlayPage()
-    page.apply_query(dict(part.split("=") for part in query.split("&")))
+    page.apply_query(dict(parse_qsl(query)))
     assert page.message.kind != "error", page.message.text
     return page
 
@@ -260,3 +263,34 @@ def test_a_declared_meld_keeps_its_kind_and_wild_places_in_the_url() -> None:
     assert decode_move(token, YOU, "denexa", 3) == run
     a_set = GoOut(YOU, None, (Meld("set", "3S(2S) 2H 3H(2D)"),))
     assert decode_move(encode_move(a_set), YOU, "family", 3) == a_set
+
+
+JK_POSITION = (
+    "rules=family; players=2; hand=1; phase=draw; to_move=0; "
+    "hands=5H 6H JK / 7H 8C QD; pile=KC; stock=* 2C 9S"
+)
+
+
+def test_a_position_in_the_url_and_the_declared_run_takes_the_seven() -> None:
+    page = PlayPage()
+    page.apply_query({"position": JK_POSITION, "bots": "greedy"})
+    assert page.message.kind != "error", page.message.text
+    page.gesture({"do": "draw", "source": "stock"})
+    page.gesture({"do": "go_out", "card": "9S"})
+    (proposed,) = page.table.state["arrange"]["groups"]
+    assert "joker stands for 7♥" in proposed["reason"]  # the engine's own layout
+    page.gesture({"do": "arrange", "groups": [["JK", "5H", "6H"]]})
+    page.gesture({"do": "lay_down"})
+    session = page.session
+    assert session is not None and session.hand_over
+    last = session.view().last_hand
+    assert last is not None and last.lay_offs[1] == ((0, parse_hand("7H")),)
+    # the link replays the very same game, position included
+    again = _page(page.url.query)
+    assert again.session is not None and again.session.game.history == session.game.history
+
+
+def test_a_bad_position_is_named() -> None:
+    page = PlayPage()
+    page.apply_query({"position": "rules=family; players=banana"})
+    assert page.message.kind == "error" and "players" in page.message.text

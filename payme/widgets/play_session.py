@@ -613,10 +613,8 @@ def _placed(placements: Sequence[tuple[int, Sequence[Card]]]) -> str:
 
 def _game_at(position: str) -> Any:
     """A game set up at ``position`` (the engine's notation); a bad one says why."""
-    try:
-        from payme.game import from_position
-    except ImportError:
-        raise ValueError("this version of the engine cannot set up a position") from None
+    from payme.game import from_position
+
     return from_position(position)
 
 
