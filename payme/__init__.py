@@ -21,8 +21,9 @@ starting with ``_``) may change.
 - Melds and hands: :class:`~payme.melds.Meld`, :class:`~payme.melds.MeldCheck`,
   :func:`~payme.melds.check_meld`, :func:`~payme.solver.evaluate`,
   :func:`~payme.solver.can_go_out`, :func:`~payme.solver.best_discard` and what they
-  return, :class:`~payme.solver.Evaluation` and :class:`~payme.solver.GoOut`;
-  :func:`~payme.layoff.lay_off` (a :class:`~payme.layoff.LayOff`),
+  return, :class:`~payme.solver.Evaluation`, :class:`~payme.solver.GoOutCheck` and
+  :class:`~payme.solver.BestDiscard`; :func:`~payme.layoff.lay_off` (a
+  :class:`~payme.layoff.LayOffResult`),
   :func:`~payme.layoff.lay_off_in_turn`, :func:`~payme.layoff.grow_meld`,
   :func:`~payme.odds.go_out_chance` (a :class:`~payme.odds.GoOutChance`).
 - Puzzles: :func:`~payme.puzzles.new_puzzle`, :func:`~payme.puzzles.puzzle_from_id` (each a
@@ -61,11 +62,12 @@ _EXPORTS: dict[str, str] = {
     "MeldCheck": "payme.melds",
     "check_meld": "payme.melds",
     "Evaluation": "payme.solver",
-    "GoOut": "payme.solver",
+    "GoOutCheck": "payme.solver",
+    "BestDiscard": "payme.solver",
     "evaluate": "payme.solver",
     "can_go_out": "payme.solver",
     "best_discard": "payme.solver",
-    "LayOff": "payme.layoff",
+    "LayOffResult": "payme.layoff",
     "lay_off": "payme.layoff",
     "lay_off_in_turn": "payme.layoff",
     "grow_meld": "payme.layoff",
@@ -86,22 +88,30 @@ if TYPE_CHECKING:  # pragma: no cover
     from payme.analysis.simulate import simulate
     from payme.cards import Card, CardError, format_hand, parse_card, parse_hand
     from payme.game import new_game, play_game, replay
-    from payme.layoff import LayOff, grow_meld, lay_off, lay_off_in_turn
+    from payme.layoff import LayOffResult, grow_meld, lay_off, lay_off_in_turn
     from payme.melds import Meld, MeldCheck, check_meld
     from payme.odds import GoOutChance, go_out_chance
     from payme.pack import Pack, check_hand
     from payme.puzzles import Puzzle, new_puzzle, puzzle_from_id
     from payme.rulesets import PRESETS, Money, Ruleset, rules
-    from payme.solver import Evaluation, GoOut, best_discard, can_go_out, evaluate
+    from payme.solver import (
+        BestDiscard,
+        Evaluation,
+        GoOutCheck,
+        best_discard,
+        can_go_out,
+        evaluate,
+    )
 
 __all__ = [
     "PRESETS",
+    "BestDiscard",
     "Card",
     "CardError",
     "Evaluation",
-    "GoOut",
     "GoOutChance",
-    "LayOff",
+    "GoOutCheck",
+    "LayOffResult",
     "Meld",
     "MeldCheck",
     "Money",
@@ -130,7 +140,20 @@ __all__ = [
 ]
 
 
+_RENAMED: dict[str, str] = {"GoOut": "GoOutCheck", "LayOff": "LayOffResult"}
+"""Public names renamed so that each name has one meaning (``GoOut`` and ``LayOff`` are
+also the game's actions, :mod:`payme.game.actions`): the old names work for one release."""
+
+
 def __getattr__(name: str) -> Any:
+    if name in _RENAMED:
+        import warnings
+
+        new = _RENAMED[name]
+        warnings.warn(
+            f"payme.{name} is deprecated: use payme.{new}", DeprecationWarning, stacklevel=2
+        )
+        return __getattr__(new)
     module = _EXPORTS.get(name)
     if module is None:
         raise AttributeError(f"module 'payme' has no attribute {name!r}")

@@ -24,9 +24,9 @@ from payme.cards import Card, CardError, format_hand, parse_hand
 from payme.rulesets import PRESETS, Ruleset, rules
 
 if TYPE_CHECKING:  # pragma: no cover
-    from payme.layoff import LayOff
+    from payme.layoff import LayOffResult
     from payme.melds import Meld
-    from payme.solver import GoOut
+    from payme.solver import GoOutCheck
 
 EXIT_BAD_INPUT = 2
 """Exit status for bad input (a bad card, rule set, dealt, …), as argparse uses."""
@@ -70,11 +70,11 @@ def _meld_text(meld: Meld) -> str:
     return f"{meld.kind:<6} {' '.join(shown)}"
 
 
-def _discards_json(out: GoOut) -> list[str | None]:
+def _discards_json(out: GoOutCheck) -> list[str | None]:
     return _tokens(out.discards)
 
 
-def _discards_text(out: GoOut, ruleset: Ruleset) -> str:
+def _discards_text(out: GoOutCheck, ruleset: Ruleset) -> str:
     if not out.ok:
         return "no"
     # Rummy 3-Pack lists the one card left unmelded (NOMELD stays in the hand, unthrown).
@@ -89,7 +89,7 @@ def _discards_text(out: GoOut, ruleset: Ruleset) -> str:
     return "yes, " + ", or ".join(ways)
 
 
-def _go_out_for(hand: tuple[Card, ...], ruleset: Ruleset, dealt: int | None) -> GoOut | None:
+def _go_out_for(hand: tuple[Card, ...], ruleset: Ruleset, dealt: int | None) -> GoOutCheck | None:
     """The going-out answer when the hand is one just after drawing, else ``None``."""
     from payme.solver import can_go_out
 
@@ -198,7 +198,7 @@ def lay_off_json(
     }
 
 
-def _lay_off_text(lo: LayOff, declarer: Sequence[Meld]) -> str:
+def _lay_off_text(lo: LayOffResult, declarer: Sequence[Meld]) -> str:
     lines = []
     for i, meld in enumerate(declarer):
         lines.append(f"declarer  [{i}] {_meld_text(meld)}")

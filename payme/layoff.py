@@ -47,6 +47,7 @@ from itertools import pairwise, product
 from typing import TYPE_CHECKING, Any
 
 from payme.cards import N_REGULAR, Card, CardError, CardsLike, format_hand
+from payme.deprecation import renamed
 from payme.melds import (
     ACE_HIGH,
     RUN_MOST,
@@ -69,7 +70,7 @@ MeldLike = Meld | CardsLike
 
 
 @dataclass(frozen=True)
-class LayOff:
+class LayOffResult:
     """An opponent's best end of a hand: its own melds, its lay-offs, what is left.
 
     ``lay_offs`` pairs the index of a declarer's meld with the cards added to it, in the
@@ -97,7 +98,13 @@ class LayOff:
         if self.melds:
             parts.append("melds " + ", ".join(str(m) for m in self.melds))
         for index, cards in self.lay_offs:
-            parts.append(f"lay off {format_hand(cards)} onto {self.declarer_melds[index]}")
+            # The meld by its cards, then grown with every stand-in: a set's wild card plays
+            # whichever suit keeps the set valid, so its stand-in may change (QS joining
+            # QC QD JK makes the joker QH) and is shown as it ends up.
+            declared, grown = self.declarer_melds[index], self.grown_melds[index]
+            parts.append(
+                f"lay off {format_hand(cards)} onto {format_hand(declared.cards)}, making {grown}"
+            )
         if self.deadwood:
             parts.append("left " + format_hand(self.deadwood))
         return "; ".join(parts)
@@ -751,7 +758,7 @@ def _check_table(
             )
 
 
-def _lay_off(hand: tuple[Card, ...], declared: tuple[Meld, ...], t: RuleTables) -> LayOff:
+def _lay_off(hand: tuple[Card, ...], declared: tuple[Meld, ...], t: RuleTables) -> LayOffResult:
     cards = tuple(sorted(hand))
     ev, chosen = _Search(cards, declared if t.rules.lay_off else (), t).best()
     grown = list(declared)
@@ -761,7 +768,7 @@ def _lay_off(hand: tuple[Card, ...], declared: tuple[Meld, ...], t: RuleTables) 
         assert result is not None  # the search only chooses lay-offs that grow validly
         grown[index], placed = result
         lay_offs.append((index, placed))
-    return LayOff(
+    return LayOffResult(
         deadwood_points=ev.deadwood_points,
         melds=tuple(ev.melds),
         lay_offs=tuple(lay_offs),
@@ -779,7 +786,7 @@ def lay_off(
     declarer_melds: Iterable[MeldLike],
     rules: RulesLike = "denexa",
     dealt: int | None = None,
-) -> LayOff:
+) -> LayOffResult:
     """The fewest points ``hand`` can reach with its own melds and lay-offs together.
 
     ``declarer_melds`` are the declarer's melds as laid down: :class:`~payme.melds.Meld`
@@ -805,7 +812,7 @@ def lay_off_in_turn(
     declarer_melds: Iterable[MeldLike],
     rules: RulesLike = "denexa",
     dealt: int | None = None,
-) -> list[LayOff]:
+) -> list[LayOffResult]:
     """Several opponents lay off one at a time, from the declarer's left.
 
     Each lays off onto the melds as the ones before left them; each result's
@@ -829,4 +836,14 @@ def lay_off_in_turn(
     return results
 
 
-__all__ = ["LayOff", "MeldLike", "grow_meld", "lay_off", "lay_off_in_turn", "single_lay_offs"]
+__all__ = [
+    "LayOffResult",
+    "MeldLike",
+    "grow_meld",
+    "lay_off",
+    "lay_off_in_turn",
+    "single_lay_offs",
+]
+
+# Names this module had before each name got one meaning (kept for one release).
+__getattr__ = renamed(__name__, {"LayOff": "payme.layoff:LayOffResult"})

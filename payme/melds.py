@@ -26,7 +26,6 @@ from payme.cards import (
     JOKER_INDEX,
     N_CARDS,
     N_REGULAR,
-    RANK_NAMES,
     RANKS,
     SUIT_NAMES,
     SUITS,
@@ -41,6 +40,7 @@ from payme.cards import (
 from payme.pack import MAX_HAND, check_hand
 from payme.rulesets import Ruleset, RulesLike, WildScope
 from payme.rulesets import rules as get_rules
+from payme.words import rank_plural
 
 MeldKind = Literal["set", "run", "single"]
 
@@ -349,11 +349,6 @@ def hand_cards(hand: CardsLike, t: RuleTables) -> tuple[Card, ...]:
 # Words
 
 
-def _plural(rank: int) -> str:
-    name = RANK_NAMES[rank]
-    return name + ("es" if name.endswith("x") else "s")
-
-
 def _place_token(place: int) -> str:
     return RANKS[(place - 1) % 13]
 
@@ -381,7 +376,7 @@ def _describe(meld: Meld) -> str:
     if meld.kind == "set":
         rank = meld.rank
         assert rank is not None
-        return f"Valid set of {_plural(rank)}{tail}."
+        return f"Valid set of {rank_plural(rank)}{tail}."
     suit, low, high = meld.suit, meld.low, meld.high
     assert suit is not None and low is not None and high is not None
     span = f"{_place_token(low)}–{_place_token(high)}"
@@ -458,7 +453,7 @@ def _try_set(cards: tuple[Card, ...], t: RuleTables) -> tuple[Meld | None, str]:
     fixed = _fixed(cards, t)
     ranks = sorted({c.rank for c in fixed if c.rank is not None})
     if len(ranks) > 1:
-        names = " and ".join(_plural(r) for r in ranks[:2])
+        names = " and ".join(rank_plural(r) for r in ranks[:2])
         return None, f"A set needs cards of one rank, but this mixes {names}."
     if ranks:
         choices: list[int | None] = [ranks[0]]

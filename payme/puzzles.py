@@ -45,9 +45,11 @@ from itertools import combinations
 from typing import Final, Literal, get_args
 
 from payme.cards import CARDS, N_REGULAR, Card, CardError, CardsLike, format_hand, parse_hand
+from payme.deprecation import renamed
 from payme.melds import Meld, check_meld
 from payme.rulesets import PRESETS, Ruleset
 from payme.rulesets import rules as get_rules
+from payme.words import deadwood_unit
 
 PuzzleKind = Literal["deadwood", "discard", "go_out", "lay_off"]
 Difficulty = Literal["easy", "medium", "hard"]
@@ -70,7 +72,7 @@ QUESTIONS: Final[dict[PuzzleKind, str]] = {
 
 
 @dataclass(frozen=True)
-class Verdict:
+class AnswerCheck:
     """The grade of an answer: right or wrong, and an explanation of the best answer."""
 
     correct: bool
@@ -109,7 +111,7 @@ class Puzzle:
         """The best answer, explained in a sentence or two (computed by the engine)."""
         return _explain(self)
 
-    def check(self, answer: object) -> Verdict:
+    def check(self, answer: object) -> AnswerCheck:
         """Grade ``answer`` (text, a number, cards); bad input is a ``ValueError`` saying why."""
         return _check(self, answer)
 
@@ -422,7 +424,7 @@ def _explain(p: Puzzle) -> str:
     from payme.advice import discard_advice, go_out_advice, lay_off_advice, plain
     from payme.solver import evaluate
 
-    unit = "unmelded cards" if p.rules.game == "rummy_3_pack" else "points"
+    unit = deadwood_unit(p.rules)
     if p.kind == "deadwood":
         ev = evaluate(p.hand, p.rules, p.dealt)
         return (
@@ -509,7 +511,7 @@ def _as_int(answer: object) -> int | None:
     return None
 
 
-def _check(p: Puzzle, answer: object) -> Verdict:
+def _check(p: Puzzle, answer: object) -> AnswerCheck:
     from payme.layoff import lay_off
     from payme.solver import can_go_out, evaluate
 
@@ -519,12 +521,12 @@ def _check(p: Puzzle, answer: object) -> Verdict:
         if n is None:
             raise ValueError(f"answer with a whole number of points, not {answer!r}")
         best = lay_off(p.hand, list(p.declarer_melds), p.rules, p.dealt).deadwood_points
-        return Verdict(n == best, ("Right. " if n == best else "Not quite. ") + why)
+        return AnswerCheck(n == best, ("Right. " if n == best else "Not quite. ") + why)
     if p.kind == "deadwood":
         best = evaluate(p.hand, p.rules, p.dealt).deadwood_points
         n = _as_int(answer)
         if n is not None:
-            return Verdict(n == best, ("Right. " if n == best else "Not quite. ") + why)
+            return AnswerCheck(n == best, ("Right. " if n == best else "Not quite. ") + why)
         chosen = parse_hand(answer)  # type: ignore[arg-type]
         left = Counter(p.hand)
         for c in chosen:
@@ -535,18 +537,18 @@ def _check(p: Puzzle, answer: object) -> Verdict:
         fully_melded = evaluate(rest, p.rules, p.dealt).deadwood_points == 0 if rest else True
         ok = fully_melded and _points(chosen, p) == best
         if not ok and not fully_melded:
-            return Verdict(False, "Not quite: the other cards do not all fit in melds. " + why)
-        return Verdict(ok, ("Right. " if ok else "Not quite. ") + why)
+            return AnswerCheck(False, "Not quite: the other cards do not all fit in melds. " + why)
+        return AnswerCheck(ok, ("Right. " if ok else "Not quite. ") + why)
     text = str(answer).strip() if answer is not None else "none"
     if p.kind == "go_out":
         out = can_go_out(p.hand, p.rules, p.dealt)
         low = text.lower()
         if low in ("no", "n", "can't", "cannot"):
-            return Verdict(not out.ok, ("Right. " if not out.ok else "Not quite. ") + why)
+            return AnswerCheck(not out.ok, ("Right. " if not out.ok else "Not quite. ") + why)
         if low in ("none", "yes", "") and None in out.discards:
-            return Verdict(True, "Right. " + why)
+            return AnswerCheck(True, "Right. " + why)
         if low in ("none", "yes", ""):
-            return Verdict(False, "Not quite. " + why)
+            return AnswerCheck(False, "Not quite. " + why)
         card = parse_hand(text)
         if len(card) != 1:
             raise ValueError("answer 'no', 'none' or one card to discard")
@@ -554,11 +556,11 @@ def _check(p: Puzzle, answer: object) -> Verdict:
             raise CardError(f"{card[0]} is not in the hand", token=str(card[0]))
         ok = card[0] in out.discards
         if ok:
-            return Verdict(True, "Right. " + why)
+            return AnswerCheck(True, "Right. " + why)
         rest = list(p.hand)
         rest.remove(card[0])
         remains = evaluate(rest, p.rules, p.dealt)
-        return Verdict(
+        return AnswerCheck(
             False,
             f"Not quite. Without {card[0]} the rest still leaves "
             f"{format_hand(remains.deadwood)} unmelded. " + why,
@@ -571,17 +573,17 @@ def _check(p: Puzzle, answer: object) -> Verdict:
         raise CardError(f"{card[0]} is not in the hand", token=str(card[0]))
     results = _discard_results(p)
     if card[0].special is not None and card[0].special == p.rules.holder_wins:
-        return Verdict(
+        return AnswerCheck(
             False,
             f"Not quite. Keep {card[0]}: it costs nothing now, but holding it when the game "
             "ends makes you a winner. " + why,
         )
     if card[0] not in results:
-        return Verdict(False, f"{card[0]} may never be discarded. " + why)
+        return AnswerCheck(False, f"{card[0]} may never be discarded. " + why)
     ok = results[card[0]] == min(results.values())
     if ok:
-        return Verdict(True, "Right. " + why)
-    return Verdict(
+        return AnswerCheck(True, "Right. " + why)
+    return AnswerCheck(
         False,
         f"Not quite. Discarding {card[0]} leaves {results[card[0]]} {_unit(p)}; "
         f"{min(results.values())} is possible. " + why,
@@ -589,15 +591,15 @@ def _check(p: Puzzle, answer: object) -> Verdict:
 
 
 def _unit(p: Puzzle) -> str:
-    return "unmelded cards" if p.rules.game == "rummy_3_pack" else "points"
+    return deadwood_unit(p.rules)
 
 
 __all__ = [
     "DIFFICULTIES",
     "KINDS",
+    "AnswerCheck",
     "Puzzle",
     "PuzzleKind",
-    "Verdict",
     "candidate_melds",
     "difficulty_score",
     "grade",
@@ -605,3 +607,6 @@ __all__ = [
     "new_puzzle",
     "puzzle_from_id",
 ]
+
+# Names this module had before each name got one meaning (kept for one release).
+__getattr__ = renamed(__name__, {"Verdict": "payme.puzzles:AnswerCheck"})

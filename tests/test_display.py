@@ -182,7 +182,7 @@ def test_meld_box_labels_run_and_tags_wild_stand_in() -> None:
 
 
 def test_meld_labels_for_sets_and_three_pack_words() -> None:
-    assert meld_label(_real_meld("7S 7D 7C", "classic", 9)) == "Set of 7s"
+    assert meld_label(_real_meld("7S 7D 7C", "classic", 9)) == "Set of sevens"
     assert meld_label(_real_meld("KS KD KC", "three_pack", 7), rules("three_pack")) == (
         "Group of kings"
     )

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from reference import DeclaredMeld, Reference
 
 from payme.cards import Card, CardError, parse_hand
-from payme.layoff import LayOff, grow_meld, lay_off, lay_off_in_turn, single_lay_offs
+from payme.layoff import LayOffResult, grow_meld, lay_off, lay_off_in_turn, single_lay_offs
 from payme.melds import Meld, check_meld, fixed_meld_problem, parse_declared_meld, tables_for
 from payme.pack import Pack
 from payme.rulesets import rules
@@ -22,11 +22,11 @@ def H(text: str) -> tuple[Card, ...]:
     return parse_hand(text)
 
 
-def laid(lo: LayOff) -> dict[int, list[str]]:
+def laid(lo: LayOffResult) -> dict[int, list[str]]:
     return {i: sorted(str(c) for c in cards) for i, cards in lo.lay_offs}
 
 
-def check_consistent(lo: LayOff, hand: str | tuple[Card, ...]) -> None:
+def check_consistent(lo: LayOffResult, hand: str | tuple[Card, ...]) -> None:
     """Every card is in a meld, laid off or deadwood; every grown meld is valid as laid."""
     cards = parse_hand(hand) if isinstance(hand, str) else hand
     placed = [*lo.laid_off, *lo.deadwood, *(c for m in lo.melds for c in m.cards)]

@@ -14,14 +14,20 @@ from hypothesis import strategies as st
 
 from payme import CardError, check_meld, evaluate, parse_hand, rules
 from payme.cards import CARDS, N_CARDS, Card
-from payme.layoff import LayOff, lay_off
+from payme.layoff import LayOffResult, lay_off
 from payme.melds import Meld
 from payme.odds import go_out_chance
 from payme.puzzles import puzzle_from_id
 from payme.rulesets import PRESETS
 
 # eval() of a repr sees exactly the names a user would import.
-NAMES = {"Card": Card, "Meld": Meld, "rules": rules, "LayOff": LayOff, "Fraction": Fraction}
+NAMES = {
+    "Card": Card,
+    "Meld": Meld,
+    "rules": rules,
+    "LayOffResult": LayOffResult,
+    "Fraction": Fraction,
+}
 
 
 # --- Card --------------------------------------------------------------------------------

@@ -4,7 +4,7 @@ The engine's result objects are read by duck typing (``meld.kind``, ``meld.cards
 ``meld.stands_for``; ``evaluation.melds``, ``.deadwood``, ``.deadwood_points``, ``.rules``;
 ``layoff.melds``, ``.lay_offs``, ``.deadwood``; ``go_out.ok``, ``.discards``), so this module
 imports no engine module but :mod:`payme.cards`.  Every group carries a label in words as
-well as its outline: meld boxes are captioned "Set of 7s" / "Run 5♥–7♥", deadwood sits under
+well as its outline: meld boxes are captioned "Set of sevens" / "Run 5♥–7♥", deadwood sits under
 "Deadwood: 23 points" inside a dashed outline.
 
 >>> from payme.cards import parse_hand
@@ -21,13 +21,13 @@ from typing import Any, Final
 
 from payme.cards import Card, parse_card
 from payme.display.svg import SUIT_SYMBOLS, card_svg, rank_label, short_label
+from payme.words import rank_plural
 
 _ROW: Final = (
     "display:flex;flex-wrap:wrap;gap:4px;align-items:flex-end;max-width:100%;box-sizing:border-box"
 )
 # 16 px: the app's smallest text size (docs/design.md), so captions read on a phone too.
 _CAPTION: Final = "font:600 16px/1.3 system-ui,'DejaVu Sans',sans-serif;margin:0 0 4px 0"
-_RANK_PLURALS: Final = {1: "aces", 11: "jacks", 12: "queens", 13: "kings"}
 # Cards that are wild by their nature (not by rank), in every rule set that uses them.
 _ALWAYS_WILD: Final = frozenset({"JK", "WILD", "GROUP", "SEQ"})
 
@@ -145,7 +145,7 @@ def _is_wild_here(card: Card, stand: Card | None) -> bool:
 
 
 def meld_label(meld: Any, rules: Any = None) -> str:
-    """The meld in words: ``"Set of 7s"``, ``"Run 5♥–7♥"``; Rummy 3-Pack's words
+    """The meld in words: ``"Set of sevens"``, ``"Run 5♥–7♥"``; Rummy 3-Pack's words
     (``"Group of kings"``, ``"Sequence …"``) when ``rules`` is that game's."""
     cards = _cards(meld.cards)
     stands = stand_ins(meld)
@@ -161,7 +161,7 @@ def meld_label(meld: Any, rules: Any = None) -> str:
         if len(set_ranks) == 1:
             (rank,) = set_ranks
             assert rank is not None
-            return f"{word} of {_RANK_PLURALS.get(rank, f'{rank}s')}"
+            return f"{word} of {rank_plural(rank)}"
         return f"{word} of wild cards" if not regular else word
     if kind == "run":
         word = "Sequence" if "seq" in kind_word else "Run"

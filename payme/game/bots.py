@@ -34,7 +34,13 @@ from payme.game import BOT_NAMES, game_class
 from payme.game.actions import Action, Discard, Draw, GoOut, LayOff
 from payme.game.arrangement import arrangements, lay_off_spots
 from payme.game.base import Game, GameOption
-from payme.game.evaluation import best_discard, best_lay_off, layout, may_fit, points
+from payme.game.evaluation import (
+    best_discard_points,
+    best_lay_off_points,
+    layout,
+    may_fit,
+    points,
+)
 from payme.game.pay_me import PayMeGame
 from payme.game.view import PayMeView, SeatView, narrow
 from payme.rulesets import Ruleset, RulesLike
@@ -79,13 +85,13 @@ def _with(hand: Hand, card: Card) -> Hand:
 
 
 def _best_after_discard(hand: Hand, rules: Ruleset, dealt: int) -> int:
-    return best_discard(hand, rules, dealt)[1]
+    return best_discard_points(hand, rules, dealt)[1]
 
 
 def _best_lay_off(view: PayMeView, legal: Sequence[Action]) -> Action:
     """The legal lay-off that leaves the fewest points (the engine lists the best one)."""
     hand = tuple(sorted(view.hand))
-    wanted = best_lay_off(hand, view.table_melds, view.rules, view.dealt)[1]
+    wanted = best_lay_off_points(hand, view.table_melds, view.rules, view.dealt)[1]
     for action in legal:
         if isinstance(action, LayOff) and action.placements == wanted:
             return action
@@ -146,7 +152,7 @@ class GreedyBot:
         return sources.get("stock") or next(iter(sources.values()))
 
     def _discard(self, view: PayMeView, legal: Sequence[Action]) -> Action:
-        card = best_discard(tuple(sorted(view.hand)), view.rules, view.dealt)[0]
+        card = best_discard_points(tuple(sorted(view.hand)), view.rules, view.dealt)[0]
         return Discard(view.seat, card)
 
 
@@ -306,7 +312,7 @@ class StrongBot(GreedyBot):
         for card in dead:
             if card not in found:
                 found[card] = (total - rules.card_points(card, dealt), _without(dead, card))
-        card, _ = best_discard(hand, rules, dealt)
+        card, _ = best_discard_points(hand, rules, dealt)
         if card not in found:
             found[card] = layout(_without(hand, card), rules, dealt)
         return found

@@ -9,7 +9,7 @@ out), so the answers are kept, keyed on the hand in canonical order.
 >>> hand = tuple(sorted(parse_hand("5H 6H 7H 9C")))
 >>> go_out_discards(hand, rules("classic"), 3)
 (Card('9C'),)
->>> best_discard(hand, rules("classic"), 3)
+>>> best_discard_points(hand, rules("classic"), 3)
 (Card('9C'), 0)
 """
 
@@ -19,6 +19,7 @@ from functools import lru_cache
 from typing import Any
 
 from payme.cards import Card
+from payme.deprecation import renamed
 from payme.rulesets import Ruleset
 
 Hand = tuple[Card, ...]
@@ -58,7 +59,7 @@ def deadwood(hand: Hand, rules: Ruleset, dealt: int) -> Hand:
 
 
 @lru_cache(maxsize=1 << 16)
-def best_discard(hand: Hand, rules: Ruleset, dealt: int) -> tuple[Card, int]:
+def best_discard_points(hand: Hand, rules: Ruleset, dealt: int) -> tuple[Card, int]:
     """The discard leaving the fewest deadwood points, and those points (one search)."""
     from payme.solver import best_discard as solve
 
@@ -92,7 +93,7 @@ def discard_points(hand: Hand, rules: Ruleset, dealt: int) -> tuple[tuple[Card, 
 
 
 @lru_cache(maxsize=1 << 12)
-def best_lay_off(
+def best_lay_off_points(
     hand: Hand, melds: tuple[Any, ...], rules: Ruleset, dealt: int
 ) -> tuple[int, tuple[tuple[int, tuple[Card, ...]], ...]]:
     """The fewest points a sorted hand reaches with its own melds and lay-offs onto the
@@ -124,14 +125,14 @@ def may_fit(card: Card, meld: Any, rules: Ruleset, dealt: int) -> bool:
 def clear() -> None:
     """Forget every remembered answer."""
     _layouts.clear()
-    best_discard.cache_clear()
+    best_discard_points.cache_clear()
     go_out_discards.cache_clear()
-    best_lay_off.cache_clear()
+    best_lay_off_points.cache_clear()
 
 
 __all__ = [
-    "best_discard",
-    "best_lay_off",
+    "best_discard_points",
+    "best_lay_off_points",
     "clear",
     "deadwood",
     "discard_points",
@@ -140,3 +141,12 @@ __all__ = [
     "may_fit",
     "points",
 ]
+
+# Names this module had before each name got one meaning (kept for one release).
+__getattr__ = renamed(
+    __name__,
+    {
+        "best_discard": "payme.game.evaluation:best_discard_points",
+        "best_lay_off": "payme.game.evaluation:best_lay_off_points",
+    },
+)

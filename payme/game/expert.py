@@ -39,7 +39,7 @@ from typing import Any
 from payme.cards import Card
 from payme.game.actions import Action, Discard, Draw, GoOut, LayOff
 from payme.game.bots import StrongBot, _best_lay_off, _matches, _with, _without
-from payme.game.evaluation import best_lay_off, go_out_discards, layout
+from payme.game.evaluation import best_lay_off_points, go_out_discards, layout
 from payme.game.view import PayMeView, SeatView, narrow
 from payme.rulesets import Ruleset
 
@@ -223,9 +223,9 @@ class ExpertBot(StrongBot):
         scored: dict[Card, int] = {}
         for card in dead:
             scored[card] = total - rules.card_points(card, dealt)
-        from payme.game.evaluation import best_discard
+        from payme.game.evaluation import best_discard_points
 
-        card, pts = best_discard(hand, rules, dealt)
+        card, pts = best_discard_points(hand, rules, dealt)
         scored.setdefault(card, pts)
         plain = {c: p for c, p in scored.items() if not rules.is_wild(c, dealt)}
         pool = plain or scored
@@ -280,7 +280,7 @@ class ExpertBot(StrongBot):
         for card in self._candidates(view):
             rest = _without(hand, card)
             if rules.lay_off and melds:
-                pts = best_lay_off(rest, melds, rules, dealt)[0]
+                pts = best_lay_off_points(rest, melds, rules, dealt)[0]
             else:
                 pts = layout(rest, rules, dealt)[0]
             weighed.append((pts, -rules.card_points(card, dealt), card))

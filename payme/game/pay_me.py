@@ -49,6 +49,7 @@ from payme.melds import Meld, fixed_meld_problem, tables_for
 from payme.pack import Pack
 from payme.rulesets import Ruleset, RulesLike
 from payme.rulesets import rules as get_rules
+from payme.words import wild_phrase
 
 PHASES = ("draw", "discard", "final_draw", "final_discard", "lay_off", "hand_over", "game_over")
 """Every value of :attr:`PayMeGame.phase`."""
@@ -105,7 +106,7 @@ class PayMeGame(Game):
         auto_advance: bool = True,
     ) -> None:
         self.rules: Ruleset = get_rules(rules)
-        if self.rules.game != "pay_me":
+        if self.rules.game != self.GAME:
             raise ValueError(f"{self.rules.name} is a {self.rules.game} rule set, not a Pay Me one")
         self.rules.check_players(players)
         if not isinstance(seed, int) or isinstance(seed, bool):
@@ -357,7 +358,7 @@ class PayMeGame(Game):
         wild = rules.round_wild_rank(self._dealt)
         self._record(
             f"Hand {number}: seat {self._dealer} deals {self._dealt} cards to each player"
-            + (f"; {_rank_name(wild)} are wild." if wild else "."),
+            + (f"; {wild_phrase(rules, self._dealt)}." if wild else "."),
             dealer=self._dealer,
             dealt=self._dealt,
         )
@@ -733,13 +734,15 @@ class PayMeGame(Game):
         return self._best_lay_off(seat, bool(self._single_lay_offs(seat)))
 
     def _best_lay_off(self, seat: int, any_fits: bool) -> LayOff:
-        from payme.game.evaluation import best_lay_off
+        from payme.game.evaluation import best_lay_off_points
 
         # Every chain starts with a card that fits by itself: without one, nothing fits.
         if not any_fits:
             return LayOff(seat, ())
         hand = tuple(sorted(self._hands[seat]))
-        placements = best_lay_off(hand, tuple(self._declarer_melds), self.rules, self._dealt)[1]
+        placements = best_lay_off_points(
+            hand, tuple(self._declarer_melds), self.rules, self._dealt
+        )[1]
         return LayOff(seat, placements)
 
     def _do_lay_off(self, action: LayOff) -> Record:
@@ -1016,11 +1019,6 @@ def _placements(
     placements: Iterable[tuple[int, Sequence[Card | str] | str]],
 ) -> tuple[tuple[int, tuple[Card, ...]], ...]:
     return tuple((i, parse_hand(cs)) for i, cs in placements)
-
-
-def _rank_name(rank: int) -> str:
-    names = {1: "aces", 11: "jacks", 12: "queens", 13: "kings"}
-    return names.get(rank, f"{rank}s")
 
 
 def replay(

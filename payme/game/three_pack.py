@@ -73,6 +73,7 @@ from payme.melds import Meld
 from payme.pack import MAX_HAND, Pack
 from payme.rulesets import Ruleset, RulesLike
 from payme.rulesets import rules as get_rules
+from payme.words import counts_cards
 
 RULE_TURN = "a turn: draw, then go out or discard"
 RULE_DRAW = "draw the top of the stock or the top discard"
@@ -196,15 +197,6 @@ def _hopeless(rules: Ruleset, hand: Sequence[Card]) -> bool:
     return stuck > 1 or (barred and stuck > 0)
 
 
-def _counts_cards(rules: Ruleset) -> bool:
-    """Whether hand evaluation counts cards (every card 1 point), as Rummy 3-Pack's does.
-
-    Then one evaluation (the fewest unmelded cards) settles most go-out questions: the
-    solver's ``can_go_out`` tries each leftover card in turn and costs several.
-    """
-    return set(rules.rank_points) == {1} and rules.special_points == 1
-
-
 def go_out_options(rules: Ruleset, hand: Iterable[Card]) -> tuple[Card | None, ...]:
     """Each card that may be left over when ``hand`` goes out (``None``: no card left).
 
@@ -221,7 +213,9 @@ def go_out_options(rules: Ruleset, hand: Iterable[Card]) -> tuple[Card | None, .
     key = ("out", _key(cards))
     known = cache.get(key)
     if known is None:
-        if _hopeless(rules, cards) or (_counts_cards(rules) and unmelded_count(rules, cards) > 1):
+        # Where every card counts 1, one evaluation (the fewest unmelded cards) settles most
+        # go-out questions: the solver's can_go_out tries each leftover card in turn.
+        if _hopeless(rules, cards) or (counts_cards(rules) and unmelded_count(rules, cards) > 1):
             known = ()
         else:
             from payme.solver import can_go_out
@@ -288,7 +282,7 @@ class ThreePackGame(Game):
         turn_limit: int | None = None,
     ) -> None:
         r = get_rules(rules)
-        if r.game != "rummy_3_pack":
+        if r.game != self.GAME:
             raise ValueError(f"{r.name} is a {r.game} rule set, not Rummy 3-Pack")
         r.check_players(players)
         self.rules: Ruleset = r

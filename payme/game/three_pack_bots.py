@@ -18,13 +18,12 @@ ValueError: unknown Rummy 3-Pack bot 'clever': choose random, greedy, strong or 
 
 from __future__ import annotations
 
-import importlib
 import random
-import warnings
 from collections import Counter
 from collections.abc import Sequence
 
 from payme.cards import CARDS, Card, parse_card
+from payme.deprecation import renamed
 from payme.game.actions import Action, Discard, Draw, DropOut, GoOut, LayDownRummy
 from payme.game.bots import Bot, BotFactory
 from payme.game.three_pack import unmelded_count
@@ -359,26 +358,17 @@ def make_three_pack_bot(name: str, rules: RulesLike, seed: int) -> Bot:
     return factory(get_rules(rules), seed)
 
 
-_RENAMED = {
-    "BOT_NAMES": ("payme.game", "BOT_NAMES"),
-    "RandomBot": ("payme.game.three_pack_bots", "ThreePackRandomBot"),
-    "GreedyBot": ("payme.game.three_pack_bots", "ThreePackGreedyBot"),
-    "StrongBot": ("payme.game.three_pack_bots", "ThreePackStrongBot"),
-    "ThreePackBot": ("payme.game.bots", "Bot"),
-}
-
-
-def __getattr__(name: str) -> object:
-    """The names this module had before each name got one meaning (kept for one release)."""
-    if name not in _RENAMED:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    module, new = _RENAMED[name]
-    warnings.warn(
-        f"payme.game.three_pack_bots.{name} is deprecated: use {module}.{new}",
-        DeprecationWarning,
-        stacklevel=2,
-    )
-    return getattr(importlib.import_module(module), new)
+# Names this module had before each name got one meaning (kept for one release).
+__getattr__ = renamed(
+    __name__,
+    {
+        "BOT_NAMES": "payme.game:BOT_NAMES",
+        "RandomBot": "payme.game.three_pack_bots:ThreePackRandomBot",
+        "GreedyBot": "payme.game.three_pack_bots:ThreePackGreedyBot",
+        "StrongBot": "payme.game.three_pack_bots:ThreePackStrongBot",
+        "ThreePackBot": "payme.game.bots:Bot",
+    },
+)
 
 
 __all__ = [

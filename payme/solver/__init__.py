@@ -22,6 +22,7 @@ from operator import attrgetter
 from typing import Final
 
 from payme.cards import N_REGULAR, Card, CardsLike, format_hand, parse_hand
+from payme.deprecation import renamed
 from payme.melds import Meld, RuleTables, hand_cards, tables_for
 from payme.rulesets import Ruleset, RulesLike
 from payme.solver.layout import layout
@@ -68,7 +69,7 @@ class Evaluation:
 
 
 @dataclass(frozen=True)
-class GoOut:
+class GoOutCheck:
     """Whether a hand can go out, and with which discards (``None``: without discarding)."""
 
     ok: bool
@@ -79,7 +80,7 @@ class GoOut:
 
 
 @dataclass(frozen=True)
-class Discard:
+class BestDiscard:
     """The best discard of a hand and the layout of the cards kept."""
 
     card: Card
@@ -200,7 +201,9 @@ def _prepared(rules: RulesLike, dealt: int | None) -> tuple[RuleTables, Natural]
     return t, nat
 
 
-def can_go_out(hand: CardsLike, rules: RulesLike = "denexa", dealt: int | None = None) -> GoOut:
+def can_go_out(
+    hand: CardsLike, rules: RulesLike = "denexa", dealt: int | None = None
+) -> GoOutCheck:
     """Whether a hand just after drawing may go out, and every discard that lets it.
 
     Pay Me hands hold ``dealt + 1`` cards.  ``discards`` lists each distinct card whose
@@ -210,13 +213,13 @@ def can_go_out(hand: CardsLike, rules: RulesLike = "denexa", dealt: int | None =
     that card, or ``None`` when none is left.
 
     >>> can_go_out("5H 6H 7H 9C 9S 9D 2C 4D", rules="denexa", dealt=7)
-    GoOut(ok=True, discards=(Card('4D'),))
+    GoOutCheck(ok=True, discards=(Card('4D'),))
     >>> can_go_out("5H 6H 7H 9C", rules="classic", dealt=3)
-    GoOut(ok=True, discards=(Card('9C'),))
+    GoOutCheck(ok=True, discards=(Card('9C'),))
     >>> can_go_out("5H 6H 7H 8H", rules="family", dealt=3)
-    GoOut(ok=True, discards=(Card('5H'), Card('8H')))
+    GoOutCheck(ok=True, discards=(Card('5H'), Card('8H')))
     >>> can_go_out("5H 6H 7H 8H", rules="denexa", dealt=3)
-    GoOut(ok=True, discards=(None, Card('5H'), Card('8H')))
+    GoOutCheck(ok=True, discards=(None, Card('5H'), Card('8H')))
     """
     t = tables_for(rules, dealt)
     cards = hand_cards(hand, t)
@@ -234,14 +237,14 @@ def can_go_out(hand: CardsLike, rules: RulesLike = "denexa", dealt: int | None =
     # more unmelded at best cannot go out at all (one search answers most hands).
     aside = len(h.fixed_dead) + len(h.isolated)
     if aside >= 2 or aside + h.value(h.state0, h.n_any, 1, 2) >= 2:
-        return GoOut(False, ())
+        return GoOutCheck(False, ())
     found: list[Card | None] = []
     if mode != "discard_required" and _melds_without(h, None):
         found.append(None)
     for c in sorted(set(cards), key=_index):
         if c.token not in barred and _melds_without(h, c):
             found.append(c)
-    return GoOut(bool(found), tuple(found))
+    return GoOutCheck(bool(found), tuple(found))
 
 
 def _melds_without(h: Search, card: Card | None) -> bool:
@@ -267,7 +270,9 @@ def _melds_without(h: Search, card: Card | None) -> bool:
     return h.value(state, b, 1, 1) == 0
 
 
-def best_discard(hand: CardsLike, rules: RulesLike = "denexa", dealt: int | None = None) -> Discard:
+def best_discard(
+    hand: CardsLike, rules: RulesLike = "denexa", dealt: int | None = None
+) -> BestDiscard:
     """The discard leaving the fewest deadwood points, every discard weighed in one search.
 
     Ties go to the first in the search's fixed order.  Cards the rule set forbids
@@ -293,7 +298,7 @@ def best_discard(hand: CardsLike, rules: RulesLike = "denexa", dealt: int | None
             if plain is not None:
                 card, (kept, melds, deadwood, points) = plain
                 ev = _new_evaluation(kept, melds, deadwood, points, r, t.dealt)
-                return Discard(card, ev)
+                return BestDiscard(card, ev)
     cards = hand_cards(cards, t)
     barred = set(r.never_discarded)
     keep = r.holder_wins
@@ -327,15 +332,15 @@ def best_discard(hand: CardsLike, rules: RulesLike = "denexa", dealt: int | None
             # A custom rule set bars a card the search may throw: weigh the allowed
             # discards one by one instead.
             return _discard_one_by_one(cards, t, barred)
-        return Discard(dropped, ev)
+        return BestDiscard(dropped, ev)
     card = best[3]
     rest = list(cards)
     rest.remove(card)
-    return Discard(card, evaluate(tuple(rest), t.rules, t.dealt))
+    return BestDiscard(card, evaluate(tuple(rest), t.rules, t.dealt))
 
 
-def _discard_one_by_one(cards: tuple[Card, ...], t: RuleTables, barred: set[str]) -> Discard:
-    found: Discard | None = None
+def _discard_one_by_one(cards: tuple[Card, ...], t: RuleTables, barred: set[str]) -> BestDiscard:
+    found: BestDiscard | None = None
     for c in sorted(set(cards), key=_index):
         if c.token in barred:
             continue
@@ -343,10 +348,15 @@ def _discard_one_by_one(cards: tuple[Card, ...], t: RuleTables, barred: set[str]
         rest.remove(c)
         ev = evaluate(tuple(rest), t.rules, t.dealt)
         if found is None or ev.deadwood_points < found.deadwood_points:
-            found = Discard(c, ev)
+            found = BestDiscard(c, ev)
     if found is None:
         raise ValueError("this hand holds no card that may be discarded")
     return found
 
 
-__all__ = ["Discard", "Evaluation", "GoOut", "best_discard", "can_go_out", "evaluate"]
+__all__ = ["BestDiscard", "Evaluation", "GoOutCheck", "best_discard", "can_go_out", "evaluate"]
+
+# Names this module had before each name got one meaning (kept for one release).
+__getattr__ = renamed(
+    __name__, {"GoOut": "payme.solver:GoOutCheck", "Discard": "payme.solver:BestDiscard"}
+)

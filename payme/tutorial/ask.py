@@ -30,7 +30,7 @@ from payme.tutorial.checks import (
 from payme.tutorial.markup import rules_words
 
 if TYPE_CHECKING:  # pragma: no cover
-    from payme.layoff import LayOff
+    from payme.layoff import LayOffResult
 
 NO_DISCARD = "none"
 CANNOT = "cannot"
@@ -405,7 +405,7 @@ def grown_limits(rules: Ruleset) -> str:
     return ", and ".join(meld_limits(rules)[:3]) or "the grown meld would not be valid"
 
 
-def lay_off_in_turn(
+def lay_off_in_turn_question(
     rules: Ruleset,
     before: str,
     cards: str,
@@ -413,7 +413,7 @@ def lay_off_in_turn(
     dealt: int,
     *,
     ask_for: str = "points",
-    shows: Callable[[LayOff, LayOff], bool] | None = None,
+    shows: Callable[[LayOffResult, LayOffResult], bool] | None = None,
     claim: str = "",
 ) -> Question | None:
     """The second opponent's lay-offs after the first has laid off, by ``lay_off_in_turn``.
@@ -421,7 +421,7 @@ def lay_off_in_turn(
     ``before`` is the hand of the player left of the declarer, who lays off first;
     ``cards`` is the learner's hand.  ``ask_for`` is ``"points"`` (what the learner scores)
     or ``"cards"`` (which cards the learner lays off).  ``shows`` gets the learner's result
-    in turn and the result had the learner laid off first (both :class:`LayOff`).
+    in turn and the result had the learner laid off first (both :class:`LayOffResult`).
     """
     from payme.display import layoff_html
     from payme.layoff import lay_off, lay_off_in_turn
@@ -431,7 +431,7 @@ def lay_off_in_turn(
         raise ValueError(f"ask_for must be 'points' or 'cards', not {ask_for!r}")
     hand = parse_hand(cards)
 
-    def both() -> tuple[LayOff, LayOff]:
+    def both() -> tuple[LayOffResult, LayOffResult]:
         _first, mine = lay_off_in_turn([before, hand], list(declarer), rules=rules, dealt=dealt)
         alone = lay_off(hand, list(declarer), rules=rules, dealt=dealt)
         return mine, alone
@@ -556,7 +556,7 @@ __all__ = [
     "go_out_options",
     "hand_note",
     "lay_off_cards",
-    "lay_off_in_turn",
+    "lay_off_in_turn_question",
     "lay_off_points",
     "layout_points",
     "meld",

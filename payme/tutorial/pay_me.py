@@ -479,7 +479,7 @@ def in_turn_questions(r: Ruleset) -> list[Question | None]:
     return [
         pick(
             [
-                lambda: ask.lay_off_in_turn(
+                lambda: ask.lay_off_in_turn_question(
                     r,
                     "8H KD",
                     "9H QC",
@@ -494,7 +494,7 @@ def in_turn_questions(r: Ruleset) -> list[Question | None]:
         ),
         pick(
             [
-                lambda: ask.lay_off_in_turn(
+                lambda: ask.lay_off_in_turn_question(
                     r,
                     "8H KD",
                     "8H 9H QC",

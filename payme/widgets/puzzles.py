@@ -29,7 +29,7 @@ from urllib.parse import urlencode
 
 import ipywidgets as widgets
 
-from payme.cards import CARDS, JOKER_INDEX, RANK_NAMES, Card, parse_hand
+from payme.cards import CARDS, JOKER_INDEX, Card, parse_hand
 from payme.display import (
     go_out_html,
     hand_html,
@@ -51,6 +51,7 @@ from payme.rulesets import PRESETS, Ruleset
 from payme.rulesets import rules as get_rules
 from payme.widgets.messages import MessageBox, guarded
 from payme.widgets.url_state import UrlState
+from payme.words import rank_plural
 
 __all__ = ["KIND_LABELS", "PuzzlePage", "wild_phrase"]
 
@@ -83,11 +84,6 @@ PUZZLE_CSS: Final = """<style>
 </style>"""
 
 
-def _plural(rank: int) -> str:
-    name = RANK_NAMES[rank]
-    return name + ("es" if name.endswith("x") else "s")
-
-
 def wild_phrase(rules: Ruleset, dealt: int) -> str:
     """What is wild in a round, read from the rule set (never from its name).
 
@@ -98,7 +94,7 @@ def wild_phrase(rules: Ruleset, dealt: int) -> str:
     """
     pack = rules.pack_counts(None)
     parts = [
-        _plural(rank)
+        rank_plural(rank)
         for rank in range(1, 14)
         if rules.wild_scope(Card.regular(rank, "S"), dealt) is not None
     ]
