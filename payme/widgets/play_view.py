@@ -159,46 +159,38 @@ class TableState:
         return ""
 
     def _melds(self, mode: str) -> list[dict[str, Any]]:
+        """Every meld on the table, by the player who laid it, numbered from 1 (the numbers
+        lay-offs use: a declarer's melds are the only ones laid off onto)."""
         from payme.display.html import meld_label, stand_ins
 
         s = self.session
-        view = self.view
         out: list[dict[str, Any]] = []
-        if isinstance(view, ThreePackView):  # melds laid face up by whoever went out
-            number = 0
-            for seat, shown in enumerate(view.melds):
-                for cards in (m.cards for m in shown):
-                    number += 1
-                    out.append({
-                        "id": number - 1, "number": number, "owner": s.names[seat],
-                        "label": _shown_label(cards, s.rules),
-                        "cards": [self.face(c) for c in cards],
-                        "laid": [None] * len(cards), "target": False,
-                    })  # fmt: skip
-            return out
-        melds = list(view.table_melds)
-        if not melds or view.declarer is None:
-            return out
-        laid = self._laid_by(len(melds))
-        if mode == "lay_off" and self.page._layoff:
-            melds = self._grown(melds)
-            for index, cards in self.page._layoff:
-                laid[index].extend(("You", c) for c in cards)
-        for i, meld in enumerate(melds):
-            cards = tuple(meld.cards)
-            stands = stand_ins(meld)
-            by: list[str | None] = [None] * len(cards)
-            for who, card in laid[i]:
-                for k in reversed(range(len(cards))):
-                    if cards[k] == card and by[k] is None:
-                        by[k] = who
-                        break
-            out.append({
-                "id": i, "number": i + 1, "owner": s.names[view.declarer],
-                "label": meld_label(meld, s.rules),
-                "cards": [self._meld_face(c, st) for c, st in zip(cards, stands, strict=True)],
-                "laid": by, "target": mode == "lay_off",
-            })  # fmt: skip
+        for seat, laid_down in enumerate(self.view.melds):
+            melds = list(laid_down)
+            if not melds:
+                continue
+            laid = self._laid_by(len(melds))
+            start = len(out)
+            if mode == "lay_off" and self.page._layoff:
+                melds = self._grown(melds)
+                for index, cards in self.page._layoff:
+                    laid[index].extend(("You", c) for c in cards)
+            for meld in melds:
+                i = len(out)
+                cards = tuple(meld.cards)
+                stands = stand_ins(meld)
+                by: list[str | None] = [None] * len(cards)
+                for who, card in laid[i - start]:
+                    for k in reversed(range(len(cards))):
+                        if cards[k] == card and by[k] is None:
+                            by[k] = who
+                            break
+                out.append({
+                    "id": i, "number": i + 1, "owner": s.names[seat],
+                    "label": meld_label(meld, s.rules),
+                    "cards": [self._meld_face(c, st) for c, st in zip(cards, stands, strict=True)],
+                    "laid": by, "target": mode == "lay_off",
+                })  # fmt: skip
         return out
 
     def _meld_face(self, card: Card, stands: Card | None) -> str:
@@ -267,15 +259,6 @@ class TableState:
         if last is None:
             return None
         return {"title": f"Hand {last.number}: the result", "html": hand_result_html(s, last)}
-
-
-def _shown_label(cards: tuple[Card, ...], rules: Any) -> str:
-    """What a Rummy 3-Pack meld laid face up is, in words ("Group of 6s")."""
-    from payme.display.html import meld_label
-    from payme.melds import check_meld
-
-    meld = check_meld(cards, rules).meld
-    return meld_label(meld, rules) if meld is not None else _plural(len(cards), "card")
 
 
 def hand_result_html(session: PlaySession, last: Any) -> str:
