@@ -539,7 +539,7 @@ class AnalysisPage:
         self.results.value = ""
         frames: dict[str, Any] = {}
         for name in runs:
-            self.progress.description = _title(name)
+            self.progress.description = _short(name)
             frames[name] = simulate(
                 games, name, players, seats, seed,
                 workers=1 if games < 40 else None, progress=self._on_progress,

@@ -142,11 +142,13 @@ class RulesPicker(widgets.HBox):  # type: ignore[misc]
         """One dropdown per optional special card; all of them by default (the largest pack)."""
         self._optional_dds = {}
         for token, most in ruleset.optional_cards:
-            name = "extra WILD" if token in dict(ruleset.special_cards) else token
+            # The card's printed name ("CAN'T GO OUT"), not its token ("NOGO").
+            printed = parse_hand([token])[0].name
+            extra = "Extra " if token in dict(ruleset.special_cards) else ""
             dd = widgets.Dropdown(
                 options=list(range(most + 1)),
                 value=most,
-                description=f"{name} cards",
+                description=f"{extra}{printed} cards",
                 style=_WIDE,
                 layout=widgets.Layout(width="auto"),
             )

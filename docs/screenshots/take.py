@@ -1,0 +1,69 @@
+"""Screenshots of every page of the app at desktop (1280x900) and phone (390x844) size.
+
+Run from the repository: ``.venv/bin/python docs/screenshots/take.py [page ...]``.  It serves
+the app (like ``make app``) on a free port, opens each page in Chromium, waits for its first
+control, and saves ``docs/screenshots/<page>-desktop.png`` and ``<page>-phone.png``.  It also
+prints each page's document width at phone size (it must not exceed 390).
+"""
+
+from __future__ import annotations
+
+import sys
+import tempfile
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+REPO = HERE.parents[1]
+sys.path.insert(0, str(REPO))
+
+from tests.e2e.conftest import CHROMIUM, CHROMIUM_ARGS, NOTEBOOKS, VoilaServer  # noqa: E402
+
+PAGES = {
+    "home": ("", ".payme-landing"),
+    "learn_pay_me": ("voila/render/learn_pay_me.ipynb", ".jupyter-widgets button"),
+    "learn_three_pack": ("voila/render/learn_three_pack.ipynb", ".jupyter-widgets button"),
+    "hand_builder": ("voila/render/hand_builder.ipynb", ".payme-layout-view svg"),
+    "puzzles": ("voila/render/puzzles.ipynb", ".jupyter-widgets button"),
+    "play": ("voila/render/play.ipynb", ".jupyter-widgets button"),
+    "analysis": ("voila/render/analysis.ipynb", ".jupyter-widgets button"),
+    "analysis_results": (
+        "voila/render/analysis.ipynb?players=3&bots=greedy&games=5&compare=1",
+        ".jupyter-widgets button",
+    ),
+}
+# What to do on a page before its picture: (button to click, text to wait for).
+ACTIONS = {"analysis_results": ("button.payme-analysis-run", "Done")}
+SIZES = {"desktop": (1280, 900), "phone": (390, 844)}
+
+
+def main(names: list[str]) -> None:
+    from playwright.sync_api import sync_playwright
+
+    with tempfile.TemporaryDirectory() as tmp:
+        server = VoilaServer(NOTEBOOKS, Path(tmp)).start()
+        try:
+            with sync_playwright() as pw:
+                browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+                for name in names or list(PAGES):
+                    path, ready = PAGES[name]
+                    for size, (w, h) in SIZES.items():
+                        page = browser.new_page(viewport={"width": w, "height": h})
+                        page.goto(server.url(path), wait_until="domcontentloaded")
+                        page.locator(f"{ready} >> visible=true").first.wait_for(timeout=120_000)
+                        if name in ACTIONS:
+                            button, text = ACTIONS[name]
+                            page.locator(button).click()
+                            page.get_by_text(text).first.wait_for(timeout=300_000)
+                        page.wait_for_timeout(800)
+                        out = HERE / f"{name}-{size}.png"
+                        page.screenshot(path=str(out), full_page=True)
+                        width = page.evaluate("document.documentElement.scrollWidth")
+                        print(f"{out.relative_to(REPO)}  scrollWidth={width}")
+                        page.close()
+                browser.close()
+        finally:
+            server.stop()
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
