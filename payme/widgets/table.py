@@ -160,7 +160,7 @@ def position_table(
     >>> table.state["you"]["hand"], table.state["pile"]["top"], table.state["mode"]
     (['5H', '6H', 'JK~wild', '9S'], 'KC', 'view')
     >>> [m["label"] for m in table.state["melds"]]
-    ['Set of 7s']
+    ['Set of sevens']
     """
     from payme.cards import parse_card, parse_hand
     from payme.display.html import meld_label, stand_ins
