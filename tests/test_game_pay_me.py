@@ -17,6 +17,7 @@ from payme.cards import Card, parse_card, parse_hand
 from payme.game import new_game, play_game, replay
 from payme.game.actions import Action, Discard, Draw, DropOut, GoOut, IllegalAction, LayOff
 from payme.game.pay_me import PayMeGame
+from payme.game.position import with_fields
 from payme.rulesets import Ruleset, rules
 
 C = parse_card
@@ -401,7 +402,7 @@ def test_scores_totals_winners_and_money_add_up() -> None:
 
 def test_pot_split_between_tied_winners_keeps_every_cent() -> None:
     g = new_game("family", players=7, seed=1)
-    g._totals = [10, 3, 3, 9, 3, 50, 4]
+    g = PayMeGame.from_position(with_fields(g.to_position(), totals="10 3 3 9 3 50 4"))
     shares = g.pot_shares()
     assert sum(shares) == 7 * 50
     assert shares[1] == shares[2] == 117 and shares[4] == 116  # 350 = 117 + 117 + 116
