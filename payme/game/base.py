@@ -14,11 +14,22 @@ from __future__ import annotations
 import random
 from abc import ABC, abstractmethod
 from collections import Counter
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any, ClassVar, Self
 
 from payme.cards import Card
-from payme.game.actions import Action, IllegalAction, Record, Verdict
+from payme.game.actions import (
+    Action,
+    Discard,
+    Draw,
+    DropOut,
+    GoOut,
+    IllegalAction,
+    LayDownRummy,
+    LayOff,
+    Record,
+    Verdict,
+)
 from payme.game.view import SeatView, SeatViewFields, stock_estimate
 from payme.melds import Meld
 from payme.rulesets import Ruleset, RulesLike
@@ -28,6 +39,16 @@ GameOption = int | bool | Mapping[str, int] | None
 
 ResultRow = dict[str, Any]
 """One row of :meth:`Game.results` (plain values, one column per key: a DataFrame row)."""
+
+_STEPS: dict[type, str] = {
+    Draw: "_do_draw",
+    Discard: "_do_discard",
+    GoOut: "_do_go_out",
+    LayOff: "_do_lay_off",
+    LayDownRummy: "_do_lay_down_rummy",
+    DropOut: "_do_drop_out",
+}
+"""The private step that does each kind of action."""
 
 _APPEND_ONLY = frozenset({"_history", "_actions", "_rows", "_summaries", "_public_log"})
 """Lists an action only appends to: undone by cutting them back to their length."""
@@ -216,9 +237,12 @@ class Game(ABC):
             self._restore(saved)
             raise
 
-    @abstractmethod
     def _act(self, action: Action) -> Record:
-        """Do a legal ``action`` (already checked by :meth:`can`)."""
+        """Do a legal ``action`` (already checked by :meth:`can`): each game has one private
+        step per action it knows, named alike in both (``_do_draw``, ``_do_discard``,
+        ``_do_go_out``, ``_do_lay_off``, ``_do_lay_down_rummy``, ``_do_drop_out``)."""
+        step: Callable[[Action], Record] = getattr(self, _STEPS[type(action)])
+        return step(action)
 
     @abstractmethod
     def advance(self) -> None:

@@ -556,16 +556,6 @@ class PayMeGame(Game):
 
     # ------------------------------------------------------------------ acting
 
-    def _act(self, action: Action) -> Record:
-        if isinstance(action, Draw):
-            return self._do_draw(action)
-        if isinstance(action, Discard):
-            return self._do_discard(action)
-        if isinstance(action, GoOut):
-            return self._do_go_out(action)
-        assert isinstance(action, LayOff)
-        return self._do_lay_off(action)
-
     def _do_draw(self, action: Draw) -> Record:
         seat = action.seat
         if action.source == "stock":

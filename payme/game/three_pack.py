@@ -685,18 +685,6 @@ class ThreePackGame(Game):
 
     # ------------------------------------------------------------------ acting
 
-    def _act(self, action: Action) -> Record:
-        if isinstance(action, DropOut):
-            return self._do_drop_out(action)
-        if isinstance(action, LayDownRummy):
-            return self._do_lay_down(action)
-        if isinstance(action, Draw):
-            return self._do_draw(action)
-        if isinstance(action, Discard):
-            return self._do_discard(action)
-        assert isinstance(action, GoOut)
-        return self._do_go_out(action)
-
     def _do_draw(self, d: Draw) -> Record:
         s = d.seat
         self._turns[s] += 1
@@ -769,7 +757,7 @@ class ThreePackGame(Game):
         self._finish("someone went out")
         return rec
 
-    def _do_lay_down(self, a: LayDownRummy) -> Record:
+    def _do_lay_down_rummy(self, a: LayDownRummy) -> Record:
         s = a.seat
         pair = self._pair
         assert pair is not None
