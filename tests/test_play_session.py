@@ -134,12 +134,15 @@ def test_the_url_replays_the_same_position() -> None:
     assert again.table.state["you"] == page.table.state["you"]
 
 
-def test_a_move_the_link_cannot_play_is_named() -> None:
+def test_a_move_the_link_cannot_play_is_named_and_the_moves_before_it_kept() -> None:
     page = PlayPage()
     page.apply_query({"rules": "denexa", "players": "2", "bots": "greedy", "seed": "4",
                       "moves": "s.dZZ"})  # fmt: skip
     assert page.message.kind == "error"
     assert "move 2 of the link (dZZ)" in page.message.text
+    assert "shown after move 1" in page.message.text
+    assert page.session is not None and page.session.moves == ["s"]
+    assert page.url.query.endswith("seed=4&moves=s")
 
 
 @settings(max_examples=40, deadline=None)

@@ -249,7 +249,7 @@ class PlayPage:
     ) -> None:
         """Start a game (replaying ``moves``, from ``position`` if given: the engine's
         position notation); a bad setting is a ``ValueError`` saying so."""
-        session = PlaySession.from_moves(rules, players, bots, seed, moves, position)
+        session = PlaySession.from_moves(rules, players, bots, seed, moves, position, strict=False)
         self.session = session
         self._layoff, self._arrange, self._advice = [], None, ""
         self.review_view.value = ""
@@ -262,6 +262,8 @@ class PlayPage:
             f"{session.names[s]} ({b} bot)" for s, b in enumerate(session.bot_names, start=1)
         )
         self.message.info(f"{session.rules.title}: you against {against}.")
+        if session.stopped:
+            self.message.error(session.words(session.stopped))
         self._push = push
         self.refresh()
 

@@ -304,6 +304,8 @@ class PlaySession:
         }
         self.moves: list[str] = []
         self.steps: list[dict[str, Any]] = []
+        self.stopped = ""
+        """Why replaying a link stopped early (``from_moves(strict=False)``); else empty."""
         self.play_bots()
 
     @classmethod
@@ -315,11 +317,14 @@ class PlaySession:
         seed: int,
         moves: Sequence[str],
         position: str | None = None,
+        *,
+        strict: bool = True,
     ) -> PlaySession:
         """The session after replaying your ``moves`` (URL tokens); the bots replay theirs.
 
         A token that is not a move, or a move the game refuses, is a ``ValueError`` saying
-        which move it was.
+        which move it was; with ``strict=False`` the replay stops there instead, and
+        :attr:`stopped` says why (a link made before the bots changed keeps what it can).
         """
         session = cls(rules, players, bots, seed, position)
         for number, token in enumerate(moves, start=1):
@@ -330,9 +335,11 @@ class PlaySession:
                 else:
                     session.act(action)
             except ValueError as exc:
-                raise ValueError(
-                    f"move {number} of the link ({token}) cannot be played: {exc}"
-                ) from None
+                why = f"move {number} of the link ({token}) cannot be played: {exc}"
+                if strict:
+                    raise ValueError(why) from None
+                session.stopped = why + f" The game is shown after move {number - 1}."
+                break
         session.steps = []
         return session
 
