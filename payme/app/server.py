@@ -62,11 +62,14 @@ def with_notebooks(argv: list[str]) -> list[str]:
 
     >>> with_notebooks(["--port=9000"])[1:]
     ['--port=9000']
-    >>> with_notebooks(["."])
-    ['.']
+    >>> with_notebooks(["."]) == [str(Path.cwd())]
+    True
+
+    A folder given is made absolute (Jupyter's checks of hidden files require it).
     """
-    if any(not arg.startswith("-") and Path(arg).exists() for arg in argv):
-        return argv
+    given = [not arg.startswith("-") and Path(arg).exists() for arg in argv]
+    if any(given):
+        return [str(Path(a).resolve()) if g else a for a, g in zip(argv, given, strict=True)]
     return [str(notebooks_dir()), *argv]
 
 

@@ -116,6 +116,27 @@ def test_page_loads_without_error(
     assert outside_requests == []
 
 
+@pytest.mark.parametrize("name", ["landing", *LIVE_PAGES])
+def test_console_is_clean(name: str, page: Any, voila_app: VoilaServer) -> None:
+    """No console error and no warning on any page (issue 10.9): the Jupyter front end's
+    versions agree (pyproject.toml pins them), nothing 404s, nothing throws."""
+    messages: list[str] = []
+
+    def keep(message: Any) -> None:
+        if message.type in ("error", "warning"):
+            messages.append(f"{message.type}: {message.text}")
+
+    page.on("console", keep)
+    page.on("pageerror", lambda exc: messages.append(f"pageerror: {exc}"))
+    if name == "landing":
+        page.goto(voila_app.url("/"), wait_until="load")
+    else:
+        page.goto(voila_app.page_url(name), wait_until="domcontentloaded")
+        wait_ready(page)
+    page.wait_for_load_state("networkidle")
+    assert messages == []
+
+
 @pytest.mark.parametrize("name", LIVE_PAGES)
 def test_site_header_links_every_page_and_home(
     name: str, open_page: Any, voila_app: VoilaServer

@@ -1,0 +1,204 @@
+"""The web app under load: many pages opened at once, and many abandoned loads.
+
+Serves ``notebooks/`` with the app server as ``make app`` does (settings from voila.json, the
+kernel budget at its default for this machine, or ``BENCH_LOAD_MAX_KERNELS``), then
+
+* opens N = 5, 10, 20 Hand builder pages at once in Chromium (one browser context each) and
+  records each page's time to its first visible control (or the busy page), the peak memory
+  (resident set of the server and all its kernels, sampled every 0.2 s), then closes the tabs
+  without the goodbye request (as a crashed browser does) and counts the kernels still alive
+  60 s later;
+* sends 50 page requests that hang up after the first bytes (a crawler, a link preview) and
+  counts the kernels alive 60 s later, with the peak memory meanwhile.
+
+Run::
+
+    .venv/bin/python -m benchmarks load
+"""
+
+from __future__ import annotations
+
+import os
+import platform
+import socket
+import statistics
+import tempfile
+import threading
+import time
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from payme.app.budget import default_max_kernels, total_memory_mb
+from tests.e2e.conftest import CHROMIUM, CHROMIUM_ARGS, NOTEBOOKS, VoilaServer, kernel_pids
+
+PAGE = "hand_builder"
+CONTROL = ".jupyter-widgets :is(button, input, select, textarea):visible"
+BUSY = ".payme-busy"
+SIZES = (5, 10, 20)
+ABANDONED = 50
+AFTER_S = 60
+TIMEOUT_S = 240
+
+
+def _rss_mb(pids: list[int]) -> float:
+    total = 0
+    for pid in pids:
+        try:
+            for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+                if line.startswith("VmRSS:"):
+                    total += int(line.split()[1])
+        except OSError:
+            continue
+    return total / 1024
+
+
+class PeakMemory:
+    """Samples the server's and its kernels' resident memory in a thread; keeps the peak."""
+
+    def __init__(self, server: VoilaServer) -> None:
+        self.server = server
+        self.peak = 0.0
+        self.peak_kernels = 0
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, daemon=True)
+
+    def _run(self) -> None:
+        assert self.server.proc is not None
+        while not self._stop.is_set():
+            kernels = kernel_pids(self.server)
+            self.peak = max(self.peak, _rss_mb([self.server.proc.pid, *kernels]))
+            self.peak_kernels = max(self.peak_kernels, len(kernels))
+            time.sleep(0.2)
+
+    def __enter__(self) -> PeakMemory:
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._stop.set()
+        self._thread.join()
+
+
+def _wait_quiet(server: VoilaServer) -> None:
+    deadline = time.monotonic() + 120
+    while kernel_pids(server) and time.monotonic() < deadline:
+        time.sleep(0.5)
+
+
+def open_at_once(server: VoilaServer, browser: Any, n: int) -> dict[str, Any]:
+    """N tabs opened together: time to first control each, busy pages, memory, leftovers."""
+    _wait_quiet(server)
+    contexts = [browser.new_context(viewport={"width": 1000, "height": 700}) for _ in range(n)]
+    pages = [c.new_page() for c in contexts]
+    times: dict[int, float] = {}
+    busy: set[int] = set()
+    with PeakMemory(server) as memory:
+        start = time.monotonic()
+        for page in pages:
+            page.goto(server.page_url(PAGE), wait_until="commit", timeout=TIMEOUT_S * 1000)
+        while len(times) < n and time.monotonic() - start < TIMEOUT_S:
+            for i, page in enumerate(pages):
+                if i in times:
+                    continue
+                if page.locator(CONTROL).first.is_visible():
+                    times[i] = time.monotonic() - start
+                elif page.locator(BUSY).count():
+                    busy.add(i)
+            time.sleep(0.05)
+        alive_open = len(kernel_pids(server))
+        for context in contexts:  # no goodbye request: as if the browser crashed
+            for page in context.pages:
+                page.close(run_before_unload=False)
+            context.close()
+        time.sleep(AFTER_S)
+    return {
+        "n": n,
+        "times": sorted(times.values()),
+        "busy": len(busy),
+        "missing": n - len(times),
+        "open": alive_open,
+        "after": len(kernel_pids(server)),
+        "peak": memory.peak,
+        "peak_kernels": memory.peak_kernels,
+    }
+
+
+def abandon(server: VoilaServer, count: int) -> dict[str, Any]:
+    """``count`` requests hung up after the first bytes; kernels alive ``AFTER_S`` later."""
+    _wait_quiet(server)
+    statuses: list[str] = []
+    with PeakMemory(server) as memory:
+        for _ in range(count):
+            with socket.create_connection(("127.0.0.1", server.port), timeout=60) as sock:
+                request = f"GET /voila/render/{PAGE}.ipynb HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
+                sock.sendall(request.encode())
+                statuses.append(sock.recv(64).decode(errors="replace").split(" ")[1])
+        time.sleep(AFTER_S)
+    return {
+        "ok": statuses.count("200"),
+        "busy": statuses.count("503"),
+        "after": len(kernel_pids(server)),
+        "peak": memory.peak,
+        "peak_kernels": memory.peak_kernels,
+    }
+
+
+def run() -> str:
+    """Run the benchmark and return its Markdown section."""
+    from playwright.sync_api import sync_playwright
+
+    started = datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
+    load = "{:.2f} {:.2f} {:.2f}".format(*os.getloadavg())
+    memory = total_memory_mb()
+    limit = int(os.environ.get("BENCH_LOAD_MAX_KERNELS", "0")) or default_max_kernels()
+    with tempfile.TemporaryDirectory() as tmp:
+        server = VoilaServer(
+            NOTEBOOKS, Path(tmp), [f"--PaymeVoila.max_kernels={limit}"], defaults=True
+        )
+        server.start()
+        try:
+            with sync_playwright() as pw:
+                browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+                opened = [open_at_once(server, browser, n) for n in SIZES]
+                browser.close()
+            dropped = abandon(server, ABANDONED)
+        finally:
+            server.stop()
+
+    def seconds(times: list[float]) -> str:
+        if not times:
+            return "-"
+        return f"{statistics.median(times):.1f} / {max(times):.1f}"
+
+    lines = [
+        "## Web app under load: pages opened at once, abandoned loads",
+        "",
+        f"Measured {started} on {platform.node()} · {os.cpu_count()} cores · "
+        f"{(memory or 0) / 1024:.1f} GB memory · load average at start {load}; "
+        f"kernel budget K = {limit} (`--PaymeVoila.max_kernels`). Page: {PAGE}. "
+        "Memory: resident set of the server and its kernels together, peak of samples "
+        "every 0.2 s. The tabs are closed without the goodbye request (as a crashed "
+        f"browser does) and the kernels counted {AFTER_S} s later.",
+        "",
+        "| pages at once | first control, median / worst s | busy page shown | no page "
+        f"| kernels while open | kernels {AFTER_S} s after | peak memory MB |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    for r in opened:
+        lines.append(
+            f"| {r['n']} | {seconds(r['times'])} | {r['busy']} | {r['missing']} | {r['open']} "
+            f"| {r['after']} | {r['peak']:.0f} |"
+        )
+    lines += [
+        "",
+        f"{ABANDONED} page requests hung up after the first bytes: {dropped['ok']} started a "
+        f"kernel, {dropped['busy']} got the busy page; at most {dropped['peak_kernels']} "
+        f"kernels at once, {dropped['after']} alive {AFTER_S} s later; peak memory "
+        f"{dropped['peak']:.0f} MB.",
+    ]
+    return "\n".join(lines) + "\n"
+
+
+if __name__ == "__main__":
+    print(run())
