@@ -45,11 +45,17 @@
   function check() {
     fetch(url, { cache: "no-store", credentials: "same-origin" })
       .then(function (response) {
-        return response.ok ? response.json() : { alive: false };
+        if (!response.ok) {
+          // No such endpoint (Voilà as a Jupyter Server extension, e.g. on Binder): stop
+          // asking rather than call a live game lost.
+          window.clearInterval(timer);
+          return { alive: true };
+        }
+        return response.json();
       })
       .then(function (answer) {
         misses = 0;
-        if (!answer.alive) {
+        if (answer.alive === false) {
           showLost();
         }
       })
