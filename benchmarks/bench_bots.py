@@ -23,7 +23,8 @@ Run::
 
 ``BENCH_BOTS_N`` sets the games per kind (default 1000), ``BENCH_BOTS_TIMED`` the games whose
 decisions are timed (default 10 per kind), ``BENCH_BOTS_WORKERS`` the processes (default 2)
-and ``BENCH_BOTS_KINDS`` which kinds to play (default ``denexa,family,three_pack``).
+``BENCH_BOTS_KINDS`` which kinds to play (default ``denexa,family,three_pack``) and
+``BENCH_BOTS_LOG`` a file to which each game's bots and results are appended as it ends.
 """
 
 from __future__ import annotations
@@ -45,6 +46,7 @@ GAMES = int(os.environ.get("BENCH_BOTS_N", "1000"))
 TIMED = int(os.environ.get("BENCH_BOTS_TIMED", "10"))
 WORKERS = int(os.environ.get("BENCH_BOTS_WORKERS", "2"))
 KINDS = tuple(os.environ.get("BENCH_BOTS_KINDS", "denexa,family,three_pack").split(","))
+LOG = os.environ.get("BENCH_BOTS_LOG", "")
 SEED = 13_2026
 PAY_ME_LINEUP = ("expert", "strong", "greedy", "greedy")
 THREE_PACK_LINEUP = ("expert", "strong", "greedy")
@@ -162,6 +164,8 @@ def run() -> str:
         timings: list[float] = []
         for k in range(TIMED):
             play(kind, seating(kind, k), SEED + 500_000 + k, timings)
+        if not timings:
+            continue  # BENCH_BOTS_TIMED=0
         lines.append(
             f"| {kind} | {', '.join(lineup(kind))} | {len(timings):,} | {_ms(timings, 0.5):.2f} "
             f"| {_ms(timings, 0.95):.2f} | {_ms(timings, 1.0):.1f} | ≤ 50 ms |"
@@ -172,8 +176,14 @@ def run() -> str:
         for kind in KINDS
         for g in range(-(-GAMES // len(lineup(kind))) * len(lineup(kind)))
     ]
+    played = []
     with get_context("spawn").Pool(WORKERS) as pool:
-        played = pool.map(_one_game, jobs, chunksize=4)
+        for number, result in enumerate(pool.imap(_one_game, jobs, chunksize=4)):
+            played.append(result)
+            if LOG:
+                # One line per game as it finishes: a long run can be read before it ends.
+                with open(LOG, "a") as log:
+                    print(jobs[number][0], jobs[number][1], *result[0], *result[1], file=log)
     for kind in KINDS:
         games = [p for (k, _), p in zip(jobs, played, strict=True) if k == kind]
         per = _per_bot(kind, games)
