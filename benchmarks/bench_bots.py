@@ -24,7 +24,8 @@ Run::
 ``BENCH_BOTS_N`` sets the games per kind (default 1000), ``BENCH_BOTS_TIMED`` the games whose
 decisions are timed (default 10 per kind), ``BENCH_BOTS_WORKERS`` the processes (default 2)
 ``BENCH_BOTS_KINDS`` which kinds to play (default ``denexa,family,three_pack``) and
-``BENCH_BOTS_LOG`` a file to which each game's bots and results are appended as it ends.
+``BENCH_BOTS_LOG`` a file to which each game's bots and results are appended as it ends
+(``python -m benchmarks.bench_bots LOG KIND`` prints the tables of the whole deals in it).
 """
 
 from __future__ import annotations
@@ -142,6 +143,76 @@ def _ms(values: Sequence[float], q: float) -> float:
     return 1000 * ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
+def strength_lines(kind: str, games: list[tuple[tuple[str, ...], tuple[float, ...]]]) -> list[str]:
+    """The Markdown tables of one kind's games (whole deals, in order of game number)."""
+    lines: list[str] = []
+    per = _per_bot(kind, games)
+    n = len(games)
+    deals = len(per["expert"])
+    lines += [
+        "",
+        f"### {kind}: {n:,} games ({deals:,} deals), lineup {', '.join(lineup(kind))} rotated",
+        "",
+    ]
+    if kind == "three_pack":
+        lines += [
+            f"Seeds {SEED}…{SEED + deals - 1}; {DEALT} cards dealt; no optional cards or "
+            "variations. A game can have more than one winner.",
+            "",
+            "| bot | wins | win rate | 95% interval (Wilson) |",
+            "| --- | ---: | ---: | --- |",
+        ]
+        won = {name: 0 for name in per}
+        for bots, results in games:
+            for b, r in zip(bots, results, strict=True):
+                won[b] += int(r)
+        for name in sorted(per, key=lambda b: -won[b]):
+            wins = won[name]
+            lo, hi = wilson(wins, n)
+            lines.append(f"| {name} | {wins} | {wins / n:.3f} | {lo:.3f} – {hi:.3f} |")
+        diff = [x - y for x, y in zip(per["expert"], per["strong"], strict=True)]
+        mean, half = _interval(diff)
+        lines += [
+            "",
+            "| paired difference of win rates | mean | 95% interval |",
+            "| --- | ---: | --- |",
+            f"| expert − strong | {mean:+.3f} | {mean - half:+.3f} – {mean + half:+.3f} |",
+        ]
+        return lines
+    lines += [
+        f"Seeds {SEED}…{SEED + deals - 1}; four players; 11 hands. Mean final total "
+        "(lower is better), interval over the deals.",
+        "",
+        "| bot | mean total | 95% interval |",
+        "| --- | ---: | --- |",
+    ]
+    for name in sorted(per, key=lambda b: statistics.fmean(per[b])):
+        mean, half = _interval(per[name])
+        lines.append(f"| {name} | {mean:.1f} | {mean - half:.1f} – {mean + half:.1f} |")
+    diff = [x - y for x, y in zip(per["expert"], per["strong"], strict=True)]
+    mean, half = _interval(diff)
+    r, lo, hi = ratio_interval(per["expert"], per["strong"])
+    lines += [
+        "",
+        "| expert against strong (paired deals) | value | 95% interval |",
+        "| --- | ---: | --- |",
+        f"| difference of totals | {mean:+.1f} | {mean - half:+.1f} – {mean + half:+.1f} |",
+        f"| ratio of mean totals (target ≤ 0.90) | {r:.3f} | {lo:.3f} – {hi:.3f} |",
+    ]
+    return lines
+
+
+def read_log(path: str, kind: str) -> list[tuple[tuple[str, ...], tuple[float, ...]]]:
+    """The games of ``kind`` in a ``BENCH_BOTS_LOG`` file, whole deals only (a run stopped
+    before its end still gives the deals it finished)."""
+    k = len(lineup(kind))
+    with open(path) as log:
+        rows = [line.split() for line in log if line.startswith(kind + " ")]
+    rows.sort(key=lambda r: int(r[1]))
+    done = [r for r in rows if int(r[1]) < len(rows) // k * k]
+    return [(tuple(r[2 : 2 + k]), tuple(float(x) for x in r[2 + k :])) for r in done]
+
+
 def run() -> str:
     """Run the benchmark and return its Markdown section."""
     started = datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
@@ -177,71 +248,24 @@ def run() -> str:
         for g in range(-(-GAMES // len(lineup(kind))) * len(lineup(kind)))
     ]
     played = []
-    with get_context("spawn").Pool(WORKERS) as pool:
+    with get_context("spawn").Pool(WORKERS if jobs else 1) as pool:
         for number, result in enumerate(pool.imap(_one_game, jobs, chunksize=4)):
             played.append(result)
             if LOG:
                 # One line per game as it finishes: a long run can be read before it ends.
                 with open(LOG, "a") as log:
                     print(jobs[number][0], jobs[number][1], *result[0], *result[1], file=log)
-    for kind in KINDS:
+    for kind in KINDS if GAMES else ():  # BENCH_BOTS_N=0: the timing alone
         games = [p for (k, _), p in zip(jobs, played, strict=True) if k == kind]
-        per = _per_bot(kind, games)
-        n = len(games)
-        deals = len(per["expert"])
-        lines += [
-            "",
-            f"### {kind}: {n:,} games ({deals:,} deals), lineup {', '.join(lineup(kind))} rotated",
-            "",
-        ]
-        if kind == "three_pack":
-            lines += [
-                f"Seeds {SEED}…{SEED + deals - 1}; {DEALT} cards dealt; no optional cards or "
-                "variations. A game can have more than one winner.",
-                "",
-                "| bot | wins | win rate | 95% interval (Wilson) |",
-                "| --- | ---: | ---: | --- |",
-            ]
-            won = {name: 0 for name in per}
-            for bots, results in games:
-                for b, r in zip(bots, results, strict=True):
-                    won[b] += int(r)
-            for name in sorted(per, key=lambda b: -won[b]):
-                wins = won[name]
-                lo, hi = wilson(wins, n)
-                lines.append(f"| {name} | {wins} | {wins / n:.3f} | {lo:.3f} – {hi:.3f} |")
-            diff = [x - y for x, y in zip(per["expert"], per["strong"], strict=True)]
-            mean, half = _interval(diff)
-            lines += [
-                "",
-                "| paired difference of win rates | mean | 95% interval |",
-                "| --- | ---: | --- |",
-                f"| expert − strong | {mean:+.3f} | {mean - half:+.3f} – {mean + half:+.3f} |",
-            ]
-            continue
-        lines += [
-            f"Seeds {SEED}…{SEED + deals - 1}; four players; 11 hands. Mean final total "
-            "(lower is better), interval over the deals.",
-            "",
-            "| bot | mean total | 95% interval |",
-            "| --- | ---: | --- |",
-        ]
-        for name in sorted(per, key=lambda b: statistics.fmean(per[b])):
-            mean, half = _interval(per[name])
-            lines.append(f"| {name} | {mean:.1f} | {mean - half:.1f} – {mean + half:.1f} |")
-        diff = [x - y for x, y in zip(per["expert"], per["strong"], strict=True)]
-        mean, half = _interval(diff)
-        r, lo, hi = ratio_interval(per["expert"], per["strong"])
-        lines += [
-            "",
-            "| expert against strong (paired games) | value | 95% interval |",
-            "| --- | ---: | --- |",
-            f"| difference of totals | {mean:+.1f} | {mean - half:+.1f} – {mean + half:+.1f} |",
-            f"| ratio of mean totals (target ≤ 0.90) | {r:.3f} | {lo:.3f} – {hi:.3f} |",
-        ]
+        lines += strength_lines(kind, games)
     lines += ["", f"Wall time for the whole benchmark {time.perf_counter() - wall:.0f} s."]
     return "\n".join(lines) + "\n"
 
 
 if __name__ == "__main__":
-    print(run())
+    import sys
+
+    if len(sys.argv) == 3:  # python -m benchmarks.bench_bots LOG KIND: the tables of a log
+        print("\n".join(strength_lines(sys.argv[2], read_log(sys.argv[1], sys.argv[2]))))
+    else:
+        print(run())
