@@ -25,7 +25,9 @@ Run::
 decisions are timed (default 10 per kind), ``BENCH_BOTS_WORKERS`` the processes (default 2)
 ``BENCH_BOTS_KINDS`` which kinds to play (default ``denexa,family,three_pack``) and
 ``BENCH_BOTS_LOG`` a file to which each game's bots and results are appended as it ends
-(``python -m benchmarks.bench_bots LOG KIND`` prints the tables of the whole deals in it).
+(``python -m benchmarks.bench_bots LOG KIND`` prints the tables of the whole deals in it),
+and ``BENCH_BOTS_FIRST`` the first game number to play (a second process can take the
+upper part of the range).
 """
 
 from __future__ import annotations
@@ -48,6 +50,7 @@ TIMED = int(os.environ.get("BENCH_BOTS_TIMED", "10"))
 WORKERS = int(os.environ.get("BENCH_BOTS_WORKERS", "2"))
 KINDS = tuple(os.environ.get("BENCH_BOTS_KINDS", "denexa,family,three_pack").split(","))
 LOG = os.environ.get("BENCH_BOTS_LOG", "")
+FIRST = int(os.environ.get("BENCH_BOTS_FIRST", "0"))
 SEED = 13_2026
 PAY_ME_LINEUP = ("expert", "strong", "greedy", "greedy")
 THREE_PACK_LINEUP = ("expert", "strong", "greedy")
@@ -203,14 +206,16 @@ def strength_lines(kind: str, games: list[tuple[tuple[str, ...], tuple[float, ..
 
 
 def read_log(path: str, kind: str) -> list[tuple[tuple[str, ...], tuple[float, ...]]]:
-    """The games of ``kind`` in a ``BENCH_BOTS_LOG`` file, whole deals only (a run stopped
-    before its end still gives the deals it finished)."""
+    """The games of ``kind`` in ``BENCH_BOTS_LOG`` files (comma-separated), whole deals
+    only: a run stopped before its end still gives the deals it finished, and runs over
+    parts of the range (``BENCH_BOTS_FIRST``) add up."""
     k = len(lineup(kind))
-    with open(path) as log:
-        rows = [line.split() for line in log if line.startswith(kind + " ")]
-    rows.sort(key=lambda r: int(r[1]))
-    done = [r for r in rows if int(r[1]) < len(rows) // k * k]
-    return [(tuple(r[2 : 2 + k]), tuple(float(x) for x in r[2 + k :])) for r in done]
+    rows: dict[int, list[str]] = {}
+    for path_ in path.split(","):
+        with open(path_) as log:
+            rows.update((int(r[1]), r) for r in map(str.split, log) if r and r[0] == kind)
+    whole = [g for g in sorted(rows) if all(g // k * k + i in rows for i in range(k))]
+    return [(tuple(rows[g][2 : 2 + k]), tuple(float(x) for x in rows[g][2 + k :])) for g in whole]
 
 
 def run() -> str:
@@ -246,6 +251,7 @@ def run() -> str:
         (kind, g)
         for kind in KINDS
         for g in range(-(-GAMES // len(lineup(kind))) * len(lineup(kind)))
+        if g >= FIRST
     ]
     played = []
     with get_context("spawn").Pool(WORKERS if jobs else 1) as pool:
