@@ -86,6 +86,7 @@ def play(kind: str, bots: Sequence[str], seed: int, timings: list[float] | None 
             game.advance()
             continue
         seat = game.to_move
+        assert seat is not None  # a game not over has a player to move
         view, legal = game.view(seat), game.legal_actions()
         if timings is not None and bots[seat] == "expert":
             started = time.process_time()
