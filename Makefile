@@ -62,10 +62,12 @@ pytest: $(STAMP) chromium
 test: lint typecheck docs pytest
 
 # The fast tier: the package's doctests, the unit tests and the README's tour, without the
-# tests marked slow (long sweeps), the notebooks (nbval) or the browser (tests/e2e).
+# tests marked slow (long sweeps), the notebooks (nbval) or the browser (tests/e2e), spread
+# over every core (pytest-xdist; CHECK_WORKERS=0 runs them in one process).
+CHECK_WORKERS ?= auto
 pytest-fast: $(STAMP)
 	@rc=0; $(VENV)/bin/pytest -q -rfE -m "not slow and not e2e" --ignore=tests/e2e \
-	  $(PYTEST_ARGS) payme tests README.md </dev/null || rc=$$?; \
+	  -n $(CHECK_WORKERS) $(PYTEST_ARGS) payme tests README.md </dev/null || rc=$$?; \
 	if [ $$rc -eq 5 ]; then echo "pytest collected no tests: failing" >&2; exit 1; fi; \
 	exit $$rc
 
