@@ -22,7 +22,8 @@ def test_the_version_lives_once_in_the_package() -> None:
     assert PYPROJECT["tool"]["hatch"]["version"]["path"] == "payme/__init__.py"
     assert re.fullmatch(r"\d+\.\d+\.\d+", payme.__version__)
     # The installed metadata was read from payme/__init__.py when the package was installed.
-    assert importlib.metadata.version("payme") == payme.__version__
+    installed = importlib.metadata.version("payme")
+    assert installed == payme.__version__, "stale install: make -B .venv/.installed"
 
 
 def test_the_licence_file_matches_the_metadata() -> None:
