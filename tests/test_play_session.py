@@ -35,7 +35,7 @@ def test_a_whole_game_through_the_session(rules: str, players: int) -> None:
     assert session.game.winners()
     assert "Game over" in session.status()
     rows = session.scores()
-    if session.pay_me:
+    if session.kind.KEEPS_SCORE:
         hands = [r for r in rows[1:] if r[0].isdigit()]
         assert [r[0] for r in hands] == [str(h) for h in range(1, 12)]
         totals = next(r for r in rows if r[0] == "total")

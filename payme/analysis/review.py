@@ -33,7 +33,6 @@ from html import escape
 from typing import Any
 
 from payme.cards import Card
-from payme.game.view import ThreePackView
 
 __all__ = ["Decision", "GameReview", "review_game", "review_html"]
 
@@ -111,7 +110,7 @@ def review_game(
 
     session = PlaySession(rules, players, bots, seed, position)
     bot = make_bot(advisor, session.rules, seed) if advisor else None
-    unit = "points" if session.pay_me else "unmelded cards"
+    unit = session.kind.SCORE_UNIT
     decisions = []
     turn, hand = 0, 0
     for number, token in enumerate(moves):
@@ -221,20 +220,9 @@ def _unseen(session: Any) -> Counter[Card]:
     from payme.odds import unseen_counts
 
     view = session.view()
-    if isinstance(view, ThreePackView):
-        seen = [*view.discard_pile]
-        for melds in view.melds:
-            for meld in melds:
-                seen.extend(meld.cards)
-        optional: dict[str, int] | None = dict(view.optional)
-    else:
-        seen = [*view.discard_pile]
-        for meld in view.table:
-            seen.extend(meld)
-        optional = None
     left = unseen_counts(session.hand(), session.rules, players=session.players,
-                         optional=optional)  # fmt: skip
-    left.subtract(Counter(seen))
+                         optional=view.optional_counts())  # fmt: skip
+    left.subtract(Counter(view.public_cards()))
     return +left
 
 

@@ -15,6 +15,7 @@ import random
 from abc import ABC, abstractmethod
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
+from types import MappingProxyType
 from typing import Any, ClassVar, Self
 
 from payme.cards import Card
@@ -74,6 +75,17 @@ class Game(ABC):
     """The module of this game's bots (its ``BOTS`` table: name -> factory)."""
     BOT_TURN_LIMIT: ClassVar[int | None] = None
     """The ``turn_limit`` a game of bots gets unless told otherwise (a safety net)."""
+    TABLE_OPTIONS: ClassVar[Mapping[str, GameOption]] = MappingProxyType({})
+    """The options a game played by a person at the table gets (Pay Me waits between hands
+    so the player can read the result)."""
+    GO_OUT_CALL: ClassVar[str] = ""
+    """What a player calls out on going out (Pay Me: ``"Pay me!"``), or nothing."""
+    SCORE_UNIT: ClassVar[str] = "points"
+    """What a player's score in a hand counts, in words."""
+    KEEPS_SCORE: ClassVar[bool] = False
+    """Whether each hand is scored and totalled (a scoreboard, a result after each hand)."""
+    DECLARES_MELDS: ClassVar[bool] = False
+    """Whether going out lays down melds the player arranges (``GoOut(..., melds=...)``)."""
 
     rules: Ruleset
     players: int

@@ -24,8 +24,9 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Iterable, Sequence
-from typing import cast
+from collections.abc import Iterable, Mapping, Sequence
+from types import MappingProxyType
+from typing import ClassVar, cast
 
 from payme.cards import Card, CardsLike, format_hand, parse_card, parse_hand
 from payme.game import position
@@ -95,6 +96,12 @@ class PayMeGame(Game):
         ("total", "int32"),
     )
     BOT_TURN_LIMIT = 400
+    TABLE_OPTIONS: ClassVar[Mapping[str, GameOption]] = MappingProxyType(
+        {"auto_advance": False, "turn_limit": BOT_TURN_LIMIT}
+    )
+    GO_OUT_CALL = "Pay me!"
+    KEEPS_SCORE = True
+    DECLARES_MELDS = True
 
     def __init__(
         self,

@@ -260,6 +260,7 @@ class ThreePackGame(Game):
 
     GAME = "rummy_3_pack"
     BOT_MODULE = "payme.game.three_pack_bots"
+    SCORE_UNIT = "unmelded cards"
     RESULT_COLUMNS = (
         ("game", "int64"),
         ("seat", "int8"),

@@ -130,6 +130,32 @@ class SeatView:
     def your_turn(self) -> bool:
         return self.to_move == self.seat
 
+    def out_of_play(self, seat: int) -> bool:
+        """Whether ``seat`` has left the game (Rummy 3-Pack: dropped out)."""
+        return False
+
+    def shown_hand(self, seat: int) -> tuple[Card, ...]:
+        """The cards of ``seat`` that lie face up for everyone now (none by default)."""
+        return ()
+
+    def note(self, seat: int) -> str:
+        """What stands out about ``seat`` for a player reading the table, e.g. ``won!``."""
+        return ""
+
+    def public_cards(self) -> tuple[Card, ...]:
+        """Every card this seat has seen face up: the discard pile and the melds.
+
+        >>> from payme.game import new_game
+        >>> new_game("family", 3, seed=1).view(0).public_cards() == new_game(
+        ...     "family", 3, seed=1).view(0).discard_pile
+        True
+        """
+        return (*self.discard_pile, *(c for melds in self.melds for m in melds for c in m.cards))
+
+    def optional_counts(self) -> dict[str, int] | None:
+        """The optional cards in play by name (Rummy 3-Pack), else ``None``."""
+        return None
+
 
 class SeatViewFields(TypedDict):
     """The fields of :class:`SeatView`, as keyword arguments (each game adds its own)."""
@@ -185,6 +211,21 @@ class PayMeView(SeatView):
         """Whether this is a final turn after someone went out."""
         return self.phase in ("final_draw", "final_discard")
 
+    def shown_hand(self, seat: int) -> tuple[Card, ...]:
+        """Every hand lies face up during the lay-offs."""
+        cards = self.shown[seat] if self.phase == "lay_off" else None
+        return cards or ()
+
+    def note(self, seat: int) -> str:
+        """The declarer, once they went out."""
+        if self.declarer == seat and self.phase not in ("draw", "discard"):
+            return "went out — Pay me!"
+        return ""
+
+    def public_cards(self) -> tuple[Card, ...]:
+        """The discard pile and the declarer's melds with the lay-offs so far."""
+        return (*self.discard_pile, *(c for meld in self.table for c in meld))
+
 
 PublicEvent = tuple[int, str, tuple[Card, ...]]
 """``(seat, kind, cards)``: ``kind`` is ``"stock"`` (a draw, unseen), ``"take"`` (cards
@@ -207,6 +248,18 @@ class ThreePackView(SeatView):
     active: tuple[bool, ...]
     public_log: tuple[PublicEvent, ...]
     how: tuple[str, ...]
+
+    def out_of_play(self, seat: int) -> bool:
+        return not self.active[seat]
+
+    def note(self, seat: int) -> str:
+        """A winner once the game is over, or a player who dropped out."""
+        if self.over and seat in self.winners:
+            return "won!"
+        return "dropped out" if not self.active[seat] else ""
+
+    def optional_counts(self) -> dict[str, int] | None:
+        return dict(self.optional)
 
     def __getitem__(self, key: str) -> object:
         """The old dict-style access (``view["hand"]``), kept for one release."""

@@ -374,7 +374,7 @@ class PlayPage:
                 f"You cannot go out discarding {label(chosen)}; you can by discarding {names}.",
                 "going out",
             )
-        if session.pay_me:
+        if session.kind.DECLARES_MELDS:
             self._open_arrangement(action.discard)
         else:
             self._act(action)

@@ -23,7 +23,7 @@ from collections.abc import Sequence
 from typing import Any, Literal
 
 from payme.cards import Card, parse_card, parse_hand
-from payme.game import BOT_NAMES, make_bot, new_game
+from payme.game import BOT_NAMES, game_class, make_bot, new_game
 from payme.game.actions import (
     Action,
     Discard,
@@ -52,8 +52,6 @@ __all__ = [
 YOU = 0
 """Your seat: the first to play in hand 1."""
 
-# A Pay Me hand nobody ends (bots that never go out) stops after this many turns.
-_TURN_LIMIT = 400
 
 # Where the opponents sit, clockwise from your left, for each number of players.
 _SEATS: dict[int, tuple[str, ...]] = {
@@ -287,10 +285,9 @@ class PlaySession:
         self.position = position
         self.bot_names = names
         self.names = seat_names(players)
-        self.pay_me = self.rules.game == "pay_me"
-        options: dict[str, Any] = (
-            {"auto_advance": False, "turn_limit": _TURN_LIMIT} if self.pay_me else {}
-        )
+        self.kind = game_class(self.rules)
+        """The engine class: what differs between the games is its data (``GO_OUT_CALL``...)."""
+        options: dict[str, Any] = dict(self.kind.TABLE_OPTIONS)
         if game is None:
             game = new_game(self.rules, players, seed, **options)
         else:
@@ -481,7 +478,7 @@ class PlaySession:
         if isinstance(action, Discard):
             return f"Discard {label(action.card)}"
         if isinstance(action, GoOut):
-            shout = "Pay me!" if self.pay_me else "go out"
+            shout = self.kind.GO_OUT_CALL or "go out"
             tail = f", discarding {label(action.discard)}" if action.discard else ""
             return f"Go out ({shout}){tail}"
         if isinstance(action, LayOff):
@@ -512,7 +509,8 @@ class PlaySession:
         if isinstance(action, Discard):
             return f"{who} {verb('discard')} {label(action.card)}."
         if isinstance(action, GoOut):
-            shout = " — Pay me!" if self.pay_me else ""
+            call = self.kind.GO_OUT_CALL
+            shout = f" — {call}" if call else ""
             tail = f", discarding {label(action.discard)}" if action.discard else ""
             return f"{who} {'go' if you else 'goes'} out{tail}{shout}"
         if isinstance(action, LayOff):
@@ -561,7 +559,7 @@ class PlaySession:
             return f"{self.names[game.to_move]} to play."
         todo = {
             "draw": "draw a card from the stock or the discard pile",
-            "discard": "discard a card, or go out" if self.pay_me else "discard, or go out",
+            "discard": "discard a card, or go out",
             "final_draw": "your final turn: draw a card",
             "final_discard": "your final turn: discard a card",
             "lay_off": "lay off cards onto the declarer's melds (select a card, then a meld)",
@@ -571,7 +569,7 @@ class PlaySession:
 
     def title(self) -> str:
         game = self.game
-        if self.pay_me:
+        if self.kind.KEEPS_SCORE:
             wild = game.rules.round_wild_rank(game.dealt)
             text = f"{self.rules.title} · hand {game.hand_number} of {game.rules.hands}"
             text += f" · {game.dealt} cards dealt"
@@ -590,7 +588,7 @@ class PlaySession:
     def scores(self) -> list[list[str]]:
         """The scoreboard as rows of text: a header row, one row per hand, then totals."""
         seats = list(self.names)
-        if not self.pay_me:
+        if not self.kind.KEEPS_SCORE:
             rows = [["", *seats]]
             if self.over:
                 results = self.game.results()

@@ -14,7 +14,6 @@ from typing import TYPE_CHECKING, Any
 
 from payme.cards import Card
 from payme.game.actions import Discard, Draw, DropOut, GoOut, LayDownRummy, LayOff
-from payme.game.view import ThreePackView
 from payme.widgets.play_session import YOU, PlaySession, _labels, _money, _plural, label
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -37,7 +36,7 @@ class TableState:
         self.session = session
         self.table = page.table
         self.view = session.view()
-        self.pay_me = session.pay_me
+        self.kind = session.kind
         self.dealt = session.game.dealt
 
     def face(self, card: Card, stands_for: Card | None = None) -> str:
@@ -90,7 +89,9 @@ class TableState:
                 "next_hand": s.hand_over,
             },
             "pending": bool(self.page._layoff),
-            "go_out_word": "Pay me! (go out)" if self.pay_me else "Go out",
+            "go_out_word": f"{self.kind.GO_OUT_CALL} (go out)"
+            if self.kind.GO_OUT_CALL
+            else "Go out",
             "anim": s.steps,
             "log": s.log(14),
         }
@@ -115,7 +116,7 @@ class TableState:
         return f"{self.session.seed}-{getattr(game, 'hand_number', 1)}"
 
     def _score(self, seat: int) -> str:
-        if not self.pay_me:
+        if not self.kind.KEEPS_SCORE:
             return ""
         view = self.view
         text = _plural(view.totals[seat], "point")
@@ -126,37 +127,17 @@ class TableState:
     def _seat(self, seat: int) -> dict[str, Any]:
         s = self.session
         view = self.view
-        if isinstance(view, ThreePackView):
-            count = view.hand_counts[seat]
-            out = not view.active[seat]
-            shown: list[str] = []
-        else:
-            count = view.hand_counts[seat]
-            out = False
-            cards = view.shown[seat] if view.phase == "lay_off" else None
-            shown = [self.face(c) for c in cards] if cards else []
         return {
             "seat": seat,
             "name": s.names[seat],
             "who": f"{s.bot_names[seat - 1]} bot",
-            "count": count,
+            "count": view.hand_counts[seat],
             "turn": s.game.to_move == seat and not s.hand_over and not s.over,
-            "out": out,
+            "out": view.out_of_play(seat),
             "score": self._score(seat),
-            "shown": shown,
-            "note": self._note(seat),
+            "shown": [self.face(c) for c in view.shown_hand(seat)],
+            "note": view.note(seat),
         }
-
-    def _note(self, seat: int) -> str:
-        """What stands out about a seat: it went out, or dropped out."""
-        view = self.view
-        if isinstance(view, ThreePackView):
-            if self.session.over and seat in self.session.game.winners():
-                return "won!"
-            return "dropped out" if not view.active[seat] else ""
-        if view.declarer == seat and view.phase not in ("draw", "discard"):
-            return "went out — Pay me!"
-        return ""
 
     def _melds(self, mode: str) -> list[dict[str, Any]]:
         """Every meld on the table, by the player who laid it, numbered from 1 (the numbers
@@ -253,7 +234,7 @@ class TableState:
         s = self.session
         if not (s.hand_over or s.over):
             return None
-        if not self.pay_me:
+        if not self.kind.KEEPS_SCORE:
             return {"title": "Game over", "html": three_pack_result_html(s)}
         last = self.view.last_hand
         if last is None:
@@ -369,7 +350,7 @@ def three_pack_result_html(session: PlaySession) -> str:
 
 
 def scores_html(session: PlaySession) -> str:
-    if not session.pay_me:
+    if not session.kind.KEEPS_SCORE:
         return ""
     head, *body = session.scores()
     th = "".join(f'<th scope="col" style="padding:2px 8px">{escape(c)}</th>' for c in head)
