@@ -651,6 +651,12 @@ def _too_far(fixed: list[Card], n: int, t: RuleTables) -> str:
     if 1 in ranks and any(r >= 13 - n + 2 for r in ranks if r != 1):
         # The ace sits next to the king: either the ace is low only, or the run would wrap.
         as_high = sorted(ACE_HIGH if r == 1 else r for r in ranks)
+        if not t.ace_high and len(fixed) < n:
+            # A wild card could stand for the 2 (K-A-2) or the queen (Q-K-A): name both rules.
+            return (
+                "Runs never wrap around and the ace is low only, so neither K-A-2 nor Q-K-A "
+                "is a run."
+            )
         if as_high[-1] - as_high[0] < n and not t.ace_high:
             return "The ace is low in a run, so a run cannot go up to an ace (Q-K-A)."
         if as_high[-1] - as_high[0] >= n:

@@ -32,6 +32,15 @@ def test_play_game_needs_one_bot_per_seat_or_one_for_all() -> None:
         play_game("denexa", players=3, bots=("greedy", "random"), seed=1)
 
 
+def test_play_game_takes_one_bot_name_for_every_seat() -> None:
+    """``bots="greedy"`` is one name, not the letters g, r, e, e, d, y."""
+    alone = play_game("family", players=3, bots="greedy", seed=4)
+    assert alone.over
+    assert alone.actions == play_game("family", players=3, bots=("greedy",), seed=4).actions
+    with pytest.raises(ValueError, match="unknown bot 'gredy'"):
+        play_game("family", players=3, bots="gredy", seed=4)
+
+
 @pytest.mark.parametrize("name", BOT_NAMES)
 @pytest.mark.parametrize("rules", ["denexa", "classic", "family"])
 def test_every_choice_is_legal(name: str, rules: str) -> None:

@@ -293,3 +293,16 @@ def test_declared_melds() -> None:
 def test_all_wild_declared_run_in_three_pack() -> None:
     m = parse_declared_meld("SEQ WILD WILD", THREE, None)
     assert m.kind == "run" and m.stands_for == (None, None, None)
+
+
+@pytest.mark.parametrize("name", ["denexa", "classic", "family"])
+def test_k_a_2_names_the_wrap_rule_in_every_pay_me_rule_set(name: str) -> None:
+    """K-A-2 fails because runs do not wrap (the ace is low only), whether the 2 is a
+    natural card (Classic, Family) or a wild one that could also stand for a queen (Denexa)."""
+    why = reason("KH AH 2H", name)
+    assert "wrap around" in why and "K-A-2" in why, why
+    assert "wrap around" in reason("KH AH JK", name)
+    # Q-K-A alone is the other half of the rule: the ace does not go high.
+    assert reason("QH KH AH", name) == (
+        "The ace is low in a run, so a run cannot go up to an ace (Q-K-A)."
+    )

@@ -226,19 +226,25 @@ def advise(view: Any, legal: Sequence[Any], seed: int = 0) -> Any:
 def play_game(
     rules: RulesLike = "denexa",
     players: int = 4,
-    bots: Sequence[str] = ("greedy",),
+    bots: str | Sequence[str] = ("greedy",),
     seed: int = 0,
     **options: GameOption,
 ) -> Game:
     """Play a whole game with a bot in every seat and return the finished game.
 
-    ``bots`` names one bot per seat (a single name fills every seat).  Seat ``s``'s bot is
-    seeded from ``seed`` and ``s``, so the game depends on nothing but the arguments.
-    A plain module-level function with plain arguments: it pickles for worker processes.
+    ``bots`` names one bot per seat, or one bot for every seat (a single name, alone or in
+    a tuple).  Seat ``s``'s bot is seeded from ``seed`` and ``s``, so the game depends on
+    nothing but the arguments.  A plain module-level function with plain arguments: it
+    pickles for worker processes.
+
+    >>> play_game("family", 3, bots="greedy", seed=1).over
+    True
     """
     from payme.game.bots import play
 
-    return play(rules, players, tuple(bots), seed, **options)
+    # A string is one bot's name: tuple("greedy") would be its letters.
+    names = (bots,) if isinstance(bots, str) else tuple(bots)
+    return play(rules, players, names, seed, **options)
 
 
 __all__ = [
