@@ -783,3 +783,22 @@ def test_a_wrong_lay_off_in_turn_says_the_place_is_taken() -> None:
     q = _by_caption("denexa", "lay_offs", "your hand: 8H 9H QC")
     text = q.grade("8H 9H").text()
     assert "5H 6H 7H 8H already holds the 8H place" in text
+
+
+def test_the_demo_tells_its_moves_with_players_not_seat_numbers() -> None:
+    """Issue 10: the demo's log says "You" and "The bot", never "Seat 0", and cards as 9♠."""
+    import re
+
+    from payme.tutorial.demo import TurnDemo
+
+    demo = TurnDemo("denexa")
+    demo.stock_btn.click()
+    demo.card_dd.value = demo.card_dd.options[0]
+    demo.discard_btn.click()
+    told = demo.message.text + demo.events.value
+    assert "You discard" in told and "The bot" in told, told
+    assert not re.search(r"[Ss]eat \d", told), told
+    assert not re.search(r"\b[2-9TJQKA][SHDC]\b", told), told
+    demo.discard_btn.click()  # out of turn order: the refusal names no seat either
+    assert demo.message.kind == "error"
+    assert not re.search(r"[Ss]eat \d", demo.message.text), demo.message.text

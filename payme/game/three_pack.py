@@ -392,7 +392,7 @@ class ThreePackGame(Game):
         dealer_player = order[-1]
         self._record(
             f"Cards dealt face up to choose the first dealer: {shown}. "
-            f"Player {dealer_player} has the highest card and deals.",
+            f"Player {dealer_player} deals, holding the highest card.",
             preliminary=shown,
         )
         if not self.rules.variation_seating:

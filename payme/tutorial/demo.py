@@ -27,6 +27,7 @@ from payme.rulesets import RulesLike
 from payme.rulesets import rules as get_rules
 from payme.tutorial.markup import cards_html
 from payme.widgets import MessageBox, guarded
+from payme.widgets.play_session import plain_words
 
 ME = 0
 
@@ -103,15 +104,15 @@ class TurnDemo(widgets.VBox):  # type: ignore[misc]
     def _act(self, action: Any) -> None:
         verdict = self.game.can(action)
         if not verdict.ok:
-            raise IllegalAction(verdict.reason, verdict.rule)
+            raise IllegalAction(_words(verdict.reason), verdict.rule)
         finished = len(self.game.summaries)
         record = self.game.apply(action)
-        events = [record.event]
+        events = [_words(record.event)]
         # The bot plays until it is our move again (or the hand ends).
         while self.game.to_move not in (ME, None):
             seat = self.game.to_move
             bot_action = self.bot.choose(self.game.view(seat), self.game.legal_actions())
-            events.append(self.game.apply(bot_action).event)
+            events.append(_words(self.game.apply(bot_action).event))
         self.refresh()
         if len(self.game.summaries) > finished:
             # A hand ended: its score comes first, before anything of the next hand.
@@ -137,7 +138,7 @@ class TurnDemo(widgets.VBox):  # type: ignore[misc]
             if alone.ok:
                 verdict, card = alone, None
         if not verdict.ok:
-            raise IllegalAction(verdict.reason, verdict.rule)
+            raise IllegalAction(_words(verdict.reason), verdict.rule)
         self._act(GoOut(ME, card))
 
     def refresh(self) -> None:
@@ -160,8 +161,15 @@ class TurnDemo(widgets.VBox):  # type: ignore[misc]
         # Offer the card just drawn first: the usual discard when it does not help.
         self.card_dd.value = str(view.drawn) if view.drawn is not None else options[0]
         self.events.value = (
-            "<p style='color:#555'>" + " ".join(str(rec.event) for rec in g.history[-3:]) + "</p>"
+            "<p style='color:#555'>"
+            + html.escape(" ".join(_words(rec.event) for rec in g.history[-3:]))
+            + "</p>"
         )
+
+
+def _words(event: str) -> str:
+    """An engine sentence with the demo's players named: "You" and "The bot"."""
+    return plain_words(event, ("You", "The bot"))
 
 
 def hand_result(summary: Any, last: bool = False) -> str:

@@ -46,6 +46,7 @@ __all__ = [
     "encode_move",
     "go_out_with",
     "label",
+    "plain_words",
     "seat_names",
 ]
 
@@ -522,24 +523,8 @@ class PlaySession:
         return str(action)
 
     def words(self, text: str) -> str:
-        """An engine sentence in players' words: seat numbers become names, card codes
-        become ``9♠``, meld numbers count from 1."""
-        names = self.names
-
-        def seat(match: re.Match[str]) -> str:
-            number = int(match.group(2))
-            name = names[number] if number < len(names) else match.group(0)
-            return name if match.group(1)[0].isupper() or name != "You" else "you"
-
-        text = re.sub(r"\b([Ss]eat|[Pp]layer) (\d+)\b", seat, text)
-        text = re.sub(r"\b(you|You) (deals|goes|takes|draws|discards|lays|has|does|holds|is|was)\b",
-                      lambda m: f"{m.group(1)} {_plain_verb(m.group(2))}", text)  # fmt: skip
-        text = re.sub(r"\bmeld (\d+)\b", lambda m: f"meld {int(m.group(1)) + 1}", text)
-        return re.sub(
-            r"\b(JK|RUMMY|WILD|GROUP|SEQ|NOMELD|NOGO|[2-9TJQKA][SHDC])\b",
-            lambda m: label(parse_card(m.group(1))) if m.group(1) != "JK" else "joker",
-            text,
-        )
+        """An engine sentence in players' words (see :func:`plain_words`)."""
+        return plain_words(text, self.names)
 
     def status(self) -> str:
         """One line: whose turn and what to do."""
@@ -623,10 +608,45 @@ def _game_at(position: str) -> Any:
     return from_position(position)
 
 
-def _plain_verb(verb: str) -> str:
-    return {"goes": "go", "has": "have", "does": "do", "is": "are", "was": "were"}.get(
-        verb, verb[:-1]
+def plain_words(text: str, names: Sequence[str]) -> str:
+    """An engine sentence in players' words: seat numbers become ``names``, card codes
+    become ``9♠``, meld numbers count from 1.
+
+    >>> names = ("You", "The bot")
+    >>> plain_words("Seat 0 takes 9S from the discard pile. It is seat 1's turn.", names)
+    "You take 9♠︎ from the discard pile. It is the bot's turn."
+    >>> plain_words("It is seat 0's turn, not seat 1's.", seat_names(2))
+    "It is your turn, not North's."
+    """
+
+    def seat(match: re.Match[str]) -> str:
+        number = int(match.group(2))
+        name = names[number] if number < len(names) else match.group(0)
+        # "You" and "The bot" are common words: lower case inside a sentence.
+        common = name == "You" or name.startswith("The ")
+        return name[0].lower() + name[1:] if match.group(1)[0].islower() and common else name
+
+    text = re.sub(r"\b([Ss]eat|[Pp]layer) (\d+)\b", seat, text)
+    text = re.sub(r"\b(you|You)'s\b", lambda m: "your" if m.group(1) == "you" else "Your", text)
+    text = re.sub(r"\b(you|You) (deals|goes|takes|draws|discards|lays|has|does|holds|is|was)\b",
+                  lambda m: f"{m.group(1)} {_plain_verb(m.group(2))}", text)  # fmt: skip
+    text = re.sub(r"\bmeld (\d+)\b", lambda m: f"meld {int(m.group(1)) + 1}", text)
+    return re.sub(
+        r"\b(JK|RUMMY|WILD|GROUP|SEQ|NOMELD|NOGO|[2-9TJQKA][SHDC])\b",
+        lambda m: label(parse_card(m.group(1))) if m.group(1) != "JK" else "joker",
+        text,
     )
+
+
+def _plain_verb(verb: str) -> str:
+    return {
+        "goes": "go",
+        "has": "have",
+        "does": "do",
+        "is": "are",
+        "was": "were",
+        "cannot": "cannot",
+    }.get(verb, verb[:-1])
 
 
 def _money(cents: int) -> str:
