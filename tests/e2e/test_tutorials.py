@@ -163,10 +163,10 @@ def test_the_turn_demo_plays_a_real_turn_and_refuses_an_illegal_one(
     demo.locator("button.payme-demo-discard").click()
     expect()(demo_message).to_contain_text("Draw a card first")
     demo.locator("button.payme-demo-stock").click()
-    expect()(demo_message).to_contain_text("Seat 0 draws from the stock.")
+    expect()(demo_message).to_contain_text("You draw from the stock.")
     demo.locator("button.payme-demo-discard").click()
-    expect()(demo_message).to_contain_text("Seat 0 discards")
-    expect()(demo_message).to_contain_text("Seat 1")  # the bot played its turn
+    expect()(demo_message).to_contain_text("You discard")
+    expect()(demo_message).to_contain_text("The bot")  # the bot played its turn
     assert not page_errors
 
 
