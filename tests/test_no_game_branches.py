@@ -51,3 +51,46 @@ def test_the_guard_sees_a_branch() -> None:
     ]
     for sample in samples:
         assert any(p.search(sample) for p in BRANCHES), sample
+
+
+def test_the_views_say_what_the_table_shows_of_each_seat() -> None:
+    """Pay Me: the declarer's note and every hand face up in the lay-offs; Rummy 3-Pack: a
+    player who dropped out is out of play."""
+    from payme.game import make_bot, new_game
+    from payme.game.actions import DropOut
+
+    g = new_game("family", players=3, seed=3, turn_limit=400)
+    bots = [make_bot("greedy", "family", seed=s) for s in range(3)]
+    while g.phase != "lay_off":
+        seat = g.to_move
+        assert seat is not None
+        g.apply(bots[seat].choose(g.view(seat), g.legal_actions()))
+    view = g.view(0)
+    declarer = view.declarer  # type: ignore[attr-defined]
+    assert view.note(declarer) == "went out — Pay me!"
+    assert all(view.shown_hand(s) == g.hand_of(s) for s in range(3))
+    assert not any(view.out_of_play(s) for s in range(3))
+    assert game_kind_words("family") == ("Pay me!", "points", True, True)
+
+    t = new_game("three_pack", players=3, seed=4)
+    for _ in range(200):
+        drop = [a for a in t.legal_actions() if isinstance(a, DropOut)]
+        if drop:
+            t.apply(drop[0])
+            break
+        seat = t.to_move
+        assert seat is not None
+        t.apply(make_bot("greedy", "three_pack", seed=seat).choose(t.view(seat), t.legal_actions()))
+    else:
+        pytest.fail("no drop-out was offered in 200 moves")
+    dropped = drop[0].seat
+    assert t.view(0).out_of_play(dropped) and t.view(0).note(dropped) == "dropped out"
+    assert t.view(0).shown_hand(dropped) == ()
+    assert game_kind_words("three_pack") == ("", "unmelded cards", False, False)
+
+
+def game_kind_words(rules: str) -> tuple[str, str, bool, bool]:
+    from payme.game import game_class
+
+    kind = game_class(rules)
+    return kind.GO_OUT_CALL, kind.SCORE_UNIT, kind.KEEPS_SCORE, kind.DECLARES_MELDS

@@ -40,8 +40,9 @@ data (the rule set's fields, the view's fields, the engine's class attributes)::
     make_bot(name, rules, seed) -> Bot;  bot.choose(view, legal_actions) -> Action
     BOT_NAMES == ("random", "greedy", "strong", "expert")
     advise(view, legal_actions) -> Advice(action, reason, options)   # the expert's hint
-    game_class(rules)  # the engine class; its GAME, BOT_MODULE, BOT_TURN_LIMIT and
-                       # RESULT_COLUMNS say what differs between the engines
+    game_class(rules)  # the engine class; its GAME, BOT_MODULE, BOT_TURN_LIMIT,
+                       # RESULT_COLUMNS, TABLE_OPTIONS, GO_OUT_CALL, SCORE_UNIT, KEEPS_SCORE
+                       # and DECLARES_MELDS say what differs between the engines
 
 Every view (:class:`~payme.game.view.SeatView`) has what a card table draws: ``seat``,
 ``players``, ``rules``, ``phase``, ``to_move``, ``over``, ``hand_number``, ``dealt``,
@@ -49,7 +50,9 @@ Every view (:class:`~payme.game.view.SeatView`) has what a card table draws: ``s
 ``stock_count`` (``None`` where the rules never count the stock: Rummy 3-Pack),
 ``stock_estimate`` (what a look tells; the count where counting is allowed),
 ``discard_pile`` (bottom to top, what this seat may see; ``top_discard``), ``melds`` (the
-melds on the table by the seat that laid them), ``turns``, ``winners`` and ``your_turn``.
+melds on the table by the seat that laid them), ``turns``, ``winners`` and ``your_turn``,
+and what a table shows of each seat: ``note(seat)``, ``shown_hand(seat)``,
+``out_of_play(seat)``, ``public_cards()``, ``optional_counts()``.
 A :class:`~payme.game.view.PayMeView` adds ``declarer``, ``table`` / ``table_melds`` (the
 declarer's melds with lay-offs so far), ``shown`` (every hand, in the lay-off phase only),
 ``picked_up`` and ``discarded`` per seat this hand, ``totals``, ``money``, ``final_turn``
