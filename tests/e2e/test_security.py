@@ -361,13 +361,13 @@ def test_kernels_of_abandoned_pages_are_culled(
     browser: Any, tmp_path_factory: pytest.TempPathFactory
 ) -> None:
     """voila.json culls idle kernels without a connection (a tab that died without saying
-    goodbye); here with a 2 s timeout instead of 15 minutes."""
+    goodbye); here with a 5 s timeout instead of 15 minutes."""
     folder = tmp_path_factory.mktemp("cull")
     shutil.copy(NOTEBOOKS / "index.ipynb", folder / "index.ipynb")
     server = VoilaServer(
         folder,
         folder,
-        ["--MappingKernelManager.cull_idle_timeout=2", "--MappingKernelManager.cull_interval=1"],
+        ["--MappingKernelManager.cull_idle_timeout=5", "--MappingKernelManager.cull_interval=1"],
     ).start()
     context = browser.new_context()
     try:
@@ -375,6 +375,9 @@ def test_kernels_of_abandoned_pages_are_culled(
         page.goto(server.page_url("index"))
         page.locator(".payme-landing").wait_for(state="visible", timeout=120_000)
         kernel = _kernel_id(page)
+        # The landing's text is in the served HTML: wait until the page has connected to
+        # its kernel too, or (on a loaded machine) the culler may race the first connection.
+        assert _wait_for_log(server, f"Connecting to kernel {kernel}", 60), server.log_tail()
         page.close(run_before_unload=False)  # no goodbye: the shutdown request is never sent
         assert _wait_for_log(server, f"Kernel shutdown: {kernel}", 60), server.log_tail()
         assert "Culling kernel" in server.log_tail(5000)
