@@ -41,7 +41,8 @@ from datetime import UTC, datetime
 from multiprocessing import get_context
 from typing import Any
 
-from benchmarks.bench_three_pack import _commit, _machine, wilson
+from benchmarks.bench_three_pack import wilson
+from benchmarks.report import commit, interval, machine
 from payme.game import make_bot, new_game
 from payme.game.bots import SAFETY_TURN_LIMIT, bot_seed
 
@@ -122,16 +123,10 @@ def _per_bot(
     return {name: [statistics.fmean(seats[name, d]) for d in deals] for name in names}
 
 
-def _interval(values: Sequence[float]) -> tuple[float, float]:
-    mean = statistics.fmean(values)
-    half = 1.96 * statistics.stdev(values) / math.sqrt(len(values)) if len(values) > 1 else 0.0
-    return mean, half
-
-
-def ratio_interval(a: Sequence[float], b: Sequence[float]) -> tuple[float, float, float]:
+def ratiointerval(a: Sequence[float], b: Sequence[float]) -> tuple[float, float, float]:
     """mean(a) / mean(b) over paired games and its 95% interval (delta method).
 
-    >>> [round(x, 3) for x in ratio_interval([9, 11, 10, 10], [10, 12, 11, 11])]
+    >>> [round(x, 3) for x in ratiointerval([9, 11, 10, 10], [10, 12, 11, 11])]
     [0.909, 0.902, 0.916]
     """
     n = len(a)
@@ -175,7 +170,7 @@ def strength_lines(kind: str, games: list[tuple[tuple[str, ...], tuple[float, ..
             lo, hi = wilson(wins, n)
             lines.append(f"| {name} | {wins} | {wins / n:.3f} | {lo:.3f} – {hi:.3f} |")
         diff = [x - y for x, y in zip(per["expert"], per["strong"], strict=True)]
-        mean, half = _interval(diff)
+        mean, half = interval(diff)
         lines += [
             "",
             "| paired difference of win rates | mean | 95% interval |",
@@ -191,11 +186,11 @@ def strength_lines(kind: str, games: list[tuple[tuple[str, ...], tuple[float, ..
         "| --- | ---: | --- |",
     ]
     for name in sorted(per, key=lambda b: statistics.fmean(per[b])):
-        mean, half = _interval(per[name])
+        mean, half = interval(per[name])
         lines.append(f"| {name} | {mean:.1f} | {mean - half:.1f} – {mean + half:.1f} |")
     diff = [x - y for x, y in zip(per["expert"], per["strong"], strict=True)]
-    mean, half = _interval(diff)
-    r, lo, hi = ratio_interval(per["expert"], per["strong"])
+    mean, half = interval(diff)
+    r, lo, hi = ratiointerval(per["expert"], per["strong"])
     lines += [
         "",
         "| expert against strong (paired deals) | value | 95% interval |",
@@ -226,7 +221,7 @@ def run() -> str:
     lines = [
         "## The expert bot against the strong bot",
         "",
-        f"Measured {started} at commit {_commit()} on {_machine()}.",
+        f"Measured {started} at commit {commit()} on {machine()}.",
         f"Command: `BENCH_BOTS_N={GAMES} BENCH_BOTS_TIMED={TIMED} BENCH_BOTS_WORKERS={WORKERS} "
         f"BENCH_BOTS_KINDS={','.join(KINDS)} .venv/bin/python -m benchmarks bots "
         "--doc docs/bots.md`.",

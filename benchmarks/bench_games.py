@@ -18,16 +18,13 @@ games per bot (default 5) and ``BENCH_GAMES_WORKERS`` the processes (default 2).
 
 from __future__ import annotations
 
-import math
 import os
-import platform
 import statistics
-import subprocess
 import time
-from collections.abc import Sequence
 from datetime import UTC, datetime
 from multiprocessing import get_context
 
+from benchmarks.report import commit, interval, machine
 from payme.game import BOT_NAMES, play_game
 
 GAMES = int(os.environ.get("BENCH_GAMES_N", "1000"))
@@ -60,33 +57,6 @@ def _timed(bot: str) -> list[tuple[float, float]]:
     return times
 
 
-def _interval(values: Sequence[float]) -> tuple[float, float]:
-    mean = statistics.fmean(values)
-    half = 1.96 * statistics.stdev(values) / math.sqrt(len(values)) if len(values) > 1 else 0.0
-    return mean, half
-
-
-def _machine() -> str:
-    try:
-        load = "{:.2f} {:.2f} {:.2f}".format(*os.getloadavg())
-    except OSError:  # not on Unix
-        load = "n/a"
-    return (
-        f"{platform.processor() or platform.machine()}, {os.cpu_count()} cores, "
-        f"Python {platform.python_version()}, load average at start {load}"
-    )
-
-
-def _commit() -> str:
-    try:
-        out = subprocess.run(
-            ["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True, check=True
-        )
-    except (OSError, subprocess.CalledProcessError):
-        return "unknown"
-    return out.stdout.strip()
-
-
 def strength(games: int = GAMES, workers: int = WORKERS) -> dict[str, list[float]]:
     """Per game, each bot kind's mean final total over its seats."""
     with get_context("spawn").Pool(workers) as pool:
@@ -105,7 +75,7 @@ def run() -> str:
     lines = [
         "## Pay Me games with bots",
         "",
-        f"Measured {started} at commit {_commit()} on {_machine()}.",
+        f"Measured {started} at commit {commit()} on {machine()}.",
         f"Command: `BENCH_GAMES_N={GAMES} BENCH_GAMES_TIMED={TIMED} "
         f"BENCH_GAMES_WORKERS={WORKERS} .venv/bin/python -m benchmarks games`.",
         "The machine is shared with other work: times are noisy upper bounds.",
@@ -144,12 +114,12 @@ def run() -> str:
         "| --- | ---: | --- |",
     ]
     for name in sorted(BOT_NAMES, key=lambda b: statistics.fmean(per_kind[b])):
-        mean, half = _interval(per_kind[name])
+        mean, half = interval(per_kind[name])
         lines.append(f"| {name} | {mean:.1f} | {mean - half:.1f} – {mean + half:.1f} |")
     lines += ["", "| paired difference per game | mean | 95% interval |", "| --- | ---: | --- |"]
     for a, b in (("strong", "greedy"), ("greedy", "random"), ("strong", "random")):
         diff = [x - y for x, y in zip(per_kind[a], per_kind[b], strict=True)]
-        mean, half = _interval(diff)
+        mean, half = interval(diff)
         lines.append(f"| {a} − {b} | {mean:.1f} | {mean - half:.1f} – {mean + half:.1f} |")
     return "\n".join(lines) + "\n"
 

@@ -15,12 +15,11 @@ is measured, so a long run shows its progress.
 from __future__ import annotations
 
 import os
-import platform
-import subprocess
 import sys
 import time
 from datetime import UTC, datetime
 
+from benchmarks.report import commit, machine
 from payme.analysis.simulate import STANDARD_MIX, simulate
 from payme.analysis.stats import bot_strength
 
@@ -34,25 +33,13 @@ SEATINGS: dict[str, tuple[str, tuple[str, ...]]] = {
 CHOSEN = [s.strip() for s in os.environ.get("BENCH_SIMULATE_SEATINGS", "greedy,mix").split(",")]
 
 
-def _machine() -> str:
-    try:
-        load = "{:.2f} {:.2f} {:.2f}".format(*os.getloadavg())
-    except OSError:  # not on Unix
-        load = "n/a"
-    return (
-        f"{platform.node()} · {platform.processor() or platform.machine()} · "
-        f"{os.cpu_count()} cores · Python {platform.python_version()} · "
-        f"load average at start {load}"
-    )
-
-
 def run() -> str:
     """Run the benchmark and return its Markdown section."""
     started = datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
     lines = [
         f"## Simulation: {GAMES:,} four-player denexa games on {WORKERS} cores",
         "",
-        f"Measured {started} at commit {_commit()} on {_machine()}.",
+        f"Measured {started} at commit {commit()} on {machine()}.",
         f"Command: `BENCH_SIMULATE_GAMES={GAMES} BENCH_SIMULATE_WORKERS={WORKERS} "
         f".venv/bin/python -m benchmarks simulate` (seed {SEED}).",
         "The machine is shared with other work, so wall times are noisy upper bounds; the CPU",
@@ -99,15 +86,6 @@ def run() -> str:
                 f"{row['win_low']:.1%}–{row['win_high']:.1%} |"
             )
     return "\n".join(lines) + "\n"
-
-
-def _commit() -> str:
-    try:
-        done = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True,
-                              text=True, check=True, timeout=10)  # fmt: skip
-    except (OSError, subprocess.SubprocessError):
-        return "unknown"
-    return done.stdout.strip()
 
 
 def _children_cpu() -> float:

@@ -21,14 +21,13 @@ from __future__ import annotations
 
 import math
 import os
-import platform
 import statistics
-import subprocess
 import time
 from collections import Counter
 from datetime import UTC, datetime
 from multiprocessing import get_context
 
+from benchmarks.report import commit, machine
 from payme.game.three_pack import play_three_pack
 
 GAMES = int(os.environ.get("BENCH_3PACK_N", "1000"))
@@ -76,27 +75,6 @@ def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
     return centre - half, centre + half
 
 
-def _machine() -> str:
-    try:
-        load = "{:.2f} {:.2f} {:.2f}".format(*os.getloadavg())
-    except OSError:  # not on Unix
-        load = "n/a"
-    return (
-        f"{platform.processor() or platform.machine()}, {os.cpu_count()} cores, "
-        f"Python {platform.python_version()}, load average at start {load}"
-    )
-
-
-def _commit() -> str:
-    try:
-        out = subprocess.run(
-            ["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True, check=True
-        )
-    except (OSError, subprocess.CalledProcessError):
-        return "unknown"
-    return out.stdout.strip()
-
-
 def strength(
     games: int = GAMES, workers: int = WORKERS
 ) -> list[tuple[tuple[str, ...], tuple[str, ...], float]]:
@@ -114,7 +92,7 @@ def run() -> str:
     lines = [
         "## Rummy 3-Pack games with bots",
         "",
-        f"Measured {started} at commit {_commit()} on {_machine()}.",
+        f"Measured {started} at commit {commit()} on {machine()}.",
         f"Command: `BENCH_3PACK_N={GAMES} BENCH_3PACK_TIMED={TIMED} "
         f"BENCH_3PACK_WORKERS={WORKERS} .venv/bin/python -m benchmarks three_pack`.",
         "The machine is shared with other work: times are noisy (CPU seconds, not wall).",

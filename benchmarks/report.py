@@ -1,0 +1,52 @@
+"""What every benchmark's report states: the machine, the commit and mean ± 95% intervals.
+
+One copy, so that the sections of ``docs/benchmarks.md`` describe their runs the same way.
+
+>>> interval([1.0, 1.0, 1.0])
+(1.0, 0.0)
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import platform
+import statistics
+import subprocess
+from collections.abc import Sequence
+
+
+def machine() -> str:
+    """The processor, cores, Python and the load when the run started, in one line."""
+    try:
+        load = "{:.2f} {:.2f} {:.2f}".format(*os.getloadavg())
+    except OSError:  # not on Unix
+        load = "n/a"
+    return (
+        f"{platform.processor() or platform.machine()}, {os.cpu_count()} cores, "
+        f"Python {platform.python_version()}, load average at start {load}"
+    )
+
+
+def commit() -> str:
+    """The short hash of the checked-out commit, or ``"unknown"`` outside a git checkout."""
+    try:
+        done = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True,
+                              text=True, check=True, timeout=10)  # fmt: skip
+    except (OSError, subprocess.SubprocessError):
+        return "unknown"
+    return done.stdout.strip()
+
+
+def interval(values: Sequence[float]) -> tuple[float, float]:
+    """The mean and the half-width of its normal 95% interval (mean ± 1.96 s/√n).
+
+    >>> [round(x, 2) for x in interval([1.0, 3.0])]
+    [2.0, 1.96]
+    """
+    mean = statistics.fmean(values)
+    half = 1.96 * statistics.stdev(values) / math.sqrt(len(values)) if len(values) > 1 else 0.0
+    return mean, half
+
+
+__all__ = ["commit", "interval", "machine"]
