@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 
 from payme.cards import CARDS, Card, parse_card
 from payme.deprecation import renamed
@@ -73,13 +73,27 @@ class ThreePackGreedyBot:
     def unmelded(self, hand: Sequence[Card]) -> int:
         return unmelded_count(self.rules, hand)
 
-    def fewest_after_discard(self, hand: Sequence[Card]) -> tuple[int, Card | None]:
-        best: tuple[int, Card | None] = (len(hand) + 1, None)
-        for c in sorted(set(hand), reverse=True):  # ties: the higher card goes
+    def discards(self, hand: Sequence[Card]) -> Iterator[tuple[Card, list[Card]]]:
+        """Each kind of card ``hand`` may throw, with the hand it leaves.
+
+        Always in the same order (the reverse of card order), so that bots that keep the
+        first of equal options break ties the same way every time.
+
+        >>> bot = ThreePackGreedyBot(get_rules("three_pack"), seed=0)
+        >>> from payme.cards import parse_hand
+        >>> [(c.token, len(rest)) for c, rest in bot.discards(parse_hand("2C 9H 9H"))]
+        [('2C', 2), ('9H', 2)]
+        """
+        for c in sorted(set(hand), reverse=True):
             if c.token in self.never:
                 continue
             rest = list(hand)
             rest.remove(c)
+            yield c, rest
+
+    def fewest_after_discard(self, hand: Sequence[Card]) -> tuple[int, Card | None]:
+        best: tuple[int, Card | None] = (len(hand) + 1, None)
+        for c, rest in self.discards(hand):
             n = self.unmelded(rest)
             if n < best[0]:
                 best = (n, c)
@@ -234,16 +248,11 @@ class ThreePackStrongBot(ThreePackGreedyBot):
     ) -> tuple[float, Card | None, int]:
         """The card to discard from ``hand``, the value of the hand kept and its count."""
         total = sum(unseen.values())
-        options: list[tuple[int, Card, list[Card]]] = []
-        for c in sorted(set(hand), reverse=True):
-            if c.token in self.never:
-                continue
-            rest = list(hand)
-            rest.remove(c)
-            # Keeping a wild or RUMMY card is worth a card of count.
-            options.append(
-                (self.unmelded(rest) + (1 if c.token in self.keep_tokens else 0), c, rest)
-            )
+        # Keeping a wild or RUMMY card is worth a card of count.
+        options = [
+            (self.unmelded(rest) + (1 if c.token in self.keep_tokens else 0), c, rest)
+            for c, rest in self.discards(hand)
+        ]
         if not options:
             return float(self.unmelded(hand)), None, self.unmelded(hand)
         low = min(o[0] for o in options)

@@ -107,13 +107,7 @@ class ThreePackExpert(ThreePackStrongBot):
     ) -> tuple[float, Card | None, int]:
         """The card to discard from ``hand``, the value of the hand kept and its count."""
         total = sum(unseen.values())
-        options: list[tuple[int, Card, list[Card]]] = []
-        for c in sorted(set(hand), reverse=True):
-            if c.token in self.never:
-                continue
-            rest = list(hand)
-            rest.remove(c)
-            options.append((self.unmelded(rest), c, rest))
+        options = [(self.unmelded(rest), c, rest) for c, rest in self.discards(hand)]
         if not options:
             return float(self.unmelded(hand)), None, self.unmelded(hand)
         low = min(o[0] for o in options)
