@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from payme.cards import format_hand, parse_hand
+from payme.game import new_game
 from payme.game.pay_me import PayMeGame
 from payme.game.position import with_fields
 
@@ -24,6 +25,16 @@ def rig(
         stock=f"* {top}".strip(),
     )
     return PayMeGame.from_position(text, game.rules)
+
+
+def final_turn(rules: str, hands: list[str], stock_top: str) -> PayMeGame:
+    """A two-player hand where seat 0 draws the first of ``stock_top`` and goes out throwing
+    it, and seat 1 draws the second: seat 1's final turn, its discard still to make."""
+    g = rig(new_game(rules, players=2, seed=1), hands, pile="JC", stock_top=stock_top)
+    g.draw("stock")
+    g.go_out(stock_top.split()[0])
+    g.draw("stock")
+    return g
 
 
 def thin_stock(game: PayMeGame) -> PayMeGame:

@@ -7,7 +7,7 @@ import dataclasses
 import statistics
 
 import pytest
-from pay_me_helpers import rig
+from pay_me_helpers import final_turn, rig
 
 from payme.cards import parse_card
 from payme.game import BOT_NAMES, make_bot, new_game, play_game
@@ -94,11 +94,7 @@ def test_strong_keeps_a_wild_card_that_greedy_throws() -> None:
 
 def test_strong_keeps_a_card_it_can_lay_off_in_its_final_turn() -> None:
     # family, 3 dealt: seat 0 goes out with 6H 7H 8H; seat 1 then holds 9H 8C 4C 4S.
-    g = rig(new_game("family", players=2, seed=1), ["6H 7H 8H", "9H 8C 4C"],
-            pile="JC", stock_top="KD 4S")  # fmt: skip
-    g.draw("stock")
-    g.go_out("KD")
-    g.draw("stock")
+    g = final_turn("family", ["6H 7H 8H", "9H 8C 4C"], "KD 4S")
     view = g.view(1)
     assert make_bot("greedy", "family").choose(view, g.legal_actions()) == Discard(1, C("9H"))
     assert make_bot("strong", "family").choose(view, g.legal_actions()) == Discard(1, C("8C"))

@@ -238,37 +238,30 @@ def test_bad_input_is_one_line_on_stderr_with_status_2(argv: list[str], named: s
 # --- real processes -------------------------------------------------------------------------
 
 
-def _env() -> dict[str, str]:
+def _run(args: list[str], stdin: str | None = None) -> subprocess.CompletedProcess[str]:
+    """Run ``args`` in a fresh process that imports this checkout's payme."""
     env = dict(os.environ)
     env["PYTHONPATH"] = str(ROOT) + os.pathsep + env.get("PYTHONPATH", "")
-    return env
-
-
-def test_python_dash_m_payme_and_the_console_script() -> None:
-    want = evaluate(HAND, "denexa", 7).deadwood_points
-    result = subprocess.run(
-        [sys.executable, "-m", "payme", "evaluate", HAND, "--dealt", "7", "--json"],
+    return subprocess.run(
+        args,
+        input=stdin,
         capture_output=True,
         text=True,
-        env=_env(),
+        env=env,
         cwd=ROOT,
         timeout=60,
         check=False,
     )
+
+
+def test_python_dash_m_payme_and_the_console_script() -> None:
+    want = evaluate(HAND, "denexa", 7).deadwood_points
+    result = _run([sys.executable, "-m", "payme", "evaluate", HAND, "--dealt", "7", "--json"])
     assert result.returncode == 0, result.stderr
     assert json.loads(result.stdout)["deadwood_points"] == want
     script = Path(sys.executable).with_name("payme")
     if script.exists():  # installed by `pip install -e .` (the Makefile does)
-        result = subprocess.run(
-            [str(script), "evaluate", "-", "--dealt", "7"],
-            input=HAND + "\nZZ\n",
-            capture_output=True,
-            text=True,
-            env=_env(),
-            cwd=ROOT,
-            timeout=60,
-            check=False,
-        )
+        result = _run([str(script), "evaluate", "-", "--dealt", "7"], HAND + "\nZZ\n")
         assert result.returncode == 0, result.stderr
         first, second = result.stdout.splitlines()
         assert json.loads(first)["deadwood_points"] == want
@@ -276,15 +269,7 @@ def test_python_dash_m_payme_and_the_console_script() -> None:
 
 
 def test_a_bad_card_in_a_real_process_exits_2_without_a_traceback() -> None:
-    result = subprocess.run(
-        [sys.executable, "-m", "payme", "evaluate", "7H 1X", "--dealt", "7"],
-        capture_output=True,
-        text=True,
-        env=_env(),
-        cwd=ROOT,
-        timeout=60,
-        check=False,
-    )
+    result = _run([sys.executable, "-m", "payme", "evaluate", "7H 1X", "--dealt", "7"])
     assert result.returncode == 2
     assert result.stdout == ""
     assert result.stderr.count("\n") == 1 and "1X" in result.stderr
@@ -298,15 +283,7 @@ def test_evaluate_starts_without_pandas() -> None:
         "print(sorted(m for m in ('pandas', 'ipywidgets', 'IPython', 'numpy') "
         "if m in sys.modules))\n"
     )
-    result = subprocess.run(
-        [sys.executable, "-c", code],
-        capture_output=True,
-        text=True,
-        env=_env(),
-        cwd=ROOT,
-        timeout=60,
-        check=False,
-    )
+    result = _run([sys.executable, "-c", code])
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() == "[]"
 

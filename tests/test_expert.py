@@ -6,7 +6,7 @@ from __future__ import annotations
 import dataclasses
 
 import pytest
-from pay_me_helpers import rig
+from pay_me_helpers import final_turn, rig
 
 from payme.cards import parse_card
 from payme.game import BOT_NAMES, make_bot, new_game, play_game
@@ -129,11 +129,7 @@ def test_the_chance_it_reports_is_the_exact_chance_of_the_odds_module() -> None:
 
 def test_its_last_discard_leaves_the_fewest_points_after_lay_offs() -> None:
     # family, 3 dealt: seat 0 goes out with 6H 7H 8H; seat 1 then holds 9H 8C 4C 4S.
-    g = rig(new_game("family", players=2, seed=1), ["6H 7H 8H", "9H 8C 4C"],
-            pile="JC", stock_top="KD 4S")  # fmt: skip
-    g.draw("stock")
-    g.go_out("KD")
-    g.draw("stock")
+    g = final_turn("family", ["6H 7H 8H", "9H 8C 4C"], "KD 4S")
     view, legal = g.view(1), g.legal_actions()
     advice = advise(view, legal)
     assert advice.action == Discard(1, C("8C"))  # 9H lays off, 4C 4S wait for a third

@@ -11,7 +11,7 @@ from itertools import chain
 from operator import attrgetter
 
 import pytest
-from pay_me_helpers import rig, thin_stock
+from pay_me_helpers import final_turn, rig, thin_stock
 
 from payme.cards import Card, parse_card, parse_hand
 from payme.game import new_game, play_game, replay
@@ -237,11 +237,7 @@ def test_family_final_turn_may_draw_from_the_discard_pile() -> None:
 
 
 def test_lay_offs_chain_and_are_validated() -> None:
-    g = rig(new_game("denexa", players=2, seed=1), ["5H 6H 7H", "8H 9H KC"],
-            pile="JC", stock_top="TS QS")  # fmt: skip
-    g.draw("stock")
-    g.go_out("TS")
-    g.draw("stock")
+    g = final_turn("denexa", ["5H 6H 7H", "8H 9H KC"], "TS QS")
     g.discard("QS")
     assert g.phase == "lay_off" and g.to_move == 1
     shown = g.view(0).shown
@@ -278,11 +274,7 @@ def test_lay_offs_in_turn_order_onto_grown_melds() -> None:
 
 
 def test_classic_has_no_lay_off_phase() -> None:
-    g = rig(new_game("classic", players=2, seed=1), ["5H 6H 7H", "8H 9H KC"],
-            pile="JC", stock_top="TS QS")  # fmt: skip
-    g.draw("stock")
-    g.go_out("TS")
-    g.draw("stock")
+    g = final_turn("classic", ["5H 6H 7H", "8H 9H KC"], "TS QS")
     g.discard("QS")
     assert g.hand_number == 2
     assert g.summaries[-1].points[1] == g.summaries[-1].deadwood[1] == 30  # 8 to K: 10
