@@ -222,16 +222,32 @@ def _require_chromium() -> None:
     pytest.skip(message)
 
 
+def serving(workdir: Path, options: list[str]) -> Iterator[VoilaServer]:
+    """For a fixture: the app over ``notebooks/`` with ``options``, stopped at teardown."""
+    server = VoilaServer(NOTEBOOKS, workdir, options).start()
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+def rightmost(page: Any, root: str) -> float:
+    """How far right (px) the furthest element inside ``root`` reaches, cards included."""
+    return float(
+        page.evaluate(
+            """(root) => Math.max(...[...document.querySelectorAll(root + ' *')]
+                 .map(e => e.getBoundingClientRect().right))""",
+            root,
+        )
+    )
+
+
 @pytest.fixture(scope="session")
 def voila_app(tmp_path_factory: pytest.TempPathFactory) -> Iterator[VoilaServer]:
     _require_chromium()
     # PAYME_VOILA_ARGS adds options, e.g. "--preheat_kernel=False" to compare.
     extra = os.environ.get("PAYME_VOILA_ARGS", "").split()
-    server = VoilaServer(NOTEBOOKS, tmp_path_factory.mktemp("voila"), extra).start()
-    try:
-        yield server
-    finally:
-        server.stop()
+    yield from serving(tmp_path_factory.mktemp("voila"), extra)
 
 
 @pytest.fixture(scope="session")

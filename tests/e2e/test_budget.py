@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from .conftest import NOTEBOOKS, VoilaServer, kernel_pids, wait_ready
+from .conftest import VoilaServer, kernel_pids, serving, wait_ready
 
 pytestmark = pytest.mark.e2e
 
@@ -32,14 +32,6 @@ def _wait_for(condition: Callable[[], bool], seconds: float, what: str) -> None:
         time.sleep(0.25)
 
 
-def _serving(factory: pytest.TempPathFactory, options: list[str]) -> Iterator[VoilaServer]:
-    server = VoilaServer(NOTEBOOKS, factory.mktemp("budget"), options).start()
-    try:
-        yield server
-    finally:
-        server.stop()
-
-
 @pytest.fixture(scope="module")
 def small_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[VoilaServer]:
     """Two kernels at most; a kernel without a page is shut down after 3 s."""
@@ -48,7 +40,7 @@ def small_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[VoilaServ
         "--MappingKernelManager.cull_idle_timeout=3",
         "--MappingKernelManager.cull_interval=1",
     ]
-    yield from _serving(tmp_path_factory, options)
+    yield from serving(tmp_path_factory.mktemp("budget"), options)
 
 
 def _abandon(url: str) -> None:
@@ -108,7 +100,7 @@ def test_full_budget_gives_a_busy_page_that_retries(
 @pytest.fixture(scope="module")
 def idle_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[VoilaServer]:
     """A connected page idle for 8 s loses its kernel."""
-    yield from _serving(tmp_path_factory, ["--PaymeVoila.idle_timeout=8"])
+    yield from serving(tmp_path_factory.mktemp("budget"), ["--PaymeVoila.idle_timeout=8"])
 
 
 def _open_alone(server: VoilaServer, page: Any, name: str) -> int:

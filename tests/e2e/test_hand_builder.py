@@ -11,7 +11,7 @@ import pytest
 
 import payme
 
-from .conftest import ARTIFACTS
+from .conftest import ARTIFACTS, rightmost
 
 pytestmark = pytest.mark.e2e
 
@@ -125,10 +125,7 @@ def test_narrow_screen_nothing_overflows(open_page: Any, page: Any, page_errors:
     expect()(page.locator(".payme-hand-view svg[role=img]")).to_have_count(13)
     expect()(page.locator(".payme-chance-text, .payme-go-out").first).to_be_visible()
     # The right edge of every element of the page, cards included, stays on screen.
-    right = page.evaluate(
-        """() => Math.max(...[...document.querySelectorAll('.payme-hand-builder *')]
-                 .map(e => e.getBoundingClientRect().right))"""
-    )
+    right = rightmost(page, ".payme-hand-builder")
     assert right <= 380, f"something reaches {right:.0f}px on a 380px screen"
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / "hand_builder_narrow.png"), full_page=True)

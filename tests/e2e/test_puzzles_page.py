@@ -15,7 +15,7 @@ from payme import best_discard, can_go_out, evaluate, lay_off, rules
 from payme.puzzles import Puzzle, puzzle_from_id
 from payme.widgets.puzzles import KIND_LABELS
 
-from .conftest import ARTIFACTS
+from .conftest import ARTIFACTS, rightmost
 
 pytestmark = pytest.mark.e2e
 
@@ -182,10 +182,7 @@ def test_a_bad_id_shows_a_message_and_a_fresh_puzzle(
     expect(page.locator(".payme-puzzle-message")).to_contain_text("unknown rule set 'poker'")
     p = shown_puzzle(page)
     assert hand_on_screen(page) == Counter(str(c) for c in p.hand)
-    right = page.evaluate(
-        """() => Math.max(...[...document.querySelectorAll('.payme-puzzle-page *')]
-                 .map(e => e.getBoundingClientRect().right))"""
-    )
+    right = rightmost(page, ".payme-puzzle-page")
     assert right <= 380, f"something reaches {right:.0f}px on a 380px screen"
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / "puzzles_narrow.png"), full_page=True)
