@@ -266,10 +266,7 @@ class ThreePackStrongBot(ThreePackGreedyBot):
                 best = (score, v, c, self.unmelded(rest))
         return best[1], best[2], best[3]
 
-    # --- choices --------------------------------------------------------------------
-
-    def choose(self, view: SeatView, legal: Sequence[Action]) -> Action:
-        return self._choose(narrow(view, ThreePackView), legal)
+    # --- choices (``choose`` is the greedy bot's: it narrows the view to this) -------------
 
     def _choose(self, view: ThreePackView, legal: Sequence[Action]) -> Action:
         win = _winning_move(legal)
