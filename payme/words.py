@@ -17,7 +17,10 @@ from which game it is.
 
 from __future__ import annotations
 
-from payme.cards import RANK_NAMES
+import re
+from collections.abc import Sequence
+
+from payme.cards import RANK_NAMES, Card, parse_card
 from payme.rulesets import Ruleset
 
 
@@ -50,4 +53,108 @@ def wild_phrase(rules: Ruleset, dealt: int | None) -> str:
     return f"{rank_plural(wild)} are wild" if wild is not None else ""
 
 
-__all__ = ["amount", "counts_cards", "deadwood_unit", "rank_plural", "wild_phrase"]
+# Where the opponents sit, clockwise from your left, for each number of players.
+_SEATS: dict[int, tuple[str, ...]] = {
+    2: ("North",),
+    3: ("West", "East"),
+    4: ("West", "North", "East"),
+    5: ("West", "North-West", "North-East", "East"),
+    6: ("West", "North-West", "North", "North-East", "East"),
+    7: ("South-West", "West", "North-West", "North-East", "East", "South-East"),
+    8: ("South-West", "West", "North-West", "North", "North-East", "East", "South-East"),
+}
+
+
+def seat_names(players: int) -> tuple[str, ...]:
+    """ "You" and the opponents' places at the table, clockwise from your left.
+
+    >>> seat_names(4)
+    ('You', 'West', 'North', 'East')
+    >>> seat_names(10)[-1]
+    'Player 10'
+    """
+    if players in _SEATS:
+        return ("You", *_SEATS[players])
+    return ("You", *(f"Player {s + 1}" for s in range(1, players)))
+
+
+def label(card: Card | None) -> str:
+    """A card as players write it: ``9♠``, ``10♥``, ``joker``; ``—`` for none.
+
+    >>> label(parse_card("TH")), label(parse_card("JK")), label(None)
+    ('10♥︎', 'joker', '—')
+    """
+    from payme.display.svg import short_label
+
+    if card is None:
+        return "—"
+    if card.token == "JK":
+        return "joker"
+    return str(short_label(card))
+
+
+# Verbs an engine sentence puts after a seat, said again after "you" ("you go", not "you goes").
+_VERBS = "deals|goes|takes|draws|discards|lays|has|does|holds|is|was|wins|scores|plays"
+
+
+def plain_words(text: str, names: Sequence[str]) -> str:
+    """An engine sentence in players' words: seat numbers become ``names``, card codes
+    become ``9♠``, meld numbers count from 1.
+
+    >>> names = ("You", "The bot")
+    >>> plain_words("Seat 0 takes 9S from the discard pile. It is seat 1's turn.", names)
+    "You take 9♠︎ from the discard pile. It is the bot's turn."
+    >>> plain_words("It is seat 0's turn, not seat 1's.", seat_names(2))
+    "It is your turn, not North's."
+    >>> plain_words("Seats 0, 1, 2 share the win; seats 1 and 2 pay.", seat_names(3))
+    'You, West and East share the win; West and East pay.'
+    """
+
+    def name(word: str, number: int) -> str:
+        called = names[number] if number < len(names) else f"{word} {number}"
+        # "You" and "The bot" are common words: lower case inside a sentence.
+        common = called == "You" or called.startswith("The ")
+        return called[0].lower() + called[1:] if word[0].islower() and common else called
+
+    def seat(match: re.Match[str]) -> str:
+        return name(match.group(1), int(match.group(2)))
+
+    def several(match: re.Match[str]) -> str:
+        # "seats 0, 1 and 2" -> "you, West and East", each named as "seat N" would be.
+        named = [name(match.group(1), int(n)) for n in re.findall(r"\d+", match.group(2))]
+        return ", ".join(named[:-1]) + " and " + named[-1]
+
+    text = re.sub(r"\b([Ss]eats|[Pp]layers) (\d+(?:(?:, | and |, and )\d+)+)\b", several, text)
+    text = re.sub(r"\b([Ss]eat|[Pp]layer) (\d+)\b", seat, text)
+    text = re.sub(r"\b(you|You)'s\b", lambda m: "your" if m.group(1) == "you" else "Your", text)
+    text = re.sub(rf"\b(you|You) ({_VERBS})\b",
+                  lambda m: f"{m.group(1)} {_plain_verb(m.group(2))}", text)  # fmt: skip
+    text = re.sub(r"\bmeld (\d+)\b", lambda m: f"meld {int(m.group(1)) + 1}", text)
+    return re.sub(
+        r"\b(JK|RUMMY|WILD|GROUP|SEQ|NOMELD|NOGO|[2-9TJQKA][SHDC])\b",
+        lambda m: label(parse_card(m.group(1))) if m.group(1) != "JK" else "joker",
+        text,
+    )
+
+
+def _plain_verb(verb: str) -> str:
+    return {
+        "goes": "go",
+        "has": "have",
+        "does": "do",
+        "is": "are",
+        "was": "were",
+        "cannot": "cannot",
+    }.get(verb, verb[:-1])
+
+
+__all__ = [
+    "amount",
+    "counts_cards",
+    "deadwood_unit",
+    "label",
+    "plain_words",
+    "rank_plural",
+    "seat_names",
+    "wild_phrase",
+]

@@ -20,6 +20,7 @@ from payme.rulesets import rules
 from payme.tutorial import steps_for
 from payme.tutorial.checks import Question, normalise_cards
 from payme.tutorial.coverage import COVERAGE, SECTIONS, rule_items, uncovered, unused
+from payme.tutorial.game_questions import table_names
 from payme.tutorial.widget import Tutorial
 
 PRESETS = ("denexa", "classic", "family", "three_pack")
@@ -97,6 +98,11 @@ def _questions(name: str, key: str) -> list[Question]:
     r = rules(name)
     step = next(s for s in steps_for(r) if s.key == key)
     return step.questions(r)
+
+
+def _seat(name: str, players: int, you: int = 0) -> int:
+    """The seat a question names ``name`` ("You", "West", ...), as seen from seat ``you``."""
+    return [n.lower() for n in table_names(players, you)].index(name.lower())
 
 
 def _by_caption(name: str, key: str, caption: str) -> Question:
@@ -423,9 +429,9 @@ def test_the_deal_passes_to_the_left(name: str) -> None:
 
     qs = _questions(name, "deal")
     deals = next(q for q in qs if q.prompt.endswith("Who deals hand 2?"))
-    match = re.search(r"(\d+)-player game seat (\d+) dealt hand 1", deals.prompt)
+    match = re.search(r"(\d+)-player game (\w+) dealt hand 1", deals.prompt)
     assert match
-    players, first = int(match[1]), int(match[2])
+    players, first = int(match[1]), _seat(match[2], int(match[1]))
     # Seats are numbered clockwise: the next seat is the one on the left.
     assert deals.grade(str((first + 1) % players)).ok
     assert not deals.grade(str(first)).ok
@@ -548,10 +554,10 @@ def test_the_hand_ends_with_no_declarer_when_no_card_can_be_drawn(name: str) -> 
     assert who.grade("none").ok
     assert not any(who.grade(str(s)).ok for s in range(4))
     score = next(q for q in qs if "hand ends with no card drawn" in q.prompt)
-    # Seat 0's 13 cards hold no meld (no three of a rank, no three in suit sequence), so all
+    # Your (seat 0's) 13 cards hold no meld (no three of a rank, no three in suit sequence), so all
     # are deadwood.  RULES.md's penalty table: denexa and classic A-7 5, 8-K 10 (6 x 5 +
     # 7 x 10); family 2-10 face value, J Q K 10, A 15 (7+9+10+10+2+4+8+10+2+5+15+8+10).
-    assert score.caption == "seat 0's hand: 7S 9S JS QS 2H 4H 8H TH 2D 5D AC 8C KC"
+    assert score.caption == "your hand: 7S 9S JS QS 2H 4H 8H TH 2D 5D AC 8C KC"
     assert "wild" not in score.show  # this table has no wild cards
     assert score.grade("100").ok
     assert not score.grade("0").ok  # nobody went out, so nobody scores 0 as declarer
@@ -802,3 +808,16 @@ def test_the_demo_tells_its_moves_with_players_not_seat_numbers() -> None:
     demo.discard_btn.click()  # out of turn order: the refusal names no seat either
     assert demo.message.kind == "error"
     assert not re.search(r"[Ss]eat \d", demo.message.text), demo.message.text
+
+
+@pytest.mark.parametrize("name", ["denexa", "classic", "family"])
+def test_no_question_calls_a_player_by_seat_number(name: str) -> None:
+    """Issue 10: every check of every step names players ("You", "West"), never "seat 0"."""
+    import re
+
+    r = rules(name)
+    for step in steps_for(r):
+        for q in step.questions(r):
+            words = [q.prompt, q.explanation, q.caption, *(text for text, _ in q.options)]
+            for text in words:
+                assert not re.search(r"\b[Ss]eats? \d", text), (step.key, text)

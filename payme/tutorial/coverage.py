@@ -203,7 +203,7 @@ CHECKS: tuple[Check, ...] = (
         "After someone goes out",
         (
             ("denexa", "final_turns", "Who takes the first final turn"),
-            ("denexa", "winning", "How many points did seat"),
+            ("denexa", "winning", "How many points did"),
         ),
     ),
     (

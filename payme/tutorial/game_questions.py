@@ -22,20 +22,49 @@ from payme.game.pay_me import PayMeGame
 from payme.rulesets import Ruleset
 from payme.tutorial.checks import Question, choice_question, number_question, yes_no_question
 from payme.tutorial.markup import cards_html, rules_words
+from payme.words import plain_words, seat_names
 
 PLAYERS = 3
-"""Seats at the tutorial's demo table (seat 0 is "you")."""
+"""Seats at the tutorial's demo table (the first seat is "you")."""
 MAX_STEPS = 3000
 """Safety net for driving a game to a moment (a hand of Pay Me ends far sooner)."""
 
 
-def seat_options(players: int, you: int | None = 0) -> tuple[tuple[str, str], ...]:
-    """``("seat 0 (you)", "0"), ("seat 1", "1"), ...``: answers naming a seat."""
-    return tuple((f"seat {s}" + (" (you)" if s == you else ""), str(s)) for s in range(players))
+def table_names(players: int, you: int = 0) -> tuple[str, ...]:
+    """Each seat's name as the player in seat ``you`` sees the table.
+
+    >>> table_names(3), table_names(3, you=1)
+    (('You', 'West', 'East'), ('East', 'You', 'West'))
+    """
+    names = seat_names(players)
+    return tuple(names[(s - you) % players] for s in range(players))
 
 
-def _verdict_text(verdict: Any, yes: str) -> str:
-    return str(verdict.reason) if not verdict.ok else yes
+def seat_options(players: int, you: int = 0) -> tuple[tuple[str, str], ...]:
+    """Answers naming a player as the table names them; the value is the seat number.
+
+    >>> seat_options(3)
+    (('You', '0'), ('West', '1'), ('East', '2'))
+    """
+    return tuple((name, str(s)) for s, name in enumerate(table_names(players, you)))
+
+
+def say(text: str, players: int, you: int = 0) -> str:
+    """``text`` (written, like the engine's, with "seat N") in players' words.
+
+    >>> say("Seat 0 deals; seat 1 and seat 2 share the win.", 3)
+    'You deal; West and East share the win.'
+    """
+    return plain_words(text, table_names(players, you))
+
+
+def _together(seats: Any) -> str:
+    """``"seat 0 and seat 2"``: several seats, for :func:`say` to name."""
+    return " and ".join(f"seat {s}" for s in seats)
+
+
+def _verdict_text(verdict: Any, yes: str, players: int, you: int = 0) -> str:
+    return say(str(verdict.reason), players, you) if not verdict.ok else yes
 
 
 def new_table(r: Ruleset, seed: int = 1) -> Any:
@@ -96,7 +125,7 @@ def turn_questions(r: Ruleset) -> list[Question]:
         yes_no_question(
             f"It is your turn and you have not drawn yet. May you discard {card} now?",
             verdict.ok,
-            _verdict_text(verdict, "Yes."),
+            _verdict_text(verdict, "Yes.", g.players, me),
             cards=view.hand,
             dealt=view.dealt,
             caption="your hand",
@@ -108,7 +137,10 @@ def turn_questions(r: Ruleset) -> list[Question]:
             f"May you start your turn by taking the {top} from the discard pile?",
             verdict.ok,
             _verdict_text(
-                verdict, f"Yes: you may draw the top discard ({top}) or the top card of the stock."
+                verdict,
+                f"Yes: you may draw the top discard ({top}) or the top card of the stock.",
+                g.players,
+                me,
             ),
         )
     )
@@ -119,7 +151,7 @@ def turn_questions(r: Ruleset) -> list[Question]:
         yes_no_question(
             f"You drew {view.drawn} from the stock. May you draw another card?",
             verdict.ok,
-            _verdict_text(verdict, "Yes."),
+            _verdict_text(verdict, "Yes.", g.players, me),
             cards=view.hand,
             dealt=view.dealt,
             caption="your hand after drawing",
@@ -129,9 +161,9 @@ def turn_questions(r: Ruleset) -> list[Question]:
     qs.append(
         choice_question(
             f"You discard {view.drawn}. Whose turn is it now?",
-            seat_options(g.players),
+            seat_options(g.players, me),
             {str(g.to_move)},
-            f"Play goes to the left: after seat {me} comes seat {g.to_move}.",
+            say(f"Play goes to the left: after seat {me} comes seat {g.to_move}.", g.players, me),
         )
     )
     return qs
@@ -144,23 +176,26 @@ def deal_questions(r: Ruleset) -> list[Question]:
     """Who deals the next hand, and who plays first in it: a real game's second deal."""
     g = drive(r, lambda g: g.hand_number == 2)
     first_dealer = g.summaries[0].dealer
-    seats = seat_options(g.players, you=None)
+    seats = seat_options(g.players)
     deal_event = next(
         str(rec.event) for rec in reversed(g.history) if str(rec.event).startswith("Hand 2")
     )
     return [
         choice_question(
-            f"In a {g.players}-player game seat {first_dealer} dealt hand 1 (the seats are "
-            "numbered clockwise, to the left). Who deals hand 2?",
+            say(
+                f"In a {g.players}-player game seat {first_dealer} dealt hand 1 (the players "
+                "are named clockwise, to your left). Who deals hand 2?",
+                g.players,
+            ),
             seats,
             {str(g.dealer)},
-            f"The deal passes to the left. The engine: {deal_event}",
+            say(f"The deal passes to the left. The game: {deal_event}", g.players),
         ),
         choice_question(
-            f"Seat {g.dealer} deals hand 2. Who plays first in hand 2?",
+            say(f"Seat {g.dealer} deals hand 2. Who plays first in hand 2?", g.players),
             seats,
             {str(g.to_move)},
-            f"Play starts left of the dealer: seat {g.to_move} draws first.",
+            say(f"Play starts left of the dealer: seat {g.to_move} draws first.", g.players),
         ),
     ]
 
@@ -176,23 +211,37 @@ def final_turn_questions(r: Ruleset) -> list[Question]:
     top = view.top_discard
     qs = [
         choice_question(
-            f"Seat {declarer} has just gone out. Who takes the first final turn?",
-            seat_options(g.players),
+            say(
+                f"Seat {declarer} has just gone out. Who takes the first final turn?",
+                g.players,
+                seat,
+            ),
+            seat_options(g.players, seat),
             {str(seat)},
-            f"The final turns go round from the declarer's left: seat {seat} first, and "
-            "every other player gets one.",
+            say(
+                f"The final turns go round from the declarer's left: seat {seat} first, and "
+                "every other player gets one.",
+                g.players,
+                seat,
+            ),
         )
     ]
     if top is not None:
         verdict = g.can(Draw(seat, "discard"))
         qs.append(
             yes_no_question(
-                f"You are seat {seat}; seat {declarer} went out. In your final turn, may you take "
-                f"the {top} from the discard pile?",
+                say(
+                    f"Seat {declarer} went out. In your final turn, may you take "
+                    f"the {top} from the discard pile?",
+                    g.players,
+                    seat,
+                ),
                 verdict.ok,
                 _verdict_text(
                     verdict,
                     f"Yes: {rules_words(r)} let a final turn draw from the discard pile too.",
+                    g.players,
+                    seat,
                 ),
                 cards=view.hand,
                 dealt=view.dealt,
@@ -206,7 +255,7 @@ def final_turn_questions(r: Ruleset) -> list[Question]:
         yes_no_question(
             f"You drew {view.drawn} in your final turn. May you go out now?",
             verdict.ok,
-            _verdict_text(verdict, "Yes."),
+            _verdict_text(verdict, "Yes.", g.players, seat),
             cards=view.hand,
             dealt=view.dealt,
             caption="your hand after the final draw",
@@ -237,10 +286,10 @@ def stock_out_questions(r: Ruleset) -> list[Question]:
     size = len(after.discard_pile) if pile_before is None else pile_before
     return [
         number_question(
-            f"You (seat {seat}) draw the last card of the stock and discard {drawn}. When the "
+            f"You draw the last card of the stock and discard {drawn}. When the "
             "next player is about to draw, how many cards are left in the discard pile?",
             size,
-            f"The engine: {events} The discard pile keeps {size} card(s) "
+            say(f"The game: {events}", g.players, seat) + f" The discard pile keeps {size} card(s) "
             f"({format_hand(after.discard_pile)}); the stock now has {after.stock_count}.",
         )
     ]
@@ -275,7 +324,7 @@ def no_card_questions(r: Ruleset) -> list[Question]:
     summary = g.summaries[-1]
     seat = 0
     hand = sorted(summary.hands[seat])
-    caption = f"seat {seat}'s hand: {format_hand(hand)}"
+    caption = f"your hand: {format_hand(hand)}"
     ended = next(str(rec.event) for rec in g.history if "no declarer" in str(rec.event))
     setup = (
         "At a table with one 52-card pack and no jokers or wild cards, 4 players are "
@@ -284,19 +333,24 @@ def no_card_questions(r: Ruleset) -> list[Question]:
     nobody = "none"
     return [
         choice_question(
-            f"{setup} Seat {(summary.dealer + 1) % 4}, first to play, has nothing to draw. "
-            "Who is the declarer of this hand?",
-            (*seat_options(4, you=None), ("nobody", nobody)),
+            say(
+                f"{setup} Seat {(summary.dealer + 1) % 4}, first to play, has nothing to draw. "
+                "Who is the declarer of this hand?",
+                4,
+            ),
+            (*seat_options(4), ("nobody", nobody)),
             {nobody if summary.declarer is None else str(summary.declarer)},
-            f"The engine: {ended}",
+            say(f"The game: {ended}", 4),
         ),
         number_question(
-            f"{setup} The hand ends with no card drawn. How many points does seat {seat} "
-            "score for it?",
+            f"{setup} The hand ends with no card drawn. How many points do you score for it?",
             summary.points[seat],
-            f"The engine: {ended} Nobody lays off; the scores are "
-            + ", ".join(f"seat {s} {p}" for s, p in enumerate(summary.points))
-            + f" (deadwood {', '.join(map(str, summary.deadwood))}).",
+            say(
+                f"The game: {ended} Nobody lays off; the scores are "
+                + ", ".join(f"seat {s} {p}" for s, p in enumerate(summary.points))
+                + f" (deadwood {', '.join(map(str, summary.deadwood))}).",
+                4,
+            ),
             # Drawn under the table's own rules: nothing in it is wild (the chosen rule
             # set would mark its 2s or the round's wild rank).
             show=cards_html(hand, table, summary.dealt, caption=caption),
@@ -319,28 +373,25 @@ def winner_questions(r: Ruleset) -> list[Question]:
     g = finished_game(r)
     totals = tuple(g.totals)
     won = tuple(g.winners())
-    options = list(seat_options(g.players, you=None))
+    options = list(seat_options(g.players))
     # Offer a shared win too: the two lowest totals (the right answer when they are equal).
     lowest = sorted(range(len(totals)), key=lambda s: totals[s])
     tied = [s for s in lowest if totals[s] == totals[lowest[0]]]
     pair = tied if len(tied) > 1 else sorted(lowest[:2])
-    options.append(
-        ("seats " + " and ".join(map(str, pair)) + " share the win", "+".join(map(str, pair)))
-    )
+    options.append((say(_together(pair) + " share the win", g.players), "+".join(map(str, pair))))
     right = "+".join(map(str, won))
     table = ", ".join(f"seat {s}: {t}" for s, t in enumerate(totals))
     qs = [
         choice_question(
-            f"After {r.hands} hands the totals are {table}. Who won?",
+            say(f"After {r.hands} hands the totals are {table}. Who won?", g.players),
             options,
             {right},
-            "The engine's verdict: "
-            + (
-                f"seat {won[0]} wins"
-                if len(won) == 1
-                else "seats " + " and ".join(map(str, won)) + " share the win"
-            )
-            + f" with the lowest total, {min(totals)} points.",
+            say(
+                "The game's verdict: "
+                + (f"seat {won[0]} wins" if len(won) == 1 else _together(won) + " share the win")
+                + f" with the lowest total, {min(totals)} points.",
+                g.players,
+            ),
         )
     ]
     qs.extend(tie_questions(r))
@@ -349,13 +400,21 @@ def winner_questions(r: Ruleset) -> list[Question]:
     if out:
         qs.append(
             number_question(
-                f"In hand 1 seat {out[0]} went out. How many points did seat {out[0]} score?",
+                say(
+                    f"In hand 1 seat {out[0]} went out. How many points did seat {out[0]} score?",
+                    g.players,
+                ),
                 next(row["points"] for row in first if row["seat"] == out[0]),
-                "The player who goes out scores 0; the others score "
-                + ", ".join(
-                    f"seat {row['seat']} {row['points']}" for row in first if row["seat"] != out[0]
-                )
-                + ".",
+                say(
+                    "The player who goes out scores 0; the others score "
+                    + ", ".join(
+                        f"seat {row['seat']} {row['points']}"
+                        for row in first
+                        if row["seat"] != out[0]
+                    )
+                    + ".",
+                    g.players,
+                ),
             )
         )
     return qs
@@ -379,13 +438,16 @@ def tie_questions(r: Ruleset) -> list[Question]:
     tied = "+".join(map(str, won))
     return [
         choice_question(
-            f"The same rules cut to a one-hand game ended with the totals {totals}. Who won?",
+            say(
+                f"The same rules cut to a one-hand game ended with the totals {totals}. Who won?",
+                g.players,
+            ),
             (
-                *seat_options(g.players, you=None),
-                ("seats " + " and ".join(map(str, won)) + " share the win", tied),
+                *seat_options(g.players),
+                (say(_together(won) + " share the win", g.players), tied),
             ),
             {tied},
-            f"The engine: {g.history[-1].event}",
+            say(f"The game: {g.history[-1].event}", g.players),
         )
     ]
 
@@ -400,12 +462,18 @@ def money_questions(r: Ruleset) -> list[Question]:
     row = rows[0]
     return [
         number_question(
-            f"In hand {row['hand']} of a {g.players}-player game seat {row['seat']} went out. "
-            f"How many cents did seat {row['seat']} win in that hand?",
+            say(
+                f"In hand {row['hand']} of a {g.players}-player game seat {row['seat']} went "
+                f"out. How many cents did seat {row['seat']} win in that hand?",
+                g.players,
+            ),
             row["money"],
-            f"The engine's result for hand {row['hand']}: seat {row['seat']} won "
-            f"{row['money']}¢, {r.money.per_hand}¢ from each of the other "
-            f"{g.players - 1} players.",
+            say(
+                f"The game's result for hand {row['hand']}: seat {row['seat']} won "
+                f"{row['money']}¢, {r.money.per_hand}¢ from each of the other "
+                f"{g.players - 1} players.",
+                g.players,
+            ),
         ),
         *pot_split_questions(r),
     ]
@@ -448,19 +516,25 @@ def pot_split_questions(r: Ruleset) -> list[Question]:
     if any(shares[s] != share for s in won):
         return []  # an uneven split (odd cents) is not what this question is about
     totals = ", ".join(f"seat {s}: {t}" for s, t in enumerate(g.totals))
-    pairs = " and ".join(map(str, won))
+    pairs = _together(won)
     money = ", ".join(f"seat {s} {m:+d}¢" for s, m in enumerate(g.money))
     return [
         number_question(
-            f"A {g.players}-player game under {rules_words(r)}, cut to one hand, "
-            f"ended with the totals {totals}, so seats {pairs} share the win. Each player "
-            f"anted {r.money.ante}¢ at the start. How many cents of the pot does each of "
-            f"seats {pairs} take?",
+            say(
+                f"A {g.players}-player game under {rules_words(r)}, cut to one hand, "
+                f"ended with the totals {totals}, so {pairs} share the win. Each player "
+                f"anted {r.money.ante}¢ at the start. How many cents of the pot does each of "
+                f"{pairs} take?",
+                g.players,
+            ),
             share,
-            f"The engine settles the pot of {sum(shares)}¢ ({g.players} antes of "
-            f"{r.money.ante}¢): seats {pairs} take {share}¢ each. {g.history[-1].event} "
-            f"With the antes and the hand's {r.money.per_hand}¢ payments, the game's money: "
-            f"{money}.",
+            say(
+                f"The game settles the pot of {sum(shares)}¢ ({g.players} antes of "
+                f"{r.money.ante}¢): {pairs} take {share}¢ each. {g.history[-1].event} "
+                f"With the antes and the hand's {r.money.per_hand}¢ payments, the game's "
+                f"money: {money}.",
+                g.players,
+            ),
         )
     ]
 

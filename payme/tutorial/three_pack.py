@@ -195,7 +195,7 @@ def _deal_order_questions(r: Ruleset) -> list[Question]:
         holders = [s for s in range(PLAYERS) if dealt_cards[k - 1] in g.hand_of(s)]
         return holders[0] if len(holders) == 1 else None
 
-    seats = seat_options(PLAYERS, you=None)
+    seats = seat_options(PLAYERS)
     qs = []
     for k in (1, PLAYERS + 2):
         seat = receiver(k)
@@ -279,7 +279,7 @@ def no_upcard_questions(r: Ruleset) -> Sequence[Question | None]:
         ),
         choice_question(
             f"Seat {g.dealer} dealt. Who draws first?",
-            seat_options(g.players, you=None),
+            seat_options(g.players),
             {str(first)},
             f"The player left of the dealer begins: seat {first}.",
         ),
@@ -507,7 +507,7 @@ def winners_questions(r: Ruleset) -> Sequence[Question | None]:
             if holders
             else "no " + ("other " if g.went_out is not None else "") + "player held a RUMMY card"
         )
-        options = list(seat_options(g.players, you=None))
+        options = list(seat_options(g.players))
         options.append(("nobody", "none"))
         for combo in {won, (*holders,)} - {()}:
             if len(combo) > 1:

@@ -18,7 +18,6 @@ player's words: "You", seat names, cards as 9♠, melds numbered from 1.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from typing import Any, Literal
 
@@ -36,6 +35,7 @@ from payme.game.actions import (
     Record,
 )
 from payme.rulesets import rules as get_rules
+from payme.words import label, plain_words, seat_names
 
 __all__ = [
     "BOT_WORDS",
@@ -54,17 +54,6 @@ YOU = 0
 """Your seat: the first to play in hand 1."""
 
 
-# Where the opponents sit, clockwise from your left, for each number of players.
-_SEATS: dict[int, tuple[str, ...]] = {
-    2: ("North",),
-    3: ("West", "East"),
-    4: ("West", "North", "East"),
-    5: ("West", "North-West", "North-East", "East"),
-    6: ("West", "North-West", "North", "North-East", "East"),
-    7: ("South-West", "West", "North-West", "North-East", "East", "South-East"),
-    8: ("South-West", "West", "North-West", "North", "North-East", "East", "South-East"),
-}
-
 BOT_WORDS: dict[str, str] = {
     "random": "Random (weakest)",
     "greedy": "Greedy",
@@ -76,34 +65,6 @@ BOT_WORDS: dict[str, str] = {
 
 def bot_word(name: str) -> str:
     return BOT_WORDS.get(name, name.capitalize())
-
-
-def seat_names(players: int) -> tuple[str, ...]:
-    """ "You" and the opponents' places at the table, clockwise from your left.
-
-    >>> seat_names(4)
-    ('You', 'West', 'North', 'East')
-    >>> seat_names(10)[-1]
-    'Player 10'
-    """
-    if players in _SEATS:
-        return ("You", *_SEATS[players])
-    return ("You", *(f"Player {s + 1}" for s in range(1, players)))
-
-
-def label(card: Card | None) -> str:
-    """A card as players write it: ``9♠``, ``10♥``, ``joker``; ``—`` for none.
-
-    >>> label(parse_card("TH")), label(parse_card("JK")), label(None)
-    ('10♥︎', 'joker', '—')
-    """
-    from payme.display.svg import short_label
-
-    if card is None:
-        return "—"
-    if card.token == "JK":
-        return "joker"
-    return str(short_label(card))
 
 
 def _labels(cards: Sequence[Card]) -> str:
@@ -606,47 +567,6 @@ def _game_at(position: str) -> Any:
     from payme.game import from_position
 
     return from_position(position)
-
-
-def plain_words(text: str, names: Sequence[str]) -> str:
-    """An engine sentence in players' words: seat numbers become ``names``, card codes
-    become ``9♠``, meld numbers count from 1.
-
-    >>> names = ("You", "The bot")
-    >>> plain_words("Seat 0 takes 9S from the discard pile. It is seat 1's turn.", names)
-    "You take 9♠︎ from the discard pile. It is the bot's turn."
-    >>> plain_words("It is seat 0's turn, not seat 1's.", seat_names(2))
-    "It is your turn, not North's."
-    """
-
-    def seat(match: re.Match[str]) -> str:
-        number = int(match.group(2))
-        name = names[number] if number < len(names) else match.group(0)
-        # "You" and "The bot" are common words: lower case inside a sentence.
-        common = name == "You" or name.startswith("The ")
-        return name[0].lower() + name[1:] if match.group(1)[0].islower() and common else name
-
-    text = re.sub(r"\b([Ss]eat|[Pp]layer) (\d+)\b", seat, text)
-    text = re.sub(r"\b(you|You)'s\b", lambda m: "your" if m.group(1) == "you" else "Your", text)
-    text = re.sub(r"\b(you|You) (deals|goes|takes|draws|discards|lays|has|does|holds|is|was)\b",
-                  lambda m: f"{m.group(1)} {_plain_verb(m.group(2))}", text)  # fmt: skip
-    text = re.sub(r"\bmeld (\d+)\b", lambda m: f"meld {int(m.group(1)) + 1}", text)
-    return re.sub(
-        r"\b(JK|RUMMY|WILD|GROUP|SEQ|NOMELD|NOGO|[2-9TJQKA][SHDC])\b",
-        lambda m: label(parse_card(m.group(1))) if m.group(1) != "JK" else "joker",
-        text,
-    )
-
-
-def _plain_verb(verb: str) -> str:
-    return {
-        "goes": "go",
-        "has": "have",
-        "does": "do",
-        "is": "are",
-        "was": "were",
-        "cannot": "cannot",
-    }.get(verb, verb[:-1])
 
 
 def _money(cents: int) -> str:
