@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from puzzle_helpers import discard_points
 
 from payme import best_discard, can_go_out, evaluate, lay_off
 from payme.puzzles import KINDS, Puzzle, kinds_for, new_puzzle, puzzle_from_id
@@ -37,15 +38,6 @@ def verdict(page: PuzzlePage) -> str:
     if "payme-verdict-wrong" in page.verdict.value:
         return "wrong"
     return ""
-
-
-def discard_points(p: Puzzle) -> dict[str, int]:
-    out = {}
-    for card in set(p.hand):
-        rest = list(p.hand)
-        rest.remove(card)
-        out[str(card)] = evaluate(rest, p.rules, p.dealt).deadwood_points
-    return out
 
 
 # --- answering each kind ----------------------------------------------------------------

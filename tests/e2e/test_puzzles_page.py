@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 from playwright.sync_api import expect
+from puzzle_helpers import discard_points
 
 from payme import best_discard, can_go_out, evaluate, lay_off, rules
 from payme.puzzles import Puzzle, puzzle_from_id
@@ -35,16 +36,6 @@ def hand_on_screen(page: Any) -> Counter[str]:
     return Counter(cards.nth(i).get_attribute("data-card") for i in range(cards.count()))
 
 
-def discard_results(p: Puzzle) -> dict[str, int]:
-    """Deadwood points left by each discard, straight from the solver."""
-    results = {}
-    for card in set(p.hand):
-        rest = list(p.hand)
-        rest.remove(card)
-        results[str(card)] = evaluate(rest, p.rules, p.dealt).deadwood_points
-    return results
-
-
 def test_solve_a_discard_puzzle_then_answer_wrongly(open_page: Any, page_errors: list[str]) -> None:
     page = open_page("puzzles", ready=READY)  # the default page: a discard puzzle
     p = shown_puzzle(page)
@@ -62,7 +53,7 @@ def test_solve_a_discard_puzzle_then_answer_wrongly(open_page: Any, page_errors:
     expect(page.locator(".payme-puzzle-solution-view .payme-deadwood figcaption")).to_be_visible()
 
     # A discard that leaves more deadwood, typed and sent with Enter, is "not quite".
-    results = discard_results(p)
+    results = discard_points(p)
     worse = [c for c, v in results.items() if v > min(results.values())]
     assert worse, f"{p.id}: every discard is equally good"
     box = page.locator(ANSWER)
