@@ -6,14 +6,13 @@ import argparse
 import dataclasses
 import io
 import json
-import os
-import subprocess
 import sys
 from contextlib import redirect_stderr
 from pathlib import Path
 from typing import Any
 
 import pytest
+from process_helpers import run_fresh
 
 from payme.cards import format_hand, parse_hand
 from payme.cli import main
@@ -22,7 +21,6 @@ from payme.melds import check_meld
 from payme.rulesets import PRESETS, rules
 from payme.solver import can_go_out, evaluate
 
-ROOT = Path(__file__).resolve().parent.parent
 HAND = "7H 8H 9H JK 2C 5S 5D 5C"
 
 
@@ -238,30 +236,14 @@ def test_bad_input_is_one_line_on_stderr_with_status_2(argv: list[str], named: s
 # --- real processes -------------------------------------------------------------------------
 
 
-def _run(args: list[str], stdin: str | None = None) -> subprocess.CompletedProcess[str]:
-    """Run ``args`` in a fresh process that imports this checkout's payme."""
-    env = dict(os.environ)
-    env["PYTHONPATH"] = str(ROOT) + os.pathsep + env.get("PYTHONPATH", "")
-    return subprocess.run(
-        args,
-        input=stdin,
-        capture_output=True,
-        text=True,
-        env=env,
-        cwd=ROOT,
-        timeout=60,
-        check=False,
-    )
-
-
 def test_python_dash_m_payme_and_the_console_script() -> None:
     want = evaluate(HAND, "denexa", 7).deadwood_points
-    result = _run([sys.executable, "-m", "payme", "evaluate", HAND, "--dealt", "7", "--json"])
+    result = run_fresh([sys.executable, "-m", "payme", "evaluate", HAND, "--dealt", "7", "--json"])
     assert result.returncode == 0, result.stderr
     assert json.loads(result.stdout)["deadwood_points"] == want
     script = Path(sys.executable).with_name("payme")
     if script.exists():  # installed by `pip install -e .` (the Makefile does)
-        result = _run([str(script), "evaluate", "-", "--dealt", "7"], HAND + "\nZZ\n")
+        result = run_fresh([str(script), "evaluate", "-", "--dealt", "7"], HAND + "\nZZ\n")
         assert result.returncode == 0, result.stderr
         first, second = result.stdout.splitlines()
         assert json.loads(first)["deadwood_points"] == want
@@ -269,7 +251,7 @@ def test_python_dash_m_payme_and_the_console_script() -> None:
 
 
 def test_a_bad_card_in_a_real_process_exits_2_without_a_traceback() -> None:
-    result = _run([sys.executable, "-m", "payme", "evaluate", "7H 1X", "--dealt", "7"])
+    result = run_fresh([sys.executable, "-m", "payme", "evaluate", "7H 1X", "--dealt", "7"])
     assert result.returncode == 2
     assert result.stdout == ""
     assert result.stderr.count("\n") == 1 and "1X" in result.stderr
@@ -283,7 +265,7 @@ def test_evaluate_starts_without_pandas() -> None:
         "print(sorted(m for m in ('pandas', 'ipywidgets', 'IPython', 'numpy') "
         "if m in sys.modules))\n"
     )
-    result = _run([sys.executable, "-c", code])
+    result = run_fresh([sys.executable, "-c", code])
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() == "[]"
 

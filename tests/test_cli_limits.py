@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import io
 import json
-import os
 import socket
 import subprocess
 import sys
@@ -16,25 +15,16 @@ from contextlib import redirect_stderr
 from pathlib import Path
 
 import pytest
+from process_helpers import run_fresh
 
 from payme.analysis.cli import check_scheduler
 from payme.cli import EXCERPT, MAX_LINE, main
 
-ROOT = Path(__file__).resolve().parent.parent
 GOOD = "7H 8H 9H JK 2C 5S 5D 5C"
 
 
 def _payme(*argv: str, stdin: bytes = b"") -> subprocess.CompletedProcess[bytes]:
-    env = dict(os.environ, PYTHONPATH=str(ROOT))
-    return subprocess.run(
-        [sys.executable, "-m", "payme", *argv],
-        input=stdin,
-        capture_output=True,
-        env=env,
-        cwd=ROOT,
-        timeout=120,
-        check=False,
-    )
+    return run_fresh([sys.executable, "-m", "payme", *argv], stdin, text=False, timeout=120)
 
 
 def test_an_oversized_batch_line_is_refused_unread_and_the_batch_goes_on() -> None:
