@@ -42,6 +42,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from benchmarks.report import cpu_name
+
 _PACKAGE = Path(__file__).resolve().parent.parent / "payme"
 COLD = int(os.environ.get("BENCH_API_COLD", "600"))
 WARM = int(os.environ.get("BENCH_API_WARM", "2000"))
@@ -222,14 +224,7 @@ def _f(x: float) -> str:
 
 
 def _machine() -> str:
-    cpu = platform.processor() or platform.machine()
-    try:
-        with open("/proc/cpuinfo", encoding="utf-8") as f:
-            names = [ln.split(":", 1)[1].strip() for ln in f if ln.startswith("model name")]
-        if names:
-            cpu = f"{names[0]} x{len(names)}"
-    except OSError:
-        pass
+    cpu = cpu_name()
     try:
         load = f"{os.getloadavg()[0]:.1f}"
     except OSError:  # pragma: no cover - not on Unix

@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
+from benchmarks.report import cpu_name
 from payme.cards import CARDS, Card, format_hand
 from payme.rulesets import rules
 from payme.solver import best_discard, evaluate
@@ -186,14 +187,7 @@ def _load(name: str, make: Callable[[], Any]) -> tuple[Any, str | None]:
 
 
 def _machine() -> str:
-    cpu = platform.processor() or platform.machine()
-    try:
-        with open("/proc/cpuinfo", encoding="utf-8") as f:
-            names = [ln.split(":", 1)[1].strip() for ln in f if ln.startswith("model name")]
-        if names:
-            cpu = f"{names[0]} x{len(names)}"
-    except OSError:
-        pass
+    cpu = cpu_name()
     return f"{cpu}; {platform.system()} {platform.release()}; Python {platform.python_version()}"
 
 

@@ -28,6 +28,19 @@ def machine() -> str:
     )
 
 
+def cpu_name() -> str:
+    """The processor's model and how many the machine has, e.g. ``"Intel(R) Xeon(R) ... x2"``."""
+    cpu = platform.processor() or platform.machine()
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8") as f:
+            names = [ln.split(":", 1)[1].strip() for ln in f if ln.startswith("model name")]
+        if names:
+            cpu = f"{names[0]} x{len(names)}"
+    except OSError:  # not on Linux
+        pass
+    return cpu
+
+
 def commit() -> str:
     """The short hash of the checked-out commit, or ``"unknown"`` outside a git checkout."""
     try:
@@ -49,4 +62,4 @@ def interval(values: Sequence[float]) -> tuple[float, float]:
     return mean, half
 
 
-__all__ = ["commit", "interval", "machine"]
+__all__ = ["commit", "cpu_name", "interval", "machine"]
