@@ -42,7 +42,7 @@ from multiprocessing import get_context
 from typing import Any
 
 from benchmarks.bench_three_pack import wilson
-from benchmarks.report import commit, interval, machine
+from benchmarks.report import commit, interval, machine, mean_total_rows
 from payme.game import make_bot, new_game
 from payme.game.bots import SAFETY_TURN_LIMIT, bot_seed
 
@@ -182,12 +182,8 @@ def strength_lines(kind: str, games: list[tuple[tuple[str, ...], tuple[float, ..
         f"Seeds {SEED}…{SEED + deals - 1}; four players; 11 hands. Mean final total "
         "(lower is better), interval over the deals.",
         "",
-        "| bot | mean total | 95% interval |",
-        "| --- | ---: | --- |",
+        *mean_total_rows(per, per),
     ]
-    for name in sorted(per, key=lambda b: statistics.fmean(per[b])):
-        mean, half = interval(per[name])
-        lines.append(f"| {name} | {mean:.1f} | {mean - half:.1f} – {mean + half:.1f} |")
     diff = [x - y for x, y in zip(per["expert"], per["strong"], strict=True)]
     mean, half = interval(diff)
     r, lo, hi = ratiointerval(per["expert"], per["strong"])

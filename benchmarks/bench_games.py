@@ -24,7 +24,7 @@ import time
 from datetime import UTC, datetime
 from multiprocessing import get_context
 
-from benchmarks.report import commit, interval, machine
+from benchmarks.report import commit, interval, machine, mean_total_rows
 from payme.game import BOT_NAMES, play_game
 
 GAMES = int(os.environ.get("BENCH_GAMES_N", "1000"))
@@ -110,12 +110,8 @@ def run() -> str:
         "",
         "Mean final total after 11 hands (lower is better), with 95% confidence intervals.",
         "",
-        "| bot | mean total | 95% interval |",
-        "| --- | ---: | --- |",
+        *mean_total_rows(per_kind, BOT_NAMES),
     ]
-    for name in sorted(BOT_NAMES, key=lambda b: statistics.fmean(per_kind[b])):
-        mean, half = interval(per_kind[name])
-        lines.append(f"| {name} | {mean:.1f} | {mean - half:.1f} – {mean + half:.1f} |")
     lines += ["", "| paired difference per game | mean | 95% interval |", "| --- | ---: | --- |"]
     for a, b in (("strong", "greedy"), ("greedy", "random"), ("strong", "random")):
         diff = [x - y for x, y in zip(per_kind[a], per_kind[b], strict=True)]

@@ -13,7 +13,7 @@ import os
 import platform
 import statistics
 import subprocess
-from collections.abc import Sequence
+from collections.abc import Iterable, Mapping, Sequence
 
 
 def machine() -> str:
@@ -62,4 +62,17 @@ def interval(values: Sequence[float]) -> tuple[float, float]:
     return mean, half
 
 
-__all__ = ["commit", "cpu_name", "interval", "machine"]
+def mean_total_rows(per: Mapping[str, Sequence[float]], bots: Iterable[str]) -> list[str]:
+    """A Markdown table of each bot's mean final total with its 95% interval, best first.
+
+    >>> mean_total_rows({"a": [10.0, 10.0], "b": [4.0, 4.0]}, ["a", "b"])[2:]
+    ['| b | 4.0 | 4.0 – 4.0 |', '| a | 10.0 | 10.0 – 10.0 |']
+    """
+    rows = ["| bot | mean total | 95% interval |", "| --- | ---: | --- |"]
+    for name in sorted(bots, key=lambda b: statistics.fmean(per[b])):
+        mean, half = interval(per[name])
+        rows.append(f"| {name} | {mean:.1f} | {mean - half:.1f} – {mean + half:.1f} |")
+    return rows
+
+
+__all__ = ["commit", "cpu_name", "interval", "machine", "mean_total_rows"]
