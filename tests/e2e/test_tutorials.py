@@ -48,6 +48,14 @@ def screenshot(page: Any, name: str) -> None:
     page.set_viewport_size({"width": 1000, "height": 700})
 
 
+def answer_right(page: Any, box: Any, question: Any) -> None:
+    """Type ``question``'s right answer into ``box`` and check it: graded right, explained."""
+    box.fill(question.right_answer())
+    page.locator("button.payme-tutorial-check").click()
+    expect()(message(page)).to_contain_text("Right.")
+    expect()(message(page)).to_contain_text(question.explanation)
+
+
 def no_horizontal_overflow(page: Any) -> bool:
     return bool(page.evaluate("document.documentElement.scrollWidth <= window.innerWidth + 1"))
 
@@ -111,10 +119,7 @@ def test_nonsense_in_a_number_check_shows_a_message_and_the_page_keeps_working(
     box.press("Enter")
     expect()(message(page)).to_contain_text("type a whole number")
     # Still working: a real answer is graded, and Next still moves on.
-    box.fill(question.right_answer())
-    page.locator("button.payme-tutorial-check").click()
-    expect()(message(page)).to_contain_text("Right.")
-    expect()(message(page)).to_contain_text(question.explanation)
+    answer_right(page, box, question)
     page.locator("button.payme-tutorial-next").click()
     expect()(title(page)).to_have_text(steps[index + 1].title)
     screenshot(page, "learn_pay_me_nonsense.png")
@@ -140,10 +145,7 @@ def test_three_pack_loads_and_grades_a_check(open_page: Any, page_errors: list[s
     expect()(page.locator(".payme-tutorial-rules")).to_be_hidden()
     question = steps[0].questions(r)[0]
     box = page.locator(".payme-tutorial-number input")
-    box.fill(question.right_answer())
-    page.locator("button.payme-tutorial-check").click()
-    expect()(message(page)).to_contain_text("Right.")
-    expect()(message(page)).to_contain_text(question.explanation)
+    answer_right(page, box, question)
     page.locator("button.payme-tutorial-next").click()
     expect()(title(page)).to_have_text(steps[1].title)
     screenshot(page, "learn_three_pack.png")
@@ -236,10 +238,7 @@ def test_lay_offs_in_turn_are_graded_in_the_browser(open_page: Any, page_errors:
     box.fill(question.wrong_answer())
     page.locator("button.payme-tutorial-check").click()
     expect()(message(page)).to_contain_text("Not quite")
-    box.fill(question.right_answer())
-    page.locator("button.payme-tutorial-check").click()
-    expect()(message(page)).to_contain_text("Right.")
-    expect()(message(page)).to_contain_text(question.explanation)
+    answer_right(page, box, question)
     screenshot(page, "learn_pay_me_lay_off_in_turn.png")
     assert no_horizontal_overflow(page)
     assert not page_errors
@@ -252,10 +251,7 @@ def test_the_family_pot_split_is_graded_in_the_browser(
         open_page, "learn_pay_me", "family", "money", "A 4-player game under the family rules"
     )
     box = page.locator(".payme-tutorial-number input")
-    box.fill(question.right_answer())
-    page.locator("button.payme-tutorial-check").click()
-    expect()(message(page)).to_contain_text("Right.")
-    expect()(message(page)).to_contain_text(question.explanation)
+    answer_right(page, box, question)
     screenshot(page, "learn_pay_me_pot_split.png")
     assert not page_errors
 
