@@ -22,17 +22,7 @@ from typing import Any
 from urllib.parse import urlencode
 
 from payme.cards import Card, parse_card
-from payme.game import BOT_NAMES
-from payme.game.actions import (
-    Action,
-    Discard,
-    Draw,
-    DropOut,
-    GoOut,
-    IllegalAction,
-    LayDownRummy,
-    LayOff,
-)
+from payme.game import BOT_NAMES, actions
 from payme.rulesets import PRESETS
 from payme.widgets.play_session import (
     YOU,
@@ -293,8 +283,8 @@ class PlayPage:
             "lay_off_undo": self._lay_off_undo,
             "lay_off_done": self._lay_off_done,
             "lay_off_best": self._lay_off_best,
-            "rummy": lambda _g: self._try(LayDownRummy(YOU)),
-            "drop_out": lambda _g: self._try(DropOut(YOU)),
+            "rummy": lambda _g: self._try(actions.LayDownRummy(YOU)),
+            "drop_out": lambda _g: self._try(actions.DropOut(YOU)),
             "next_hand": self._next_hand,
             "hint": self._hint,
         }.get(str(kind))
@@ -318,23 +308,23 @@ class PlayPage:
     def _check_turn(self) -> PlaySession:
         session = self._need_session()
         if session.over:
-            raise IllegalAction("The game is over: start a new one.", "the game is over")
+            raise actions.IllegalAction("The game is over: start a new one.", "the game is over")
         if session.hand_over:
-            raise IllegalAction("The hand is over: deal the next hand first.", "the deal")
+            raise actions.IllegalAction("The hand is over: deal the next hand first.", "the deal")
         if not session.your_turn:
             who = session.names[session.game.to_move]
-            raise IllegalAction(f"It is not your turn: {who} is playing.", "turn order")
+            raise actions.IllegalAction(f"It is not your turn: {who} is playing.", "turn order")
         return session
 
-    def _try(self, action: Action) -> None:
+    def _try(self, action: actions.Action) -> None:
         """Play ``action`` if the engine allows it; otherwise raise with the rule's reason."""
         session = self._check_turn()
         verdict = session.game.can(action)
         if not verdict.ok:
-            raise IllegalAction(verdict.reason, verdict.rule)
+            raise actions.IllegalAction(verdict.reason, verdict.rule)
         self._act(action)
 
-    def _act(self, action: Action) -> None:
+    def _act(self, action: actions.Action) -> None:
         session = self._need_session()
         session.act(action, bots=False)
         self._layoff, self._arrange, self._advice = [], None, ""
@@ -349,28 +339,28 @@ class PlayPage:
             self.refresh()
 
     def _draw(self, gesture: dict[str, Any]) -> None:
-        self._try(Draw(YOU, "stock" if gesture.get("source") == "stock" else "discard"))
+        self._try(actions.Draw(YOU, "stock" if gesture.get("source") == "stock" else "discard"))
 
     def _discard(self, gesture: dict[str, Any]) -> None:
-        self._try(Discard(YOU, self._card(gesture)))
+        self._try(actions.Discard(YOU, self._card(gesture)))
 
     def _go_out(self, gesture: dict[str, Any]) -> None:
         session = self._check_turn()
-        outs = [a for a in session.legal() if isinstance(a, GoOut)]
+        outs = [a for a in session.legal() if isinstance(a, actions.GoOut)]
         chosen = self._card(gesture) if gesture.get("card") else None
         if not outs:
-            verdict = session.game.can(GoOut(YOU, chosen))
-            raise IllegalAction(verdict.reason or "You cannot go out now.", verdict.rule)
+            verdict = session.game.can(actions.GoOut(YOU, chosen))
+            raise actions.IllegalAction(verdict.reason or "You cannot go out now.", verdict.rule)
         action = next((a for a in outs if a.discard == chosen), None)
         if action is None and chosen is None and len(outs) == 1:
             action = outs[0]
         if action is None:
             names = " or ".join(label(a.discard) for a in outs if a.discard)
             if chosen is None:
-                raise IllegalAction(
+                raise actions.IllegalAction(
                     f"Select the card to discard as you go out: {names}.", "going out"
                 )
-            raise IllegalAction(
+            raise actions.IllegalAction(
                 f"You cannot go out discarding {label(chosen)}; you can by discarding {names}.",
                 "going out",
             )
@@ -437,9 +427,9 @@ class PlayPage:
         if card not in self._hand_left():
             raise ValueError(f"{label(card)} is already laid off.")
         placements = (*self._layoff, (meld, (card,)))
-        verdict = session.game.can(LayOff(YOU, placements))
+        verdict = session.game.can(actions.LayOff(YOU, placements))
         if not verdict.ok:
-            raise IllegalAction(verdict.reason, verdict.rule)
+            raise actions.IllegalAction(verdict.reason, verdict.rule)
         self._layoff = list(placements)
         self.refresh()
 
@@ -448,7 +438,7 @@ class PlayPage:
         self.refresh()
 
     def _lay_off_done(self, _gesture: dict[str, Any]) -> None:
-        self._try(LayOff(YOU, tuple(self._layoff)))
+        self._try(actions.LayOff(YOU, tuple(self._layoff)))
 
     def _lay_off_best(self, _gesture: dict[str, Any]) -> None:
         session = self._check_turn()
