@@ -350,7 +350,7 @@ CHECKS: tuple[Check, ...] = (
         _R3,
         "RUMMY counts as a meld by itself",
         (
-            ("three_pack", "rummy", "lays down both RUMMY cards. Who has won"),
+            ("three_pack", "rummy", "down both RUMMY cards. Who has won"),
             ("three_pack", "rummy", "7H RUMMY 9H"),
         ),
     ),

@@ -30,7 +30,7 @@ from payme.tutorial.checks import (
     pick,
     yes_no_question,
 )
-from payme.tutorial.game_questions import seat_options
+from payme.tutorial.game_questions import say, seat_options
 from payme.tutorial.markup import rules_words, sentence, table_html
 from payme.tutorial.steps import Step, steps_from_content
 
@@ -69,8 +69,8 @@ def _drive(
     raise LookupError("no game reached the moment asked for")
 
 
-def _verdict(v: Any, yes: str) -> str:
-    return yes if v.ok else sentence(str(v.reason))
+def _verdict(v: Any, yes: str, players: int = PLAYERS, you: int = 0) -> str:
+    return yes if v.ok else sentence(say(str(v.reason), players, you))
 
 
 # --- 1. the pack --------------------------------------------------------------------------
@@ -204,13 +204,19 @@ def _deal_order_questions(r: Ruleset) -> list[Question]:
         nth = "the first card dealt" if k == 1 else f"card number {k} of the deal"
         qs.append(
             choice_question(
-                f"Seat {g.dealer} deals {DEALT} cards each to {PLAYERS} players (seats are "
-                f"numbered clockwise, to the left). Who receives {nth}?",
+                say(
+                    f"Seat {g.dealer} deals {DEALT} cards each to {PLAYERS} players (the "
+                    f"players are named clockwise, to your left). Who receives {nth}?",
+                    PLAYERS,
+                ),
                 seats,
                 {str(seat)},
-                f"The engine dealt {dealt_cards[k - 1]} as {nth}, and seat {seat} holds it: "
-                "the deal goes clockwise from the dealer's left, face down, one card at "
-                "a time.",
+                say(
+                    f"The game dealt {dealt_cards[k - 1]} as {nth}, and seat {seat} holds it: "
+                    "the deal goes clockwise from the dealer's left, face down, one card at "
+                    "a time.",
+                    PLAYERS,
+                ),
             )
         )
     return qs
@@ -278,10 +284,10 @@ def no_upcard_questions(r: Ruleset) -> Sequence[Question | None]:
             else "No: the discard pile is empty until the first discard.",
         ),
         choice_question(
-            f"Seat {g.dealer} dealt. Who draws first?",
+            say(f"Seat {g.dealer} dealt. Who draws first?", g.players),
             seat_options(g.players),
             {str(first)},
-            f"The player left of the dealer begins: seat {first}.",
+            say(f"The player left of the dealer begins: seat {first}.", g.players),
         ),
         yes_no_question(
             "May the first player start by drawing from the discard pile?",
@@ -373,11 +379,13 @@ def _both_rummy_questions(r: Ruleset) -> list[Question]:
     verdict = g.can(LayDownRummy(seat))
     qs = [
         yes_no_question(
-            f"It is your turn (seat {seat}) and you hold both RUMMY cards. May you lay them "
-            "down now?",
+            "It is your turn and you hold both RUMMY cards. May you lay them down now?",
             verdict.ok,
             _verdict(
-                verdict, "The engine allows it: both RUMMY cards may be laid down during your turn."
+                verdict,
+                "The game allows it: both RUMMY cards may be laid down during your turn.",
+                g.players,
+                seat,
             ),
             cards=hand,
             caption="your hand",
@@ -390,10 +398,10 @@ def _both_rummy_questions(r: Ruleset) -> list[Question]:
     options = (*seat_options(g.players, you=seat), ("nobody yet: play goes on", "none"))
     qs.append(
         choice_question(
-            f"Seat {seat} lays down both RUMMY cards. Who has won?",
+            say(f"Seat {seat} lays down both RUMMY cards. Who has won?", g.players, seat),
             options,
             {"+".join(map(str, won)) or "none"},
-            "The engine: " + " ".join(str(rec.event) for rec in g.history[-2:]),
+            say("The game: " + " ".join(str(rec.event) for rec in g.history[-2:]), g.players, seat),
         )
     )
     return qs
@@ -511,19 +519,22 @@ def winners_questions(r: Ruleset) -> Sequence[Question | None]:
         options.append(("nobody", "none"))
         for combo in {won, (*holders,)} - {()}:
             if len(combo) > 1:
-                label = "seats " + " and ".join(map(str, combo))
+                label = say(" and ".join(f"seat {s}" for s in combo), g.players)
                 options.append((label, "+".join(map(str, combo))))
         how = [row for row in g.results() if row["winner"]]
         qs.append(
             choice_question(
-                f"A game has ended: {facts}; at the end {held}. Who won?",
+                say(f"A game has ended: {facts}; at the end {held}. Who won?", g.players),
                 options,
                 {"+".join(map(str, won)) or "none"},
-                f"The engine: {g.history[-1].event}"
-                + (
-                    " (" + "; ".join(f"seat {row['seat']}: {row['how']}" for row in how) + ")"
-                    if how
-                    else ""
+                say(
+                    f"The game: {g.history[-1].event}"
+                    + (
+                        " (" + "; ".join(f"seat {row['seat']}: {row['how']}" for row in how) + ")"
+                        if how
+                        else ""
+                    ),
+                    g.players,
                 ),
             )
         )
@@ -547,24 +558,27 @@ def stock_questions(r: Ruleset) -> Sequence[Question | None]:
     last = [rec.event for rec in g.history[-2:]]
     return [
         yes_no_question(
-            f"Seat {seat} drew the last stock card and discarded {card} without going out. "
-            "Is the discard pile shuffled into a new stock?",
+            say(
+                f"Seat {seat} drew the last stock card and discarded {card} without going "
+                "out. Is the discard pile shuffled into a new stock?",
+                g.players,
+            ),
             len(g.stock) > 0,
-            " ".join(last),
+            say(" ".join(last), g.players),
         ),
         yes_no_question(
             "Is the game over now?",
             bool(g.over),
-            " ".join(last),
+            say(" ".join(last), g.players),
         ),
         *_last_chance_questions(g, seat),
     ]
 
 
 LAST_CHANCE: tuple[tuple[str, str], ...] = (
-    ("No: they hold a RUMMY card", "rummy"),
-    ("No: no draw would let them go out", "cannot"),
-    ("Yes: they may draw once, only to go out", "chance"),
+    ("No: you hold a RUMMY card", "rummy"),
+    ("No: no draw would let you go out", "cannot"),
+    ("Yes: you may draw once, only to go out", "chance"),
 )
 
 
@@ -589,15 +603,22 @@ def _last_chance_questions(g: Any, seat: int) -> list[Question]:
     top = g.view(nxt).top_discard
     return [
         choice_question(
-            f"Seat {seat} drew the last stock card and discarded {top}. Seat {nxt}, whose "
-            "hand is shown, plays next. Does seat "
-            f"{nxt} get a last chance to draw?",
+            say(
+                f"Seat {seat} drew the last stock card and discarded {top}. You play next "
+                "(your hand is shown). Do you get a last chance to draw?",
+                g.players,
+                nxt,
+            ),
             LAST_CHANCE,
             {right},
-            f"The engine: {event} Only the next player may try, and only when they hold no "
-            "RUMMY card and a draw lets them go out.",
+            say(
+                f"The game: {event} Only the next player may try, and only when they hold "
+                "no RUMMY card and a draw lets them go out.",
+                g.players,
+                nxt,
+            ),
             cards=g.view(nxt).hand,
-            caption=f"seat {nxt}'s hand; the top discard is {top}",
+            caption=f"your hand; the top discard is {top}",
         )
     ]
 
@@ -611,19 +632,26 @@ def drop_questions(r: Ruleset) -> Sequence[Question | None]:
     verdict = g.can(DropOut(other))
     qs = [
         yes_no_question(
-            f"It is seat {g.to_move}'s turn. May seat {other} drop out now?",
+            say(f"It is seat {g.to_move}'s turn. May seat {other} drop out now?", g.players),
             verdict.ok,
-            _verdict(verdict, f"Yes: the engine lets seat {other} drop out at any time."),
+            _verdict(
+                verdict,
+                say(f"Yes: the game lets seat {other} drop out at any time.", g.players),
+                g.players,
+            ),
         )
     ]
     g.apply(DropOut(other))
     active = sum(g.view(0).active)
     qs.append(
         number_question(
-            f"Seat {other} has dropped out of a {g.players}-player game. How many players "
-            "are still in it?",
+            say(
+                f"Seat {other} has dropped out of a {g.players}-player game. How many players "
+                "are still in it?",
+                g.players,
+            ),
             active,
-            str(g.history[-1].event),
+            say(str(g.history[-1].event), g.players),
         )
     )
     return qs
@@ -793,22 +821,25 @@ def variations_questions(r: Ruleset) -> Sequence[Question | None]:
                 f"hold {before}. You take the top two discards and the top stock card. How many "
                 "cards do you hold now?",
                 len(g.view(me).hand),
-                f"The engine: {g.history[-1].event} You hold {len(g.view(me).hand)} cards "
-                "and still discard only one.",
+                say(f"The game: {g.history[-1].event}", g.players, me)
+                + f" You hold {len(g.view(me).hand)} cards and still discard only one.",
             )
         )
     qs.extend(spread_questions(r))
     seating = dataclasses.replace(r, variation_seating=True)
     g = _game(seating, seed=6)
     shown = "; ".join(f"player {p}: {format_hand(c)}" for p, c in enumerate(g.preliminary))
-    seat_event = next(str(rec.event) for rec in g.history if rec.event.startswith("Seating"))
     qs.append(
         choice_question(
             f"With the Seating variation the face-up cards were {shown}. Which player takes "
-            "seat 0, the first to play?",
+            "the first seat, the first to play?",
             tuple((f"player {p}", str(p)) for p in range(g.players)),
             {str(g.seating[0])},
-            f"The lowest card chooses first. The engine: {seat_event}",
+            # The engine's words mix seats and players ("seat 1: player 2"): quoted as is
+            # they would read "West: East", so the seating is told in player numbers.
+            f"The lowest card chooses first: player {g.seating[0]} takes the first seat, then "
+            + ", ".join(f"player {p}" for p in g.seating[1:])
+            + " clockwise.",
         )
     )
     nine = parse_hand("AS 2S 3S 4S 5S 6S 7S 8S 9S")
@@ -852,15 +883,19 @@ def go_out_rebuild_questions(r: Ruleset) -> list[Question]:
         right = "end"
     return [
         choice_question(
-            f"Go Out is on. Seat {seat} draws the last stock card and discards {card}. "
-            "Nobody has gone out. What happens to the discard pile?",
+            say(
+                f"Go Out is on. Seat {seat} draws the last stock card and discards {card}. "
+                "Nobody has gone out. What happens to the discard pile?",
+                g.players,
+            ),
             (
                 ("All but its top card is shuffled into a new stock", "rebuild"),
                 ("The whole pile is shuffled into a new stock", "all"),
                 ("Nothing: the game ends", "end"),
             ),
             {right},
-            f"The engine: {events} With Go Out the game goes on until someone goes out: "
+            say(f"The game: {events}", g.players)
+            + " With Go Out the game goes on until someone goes out: "
             f"the pile but its top card ({card}) becomes the new stock. (Nobody counts it: "
             "the stock is never counted.)",
         )
@@ -895,7 +930,8 @@ def spread_questions(r: Ruleset) -> list[Question]:
             "cards do you take?",
             pile,
             taken,
-            f"The engine: {record.event} Any discard may be taken, together with every card "
+            say(f"The game: {record.event}", g.players, me)
+            + " Any discard may be taken, together with every card "
             "above it.",
             caption="the discard pile, bottom to top",
         )
