@@ -58,9 +58,15 @@ def say(text: str, players: int, you: int = 0) -> str:
     return plain_words(text, table_names(players, you))
 
 
-def _together(seats: Any) -> str:
-    """``"seat 0 and seat 2"``: several seats, for :func:`say` to name."""
-    return " and ".join(f"seat {s}" for s in seats)
+def together(seats: Any, start: bool = False) -> str:
+    """Several seats in the engine's words, for :func:`say` to name (``start``: they begin
+    a sentence or an answer).
+
+    >>> say(together((0, 2)), 3), say(together((0, 2), start=True), 3)
+    ('you and East', 'You and East')
+    """
+    text = " and ".join(f"seat {s}" for s in seats)
+    return text[0].upper() + text[1:] if start else text
 
 
 def _verdict_text(verdict: Any, yes: str, players: int, you: int = 0) -> str:
@@ -378,7 +384,9 @@ def winner_questions(r: Ruleset) -> list[Question]:
     lowest = sorted(range(len(totals)), key=lambda s: totals[s])
     tied = [s for s in lowest if totals[s] == totals[lowest[0]]]
     pair = tied if len(tied) > 1 else sorted(lowest[:2])
-    options.append((say(_together(pair) + " share the win", g.players), "+".join(map(str, pair))))
+    options.append(
+        (say(together(pair, start=True) + " share the win", g.players), "+".join(map(str, pair)))
+    )
     right = "+".join(map(str, won))
     table = ", ".join(f"seat {s}: {t}" for s, t in enumerate(totals))
     qs = [
@@ -388,7 +396,7 @@ def winner_questions(r: Ruleset) -> list[Question]:
             {right},
             say(
                 "The game's verdict: "
-                + (f"seat {won[0]} wins" if len(won) == 1 else _together(won) + " share the win")
+                + (f"seat {won[0]} wins" if len(won) == 1 else together(won) + " share the win")
                 + f" with the lowest total, {min(totals)} points.",
                 g.players,
             ),
@@ -444,7 +452,7 @@ def tie_questions(r: Ruleset) -> list[Question]:
             ),
             (
                 *seat_options(g.players),
-                (say(_together(won) + " share the win", g.players), tied),
+                (say(together(won, start=True) + " share the win", g.players), tied),
             ),
             {tied},
             say(f"The game: {g.history[-1].event}", g.players),
@@ -516,7 +524,7 @@ def pot_split_questions(r: Ruleset) -> list[Question]:
     if any(shares[s] != share for s in won):
         return []  # an uneven split (odd cents) is not what this question is about
     totals = ", ".join(f"seat {s}: {t}" for s, t in enumerate(g.totals))
-    pairs = _together(won)
+    pairs = together(won)
     money = ", ".join(f"seat {s} {m:+d}¢" for s, m in enumerate(g.money))
     return [
         number_question(
@@ -548,10 +556,13 @@ __all__ = [
     "money_questions",
     "new_table",
     "pot_split_questions",
+    "say",
     "seat_options",
     "stock_out_questions",
+    "table_names",
     "tie_questions",
     "tied_money_game",
+    "together",
     "turn_questions",
     "winner_questions",
 ]

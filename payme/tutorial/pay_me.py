@@ -673,7 +673,8 @@ def stock_out_questions(r: Ruleset) -> Sequence[Question | None]:
 
 
 def _seat_head(players: int) -> tuple[str, ...]:
-    return tuple(f"seat {s}" for s in range(players))
+    """The table's column heads: the players as the questions name them (You, West, ...)."""
+    return game_questions.table_names(players)
 
 
 def winning_example(r: Ruleset) -> str:
@@ -719,7 +720,7 @@ def money_example(r: Ruleset) -> str:
         rows.append((f"hand {hand}", *cells))
     rows.append(("the pot to the winner", *(f"{v:+d}¢" for v in pot)))
     rows.append(("in all", *(f"{v:+d}¢" for v in g.money)))
-    won = " and ".join(f"seat {s}" for s in g.winners())
+    won = game_questions.say(game_questions.together(g.winners()), g.players)
     return para(
         f"The money of the same {g.players}-player game, settled by the engine: "
         f"{won} won with the lowest total and took the pot."

@@ -30,7 +30,7 @@ from payme.tutorial.checks import (
     pick,
     yes_no_question,
 )
-from payme.tutorial.game_questions import say, seat_options
+from payme.tutorial.game_questions import say, seat_options, together
 from payme.tutorial.markup import rules_words, sentence, table_html
 from payme.tutorial.steps import Step, steps_from_content
 
@@ -519,7 +519,7 @@ def winners_questions(r: Ruleset) -> Sequence[Question | None]:
         options.append(("nobody", "none"))
         for combo in {won, (*holders,)} - {()}:
             if len(combo) > 1:
-                label = say(" and ".join(f"seat {s}" for s in combo), g.players)
+                label = say(together(combo, start=True), g.players)
                 options.append((label, "+".join(map(str, combo))))
         how = [row for row in g.results() if row["winner"]]
         qs.append(
