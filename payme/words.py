@@ -108,6 +108,8 @@ def plain_words(text: str, names: Sequence[str]) -> str:
     "It is your turn, not North's."
     >>> plain_words("Seats 0, 1, 2 share the win; seats 1 and 2 pay.", seat_names(3))
     'You, West and East share the win; West and East pay.'
+    >>> plain_words("Seat 0 lays down both RUMMY cards and wins. Seat 1 draws and wins.", names)
+    'You lay down both RUMMY cards and win. The bot draws and wins.'
     """
 
     def name(word: str, number: int) -> str:
@@ -128,6 +130,9 @@ def plain_words(text: str, names: Sequence[str]) -> str:
     text = re.sub(r"\b([Ss]eat|[Pp]layer) (\d+)\b", seat, text)
     text = re.sub(r"\b(you|You)'s\b", lambda m: "your" if m.group(1) == "you" else "Your", text)
     text = re.sub(rf"\b(you|You) ({_VERBS})\b",
+                  lambda m: f"{m.group(1)} {_plain_verb(m.group(2))}", text)  # fmt: skip
+    # A second verb of the same sentence: "you lay down both RUMMY cards and win".
+    text = re.sub(rf"\b([Yy]ou [^.;:(]*? and) ({_VERBS})\b",
                   lambda m: f"{m.group(1)} {_plain_verb(m.group(2))}", text)  # fmt: skip
     text = re.sub(r"\bmeld (\d+)\b", lambda m: f"meld {int(m.group(1)) + 1}", text)
     return re.sub(
