@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING
 from payme.cards import Card, format_hand, parse_hand
 from payme.rulesets import Ruleset, rank_token
 from payme.tutorial.checks import (
+    Example,
     Question,
     cards_question,
     choice_question,
@@ -457,9 +458,14 @@ def lay_off_in_turn_question(
             f" (Had you laid off first you would have laid off "
             f"{format_hand(alone.laid_off) or 'nothing'} and scored {alone.deadwood_points}.)"
         )
-    show = declarer_html(rules, declarer, dealt) + cards_before_html(rules, before, dealt)
-    caption, figure = "your hand: " + format_hand(hand), str(layoff_html(mine_lo))
-    holds = None if shows is None else (lambda: shows(*both()))
+    example = Example(
+        caption="your hand: " + format_hand(hand),
+        figure=str(layoff_html(mine_lo)),
+        show=declarer_html(rules, declarer, dealt) + cards_before_html(rules, before, dealt),
+        dealt=dealt,
+        claim=claim,
+        holds=None if shows is None else (lambda: shows(*both())),
+    )
     setting = (
         "Someone went out with the melds shown. The player on the declarer's left holds "
         f"{format_hand(parse_hand(before))} and lays off first; you sit next and lay off "
@@ -471,12 +477,7 @@ def lay_off_in_turn_question(
             mine_lo.deadwood_points,
             explanation,
             cards=hand,
-            caption=caption,
-            show=show,
-            figure=figure,
-            dealt=dealt,
-            claim=claim,
-            holds=holds,
+            **example,
         )
     return cards_question(
         _with_note(
@@ -485,12 +486,7 @@ def lay_off_in_turn_question(
         hand,
         mine_lo.laid_off,
         explanation,
-        caption=caption,
-        show=show,
-        figure=figure,
-        dealt=dealt,
-        claim=claim,
-        holds=holds,
+        **example,
         # Your lay-offs go onto the melds as the player before you left them.
         why_not=lambda given: lay_off_mistakes(
             rules, given, mine_lo.laid_off, [str(m) for m in mine_lo.declarer_melds], dealt

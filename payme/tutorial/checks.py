@@ -22,7 +22,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Literal, TypedDict, Unpack
 
 from payme.cards import Card, CardError, format_hand, parse_hand
 
@@ -162,61 +162,33 @@ def normalise_cards(text: str) -> str:
 # --- builders: each asks the engine first -----------------------------------------------
 
 
-def yes_no_question(
-    prompt: str,
-    truth: bool,
-    explanation: str,
-    *,
-    cards: Iterable[Card] = (),
-    caption: str = "",
-    figure: str = "",
-    show: str = "",
-    dealt: int | None = None,
-    claim: str = "",
-    holds: Callable[[], bool] | None = None,
-) -> Question:
-    return Question(
-        prompt,
-        "yes_no",
-        frozenset({"yes" if truth else "no"}),
-        explanation,
-        cards=tuple(cards),
-        caption=caption,
-        options=YES_NO,
-        figure=figure,
-        show=show,
-        dealt=dealt,
-        claim=claim,
-        holds=holds,
-    )
+class Example(TypedDict, total=False):
+    """What a question shows with its prompt besides the cards to choose from: the
+    :class:`Question` fields of the same names, as keywords of the builders below."""
+
+    caption: str
+    figure: str
+    show: str
+    dealt: int | None
+    claim: str
+    holds: Callable[[], bool] | None
 
 
-def number_question(
-    prompt: str,
-    truth: int,
-    explanation: str,
-    *,
-    cards: Iterable[Card] = (),
-    caption: str = "",
-    figure: str = "",
-    show: str = "",
-    dealt: int | None = None,
-    claim: str = "",
-    holds: Callable[[], bool] | None = None,
-) -> Question:
-    return Question(
-        prompt,
-        "number",
-        frozenset({str(int(truth))}),
-        explanation,
-        cards=tuple(cards),
-        caption=caption,
-        figure=figure,
-        show=show,
-        dealt=dealt,
-        claim=claim,
-        holds=holds,
-    )
+class Shown(Example, total=False):
+    """An :class:`Example` with its cards."""
+
+    cards: tuple[Card, ...]
+
+
+def yes_no_question(prompt: str, truth: bool, explanation: str, **shown: Unpack[Shown]) -> Question:
+    """A yes-or-no question whose right answer is ``truth``."""
+    right = frozenset({"yes" if truth else "no"})
+    return Question(prompt, "yes_no", right, explanation, options=YES_NO, **shown)
+
+
+def number_question(prompt: str, truth: int, explanation: str, **shown: Unpack[Shown]) -> Question:
+    """A question answered with the whole number ``truth``."""
+    return Question(prompt, "number", frozenset({str(int(truth))}), explanation, **shown)
 
 
 def choice_question(
@@ -224,28 +196,11 @@ def choice_question(
     options: Sequence[tuple[str, str]],
     right: Iterable[str],
     explanation: str,
-    *,
-    cards: Iterable[Card] = (),
-    caption: str = "",
-    figure: str = "",
-    show: str = "",
-    dealt: int | None = None,
-    claim: str = "",
-    holds: Callable[[], bool] | None = None,
+    **shown: Unpack[Shown],
 ) -> Question:
+    """Choose one of ``options`` (``(label, value)`` pairs); ``right`` holds the right values."""
     return Question(
-        prompt,
-        "choice",
-        frozenset(right),
-        explanation,
-        cards=tuple(cards),
-        caption=caption,
-        options=tuple(options),
-        figure=figure,
-        show=show,
-        dealt=dealt,
-        claim=claim,
-        holds=holds,
+        prompt, "choice", frozenset(right), explanation, options=tuple(options), **shown
     )
 
 
@@ -255,28 +210,13 @@ def cards_question(
     right: Iterable[Card],
     explanation: str,
     *,
-    caption: str = "",
-    figure: str = "",
-    show: str = "",
-    dealt: int | None = None,
-    claim: str = "",
-    holds: Callable[[], bool] | None = None,
     why_not: Callable[[str], str] | None = None,
+    **example: Unpack[Example],
 ) -> Question:
     """Choose some of ``cards``; ``right`` is the one right choice (a multiset)."""
+    right_choice = frozenset({format_hand(sorted(right))})
     return Question(
-        prompt,
-        "cards",
-        frozenset({format_hand(sorted(right))}),
-        explanation,
-        cards=tuple(cards),
-        caption=caption,
-        figure=figure,
-        show=show,
-        dealt=dealt,
-        claim=claim,
-        holds=holds,
-        why_not=why_not,
+        prompt, "cards", right_choice, explanation, tuple(cards), why_not=why_not, **example
     )
 
 
@@ -305,8 +245,10 @@ def pick(candidates: Iterable[Callable[[], Question | None]], what: str) -> Ques
 __all__ = [
     "YES_NO",
     "AnswerKind",
+    "Example",
     "Grade",
     "Question",
+    "Shown",
     "cards_question",
     "choice_question",
     "normalise",

@@ -155,7 +155,7 @@ def first_dealer_questions(r: Ruleset) -> Sequence[Question | None]:
                 {str(best)},
                 f"{cards[best].name} ranks higher in the deal for the first dealer, so "
                 f"player {'AB'[best]} deals.",
-                cards=cards,
+                cards=tuple(cards),
                 caption=" vs ".join(pair),
             )
         )
