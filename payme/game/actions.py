@@ -9,8 +9,10 @@ record is its list of records; the seed plus the actions replays it exactly.
 
 from __future__ import annotations
 
+import re
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Final, Literal, get_args
 
 from payme.cards import Card
 from payme.melds import Meld
@@ -102,7 +104,16 @@ class DropOut:
 
 Action = Draw | Discard | GoOut | LayOff | LayDownRummy | DropOut
 
-_ACTION_TYPES = frozenset({Draw, Discard, GoOut, LayOff, LayDownRummy, DropOut})
+STEPS: Final[Mapping[type, str]] = {
+    kind: "_do_" + re.sub(r"(?<!^)(?=[A-Z])", "_", kind.__name__).lower()
+    for kind in get_args(Action)
+}
+"""The private step of a game that does each kind of action, named after it: ``Draw`` is done
+by ``_do_draw``, ``LayDownRummy`` by ``_do_lay_down_rummy``.
+
+>>> STEPS[GoOut]
+'_do_go_out'
+"""
 
 
 def check_form(action: object, players: int) -> Verdict:
@@ -118,7 +129,7 @@ def check_form(action: object, players: int) -> Verdict:
     >>> check_form(Draw(1, "stock"), 2).ok
     True
     """
-    if type(action) not in _ACTION_TYPES:
+    if type(action) not in STEPS:
         return Verdict(False, f"{action!r} is not an action.", "actions")
     seat = getattr(action, "seat", None)
     if type(seat) is not int or not 0 <= seat < players:

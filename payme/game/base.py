@@ -19,19 +19,8 @@ from types import MappingProxyType
 from typing import Any, ClassVar, Self
 
 from payme.cards import Card
-from payme.game.actions import (
-    Action,
-    Discard,
-    Draw,
-    DropOut,
-    GoOut,
-    IllegalAction,
-    LayDownRummy,
-    LayOff,
-    Record,
-    Verdict,
-)
-from payme.game.view import SeatView, SeatViewFields, stock_estimate
+from payme.game.actions import STEPS, Action, IllegalAction, Record, Verdict
+from payme.game.view import SeatView, V, stock_estimate
 from payme.melds import Meld
 from payme.rulesets import Ruleset, RulesLike
 
@@ -41,15 +30,6 @@ GameOption = int | bool | Mapping[str, int] | None
 ResultRow = dict[str, Any]
 """One row of :meth:`Game.results` (plain values, one column per key: a DataFrame row)."""
 
-_STEPS: dict[type, str] = {
-    Draw: "_do_draw",
-    Discard: "_do_discard",
-    GoOut: "_do_go_out",
-    LayOff: "_do_lay_off",
-    LayDownRummy: "_do_lay_down_rummy",
-    DropOut: "_do_drop_out",
-}
-"""The private step that does each kind of action."""
 
 _APPEND_ONLY = frozenset({"_history", "_actions", "_rows", "_summaries", "_public_log"})
 """Lists an action only appends to: undone by cutting them back to their length."""
@@ -164,18 +144,21 @@ class Game(ABC):
             )
         return seat
 
-    def _view_fields(
+    def _view(
         self,
+        kind: type[V],
         seat: int,
         hand: tuple[Card, ...],
         discard_pile: tuple[Card, ...],
         melds: tuple[tuple[Meld, ...], ...],
-    ) -> SeatViewFields:
-        """The fields every view has, for ``seat``, given what differs by game."""
+        **own: Any,
+    ) -> V:
+        """The view of ``kind`` for ``seat``: the fields every view has, given what differs by
+        game, and ``own``, the fields only ``kind`` has (its constructor checks them)."""
         self._check_seat(seat)
         stock = len(self._stock)
         counted = self.rules.stock_counted
-        return SeatViewFields(
+        return kind(
             seat=seat,
             players=self.players,
             rules=self.rules,
@@ -195,6 +178,7 @@ class Game(ABC):
             melds=melds,
             turns=tuple(self._turns),
             winners=self.winners(),
+            **own,
         )
 
     @abstractmethod
@@ -253,7 +237,7 @@ class Game(ABC):
         """Do a legal ``action`` (already checked by :meth:`can`): each game has one private
         step per action it knows, named alike in both (``_do_draw``, ``_do_discard``,
         ``_do_go_out``, ``_do_lay_off``, ``_do_lay_down_rummy``, ``_do_drop_out``)."""
-        step: Callable[[Action], Record] = getattr(self, _STEPS[type(action)])
+        step: Callable[[Action], Record] = getattr(self, STEPS[type(action)])
         return step(action)
 
     @abstractmethod

@@ -905,10 +905,13 @@ class PayMeGame(Game):
         melds: list[tuple[Meld, ...]] = [() for _ in range(self.players)]
         if self._declarer is not None:
             melds[self._declarer] = tuple(self._declarer_melds)
-        common = self._view_fields(seat, tuple(self._hands[seat]), self.discard_pile, tuple(melds))
         showing = self.phase == "lay_off" and self._shown is not None
-        return PayMeView(
-            **common,
+        return self._view(
+            PayMeView,
+            seat,
+            tuple(self._hands[seat]),
+            self.discard_pile,
+            tuple(melds),
             declarer=self._declarer,
             table=self.table,
             table_melds=tuple(self._declarer_melds),

@@ -1000,8 +1000,12 @@ class ThreePackGame(Game):
         discard pile, the top card only unless it is spread out)."""
         shown = self._pile if self.rules.variation_spread_discard_pile else self._pile[-1:]
         hand = tuple(sorted(self._hands[self._check_seat(seat)]))
-        return ThreePackView(
-            **self._view_fields(seat, hand, tuple(shown), tuple(map(tuple, self._shown))),
+        return self._view(
+            ThreePackView,
+            seat,
+            hand,
+            tuple(shown),
+            tuple(map(tuple, self._shown)),
             optional=tuple(sorted(self.optional.items())),
             pack_counts=self.pack.counts,
             first=self.first,

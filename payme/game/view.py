@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import warnings
 from dataclasses import dataclass, fields
-from typing import TypedDict, TypeVar
+from typing import TypeVar
 
 from payme.cards import Card
 from payme.melds import Meld
@@ -157,30 +157,6 @@ class SeatView:
         return None
 
 
-class SeatViewFields(TypedDict):
-    """The fields of :class:`SeatView`, as keyword arguments (each game adds its own)."""
-
-    seat: int
-    players: int
-    rules: Ruleset
-    phase: str
-    to_move: int | None
-    over: bool
-    hand_number: int
-    dealt: int
-    wild_rank: int | None
-    dealer: int
-    hand: tuple[Card, ...]
-    drawn: Card | None
-    hand_counts: tuple[int, ...]
-    stock_count: int | None
-    stock_estimate: int
-    discard_pile: tuple[Card, ...]
-    melds: tuple[tuple[Meld, ...], ...]
-    turns: tuple[int, ...]
-    winners: tuple[int, ...]
-
-
 @dataclass(frozen=True, kw_only=True)
 class PayMeView(SeatView):
     """One seat's view of a Pay Me game (no other player's hidden cards).
@@ -282,7 +258,6 @@ __all__ = [
     "PayMeView",
     "PublicEvent",
     "SeatView",
-    "SeatViewFields",
     "ThreePackView",
     "narrow",
     "stock_estimate",
