@@ -73,9 +73,10 @@ pytest-fast: $(STAMP)
 
 check: lint typecheck pytest-fast
 
-# The API reference, from the docstrings, into build/docs/ (git-ignored); a warning fails it.
+# The API reference, from the docstrings, into build/docs/ (git-ignored): nitpicky (-n: every
+# cross-reference must resolve) and a warning fails it (-W); -E rereads every page.
 docs: $(STAMP)
-	$(VENV)/bin/sphinx-build -W --keep-going -q -b html docs/api build/docs
+	$(VENV)/bin/sphinx-build -n -W --keep-going -q -E -b html docs/api build/docs
 	@echo "API reference: build/docs/index.html"
 
 # RLCard and OpenSpiel are compared against in the same run: benchmark-only extras (where

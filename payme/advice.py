@@ -24,6 +24,7 @@ from typing import Any
 from payme.cards import Card, CardsLike, parse_hand
 from payme.rulesets import Ruleset, RulesLike
 from payme.rulesets import rules as get_rules
+from payme.words import amount, counts_cards
 
 
 @dataclass(frozen=True)
@@ -59,18 +60,6 @@ def plain(text: str) -> str:
     return text.replace("\ufe0e", "")
 
 
-def _counts_cards(r: Ruleset) -> bool:
-    # Rummy 3-Pack counts unmelded cards, one each, instead of penalty points.
-    return r.game != "pay_me"
-
-
-def amount(r: Ruleset, points: int) -> str:
-    """``"10 points"`` or ``"2 unmelded cards"`` as the rule set counts."""
-    if _counts_cards(r):
-        return f"{points} unmelded card{'s' if points != 1 else ''}"
-    return f"{points} point{'s' if points != 1 else ''}"
-
-
 def ranking_note(rules: RulesLike) -> str:
     """What advice under ``rules`` ranks by, when it is not simply penalty points.
 
@@ -81,7 +70,7 @@ def ranking_note(rules: RulesLike) -> str:
     """  # noqa: E501
     r = get_rules(rules)
     parts = []
-    if _counts_cards(r):
+    if counts_cards(r):
         parts.append(
             f"{r.title} has no points: a discard is ranked by the unmelded cards it leaves."
         )
@@ -205,21 +194,21 @@ def discard_advice(
         and loose.count(max(loose, default=0)) == 1
         and cost == max(loose)
         and len(loose) > 1
-        and not _counts_cards(r)
+        and not counts_cards(r)
     ):
         where = (
-            f"{name} is in no meld and would cost {amount(r, cost)}, the most of your "
+            f"{name} is in no meld and would cost {amount(cost, r)}, the most of your "
             "cards in no meld"
         )
     elif in_meld is None:
-        where = f"{name} is in no meld and would cost {amount(r, cost)}"
+        where = f"{name} is in no meld and would cost {amount(cost, r)}"
     else:
         where = (
             f"{name} breaks your meld {labels(in_meld.cards)}, yet every other discard "
             "leaves as much or more"
         )
     if after.deadwood:
-        left = f"your deadwood is {labels(after.deadwood)} ({amount(r, after.deadwood_points)})"
+        left = f"your deadwood is {labels(after.deadwood)} ({amount(after.deadwood_points, r)})"
         outs = _outs(r, kept, dealt)
     else:
         left = "every card you keep is in a meld, so you can go out now"
@@ -235,7 +224,7 @@ def discard_advice(
     reason = f"{where}; after it goes {left}{ways}."
     others = [c for c in tied if c != chosen]
     if others:
-        same = "as many unmelded cards" if _counts_cards(r) else "as many points"
+        same = "as many unmelded cards" if counts_cards(r) else "as many points"
         fewer = max(len(_outs(r, _without(cards, c), dealt)) for c in others) < len(outs)
         reason += f" Discarding {_or([label(c) for c in others])} would leave {same}" + (
             ", but keeps fewer ways to go out." if fewer else ": it does as well."
@@ -274,12 +263,12 @@ def go_out_advice(hand: CardsLike, rules: RulesLike = "denexa", dealt: int | Non
     r = get_rules(rules)
     cards = parse_hand(hand)
     out = can_go_out(cards, rules=r, dealt=dealt)
-    shout = " (Pay me!)" if r.game == "pay_me" else ""
+    shout = f" ({r.go_out_call})" if r.go_out_call else ""
     if not out.ok:
         ev = evaluate(cards, r, dealt)
         return Advice(
             "You cannot go out yet",
-            f"{labels(ev.deadwood)} fit in no meld ({amount(r, ev.deadwood_points)}); to go "
+            f"{labels(ev.deadwood)} fit in no meld ({amount(ev.deadwood_points, r)}); to go "
             "out every card must be in a meld but at most one.",
         )
     discard = out.discards[0]
@@ -317,13 +306,13 @@ def lay_off_advice(
     if not r.lay_off:
         return Advice(
             "Nothing to lay off",
-            f"{r.title} has no lay-offs: your hand scores its deadwood, {amount(r, alone)}.",
+            f"{r.title} has no lay-offs: your hand scores its deadwood, {amount(alone, r)}.",
         )
     lo = lay_off(cards, list(declarer_melds), rules=r, dealt=dealt)
     if not lo.lay_offs:
         return Advice(
             "Lay off nothing",
-            f"none of your cards fits the declarer's melds; you score {amount(r, alone)}.",
+            f"none of your cards fits the declarer's melds; you score {amount(alone, r)}.",
         )
     parts = [
         f"{labels(added)} onto {labels(lo.declarer_melds[i].cards)}" for i, added in lo.lay_offs
@@ -331,8 +320,8 @@ def lay_off_advice(
     return Advice(
         "Lay off " + "; ".join(parts),
         f"each extends the {_kind(lo.declarer_melds[lo.lay_offs[0][0]])} in turn, so your score "
-        f"falls from {amount(r, alone)} to "
-        f"{amount(r, lo.deadwood_points)}.",
+        f"falls from {amount(alone, r)} to "
+        f"{amount(lo.deadwood_points, r)}.",
     )
 
 
@@ -364,7 +353,7 @@ def explain_move(action: Any, view: Any, rules: RulesLike | None = None) -> Advi
 
     r = get_rules(rules) if rules is not None else get("rules") or get_rules("three_pack")
     hand = tuple(get("hand"))
-    dealt = get("dealt") if r.game == "pay_me" else None
+    dealt = get("dealt") if r.dealt_matters else None
     if isinstance(action, Discard):
         return discard_advice(hand, r, dealt, card=action.card)
     if isinstance(action, GoOut):
@@ -397,7 +386,7 @@ def _draw_advice(
         return Advice(
             f"Take the top discard ({label(top)})",
             f"with {label(top)} and then discarding {label(after.card)} you would hold "
-            f"{amount(r, after.deadwood_points)} unmelded instead of {amount(r, now)}.",
+            f"{amount(after.deadwood_points, r)} unmelded instead of {amount(now, r)}.",
             top,
         )
     if top is None:
@@ -405,8 +394,8 @@ def _draw_advice(
     after = best_discard((*hand, top), rules=r, dealt=dealt)
     return Advice(
         "Draw from the stock",
-        f"the top discard {label(top)} would not lower your deadwood ({amount(r, now)} now, "
-        f"{amount(r, after.deadwood_points)} with it), and an unknown card may help more "
+        f"the top discard {label(top)} would not lower your deadwood ({amount(now, r)} now, "
+        f"{amount(after.deadwood_points, r)} with it), and an unknown card may help more "
         "without showing the others what you collect.",
     )
 

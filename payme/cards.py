@@ -91,6 +91,7 @@ class Card:
     """
 
     index: int
+    """The card's number, 0–58: its place in every table indexed by card."""
 
     def __new__(cls, card: str | int | Card) -> Card:
         # One object per kind: a new Card is always the shared one, so `is` and the

@@ -296,8 +296,9 @@ _TABLES: dict[tuple[int, int | None], tuple[Ruleset, RuleTables]] = {}
 
 
 def needs_dealt(rules: Ruleset) -> bool:
-    """Whether ``dealt`` matters: Pay Me hands (the wild rank, the hand size)."""
-    return rules.game == "pay_me" or rules.round_rank_wild
+    """Whether ``dealt`` matters: :attr:`~payme.rulesets.Ruleset.dealt_matters` (the wild
+    rank, the hand size)."""
+    return rules.dealt_matters
 
 
 def tables_for(rules: RulesLike, dealt: int | None) -> RuleTables:

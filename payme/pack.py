@@ -71,7 +71,8 @@ def check_hand(
     *,
     max_cards: int = MAX_HAND,
 ) -> tuple[Card, ...]:
-    """``cards`` if the pack can supply them all; a :class:`CardError` naming the problem if not.
+    """``cards`` if the pack can supply them all; a :class:`~payme.cards.CardError` naming
+    the problem if not.
 
     The pack is the one for ``players``; ``None`` means the rule set's largest pack (with every
     optional card), which is what hand evaluation uses when it does not know the table.

@@ -72,6 +72,12 @@ def _tuple_of(name: str, value: object, item: Callable[[object], str]) -> list[s
     return [f"{name}[{i}] {wrong}" for i, x in enumerate(value) if (wrong := item(x))]
 
 
+def _text(value: object) -> str:
+    return (
+        "" if isinstance(value, str) and value.strip() else f"must be a word, not {_short(value)}"
+    )
+
+
 def _special(value: object) -> str:
     ok = isinstance(value, str) and value in SPECIAL_NAMES
     return "" if ok else f"must be a special card ({', '.join(SPECIAL_NAMES)}), not {_short(value)}"
@@ -135,7 +141,7 @@ def problems(r: Ruleset) -> list[str]:
 
     found: list[str] = []
     add = found.append
-    for name in ("name", "title", "source"):
+    for name in ("name", "title", "source", "go_out_call"):
         if not isinstance(getattr(r, name), str):
             add(f"{name} must be text, not {_short(getattr(r, name))}")
     add(_choice("game", r.game, _literals(rs.GameKind)))
@@ -188,6 +194,8 @@ def problems(r: Ruleset) -> list[str]:
     if _whole(r.set_min) and r.set_max is not None and _whole(r.set_max) and r.set_max < r.set_min:
         add(f"set_max ({r.set_max}) must not be below set_min ({r.set_min})")
     add(_choice("ace", r.ace, _literals(rs.AceRule)))
+    if wrong := _pair(("set", _text), ("run", _text))(r.meld_words):
+        add(f"meld_words {wrong}")
     for name in ("single_card_melds", "never_melded", "never_discarded", "never_left_over"):
         found += _tuple_of(name, getattr(r, name), _card)
 

@@ -111,6 +111,8 @@ class Ruleset:
     set_max: int | None = None
     set_distinct_suits: bool = False
     run_min: int = 3
+    meld_words: tuple[str, str] = ("set", "run")
+    """What the players call a set and a run (Rummy 3-Pack: a group and a sequence)."""
     ace: AceRule = "low"
     """``low``: A-2-3 only.  ``low_or_high``: A-2-3 or Q-K-A, never K-A-2."""
     wild_at_most_half: bool = False
@@ -123,6 +125,8 @@ class Ruleset:
 
     # --- going out and the end of a hand ---------------------------------------------
     going_out: GoingOut = "discard_optional"
+    go_out_call: str = "Pay me!"
+    """What a player calls out on going out (Pay Me: "Pay me!"); ``""``: nothing is called."""
     never_discarded: tuple[str, ...] = ()
     """Special cards a player may never discard."""
     never_left_over: tuple[str, ...] = ()
@@ -220,6 +224,22 @@ class Ruleset:
         if not 1 <= hand <= self.hands:
             raise ValueError(f"{self.name} has hands 1 to {self.hands}, not {hand!r}")
         return self.first_dealt + hand - 1
+
+    @property
+    def dealt_matters(self) -> bool:
+        """Whether a hand is judged by the cards dealt this round: the round's rank is wild,
+        or the cards dealt grow hand by hand (Pay Me), so a hand's size follows ``dealt``.
+
+        >>> rules("classic").dealt_matters, rules("three_pack").dealt_matters
+        (True, False)
+        """
+        return self.round_rank_wild or self.hands > 1
+
+    @property
+    def leaves_one_over(self) -> bool:
+        """Whether going out leaves one card unmelded in the hand (Rummy 3-Pack) rather than
+        discarding it (Pay Me)."""
+        return self.going_out == "one_unmelded"
 
     def round_wild_rank(self, dealt: int) -> int | None:
         """The rank number that is wild when ``dealt`` cards are dealt (``None`` if none)."""
@@ -369,10 +389,12 @@ THREE_PACK: Final = Ruleset(
     jokers_wild=False,
     round_rank_wild=False,
     special_wilds=(("WILD", "any"), ("GROUP", "set"), ("SEQ", "run")),
+    meld_words=("group", "sequence"),
     ace="low_or_high",
     single_card_melds=("RUMMY",),
     never_melded=("NOMELD", "NOGO"),
     going_out="one_unmelded",
+    go_out_call="",
     never_discarded=("NOMELD", "NOGO"),
     never_left_over=("NOGO",),
     final_turn_draw=(),
@@ -411,6 +433,7 @@ def _rule_changes(base: Ruleset, other: Ruleset) -> list[str]:
 DEFAULT: Final = "denexa"
 
 RulesLike = Ruleset | str
+"""What the public functions accept as a rule set: a :class:`Ruleset`, or a preset's name."""
 
 
 def rules(name: RulesLike = DEFAULT) -> Ruleset:

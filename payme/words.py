@@ -36,13 +36,15 @@ def counts_cards(rules: Ruleset) -> bool:
     return set(rules.rank_points) == {1} and rules.special_points == 1
 
 
-def deadwood_unit(rules: Ruleset) -> str:
-    """What deadwood is counted in: ``"points"``, or ``"unmelded cards"``."""
-    return "unmelded cards" if counts_cards(rules) else "points"
+def deadwood_unit(rules: Ruleset | None) -> str:
+    """What deadwood is counted in: ``"points"`` (also where no rule set is given), or
+    ``"unmelded cards"``."""
+    return "unmelded cards" if rules is not None and counts_cards(rules) else "points"
 
 
-def amount(n: int, rules: Ruleset) -> str:
-    """``n`` in the rule set's unit of deadwood: "15 points", "1 unmelded card"."""
+def amount(n: int, rules: Ruleset | None) -> str:
+    """``n`` in the rule set's unit of deadwood: "15 points", "1 unmelded card" (points
+    where no rule set is given)."""
     unit = deadwood_unit(rules)
     return f"{n} {unit if n != 1 else unit.removesuffix('s')}"
 

@@ -1,6 +1,6 @@
 """Play, the bots, replay, review and simulation hold no branch on which game is played:
-what differs between Pay Me and Rummy 3-Pack is data (the engine class's ``GO_OUT_CALL``,
-``KEEPS_SCORE``... and the seat views' ``note``, ``shown_hand``...)."""
+what differs between Pay Me and Rummy 3-Pack is data (the rule set's ``go_out_call``, the
+engine class's ``KEEPS_SCORE``... and the seat views' ``note``, ``shown_hand``...)."""
 
 from __future__ import annotations
 
@@ -91,6 +91,7 @@ def test_the_views_say_what_the_table_shows_of_each_seat() -> None:
 
 def game_kind_words(rules: str) -> tuple[str, str, bool, bool]:
     from payme.game import game_class
+    from payme.rulesets import rules as get_rules
 
     kind = game_class(rules)
-    return kind.GO_OUT_CALL, kind.SCORE_UNIT, kind.KEEPS_SCORE, kind.DECLARES_MELDS
+    return get_rules(rules).go_out_call, kind.SCORE_UNIT, kind.KEEPS_SCORE, kind.DECLARES_MELDS

@@ -1,6 +1,6 @@
 """Progress reporting for long simulations: a tqdm bar, a callback, or nothing.
 
-``progress`` as :func:`payme.simulate` takes it:
+``progress`` as :func:`~payme.analysis.simulate.simulate` takes it:
 
 * ``True``: a ``tqdm.auto`` bar (a text bar in a terminal, a widget in a notebook);
 * ``False``: silent;
@@ -27,6 +27,8 @@ from contextlib import contextmanager
 from typing import Any
 
 ProgressLike = bool | Callable[[int, int], object] | None
+"""How a long run reports progress: ``True`` a bar, ``False`` nothing, ``None`` a bar from
+:data:`AUTO_MIN_GAMES` games on, or a function called with ``(done, total)``."""
 
 AUTO_MIN_GAMES = 200
 """With ``progress=None`` a bar appears from this many games on (if someone can see it)."""

@@ -419,7 +419,9 @@ def _check_options(plan: Plan) -> None:
 
 __all__ = [
     "HOW_WON",
+    "STANDARD_MIX",
     "Plan",
+    "PlayFn",
     "SimulationError",
     "batches",
     "check_bots",

@@ -1,7 +1,8 @@
 """Tables and plots of simulated games, for the Analysis page and notebooks.
 
-Every function takes a frame as :func:`payme.simulate` returns it (or any frame with the
-same columns) and returns a new ``pandas.DataFrame`` or a ``matplotlib.figure.Figure``.
+Every function takes a frame as :func:`~payme.analysis.simulate.simulate` returns it (or
+any frame with the same columns) and returns a new ``pandas.DataFrame`` or a
+``matplotlib.figure.Figure``.
 Figures are built without pyplot, so they work under any backend (Agg on a server) and
 never pile up in pyplot's global state.
 
@@ -272,12 +273,12 @@ def compare_rule_sets(
 ) -> pd.DataFrame:
     """One row per rule set (Pay Me): how the rules change the game.
 
-    ``frames``: ``{label: frame}``, or frames from :func:`payme.simulate` (labelled by their
-    rule set).  Columns: ``games``; ``players``; ``mean_points`` (penalty per player per
-    hand); ``mean_total`` (final total per player) with its 95% interval ``total_low`` /
-    ``total_high`` (over games, each game's mean); ``declared`` (share of hands someone went
-    out); ``turns_to_go_out`` (mean of the declarer's turn count); ``lay_off_saving`` (mean
-    points a non-declarer saved by laying off).
+    ``frames``: ``{label: frame}``, or frames from :func:`~payme.analysis.simulate.simulate`
+    (labelled by their rule set).  Columns: ``games``; ``players``; ``mean_points`` (penalty per
+    player per hand); ``mean_total`` (final total per player) with its 95% interval ``total_low`` /
+    ``total_high`` (over games, each game's mean); ``declared`` (share of hands someone went out);
+    ``turns_to_go_out`` (mean of the declarer's turn count); ``lay_off_saving`` (mean points a
+    non-declarer saved by laying off).
     """
     import pandas as pd
 

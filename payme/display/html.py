@@ -21,7 +21,7 @@ from typing import Any, Final
 
 from payme.cards import Card, parse_card
 from payme.display.svg import SUIT_SYMBOLS, card_svg, rank_label, short_label
-from payme.words import rank_plural
+from payme.words import amount, counts_cards, rank_plural
 
 _ROW: Final = (
     "display:flex;flex-wrap:wrap;gap:4px;align-items:flex-end;max-width:100%;box-sizing:border-box"
@@ -150,13 +150,16 @@ def meld_label(meld: Any, rules: Any = None) -> str:
     cards = _cards(meld.cards)
     stands = stand_ins(meld)
     kind_word = str(getattr(meld, "kind", "")).lower()
-    if _counts_cards(rules):
-        kind_word = {"set": "group", "run": "sequence"}.get(kind_word, kind_word)
+    set_word, run_word = rules.meld_words if rules is not None else ("set", "run")
+    if "group" in kind_word:
+        set_word = "group"
+    if "seq" in kind_word:
+        run_word = "sequence"
     kind = meld_kind(meld)
     shown = [s if s is not None else c for c, s in zip(cards, stands, strict=True)]
     regular = [c for c in shown if c.rank is not None]
     if kind == "set":
-        word = "Group" if "group" in kind_word else "Set"
+        word = set_word.capitalize()
         set_ranks = {c.rank for c in regular}
         if len(set_ranks) == 1:
             (rank,) = set_ranks
@@ -164,7 +167,7 @@ def meld_label(meld: Any, rules: Any = None) -> str:
             return f"{word} of {rank_plural(rank)}"
         return f"{word} of wild cards" if not regular else word
     if kind == "run":
-        word = "Sequence" if "seq" in kind_word else "Run"
+        word = run_word.capitalize()
         if not regular:
             return f"{word} of wild cards"
         ranks = [c.rank or 0 for c in regular]
@@ -231,14 +234,12 @@ def meld_html(
 
 def _counts_cards(rules: Any) -> bool:
     """Whether hand evaluation counts unmelded cards (Rummy 3-Pack) instead of points."""
-    return getattr(rules, "game", None) == "rummy_3_pack"
+    return rules is not None and counts_cards(rules)
 
 
 def points_phrase(points: int, rules: Any = None) -> str:
     """``"23 points"``, ``"1 point"``, or ``"2 unmelded cards"`` where cards are counted."""
-    if _counts_cards(rules):
-        return f"{points} unmelded card{'s' if points != 1 else ''}"
-    return f"{points} point{'s' if points != 1 else ''}"
+    return amount(points, rules)
 
 
 def deadwood_html(

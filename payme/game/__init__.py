@@ -41,7 +41,7 @@ data (the rule set's fields, the view's fields, the engine's class attributes)::
     BOT_NAMES == ("random", "greedy", "strong", "expert")
     advise(view, legal_actions) -> Advice(action, reason, options)   # the expert's hint
     game_class(rules)  # the engine class; its GAME, BOT_MODULE, BOT_TURN_LIMIT,
-                       # RESULT_COLUMNS, TABLE_OPTIONS, GO_OUT_CALL, SCORE_UNIT, KEEPS_SCORE
+                       # RESULT_COLUMNS, TABLE_OPTIONS, SCORE_UNIT, KEEPS_SCORE
                        # and DECLARES_MELDS say what differs between the engines
 
 Every view (:class:`~payme.game.view.SeatView`) has what a card table draws: ``seat``,

@@ -103,6 +103,7 @@ class DropOut:
 
 
 Action = Draw | Discard | GoOut | LayOff | LayDownRummy | DropOut
+"""Any action of either game (each game refuses the kinds it does not know)."""
 
 STEPS: Final[Mapping[type, str]] = {
     kind: "_do_" + re.sub(r"(?<!^)(?=[A-Z])", "_", kind.__name__).lower()

@@ -58,8 +58,6 @@ class Game(ABC):
     TABLE_OPTIONS: ClassVar[Mapping[str, GameOption]] = MappingProxyType({})
     """The options a game played by a person at the table gets (Pay Me waits between hands
     so the player can read the result)."""
-    GO_OUT_CALL: ClassVar[str] = ""
-    """What a player calls out on going out (Pay Me: ``"Pay me!"``), or nothing."""
     SCORE_UNIT: ClassVar[str] = "points"
     """What a player's score in a hand counts, in words."""
     KEEPS_SCORE: ClassVar[bool] = False
@@ -71,7 +69,9 @@ class Game(ABC):
     players: int
     seed: int
     phase: str
+    """Where the game stands: what kind of action comes next (each game lists its phases)."""
     to_move: int | None
+    """The seat whose action comes next (``None`` when the game is over)."""
     _rng: random.Random
     _dealt: int
     _dealer: int
@@ -213,7 +213,8 @@ class Game(ABC):
         The check is complete, types included: an action that passes is applied whole."""
 
     def verify(self, action: Action) -> None:
-        """Raise :class:`IllegalAction` (naming the rule) unless ``action`` is legal now."""
+        """Raise :class:`~payme.game.actions.IllegalAction` (naming the rule) unless
+        ``action`` is legal now."""
         verdict = self.can(action)
         if not verdict.ok:
             raise IllegalAction(verdict.reason, verdict.rule)
@@ -221,8 +222,9 @@ class Game(ABC):
     def apply(self, action: Action) -> Record:
         """Do ``action`` and return its record.
 
-        An illegal action raises :class:`IllegalAction` and changes nothing; an action that
-        fails half-way for any other reason is undone before the error goes on.
+        An illegal action raises :class:`~payme.game.actions.IllegalAction` and changes
+        nothing; an action that fails half-way for any other reason is undone before the error
+        goes on.
         """
         self.verify(action)
         saved = self._save()

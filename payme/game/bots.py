@@ -54,11 +54,11 @@ bots that discard at random may never go out with big hands)."""
 class Bot(Protocol):
     """Anything that picks an action from a seat's view and the legal actions.
 
-    The interface every bot keeps (both games): ``name`` (one of :data:`BOT_NAMES` for the
-    built-in bots) and ``choose(view, legal)``, which returns one action that ``game.can``
-    accepts — one of ``legal``, or a :class:`~payme.game.actions.GoOut` of ``legal`` with
-    the bot's own arrangement.  A bot sees only ``game.view(seat)`` (a
-    :class:`~payme.game.view.SeatView` of the game's kind) and owns its random source.
+    The interface every bot keeps (both games): ``name`` (one of :data:`~payme.game.BOT_NAMES` for
+    the built-in bots) and ``choose(view, legal)``, which returns one action that ``game.can``
+    accepts — one of ``legal``, or a :class:`~payme.game.actions.GoOut` of ``legal`` with the bot's
+    own arrangement.  A bot sees only ``game.view(seat)`` (a :class:`~payme.game.view.SeatView` of
+    the game's kind) and owns its random source.
     """
 
     name: str

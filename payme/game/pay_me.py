@@ -53,7 +53,7 @@ from payme.rulesets import rules as get_rules
 from payme.words import wild_phrase
 
 PHASES = ("draw", "discard", "final_draw", "final_discard", "lay_off", "hand_over", "game_over")
-"""Every value of :attr:`PayMeGame.phase`."""
+"""Every value of :attr:`~payme.game.base.Game.phase`."""
 
 _YES = Verdict(True)
 
@@ -99,7 +99,6 @@ class PayMeGame(Game):
     TABLE_OPTIONS: ClassVar[Mapping[str, GameOption]] = MappingProxyType(
         {"auto_advance": False, "turn_limit": BOT_TURN_LIMIT}
     )
-    GO_OUT_CALL = "Pay me!"
     KEEPS_SCORE = True
     DECLARES_MELDS = True
 
@@ -418,8 +417,9 @@ class PayMeGame(Game):
 
         In the lay-off phase the placements are too many to list: the list holds laying
         off nothing, the best lay-off (fewest points), and each single card that fits a meld.
-        Likewise a :class:`GoOut` is listed with ``melds=None`` (the engine's layout); the
-        same go-out with any valid arrangement (:mod:`payme.game.arrangement`) is legal too.
+        Likewise a :class:`~payme.game.actions.GoOut` is listed with ``melds=None`` (the
+        engine's layout); the same go-out with any valid arrangement
+        (:mod:`payme.game.arrangement`) is legal too.
         """
         seat = self.to_move
         if seat is None:
@@ -615,8 +615,9 @@ class PayMeGame(Game):
         self._hands[seat] = []
         melds = "; ".join(format_hand(m) for m in self._table)
         how = "without discarding" if action.discard is None else f"discarding {action.discard}"
+        call = f" {self.rules.go_out_call}" if self.rules.go_out_call else ""
         rec = self._record(
-            f"Seat {seat} goes out {how}: Pay me! Melds: {melds}.",
+            f"Seat {seat} goes out {how}:{call} Melds: {melds}.",
             action,
             discard=action.discard or "",
             melds=melds,

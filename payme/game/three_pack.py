@@ -838,7 +838,7 @@ class ThreePackGame(Game):
         **options: GameOption,
     ) -> ThreePackGame:
         """Rebuild a game from its seed, options and actions; ``tie=True``: after them the
-        table agreed to a tie game (:meth:`agree_tie`, no player's action)."""
+        table agreed to a tie game (:meth:`ThreePackGame.agree_tie`, no player's action)."""
         tie = bool(options.pop("tie", False))
         game = super().replay(rules, players, seed, actions, **options)
         if tie:
@@ -1125,7 +1125,8 @@ def replay_three_pack(
 ) -> ThreePackGame:
     """Rebuild a game from its seed, options and actions (each one checked as it is applied).
 
-    ``tie=True``: after the actions, the table agreed to a tie game (:meth:`agree_tie`).
+    ``tie=True``: after the actions, the table agreed to a tie game
+    (:meth:`ThreePackGame.agree_tie`).
 
     >>> g = new_three_pack_game(players=3, seed=9)
     >>> _ = g.apply(g.legal_actions()[0])

@@ -27,6 +27,7 @@ from payme.melds import Meld
 from payme.rulesets import Ruleset
 
 V = TypeVar("V", bound="SeatView")
+"""A kind of seat view: :class:`SeatView` or one game's own."""
 
 
 def narrow(view: SeatView, kind: type[V]) -> V:
@@ -195,7 +196,7 @@ class PayMeView(SeatView):
     def note(self, seat: int) -> str:
         """The declarer, once they went out."""
         if self.declarer == seat and self.phase not in ("draw", "discard"):
-            return "went out — Pay me!"
+            return f"went out — {self.rules.go_out_call}" if self.rules.go_out_call else "went out"
         return ""
 
     def public_cards(self) -> tuple[Card, ...]:
@@ -259,6 +260,7 @@ __all__ = [
     "PublicEvent",
     "SeatView",
     "ThreePackView",
+    "V",
     "narrow",
     "stock_estimate",
 ]

@@ -17,7 +17,7 @@ less work per hand:
   (without wild cards their bundles are empty);
 - a hand with no candidate meld (most random hands) is all deadwood, with no search;
 - the search's memo is kept across hands: without wild cards a state's value and best
-  move depend on the state alone (see :func:`_make_solver`);
+  move depend on the state alone (see ``_make_solver``);
 - the meld a natural candidate makes never changes, so it is built once and kept.
 
 Anything else (a wild or special card, a card the pack lacks) returns ``None``, and the
@@ -479,7 +479,7 @@ def _make_discard_solver(
     nat: Natural,
 ) -> Callable[[int, int, Callable[[int], tuple[int, ...] | None]], int]:
     """The general search with one discard owed (``Search.value(..., d=0)``), cut down to
-    no wild cards like :func:`_make_solver`: at the lowest card, the candidate melds in
+    no wild cards like ``_make_solver``: at the lowest card, the candidate melds in
     order, then discarding it (the rest searched by the plain solver), then leaving it as
     deadwood; the first best move is kept.  Nothing left with the discard still owed is
     no answer.  The notes (``memo_d``, ``picks_d``: ``-1`` for the discard) are kept

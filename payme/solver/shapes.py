@@ -163,7 +163,7 @@ class ShapeBook:
         self.natural_melds: dict[int, Any] = shared[11]
 
     def remember(self, key: int, bundle: Bundle) -> Bundle:
-        """Keep ``bundle`` under ``key`` in :attr:`bundles_by_key` (bounded in size)."""
+        """Keep ``bundle`` under ``key`` in ``bundles_by_key`` (bounded in size)."""
         if len(self.bundles_by_key) > 300_000:
             self.bundles_by_key.clear()
         self.bundles_by_key[key] = bundle
@@ -183,7 +183,7 @@ class ShapeBook:
         ``single``: also list runs with just one natural card (needed only when wild cards
         of different scopes make such a run differ from the set of the same cards).
 
-        Built from the bundles of the mask's clusters (see :meth:`_clusters`): no run
+        Built from the bundles of the mask's clusters (see ``_clusters``): no run
         joins two clusters, so each anchor's candidates come from one cluster, in the
         same order, and a new mask made of clusters seen before costs no new listing.
         """
@@ -209,7 +209,7 @@ class ShapeBook:
         """How :class:`~payme.solver.search.Search` finds a suit's candidate runs for a hand
         with ``wilds`` wild cards usable in runs: ``(gap, need, cap)``.
 
-        ``gap`` is the one :meth:`_clusters` uses for every suit of such a hand (``None``
+        ``gap`` is the one ``_clusters`` uses for every suit of such a hand (``None``
         when it depends on the suit's ranks: then :meth:`suit_bundles` does the work);
         ``need`` the fewest natural cards any candidate run holds (a cluster with fewer
         has none); ``cap`` the wild cap of every cluster (:meth:`run_wild_cap`; under the
@@ -230,7 +230,7 @@ class ShapeBook:
 
     def part_bundle(self, key: int, suit: int, part: int, cap: int, single: bool) -> Bundle:
         """The bundle of one cluster (see :meth:`suit_bundles`), kept in
-        :attr:`part_bundles_by_key` under ``key``."""
+        ``part_bundles_by_key`` under ``key``."""
         hit = self._part_bundle(suit, part, cap, single)
         if len(self.part_bundles_by_key) > 200_000:
             self.part_bundles_by_key.clear()
@@ -243,7 +243,7 @@ class ShapeBook:
         """The candidate runs of ``suit`` for a hand holding the ranks in ``mask`` and
         ``wilds`` wild cards usable in runs, as the bundles of the mask's clusters (see
         :meth:`run_bundle`; clusters without a candidate left out), kept in
-        :attr:`suit_bundles_by_key` under ``key``."""
+        ``suit_bundles_by_key`` under ``key``."""
         wcap = self.run_wild_cap(mask, wilds)
         by_key = self.part_bundles_by_key
         found = []

@@ -26,6 +26,8 @@ if TYPE_CHECKING:  # pragma: no cover
 
 def steps_for(rules: Ruleset) -> tuple[Step, ...]:
     """The tutorial steps for the rule set's game (Pay Me or Rummy 3-Pack)."""
+    # Which tutorial to teach is a choice of game, not a rule: each game has its own steps,
+    # and what differs between its rule sets is read from the fields within them.
     if rules.game == "pay_me":
         from payme.tutorial.pay_me import PAY_ME_STEPS
 

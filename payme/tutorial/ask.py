@@ -29,6 +29,7 @@ from payme.tutorial.checks import (
     yes_no_question,
 )
 from payme.tutorial.markup import rules_words
+from payme.words import counts_cards
 
 if TYPE_CHECKING:  # pragma: no cover
     from payme.layoff import LayOffResult
@@ -39,7 +40,7 @@ CANNOT = "cannot"
 
 def hand_note(rules: Ruleset, dealt: int) -> str:
     """Where the round matters: "7 cards dealt, so sevens are wild"."""
-    if rules.game != "pay_me":
+    if not rules.dealt_matters:
         return ""
     wild = rules.round_wild_rank(dealt)
     if wild is None:
@@ -90,7 +91,7 @@ def meld(
 
 def _points_sentence(rules: Ruleset, cards: Sequence[Card], dealt: int | None) -> str:
     """``"9C 15 + 4S 5 = 20 points"``; where cards are counted, ``"2 unmelded cards (7H NOGO)"``."""
-    if rules.game != "pay_me":
+    if counts_cards(rules):
         n = len(cards)
         return f"{n} unmelded card{'s' if n != 1 else ''} ({format_hand(cards)})"
     parts = [f"{c} {rules.card_points(c, dealt)}" for c in cards]
@@ -170,7 +171,7 @@ def layout_points(
 def go_out_options(rules: Ruleset, hand: Sequence[Card]) -> tuple[tuple[str, str], ...]:
     """The answers offered: each distinct card as the one left over, none, or "cannot"."""
     distinct = sorted(set(hand))
-    if rules.game == "pay_me":
+    if not rules.leaves_one_over:
         return (
             *((f"Go out, discarding {c}", str(c)) for c in distinct),
             ("Go out without a discard", NO_DISCARD),
@@ -211,7 +212,7 @@ def go_out(
         named = ", ".join(
             "going out without a discard" if w == NO_DISCARD else f"discarding {w}" for w in right
         )
-        if rules.game != "pay_me":
+        if rules.leaves_one_over:
             named = ", ".join(
                 "every card melded" if w == NO_DISCARD else f"{w} left over" for w in right
             )

@@ -54,6 +54,12 @@ def _button(label: str, tooltip: str, css: str, icon: str = "") -> widgets.Butto
     return b
 
 
+def same_tutorial(a: Ruleset, b: Ruleset) -> bool:
+    """Whether one tutorial teaches both rule sets: each game has its own tutorial, so this
+    choice (and only this) is keyed by the game; the rules within it are read from fields."""
+    return a.game == b.game
+
+
 def read_query(params: Mapping[str, str], rules: RulesLike) -> tuple[Ruleset, int, list[str]]:
     """The rule set and 0-based step a URL query names, and what was wrong with it.
 
@@ -68,7 +74,7 @@ def read_query(params: Mapping[str, str], rules: RulesLike) -> tuple[Ruleset, in
     if name:
         try:
             candidate = get_rules(name)
-            if candidate.game != ruleset.game:
+            if not same_tutorial(candidate, ruleset):
                 raise ValueError(f"{candidate.name} is not a rule set of this game")
             ruleset = candidate
         except ValueError as err:
@@ -104,7 +110,7 @@ class Tutorial(widgets.VBox):  # type: ignore[misc]
         self.message = MessageBox()
         guard = guarded(self.message)
 
-        choices = [(r.title, name) for name, r in PRESETS.items() if r.game == ruleset.game]
+        choices = [(r.title, name) for name, r in PRESETS.items() if same_tutorial(r, ruleset)]
         if ruleset.name not in PRESETS:
             choices.append((ruleset.title, ruleset.name))
         self._custom = {ruleset.name: ruleset}
@@ -280,7 +286,7 @@ class Tutorial(widgets.VBox):  # type: ignore[misc]
     def set_rules(self, name: str) -> None:
         """Switch rule set, keeping the step."""
         ruleset = self._custom.get(name) or get_rules(name)
-        if ruleset.game != self.rules.game:
+        if not same_tutorial(ruleset, self.rules):
             raise ValueError(f"{ruleset.name} is not a rule set of this game")
         previous, self.rules = self.rules, ruleset
         try:
@@ -326,7 +332,8 @@ class Tutorial(widgets.VBox):  # type: ignore[misc]
         self.show_question(0)
 
     def _show_demo(self, step: Step) -> None:
-        if step.demo == "turn" and self.rules.game == "pay_me":
+        # The step's content asks for the demo (only Pay Me's turn step does).
+        if step.demo == "turn":
             from payme.tutorial.demo import TurnDemo
 
             self.demo.children = [TurnDemo(self.rules)]

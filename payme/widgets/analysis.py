@@ -33,7 +33,7 @@ from html import escape
 from typing import Any
 from urllib.parse import urlencode
 
-from payme.rulesets import PRESETS
+from payme.rulesets import PRESETS, Ruleset
 
 __all__ = ["MAX_GAMES", "AnalysisPage", "figure_html", "frame_html", "styled_table"]
 
@@ -43,6 +43,13 @@ MAX_SEED = 10**9
 
 # Rule sets compared side by side (the Pay Me presets).
 _COMPARED = ("denexa", "classic", "family")
+
+
+def _comparable(r: Ruleset) -> bool:
+    """Whether ``r`` can join the compared rule sets: they replay the same deals in one
+    engine, so this is a choice of engine, keyed by the game (Rummy 3-Pack scores no points
+    to compare)."""
+    return all(PRESETS[name].game == r.game for name in _COMPARED)
 
 
 @dataclass(frozen=True)
@@ -338,13 +345,13 @@ class AnalysisPage:
         r = PRESETS[self.rules_box.value]
         most = r.max_players
         note = "for these rules"
-        if self.compare_box.value and r.game == "pay_me":
+        if self.compare_box.value and _comparable(r):
             most = min(PRESETS[name].max_players for name in _COMPARED)
             note = "to compare the rule sets"
         self.players_limit.value = (
             f'<span class="payme-limit">{r.min_players} to {most} {note}</span>'
         )
-        self.compare_box.disabled = r.game != "pay_me"
+        self.compare_box.disabled = not _comparable(r)
 
     def _settings_changed(self, _change: Any = None) -> None:
         if not self._quiet:
@@ -409,7 +416,7 @@ class AnalysisPage:
         rules = str(self.rules_box.value)
         r = PRESETS[rules]
         players = _whole(self.players_box.value, "Players", r.min_players, r.max_players)
-        if self.compare_box.value and r.game == "pay_me":
+        if self.compare_box.value and _comparable(r):
             most = min(PRESETS[name].max_players for name in _COMPARED)
             if players > most:
                 raise ValueError(
@@ -526,7 +533,7 @@ class AnalysisPage:
         from payme.analysis import stats
         from payme.analysis.simulate import simulate
 
-        compare = bool(self.compare_box.value) and PRESETS[rules].game == "pay_me"
+        compare = bool(self.compare_box.value) and _comparable(PRESETS[rules])
         runs = list(_COMPARED) if compare else [rules]
         if rules not in runs:
             runs.insert(0, rules)

@@ -248,7 +248,7 @@ class PlaySession:
         self.bot_names = names
         self.names = seat_names(players)
         self.kind = game_class(self.rules)
-        """The engine class: what differs between the games is its data (``GO_OUT_CALL``...)."""
+        """The engine class: what differs between the games is its data (``KEEPS_SCORE``...)."""
         options: dict[str, Any] = dict(self.kind.TABLE_OPTIONS)
         if game is None:
             game = new_game(self.rules, players, seed, **options)
@@ -440,7 +440,7 @@ class PlaySession:
         if isinstance(action, Discard):
             return f"Discard {label(action.card)}"
         if isinstance(action, GoOut):
-            shout = self.kind.GO_OUT_CALL or "go out"
+            shout = self.rules.go_out_call or "go out"
             tail = f", discarding {label(action.discard)}" if action.discard else ""
             return f"Go out ({shout}){tail}"
         if isinstance(action, LayOff):
@@ -471,7 +471,7 @@ class PlaySession:
         if isinstance(action, Discard):
             return f"{who} {verb('discard')} {label(action.card)}."
         if isinstance(action, GoOut):
-            call = self.kind.GO_OUT_CALL
+            call = self.rules.go_out_call
             shout = f" — {call}" if call else ""
             tail = f", discarding {label(action.discard)}" if action.discard else ""
             return f"{who} {'go' if you else 'goes'} out{tail}{shout}"

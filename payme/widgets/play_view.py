@@ -89,9 +89,7 @@ class TableState:
                 "next_hand": s.hand_over,
             },
             "pending": bool(self.page._layoff),
-            "go_out_word": f"{self.kind.GO_OUT_CALL} (go out)"
-            if self.kind.GO_OUT_CALL
-            else "Go out",
+            "go_out_word": f"{s.rules.go_out_call} (go out)" if s.rules.go_out_call else "Go out",
             "anim": s.steps,
             "log": s.log(14),
         }
