@@ -382,6 +382,27 @@ def _fits_table(card: Card, view: PayMeView) -> bool:
     )
 
 
+def completing(a: Card, b: Card, rules: Ruleset) -> list[Card]:
+    """The natural cards that make a set or a run of three with the natural cards ``a`` and
+    ``b`` (empty when they are neither a pair nor within two ranks in one suit).
+
+    >>> completing(Card("5H"), Card("7H"), get_rules("classic"))
+    [Card('6H')]
+    """
+    assert a.rank is not None and b.rank is not None
+    if a.rank == b.rank:
+        need = [Card.regular(a.rank, s) for s in "SHDC"]
+        if rules.set_distinct_suits:
+            need = [c for c in need if c.suit not in (a.suit, b.suit)]
+        return need
+    if a.suit == b.suit and abs(a.rank - b.rank) <= 2:
+        assert a.suit is not None
+        lo, hi = sorted((a.rank, b.rank))
+        ranks = [lo + 1] if hi - lo == 2 else [lo - 1, hi + 1]
+        return [Card.regular(r, a.suit) for r in ranks if 1 <= r <= 13]
+    return []
+
+
 def _live_outs(deadwood: Hand, rules: Ruleset, dealt: int, unseen: Counter[Card]) -> float:
     """The chance-weighted points that one draw could save by completing a pair or a near-run
     of the deadwood (the share of unseen cards that fit, times the pair's points)."""
@@ -398,17 +419,8 @@ def _live_outs(deadwood: Hand, rules: Ruleset, dealt: int, unseen: Counter[Card]
                 continue
             seen_pairs.add((a, b))
             assert a.rank is not None and b.rank is not None
-            need: list[Card] = []
-            if a.rank == b.rank:
-                need = [Card.regular(a.rank, s) for s in "SHDC"]
-                if rules.set_distinct_suits:
-                    need = [c for c in need if c.suit not in (a.suit, b.suit)]
-            elif a.suit == b.suit and abs(a.rank - b.rank) <= 2:
-                assert a.suit is not None
-                lo, hi = sorted((a.rank, b.rank))
-                ranks = [lo + 1] if hi - lo == 2 else [lo - 1, hi + 1]
-                need = [Card.regular(r, a.suit) for r in ranks if 1 <= r <= 13]
-            else:
+            need = completing(a, b, rules)
+            if not need:
                 continue
             n = sum(unseen[c] for c in need) + wild_outs
             saved = rules.card_points(a, dealt) + rules.card_points(b, dealt)
