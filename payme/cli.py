@@ -106,9 +106,7 @@ def evaluate_json(hand: tuple[Card, ...], ruleset: Ruleset, dealt: int | None) -
     ev = evaluate(hand, ruleset, dealt)
     out = _go_out_for(hand, ruleset, dealt)
     return {
-        "hand": format_hand(hand),
-        "rules": ruleset.name,
-        "dealt": dealt,
+        **_question_json("hand", hand, ruleset, dealt),
         "melds": [meld_json(m) for m in ev.melds],
         "deadwood": _tokens(ev.deadwood),
         "deadwood_points": ev.deadwood_points,
@@ -148,14 +146,20 @@ def _rank_name(rank: int) -> str:
     return rank_token(rank)
 
 
+def _question_json(
+    key: str, cards: tuple[Card, ...], ruleset: Ruleset, dealt: int | None
+) -> dict[str, Any]:
+    """What every JSON answer starts with: the cards asked about (under ``key``), the rule
+    set and the cards dealt."""
+    return {key: format_hand(cards), "rules": ruleset.name, "dealt": dealt}
+
+
 def check_meld_json(cards: tuple[Card, ...], ruleset: Ruleset, dealt: int | None) -> dict[str, Any]:
     from payme.melds import check_meld
 
     chk = check_meld(cards, ruleset, dealt)
     return {
-        "cards": format_hand(cards),
-        "rules": ruleset.name,
-        "dealt": dealt,
+        **_question_json("cards", cards, ruleset, dealt),
         "ok": chk.ok,
         "reason": chk.reason,
     }
@@ -166,9 +170,7 @@ def go_out_json(hand: tuple[Card, ...], ruleset: Ruleset, dealt: int | None) -> 
 
     out = can_go_out(hand, ruleset, dealt)
     return {
-        "hand": format_hand(hand),
-        "rules": ruleset.name,
-        "dealt": dealt,
+        **_question_json("hand", hand, ruleset, dealt),
         "can_go_out": out.ok,
         "discards": _discards_json(out),
     }
@@ -187,9 +189,7 @@ def lay_off_json(
 
     lo = lay_off(hand, declarer, ruleset, dealt)
     return {
-        "hand": format_hand(hand),
-        "rules": ruleset.name,
-        "dealt": dealt,
+        **_question_json("hand", hand, ruleset, dealt),
         "declarer": [meld_json(m) for m in declarer],
         "melds": [meld_json(m) for m in lo.melds],
         "lay_offs": [{"meld": i, "cards": _tokens(cards)} for i, cards in lo.lay_offs],

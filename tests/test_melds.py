@@ -6,13 +6,10 @@ import dataclasses
 
 import pytest
 
-from payme import CardError, check_meld, parse_hand, rules
+from payme import CardError, check_meld, parse_hand
 from payme.melds import Meld, parse_declared_meld
-
-DENEXA = rules("denexa")
-CLASSIC = rules("classic")
-FAMILY = rules("family")
-THREE = rules("three_pack")
+from payme.rulesets import CLASSIC, DENEXA, FAMILY
+from payme.rulesets import THREE_PACK as THREE
 
 
 def ok(cards: str, r: object = "denexa", dealt: int | None = 9) -> bool:

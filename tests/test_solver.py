@@ -12,13 +12,9 @@ import pytest
 from payme import CardError, best_discard, check_meld, evaluate, parse_hand, rules
 from payme.cards import CARDS, Card, format_hand
 from payme.pack import MAX_HAND
-from payme.rulesets import Ruleset
+from payme.rulesets import CLASSIC, DENEXA, FAMILY, Ruleset
+from payme.rulesets import THREE_PACK as THREE
 from payme.solver import Evaluation
-
-DENEXA = rules("denexa")
-CLASSIC = rules("classic")
-FAMILY = rules("family")
-THREE = rules("three_pack")
 
 
 def points(hand: str, r: object = "denexa", dealt: int | None = 9) -> int:

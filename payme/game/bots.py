@@ -70,6 +70,27 @@ BotFactory = Callable[[Ruleset, int], Bot]
 """What makes a bot: ``factory(rules, seed)``."""
 
 
+class SeededBot:
+    """What every built-in bot starts from: the rule set and its own random source."""
+
+    name: str
+
+    def __init__(self, rules: Ruleset, seed: int = 0) -> None:
+        self.rules = rules
+        self.rng = random.Random(seed)
+
+
+def imported_later(module: str, cls: str) -> BotFactory:
+    """A factory of the bot class ``module.cls``, imported at the first bot it makes (an
+    expert bot builds on its game's strong bot, so its module imports this one)."""
+
+    def make(rules: Ruleset, seed: int) -> Bot:
+        bot: Bot = getattr(importlib.import_module(module), cls)(rules, seed)
+        return bot
+
+    return make
+
+
 # ---------------------------------------------------------------------------- evaluation
 
 Hand = tuple[Card, ...]
@@ -101,14 +122,10 @@ def _best_lay_off(view: PayMeView, legal: Sequence[Action]) -> Action:
 # ---------------------------------------------------------------------------- the bots
 
 
-class RandomBot:
+class RandomBot(SeededBot):
     """Any legal action, uniformly at random."""
 
     name = "random"
-
-    def __init__(self, rules: Ruleset, seed: int = 0) -> None:
-        self.rules = rules
-        self.rng = random.Random(seed)
 
     def choose(self, view: SeatView, legal: Sequence[Action]) -> Action:
         if not legal:
@@ -116,14 +133,10 @@ class RandomBot:
         return legal[self.rng.randrange(len(legal))]
 
 
-class GreedyBot:
+class GreedyBot(SeededBot):
     """Lowest deadwood now: takes the discard when it helps, discards to the fewest points."""
 
     name = "greedy"
-
-    def __init__(self, rules: Ruleset, seed: int = 0) -> None:
-        self.rules = rules
-        self.rng = random.Random(seed)
 
     def choose(self, view: SeatView, legal: Sequence[Action]) -> Action:
         return self._choose(narrow(view, PayMeView), legal)
@@ -431,17 +444,11 @@ def _live_outs(deadwood: Hand, rules: Ruleset, dealt: int, unseen: Counter[Card]
 # ---------------------------------------------------------------------------- factory
 
 
-def _expert(rules: Ruleset, seed: int) -> Bot:
-    from payme.game.expert import ExpertBot  # it builds on the strong bot above
-
-    return ExpertBot(rules, seed)
-
-
 BOTS: dict[str, BotFactory] = {
     "random": RandomBot,
     "greedy": GreedyBot,
     "strong": StrongBot,
-    "expert": _expert,
+    "expert": imported_later("payme.game.expert", "ExpertBot"),
 }
 """Pay Me's bots by name (each game's bot module has a ``BOTS`` table like it)."""
 

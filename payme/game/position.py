@@ -318,6 +318,17 @@ pack (the value is then ``("*", cards)``, see :func:`stock_cards`)."""
 OPT_INTS = Codec(lambda v: NONE if v is None else _ints_dump(v), _opt_ints_load)
 OPT_SEAT_CARDS = Codec(_opt_seat_cards_dump, _opt_seat_cards_load)
 
+TABLE: tuple[Field, ...] = (
+    ("phase", "phase", STR),
+    ("to_move", "to_move", OPT_INT),
+    ("hands", "_hands", SEAT_CARDS),
+    ("stock", "_stock", STOCK),
+    ("pile", "_pile", CARDS),
+    ("drawn", "_drawn", CARD),
+)
+"""The fields of the table that every game keeps alike (:class:`~payme.game.base.Game`), in
+the order both games write them: whose move in which phase, the hands, stock and pile."""
+
 
 def stock_cards(value: object, pack: Counter[Card], placed: Counter[Card]) -> list[Card]:
     """The stock read from a position: ``*`` becomes the cards of ``pack`` not ``placed``
@@ -358,6 +369,7 @@ def with_fields(text: str, **fields: str) -> str:
 
 
 __all__ = [
+    "TABLE",
     "Codec",
     "Field",
     "PositionError",

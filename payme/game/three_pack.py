@@ -252,10 +252,20 @@ def _melds_of(rules: Ruleset, hand: Sequence[Card]) -> tuple[Meld, ...]:
 
 
 class ThreePackGame(Game):
-    """One game of Rummy 3-Pack (see the module docstring for the readings).
+    """One game of Rummy 3-Pack (see the module docstring for the readings), dealt and ready
+    for the first draw.
 
-    Create with :func:`new_three_pack_game`.  Seats are 0-based and play goes clockwise
-    (seat ``s`` is followed by ``s + 1``).
+    Seats are 0-based and play goes clockwise (seat ``s`` is followed by ``s + 1``).
+    ``optional`` chooses the optional cards, e.g. ``{"NOGO": 1, "WILD": 2}``; ``first`` (used
+    by matches) skips the face-up deal and names the seat that draws first.
+
+    >>> g = ThreePackGame(players=2, seed=1, dealt=5, optional={"NOMELD": 1})
+    >>> len(g.pack), len(g.stock)
+    (162, 152)
+    >>> ThreePackGame(players=11)
+    Traceback (most recent call last):
+    ...
+    ValueError: three_pack is for 2-10 players, not 11
     """
 
     GAME = "rummy_3_pack"
@@ -1068,12 +1078,7 @@ _FIELDS: tuple[position.Field, ...] = (
     ("first", "first", position.INT),
     ("seating", "seating", position.INTS),
     ("preliminary", "preliminary", position.SEAT_CARDS),
-    ("phase", "phase", position.STR),
-    ("to_move", "to_move", position.OPT_INT),
-    ("hands", "_hands", position.SEAT_CARDS),
-    ("stock", "_stock", position.STOCK),
-    ("pile", "_pile", position.CARDS),
-    ("drawn", "_drawn", position.CARD),
+    *position.TABLE,
     ("shown", "_shown", position.SEAT_MELDS),
     ("out_of_play", "_out_of_play", position.SEAT_CARDS),
     ("active", "_active", position.BOOLS),
@@ -1088,32 +1093,9 @@ _FIELDS: tuple[position.Field, ...] = (
 """Rummy 3-Pack's position fields: ``(key, attribute, codec)``."""
 
 
-def new_three_pack_game(
-    rules: RulesLike = "three_pack",
-    players: int = 4,
-    seed: int = 0,
-    *,
-    dealt: int = 7,
-    optional: Mapping[str, int] | None = None,
-    first: int | None = None,
-    turn_limit: int | None = None,
-) -> ThreePackGame:
-    """A new game, dealt and ready for the first draw.
-
-    ``optional`` chooses the optional cards, e.g. ``{"NOGO": 1, "WILD": 2}``; ``first`` (used
-    by matches) skips the face-up deal and names the seat that draws first.
-
-    >>> g = new_three_pack_game(players=2, seed=1, dealt=5, optional={"NOMELD": 1})
-    >>> len(g.pack), len(g.stock)
-    (162, 152)
-    >>> new_three_pack_game(players=11)
-    Traceback (most recent call last):
-    ...
-    ValueError: three_pack is for 2-10 players, not 11
-    """
-    return ThreePackGame(
-        rules, players, seed, dealt=dealt, optional=optional, first=first, turn_limit=turn_limit
-    )
+new_three_pack_game = ThreePackGame
+"""A new game, dealt and ready for the first draw: the same call as :class:`ThreePackGame`
+(one constructor, under the name the module's examples use)."""
 
 
 def replay_three_pack(

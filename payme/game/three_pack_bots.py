@@ -18,14 +18,13 @@ ValueError: unknown Rummy 3-Pack bot 'clever': choose random, greedy, strong or 
 
 from __future__ import annotations
 
-import random
 from collections import Counter
 from collections.abc import Iterator, Sequence
 
 from payme.cards import CARDS, Card, parse_card
 from payme.deprecation import renamed
 from payme.game.actions import Action, Discard, Draw, DropOut, GoOut, LayDownRummy
-from payme.game.bots import Bot, BotFactory
+from payme.game.bots import Bot, BotFactory, SeededBot, imported_later
 from payme.game.three_pack import unmelded_count
 from payme.game.view import SeatView, ThreePackView, narrow
 from payme.rulesets import Ruleset, RulesLike
@@ -45,29 +44,24 @@ def _winning_move(legal: Sequence[Action]) -> Action | None:
     return None
 
 
-class ThreePackRandomBot:
+class ThreePackRandomBot(SeededBot):
     """Any legal move, chosen uniformly — except dropping out, which it never does."""
 
     name = "random"
-
-    def __init__(self, rules: Ruleset, seed: int) -> None:
-        self.rules = rules
-        self.rng = random.Random(seed)
 
     def choose(self, view: SeatView, legal: Sequence[Action]) -> Action:
         stay = [a for a in legal if not isinstance(a, DropOut)]
         return self.rng.choice(stay or list(legal))
 
 
-class ThreePackGreedyBot:
+class ThreePackGreedyBot(SeededBot):
     """Fewest unmelded cards now: takes the top discard when that lowers its unmelded count,
     discards to the lowest count, goes out or lays down both RUMMY cards when it can."""
 
     name = "greedy"
 
     def __init__(self, rules: Ruleset, seed: int) -> None:
-        self.rules = rules
-        self.rng = random.Random(seed)
+        super().__init__(rules, seed)
         self.never = frozenset(rules.never_discarded)
 
     def unmelded(self, hand: Sequence[Card]) -> int:
@@ -339,17 +333,11 @@ class ThreePackStrongBot(ThreePackGreedyBot):
         return stock
 
 
-def _expert(rules: Ruleset, seed: int) -> Bot:
-    from payme.game.three_pack_expert import ThreePackExpert  # it builds on the strong bot
-
-    return ThreePackExpert(rules, seed)
-
-
 BOTS: dict[str, BotFactory] = {
     "random": ThreePackRandomBot,
     "greedy": ThreePackGreedyBot,
     "strong": ThreePackStrongBot,
-    "expert": _expert,
+    "expert": imported_later("payme.game.three_pack_expert", "ThreePackExpert"),
 }
 """Rummy 3-Pack's bots by name (see :data:`payme.game.BOT_NAMES`)."""
 
