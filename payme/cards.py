@@ -72,7 +72,7 @@ class CardError(ValueError):
         self.token = token
 
 
-@dataclass(frozen=True, slots=True, order=True, init=False)
+@dataclass(frozen=True, slots=True, eq=False, init=False)
 class Card:
     """One kind of card.  Order is canonical: suits S H D C, ace to king, then JK, specials.
 
@@ -113,6 +113,38 @@ class Card:
         return CARDS[index]
 
     _repr_pretty_ = pretty_as_repr
+
+    # Equality, hash and order by index, written out: the dataclass's own build a tuple on
+    # every call, and games and the solver hash and sort cards in their hot loops.  The
+    # hash is the one the dataclass gave (that of ``(index,)``), so sets of cards keep
+    # their iteration order.
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is Card:
+            return self.index == other.index
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return _HASHES[self.index]
+
+    def __lt__(self, other: Card) -> bool:
+        if other.__class__ is Card:
+            return self.index < other.index
+        return NotImplemented
+
+    def __le__(self, other: Card) -> bool:
+        if other.__class__ is Card:
+            return self.index <= other.index
+        return NotImplemented
+
+    def __gt__(self, other: Card) -> bool:
+        if other.__class__ is Card:
+            return self.index > other.index
+        return NotImplemented
+
+    def __ge__(self, other: Card) -> bool:
+        if other.__class__ is Card:
+            return self.index >= other.index
+        return NotImplemented
 
     def __reduce__(self) -> tuple[type[Card], tuple[int]]:
         # Unpickling goes through __new__, so it gives the shared card too.
@@ -187,6 +219,9 @@ class Card:
         from payme.display import card_svg
 
         return card_svg(self)
+
+
+_HASHES: Final = tuple(hash((i,)) for i in range(N_CARDS))
 
 
 def _make_tokens() -> tuple[str, ...]:

@@ -591,10 +591,17 @@ class _Search:
         dead = packed.pack(c for c in whole.deadwood if c in packed.shift)
         self._whole = _plain_search(self.cards, self.t)
         best_points, best_left, best_choice, best_size = top, None, _NOTHING, 0
+        tight = False
         for size in range(1, most + 1):
             # Every set of this size or larger is worth at least (floor, size).
             if (floor, size) >= (best_points, best_size):
                 break
+            if not tight and size > 0:
+                # Listing more sizes costs: first try the tighter floor (one search).
+                tight = True
+                floor = max(floor, self._floor_free())
+                if (floor, size) >= (best_points, best_size):
+                    break
             # Every distinct "cards left" reachable by laying off exactly ``size`` cards,
             # with the first choice reaching it and the points it lays off.
             reach: dict[int, tuple[_Choice, int]] = {}
@@ -623,6 +630,28 @@ class _Search:
         if best_left is None:
             return whole, _NOTHING
         return self.evaluate(self._left(others, packed, best_left)), best_choice
+
+    def _floor_free(self) -> int:
+        """The fewest points the hand could reach if every card that takes part in some
+        lay-off could be laid off, whatever the others take: its best layout with those
+        cards priced at 0.  (Laying a set of cards off leaves the best layout of the hand in
+        which they are unmelded, less their points, so no set laid off leaves fewer points
+        than this.)"""
+        from payme.solver.search import Search
+        from payme.solver.shapes import book_for
+
+        t = self.t
+        free = frozenset(
+            c.index
+            for _, m in self._live
+            for k in range(1, m.room + 1)
+            for added in m.options(k)
+            for c in added
+        )
+        if not free:
+            return self.evaluate(self.cards).deadwood_points
+        h = Search(self.cards, t, _free_cost(t, free), book_for(t))
+        return h.value(h.state0, h.n_any, 1) + h.aside
 
     def _points_without(self, laid: list[Card]) -> int:
         """The fewest points of the hand without the cards ``laid``.
@@ -697,6 +726,21 @@ class _Search:
                     self._spread(
                         i + 1, size - k, left - code, (*choice, (index, added)), laid + pts, reach
                     )
+
+
+_FREE_COSTS: dict[tuple[RuleTables, frozenset[int]], tuple[int, ...]] = {}
+
+
+def _free_cost(t: RuleTables, free: frozenset[int]) -> tuple[int, ...]:
+    """The rule set's penalty points with the cards ``free`` (indices) at 0, one tuple per
+    choice (the search keys its price tables on the tuple's identity)."""
+    key = (t, free)
+    cost = _FREE_COSTS.get(key)
+    if cost is None:
+        if len(_FREE_COSTS) >= 1024:
+            _FREE_COSTS.clear()
+        cost = _FREE_COSTS[key] = tuple(0 if i in free else p for i, p in enumerate(t.points))
+    return cost
 
 
 def _declared(melds: Iterable[MeldLike], t: RuleTables) -> tuple[Meld, ...]:

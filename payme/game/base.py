@@ -235,6 +235,15 @@ class Game(ABC):
             self._restore(saved)
             raise
 
+    def _apply_owned(self, action: Action) -> Record:
+        """:meth:`apply` without keeping what an undo needs, for a game nobody else holds
+        (a whole game of bots, thrown away when an action fails): the copy of every list
+        :meth:`apply` keeps costs as much as a bot's move.  Illegal actions are still
+        refused before anything changes."""
+        self.verify(action)
+        self._actions.append(action)
+        return self._act(action)
+
     def _act(self, action: Action) -> Record:
         """Do a legal ``action`` (already checked by :meth:`can`): each game has one private
         step per action it knows, named alike in both (``_do_draw``, ``_do_discard``,

@@ -497,7 +497,8 @@ def play(
         options.setdefault("turn_limit", engine.BOT_TURN_LIMIT)
     game = engine.new(ruleset, players, seed, **options)
     seated = [make_bot(name, ruleset, bot_seed(seed, s)) for s, name in enumerate(names)]
-    return play_out(game, seated)
+    # Nobody else holds this game until it is over: its actions need no undo.
+    return _play(game, seated, None, game._apply_owned)
 
 
 def play_out(game: Game, seated: Sequence[Bot], max_actions: int | None = None) -> Game:
@@ -511,6 +512,12 @@ def play_out(game: Game, seated: Sequence[Bot], max_actions: int | None = None) 
     >>> len(g.actions)
     3
     """
+    return _play(game, seated, max_actions, game.apply)
+
+
+def _play(
+    game: Game, seated: Sequence[Bot], max_actions: int | None, apply: Callable[[Action], object]
+) -> Game:
     taken = 0
     while not game.over and (max_actions is None or taken < max_actions):
         if game.phase == "hand_over":
@@ -518,7 +525,7 @@ def play_out(game: Game, seated: Sequence[Bot], max_actions: int | None = None) 
             continue
         seat = game.to_move
         assert seat is not None
-        game.apply(seated[seat].choose(game.view(seat), game.legal_actions()))
+        apply(seated[seat].choose(game.view(seat), game.legal_actions()))
         taken += 1
     return game
 

@@ -173,6 +173,8 @@ class ShapeBook:
         """``cost`` (by card index) rearranged by position in the packed state."""
         hit = self._costs.get(id(cost))
         if hit is None or hit[0] is not cost:
+            if len(self._costs) >= 1024:
+                self._costs.clear()  # bounded: lay-offs price many sets of free cards
             hit = (cost, [cost[i] for i in self.index_at])
             self._costs[id(cost)] = hit
         return hit[1]
