@@ -41,12 +41,12 @@ is laid off.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from itertools import pairwise, product
 from typing import TYPE_CHECKING, Any
 
-from payme.cards import N_REGULAR, Card, CardError, CardsLike, format_hand
+from payme.cards import CARDS, N_REGULAR, Card, CardError, CardsLike, format_hand
 from payme.deprecation import renamed
 from payme.melds import (
     ACE_HIGH,
@@ -372,25 +372,91 @@ def _fits_alone(meld: Meld, card: Card, t: RuleTables) -> bool:
 
 def _candidates(meld: Meld, hand: Counter[Card], t: RuleTables) -> Counter[Card]:
     """The hand's cards that could take part in some lay-off onto ``meld``."""
-    if meld.kind == "single":
-        return Counter()
     kind = meld.kind
+    if kind == "single":
+        return Counter()
     out: Counter[Card] = Counter()
+    scope, single, never = t.scope, t.single, t.never
+    naturals_fit = not meld.all_wild  # an all-wild meld takes only wild cards
+    rank, suit = meld.rank, meld.suit
+    low, high = meld.low or 0, meld.high or 0
     for c, n in hand.items():
-        if c.index in t.single or c.index in t.never:
+        i = c.index
+        if i in single or i in never:
             continue
-        fits = _is_wild_in(c, kind, t)
-        if not fits and not meld.all_wild and c.index < N_REGULAR:
+        sc = scope[i]
+        fits = sc == "any" or sc == kind
+        if not fits and naturals_fit and i < N_REGULAR:
             if kind == "set":
-                fits = c.rank == meld.rank
-            elif c.suit == meld.suit and c.rank is not None:
+                fits = c.rank == rank
+            elif c.suit == suit:
                 # Only a card beyond either end can join a run (an ace maybe above a king).
-                low, high = meld.low or 0, meld.high or 0
-                places = (c.rank, ACE_HIGH) if c.rank == 1 and t.ace_high else (c.rank,)
-                fits = any(p < low or p > high for p in places)
+                r = i % 13 + 1
+                fits = r < low or r > high or (r == 1 and t.ace_high and high < ACE_HIGH)
         if fits:
             out[c] = n
     return out
+
+
+def fitting_mask(meld: Meld, t: RuleTables) -> int:
+    """The kinds of card of the pack that fit ``meld`` by themselves, as a mask of card
+    indices (bit ``card.index``): what :func:`single_lay_offs` finds for a hand holding one
+    of every kind.
+
+    >>> from payme.cards import format_hand
+    >>> t = tables_for("family", 3)
+    >>> mask = fitting_mask(parse_declared_meld("5H 6H 7H", t.rules, t.dealt), t)
+    >>> format_hand(c for c in CARDS if mask >> c.index & 1)
+    '3S 3H 4H 8H 3D 3C JK'
+    """
+    key = (meld, t)
+    found = _FITTING.get(key)
+    if found is None:
+        found = 0
+        # A card that can only play as a wild card here fits or not whatever card it is:
+        # one answer per scope of wild card.
+        as_wild: dict[str | None, bool] = {}
+        natural = _natural_here(meld)
+        for card in _candidates(meld, _pack_kinds(t), t):
+            scope = t.scope[card.index]
+            if natural(card):
+                fits = _fits_alone(meld, card, t)
+            elif scope in as_wild:
+                fits = as_wild[scope]
+            else:
+                fits = as_wild[scope] = _fits_alone(meld, card, t)
+            if fits:
+                found |= 1 << card.index
+        if len(_FITTING) >= _GROWN_MOST:
+            _FITTING.clear()
+        _FITTING[key] = found
+    return found
+
+
+def _natural_here(meld: Meld) -> Callable[[Card], bool]:
+    """Whether a card could play as itself in ``meld`` (its rank's set, its suit's run)."""
+    if meld.all_wild or meld.kind == "single":
+        return lambda card: False
+    if meld.kind == "set":
+        rank = meld.rank
+        return lambda card: card.index < N_REGULAR and card.rank == rank
+    suit = meld.suit
+    return lambda card: card.index < N_REGULAR and card.suit == suit
+
+
+_FITTING: dict[tuple[Meld, RuleTables], int] = {}
+_PACK_KINDS: dict[RuleTables, Counter[Card]] = {}
+
+
+def _pack_kinds(t: RuleTables) -> Counter[Card]:
+    """One of each kind of card the rule set's pack holds."""
+    kinds = _PACK_KINDS.get(t)
+    if kinds is None:
+        kinds = Counter(c for c, n in zip(CARDS, t.largest_pack, strict=True) if n)
+        if len(_PACK_KINDS) >= 256:
+            _PACK_KINDS.clear()
+        _PACK_KINDS[t] = kinds
+    return kinds
 
 
 def _run_reach(meld: Meld, kinds: list[Card], t: RuleTables) -> list[int]:
@@ -883,6 +949,7 @@ def lay_off_in_turn(
 __all__ = [
     "LayOffResult",
     "MeldLike",
+    "fitting_mask",
     "grow_meld",
     "lay_off",
     "lay_off_in_turn",

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 from collections import Counter
 
 import pytest
@@ -163,6 +164,44 @@ def test_every_listed_arrangement_is_valid_and_uses_the_cards_exactly(cards: lis
             assert check_arrangement(melds, tuple(cards), name, dealt).ok
             for meld in melds:
                 assert check_meld(meld.cards, name, dealt).ok
+
+
+@pytest.mark.parametrize("name", ["denexa", "family", "classic", "three_pack"])
+def test_parts_of_a_hand_meld_whole_as_evaluate_says(name: str) -> None:
+    # arrangements asks whether the cards left can all be melded as another start of one
+    # search of the hand: it must agree with evaluate, on meld-rich parts and others.
+    from payme.game.arrangement import _Meldable
+    from payme.melds import tables_for
+
+    rng = random.Random(f"whole-{name}")
+    ruleset = rules(name)
+    pack = [c for c, n in zip(CARDS, ruleset.pack_counts(None), strict=True) for _ in range(n)]
+    checked = melded = 0
+    for _ in range(40):
+        dealt = None if name == "three_pack" else rng.randint(3, 13)
+        t = tables_for(ruleset, dealt)
+        big = evaluate(tuple(rng.sample(pack, 20)), name, dealt)
+        melds, cards = [], list(big.deadwood[:1])
+        for meld in big.melds:
+            if len(cards) + len(meld) <= 14:
+                melds.append(meld)
+                cards += meld.cards
+        spare = list(big.deadwood[:1]) or cards
+        hand = tuple(sorted(cards))
+        meldable = _Meldable(hand, t)
+        for _ in range(12):
+            part = [c for m in melds if rng.random() < 0.6 for c in m.cards]
+            if rng.random() < 0.3:
+                part += rng.sample(spare, 1)
+            if part and rng.random() < 0.3:
+                part.pop(rng.randrange(len(part)))
+            if not part or Counter(part) - Counter(hand):
+                continue
+            whole = not evaluate(tuple(part), name, dealt).deadwood
+            assert meldable.whole(sorted(part)) == whole, (hand, part, dealt)
+            checked += 1
+            melded += whole
+    assert checked >= 200 and melded >= 50
 
 
 def test_the_tightest_arrangement_leaves_the_fewest_lay_off_spots() -> None:

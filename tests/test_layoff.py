@@ -11,7 +11,14 @@ from hypothesis import strategies as st
 from reference import DeclaredMeld, Reference
 
 from payme.cards import Card, CardError, parse_hand
-from payme.layoff import LayOffResult, grow_meld, lay_off, lay_off_in_turn, single_lay_offs
+from payme.layoff import (
+    LayOffResult,
+    fitting_mask,
+    grow_meld,
+    lay_off,
+    lay_off_in_turn,
+    single_lay_offs,
+)
 from payme.melds import Meld, check_meld, fixed_meld_problem, parse_declared_meld, tables_for
 from payme.pack import Pack
 from payme.rulesets import rules
@@ -421,8 +428,9 @@ def test_fewest_points_then_fewest_cards_as_trying_every_lay_off(name: str) -> N
 
 @pytest.mark.parametrize("name", ["denexa", "family", "classic"])
 def test_single_lay_offs_are_the_cards_that_grow_a_meld_alone(name: str) -> None:
-    # single_lay_offs answers natural cards next to a run's end without growing the meld;
-    # the answer must be grow_meld's for every card of the pack.
+    # single_lay_offs answers natural cards next to a run's end without growing the meld,
+    # and fitting_mask tries one wild card per scope when it can only play as wild; both
+    # answers must be grow_meld's for every card of the pack.
     rng = random.Random(f"single-{name}")
     r = rules(name)
     kinds = sorted(set(Pack.of(r).cards()))
@@ -432,9 +440,11 @@ def test_single_lay_offs_are_the_cards_that_grow_a_meld_alone(name: str) -> None
         found = set(single_lay_offs(kinds[:30], melds, r, dealt))
         found |= set(single_lay_offs(kinds[30:], melds, r, dealt))
         for index, meld in enumerate(melds):
+            mask = fitting_mask(meld, tables_for(r, dealt))
             for card in kinds:
                 grows = grow_meld(meld, [card], r, dealt) is not None
                 assert ((index, card) in found) == grows, (str(meld), str(card), dealt)
+                assert bool(mask >> card.index & 1) == grows, (str(meld), str(card), dealt)
 
 
 @pytest.mark.parametrize("name", ["denexa", "family", "classic"])

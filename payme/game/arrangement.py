@@ -24,13 +24,12 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
-from functools import lru_cache
 from itertools import combinations, product
 
 from payme.cards import Card, CardsLike, format_hand
 from payme.game.actions import IllegalAction, Verdict
 from payme.game.evaluation import deadwood
-from payme.layoff import single_lay_offs
+from payme.layoff import fitting_mask
 from payme.melds import (
     Meld,
     MeldCheck,
@@ -41,8 +40,7 @@ from payme.melds import (
     run_variants,
     tables_for,
 )
-from payme.pack import MAX_HAND
-from payme.rulesets import Ruleset, RulesLike
+from payme.rulesets import RulesLike
 
 ARRANGEMENT_LIMIT = 64
 """How many arrangements :func:`arrangements` lists at most by default."""
@@ -202,9 +200,14 @@ def _key(melds: Iterable[Meld]) -> tuple[tuple[object, ...], ...]:
     return tuple(sorted((m.kind, m.cards, m.stands_for) for m in melds))
 
 
-def _meld_variants(cards: tuple[Card, ...], t: RuleTables) -> list[Meld]:
+def _meld_variants(cards: tuple[Card, ...], t: RuleTables) -> tuple[Meld, ...]:
     """The melds ``cards`` make: the set or run :func:`interpret` reads, and every other
-    placement of a run's wild cards."""
+    placement of a run's wild cards.  Remembered (bounded): the arrangements of a hand's
+    cards, and of the same hand less each discard, meet the same groups again and again."""
+    key = (cards, t)
+    known = _VARIANTS.get(key)
+    if known is not None:
+        return known
     found: list[Meld] = []
     meld, _ = interpret(cards, t)
     if meld is not None:
@@ -212,7 +215,14 @@ def _meld_variants(cards: tuple[Card, ...], t: RuleTables) -> list[Meld]:
     for run in run_variants(tuple(sorted(cards)), t):
         if meld is None or run.stands_for != meld.stands_for or run.kind != meld.kind:
             found.append(run)
-    return found
+    if len(_VARIANTS) >= _REMEMBERED:
+        _VARIANTS.clear()
+    known = _VARIANTS[key] = tuple(found)
+    return known
+
+
+_REMEMBERED = 1 << 16
+_VARIANTS: dict[tuple[tuple[Card, ...], RuleTables], tuple[Meld, ...]] = {}
 
 
 def _subsets(cards: list[Card], sizes: range) -> Iterator[tuple[Card, ...]]:
@@ -303,6 +313,7 @@ def arrangements(
     found: list[tuple[Meld, ...]] = [tuple(best.melds)] if best.melds else [()]
     seen = {_key(best.melds)}
     work = [0]
+    meldable = _Meldable(hand, t)
 
     def search(left: tuple[Card, ...], chosen: list[Meld]) -> None:
         if len(found) >= limit or work[0] >= _WORK_LIMIT:
@@ -330,7 +341,7 @@ def arrangements(
             remaining = list(rest)
             for c in group:
                 remaining.remove(c)
-            if remaining and deadwood(tuple(remaining), t.rules, t.dealt or 0):
+            if remaining and not meldable.whole(remaining):
                 continue  # the rest cannot all be melded: no arrangement this way
             for meld in _meld_variants((first, *group), t):
                 chosen.append(meld)
@@ -339,6 +350,43 @@ def arrangements(
 
     search(hand, [])
     return tuple(found)
+
+
+class _Meldable:
+    """Whether parts of one hand can be melded whole, each part searched as another start
+    of one search of the whole hand (its notes shared between the parts, as the solver
+    does for the discards of going out), counting the cards left unmelded."""
+
+    def __init__(self, hand: tuple[Card, ...], t: RuleTables) -> None:
+        from payme.solver.search import Search
+        from payme.solver.shapes import book_for
+
+        self.t = t
+        h = Search(hand, t, t.unit_points, book_for(t))
+        # Pure wild cards limited to sets or runs, one-card melds and cards never melded
+        # are placed apart from the packed state: parts holding them are evaluated alone.
+        self.search = None if h.scoped or h.singles or h.fixed_dead else h
+        self.pure = frozenset(c.index for c in h.pure_any)
+        self.isolated = frozenset(c.index for c in h.isolated)
+
+    def whole(self, part: list[Card]) -> bool:
+        """Whether every card of ``part`` (cards of the hand) fits in a meld."""
+        h = self.search
+        if h is None:
+            return not deadwood(tuple(part), self.t.rules, self.t.dealt or 0)
+        # The part's start: its regular cards packed as the whole hand's are, and its pure
+        # wild cards as the balance; a card that melds with none of the hand is left over.
+        pure, isolated, unit_of = self.pure, self.isolated, h.book.unit_of
+        state = wild = 0
+        for card in part:
+            i = card.index
+            if i in pure:
+                wild += 1
+            elif i in isolated:
+                return False
+            else:
+                state += unit_of[i]
+        return h.value(state, wild, 1, 1) == 0
 
 
 def lay_off_spots(
@@ -360,23 +408,14 @@ def lay_off_spots(
     if not melds or not could_hold:
         return 0
     t = tables_for(rules, dealt)
-    kinds = tuple(sorted(card for card, copies in could_hold.items() if copies > 0))
-    fitting: set[Card] = set()
+    fitting = 0
     for meld in melds:
-        fitting.update(_fitting(meld, kinds, t.rules, t.dealt))
-    return sum(could_hold[card] for card in fitting)
-
-
-@lru_cache(maxsize=1 << 12)
-def _fitting(
-    meld: Meld, kinds: tuple[Card, ...], rules: Ruleset, dealt: int | None
-) -> frozenset[Card]:
-    """The cards of ``kinds`` that fit ``meld`` by themselves (arrangements share melds)."""
-    found: set[Card] = set()
-    for start in range(0, len(kinds), MAX_HAND):  # one card of each kind: a hand at most
-        part = kinds[start : start + MAX_HAND]
-        found.update(card for _, card in single_lay_offs(part, (meld,), rules, dealt))
-    return frozenset(found)
+        fitting |= fitting_mask(meld, t)
+    if not fitting:
+        return 0
+    return sum(
+        copies for card, copies in could_hold.items() if copies > 0 and fitting >> card.index & 1
+    )
 
 
 def tightest_arrangement(
