@@ -19,6 +19,12 @@ from payme.game.three_pack import (
 from payme.game.three_pack_bots import ThreePackStrongBot, make_three_pack_bot
 
 
+def seat_0_holds(hand: str, **where: str) -> ThreePackGame:
+    """A 3-player game where seat 0 (first to move) holds ``hand``; ``where`` sets the pile
+    or the stock's top (see :func:`arrange`)."""
+    return arrange(new_three_pack_game(players=3, seed=2, first=0), {0: hand}, **where)
+
+
 def choose(g: ThreePackGame, name: str, seed: int = 1) -> object:
     bot = make_three_pack_bot(name, g.rules, seed)
     s = g.to_move
@@ -74,58 +80,50 @@ def test_random_bot_never_drops_out_but_picks_among_the_legal_moves() -> None:
 
 @pytest.mark.parametrize("name", ["greedy", "strong"])
 def test_a_bot_goes_out_when_it_can(name: str) -> None:
-    g = new_three_pack_game(players=3, seed=2, first=0)
-    g = arrange(g, {0: "4H 5H 6H 9C 9D 9S KD"}, stock_top="7H")
+    g = seat_0_holds("4H 5H 6H 9C 9D 9S KD", stock_top="7H")
     g.apply(Draw(0, "stock"))
     assert choose(g, name) == GoOut(0, parse_card("KD"))
 
 
 @pytest.mark.parametrize("name", ["greedy", "strong"])
 def test_a_bot_lays_down_both_rummy_cards(name: str) -> None:
-    g = new_three_pack_game(players=3, seed=2, first=0)
-    g = arrange(g, {0: "RUMMY RUMMY 2C 6D KH 9S 4H"})
+    g = seat_0_holds("RUMMY RUMMY 2C 6D KH 9S 4H")
     assert choose(g, name) == LayDownRummy(0)
 
 
 @pytest.mark.parametrize("name", ["greedy", "strong"])
 def test_a_bot_takes_a_discard_that_lowers_its_unmelded_count(name: str) -> None:
-    g = new_three_pack_game(players=3, seed=2, first=0)
-    g = arrange(g, {0: "4H 5H 9C 9D KS 2D JC"}, pile="6H")
+    g = seat_0_holds("4H 5H 9C 9D KS 2D JC", pile="6H")
     hand = g.hand_of(0)
     assert unmelded_count(g.rules, hand) == 7  # no meld yet
     assert choose(g, name) == Draw(0, "discard")
 
 
 def test_greedy_draws_from_the_stock_when_the_discard_does_not_help() -> None:
-    g = new_three_pack_game(players=3, seed=2, first=0)
-    g = arrange(g, {0: "4H 5H 9C 9D KS 2D JC"}, pile="7S")
+    g = seat_0_holds("4H 5H 9C 9D KS 2D JC", pile="7S")
     assert choose(g, "greedy") == Draw(0, "stock")
 
 
 def test_greedy_discards_to_the_fewest_unmelded_cards() -> None:
-    g = new_three_pack_game(players=3, seed=2, first=0)
-    g = arrange(g, {0: "4H 5H 6H 9C 9D 9S KD"}, stock_top="2C")
+    g = seat_0_holds("4H 5H 6H 9C 9D 9S KD", stock_top="2C")
     g.apply(Draw(0, "stock"))
     action = choose(g, "greedy")
     assert isinstance(action, Discard) and action.card in parse_hand("KD 2C")
 
 
 def test_strong_keeps_its_wild_card_where_greedy_may_not() -> None:
-    g = new_three_pack_game(players=3, seed=2, first=0)
-    g = arrange(g, {0: "4H 5H 6H 9C 9D 9S WILD"}, stock_top="KD")
+    g = seat_0_holds("4H 5H 6H 9C 9D 9S WILD", stock_top="KD")
     g.apply(Draw(0, "stock"))
     assert choose(g, "strong") == GoOut(0, parse_card("KD"))  # it goes out, WILD melded
     # Without a way out: WILD beside two lone cards; the bot sheds a lone card.
-    g = new_three_pack_game(players=3, seed=2, first=0)
-    g = arrange(g, {0: "4H 5H 9C 9D KS 2D WILD"}, stock_top="7C")
+    g = seat_0_holds("4H 5H 9C 9D KS 2D WILD", stock_top="7C")
     g.apply(Draw(0, "stock"))
     action = choose(g, "strong")
     assert isinstance(action, Discard) and action.card != parse_card("WILD")
 
 
 def test_strong_always_takes_a_rummy_card_and_never_discards_one() -> None:
-    g = new_three_pack_game(players=3, seed=2, first=0)
-    g = arrange(g, {0: "4H 5H 6H 9C 9D 2S KD"}, pile="RUMMY")
+    g = seat_0_holds("4H 5H 6H 9C 9D 2S KD", pile="RUMMY")
     assert choose(g, "strong") == Draw(0, "discard")
     g.apply(Draw(0, "discard"))
     action = choose(g, "strong")
@@ -133,8 +131,7 @@ def test_strong_always_takes_a_rummy_card_and_never_discards_one() -> None:
 
 
 def test_strong_counts_unseen_cards_from_what_it_saw() -> None:
-    g = new_three_pack_game(players=3, seed=2, first=0)
-    g = arrange(g, {0: "4H 5H 9C 9D KS 2D JC"}, stock_top="3S")
+    g = seat_0_holds("4H 5H 9C 9D KS 2D JC", stock_top="3S")
     g.apply(Draw(0, "stock"))
     g.apply(Discard(0, parse_card("3S")))
     view = g.view(1)

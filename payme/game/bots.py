@@ -79,6 +79,15 @@ class SeededBot:
         self.rules = rules
         self.rng = random.Random(seed)
 
+    def choose(self, view: SeatView, legal: Sequence[Action]) -> Action:
+        """One action of ``legal`` (each bot decides its own way)."""
+        raise NotImplementedError
+
+
+def by_name(*bots: type[SeededBot], **later: BotFactory) -> dict[str, BotFactory]:
+    """A table of bots by their ``name``, with ``later`` (factories by name) added."""
+    return {bot.name: bot for bot in bots} | later
+
 
 def imported_later(module: str, cls: str) -> BotFactory:
     """A factory of the bot class ``module.cls``, imported at the first bot it makes (an
@@ -444,12 +453,9 @@ def _live_outs(deadwood: Hand, rules: Ruleset, dealt: int, unseen: Counter[Card]
 # ---------------------------------------------------------------------------- factory
 
 
-BOTS: dict[str, BotFactory] = {
-    "random": RandomBot,
-    "greedy": GreedyBot,
-    "strong": StrongBot,
-    "expert": imported_later("payme.game.expert", "ExpertBot"),
-}
+BOTS: dict[str, BotFactory] = by_name(
+    RandomBot, GreedyBot, StrongBot, expert=imported_later("payme.game.expert", "ExpertBot")
+)
 """Pay Me's bots by name (each game's bot module has a ``BOTS`` table like it)."""
 
 
@@ -541,6 +547,7 @@ __all__ = [
     "SeededBot",
     "StrongBot",
     "bot_seed",
+    "by_name",
     "imported_later",
     "make_bot",
     "play",

@@ -24,7 +24,7 @@ from collections.abc import Iterator, Sequence
 from payme.cards import CARDS, Card, parse_card
 from payme.deprecation import renamed
 from payme.game.actions import Action, Discard, Draw, DropOut, GoOut, LayDownRummy
-from payme.game.bots import Bot, BotFactory, SeededBot, imported_later
+from payme.game.bots import Bot, BotFactory, SeededBot, by_name, imported_later
 from payme.game.three_pack import unmelded_count
 from payme.game.view import SeatView, ThreePackView, narrow
 from payme.rulesets import Ruleset, RulesLike
@@ -333,12 +333,12 @@ class ThreePackStrongBot(ThreePackGreedyBot):
         return stock
 
 
-BOTS: dict[str, BotFactory] = {
-    "random": ThreePackRandomBot,
-    "greedy": ThreePackGreedyBot,
-    "strong": ThreePackStrongBot,
-    "expert": imported_later("payme.game.three_pack_expert", "ThreePackExpert"),
-}
+BOTS: dict[str, BotFactory] = by_name(
+    ThreePackRandomBot,
+    ThreePackGreedyBot,
+    ThreePackStrongBot,
+    expert=imported_later("payme.game.three_pack_expert", "ThreePackExpert"),
+)
 """Rummy 3-Pack's bots by name (see :data:`payme.game.BOT_NAMES`)."""
 
 
