@@ -40,12 +40,11 @@ import os
 import statistics
 import time
 from collections.abc import Sequence
-from datetime import UTC, datetime
 from multiprocessing import get_context
 from typing import Any
 
 from benchmarks.bench_three_pack import wilson
-from benchmarks.report import commit, interval, machine, mean_total_rows
+from benchmarks.report import heading, interval, mean_total_rows
 from payme.game import make_bot, new_game
 from payme.game.bots import SAFETY_TURN_LIMIT, bot_seed
 
@@ -265,15 +264,14 @@ def read_timings(path: str, kind: str) -> list[float]:
 
 def run() -> str:
     """Run the benchmark and return its Markdown section."""
-    started = datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
     wall = time.perf_counter()
     lines = [
-        "## The expert bot against the strong bot",
-        "",
-        f"Measured {started} at commit {commit()} on {machine()}.",
-        f"Command: `BENCH_BOTS_N={GAMES} BENCH_BOTS_TIMED={TIMED} BENCH_BOTS_WORKERS={WORKERS} "
-        f"BENCH_BOTS_KINDS={','.join(KINDS)} .venv/bin/python -m benchmarks bots "
-        "--doc docs/bots.md`.",
+        *heading(
+            "The expert bot against the strong bot",
+            f"BENCH_BOTS_N={GAMES} BENCH_BOTS_TIMED={TIMED} BENCH_BOTS_WORKERS={WORKERS} "
+            f"BENCH_BOTS_KINDS={','.join(KINDS)} .venv/bin/python -m benchmarks bots "
+            "--doc docs/bots.md",
+        ),
         "The machine is shared with other work: times are CPU seconds, still noisy.",
         "",
     ]

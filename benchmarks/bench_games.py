@@ -21,10 +21,9 @@ from __future__ import annotations
 import os
 import statistics
 import time
-from datetime import UTC, datetime
 from multiprocessing import get_context
 
-from benchmarks.report import commit, interval, machine, mean_total_rows
+from benchmarks.report import heading, interval, mean_total_rows
 from payme.game import BOT_NAMES, play_game
 
 GAMES = int(os.environ.get("BENCH_GAMES_N", "1000"))
@@ -71,13 +70,12 @@ def strength(games: int = GAMES, workers: int = WORKERS) -> dict[str, list[float
 
 def run() -> str:
     """Run the benchmark and return its Markdown section."""
-    started = datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
     lines = [
-        "## Pay Me games with bots",
-        "",
-        f"Measured {started} at commit {commit()} on {machine()}.",
-        f"Command: `BENCH_GAMES_N={GAMES} BENCH_GAMES_TIMED={TIMED} "
-        f"BENCH_GAMES_WORKERS={WORKERS} .venv/bin/python -m benchmarks games`.",
+        *heading(
+            "Pay Me games with bots",
+            f"BENCH_GAMES_N={GAMES} BENCH_GAMES_TIMED={TIMED} BENCH_GAMES_WORKERS={WORKERS} "
+            ".venv/bin/python -m benchmarks games",
+        ),
         "The machine is shared with other work: times are noisy upper bounds.",
         "",
         "### Time per full four-player denexa game (11 hands), same bot in every seat",

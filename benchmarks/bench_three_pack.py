@@ -24,10 +24,9 @@ import os
 import statistics
 import time
 from collections import Counter
-from datetime import UTC, datetime
 from multiprocessing import get_context
 
-from benchmarks.report import commit, machine
+from benchmarks.report import heading
 from payme.game.three_pack import play_three_pack
 
 GAMES = int(os.environ.get("BENCH_3PACK_N", "1000"))
@@ -87,14 +86,13 @@ def strength(
 
 def run() -> str:
     """Run the benchmark and return its Markdown section."""
-    started = datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
     wall = time.perf_counter()
     lines = [
-        "## Rummy 3-Pack games with bots",
-        "",
-        f"Measured {started} at commit {commit()} on {machine()}.",
-        f"Command: `BENCH_3PACK_N={GAMES} BENCH_3PACK_TIMED={TIMED} "
-        f"BENCH_3PACK_WORKERS={WORKERS} .venv/bin/python -m benchmarks three_pack`.",
+        *heading(
+            "Rummy 3-Pack games with bots",
+            f"BENCH_3PACK_N={GAMES} BENCH_3PACK_TIMED={TIMED} BENCH_3PACK_WORKERS={WORKERS} "
+            ".venv/bin/python -m benchmarks three_pack",
+        ),
         "The machine is shared with other work: times are noisy (CPU seconds, not wall).",
         "",
         f"### CPU time per three-player game ({DEALT} cards dealt), same bot in every seat",

@@ -14,6 +14,7 @@ import platform
 import statistics
 import subprocess
 from collections.abc import Iterable, Mapping, Sequence
+from datetime import UTC, datetime
 
 
 def machine() -> str:
@@ -49,6 +50,18 @@ def commit() -> str:
     except (OSError, subprocess.SubprocessError):
         return "unknown"
     return done.stdout.strip()
+
+
+def heading(title: str, command: str) -> list[str]:
+    """A benchmark section's first lines: its title, when, at which commit and on what
+    machine it was measured, and the command that measures it again."""
+    started = datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
+    return [
+        f"## {title}",
+        "",
+        f"Measured {started} at commit {commit()} on {machine()}.",
+        f"Command: `{command}`.",
+    ]
 
 
 def interval(values: Sequence[float]) -> tuple[float, float]:

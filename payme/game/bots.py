@@ -309,13 +309,12 @@ class StrongBot(GreedyBot):
         return expect / total
 
     def _final_draw(self, view: PayMeView, legal: Sequence[Action]) -> Action:
-        sources = {a.source: a for a in legal if isinstance(a, Draw)}
         top = view.top_discard
-        if "discard" in sources and top is not None:
-            if "stock" not in sources:
-                return sources["discard"]
-            if _fits_table(top, view):
-                return sources["discard"]  # it will be laid off: as good as melded
+        if top is not None and _fits_table(top, view):
+            # It will be laid off: as good as melded.
+            take = next((a for a in legal if isinstance(a, Draw) and a.source == "discard"), None)
+            if take is not None:
+                return take
         return GreedyBot._draw(self, view, legal)
 
     # --- discards
