@@ -636,17 +636,26 @@ class _Search:
         return ev
 
     def best(self) -> tuple[Evaluation, _Choice]:
+        """The best layout of the cards left and the lay-offs that leave them."""
         whole = self.evaluate(self.cards)
+        _, left, choice = self.choose(whole.deadwood_points, whole.deadwood)
+        return (whole, _NOTHING) if left is None else (self.evaluate(left), choice)
+
+    def choose(
+        self, top: int, deadwood: Sequence[Card]
+    ) -> tuple[int, tuple[Card, ...] | None, _Choice]:
+        """The fewest points, the cards left (``None``: when laying nothing off is best) and
+        the lay-offs, given the whole hand's fewest points ``top`` and the ``deadwood`` of
+        its best layout."""
         melds = [(i, m) for i, m in self.melds if m.room]
-        if not melds or whole.deadwood_points == 0:
-            return whole, _NOTHING
+        if not melds or top == 0:
+            return top, None, _NOTHING
         counts = Counter(self.cards)
         kinds = sorted({c for _, m in melds for c in m.kinds})
         packed = _Packed(kinds, counts)
         others = [c for c in self.cards if c not in packed.shift]
         points = self.t.points
         start = packed.pack(c for c in self.cards if c in packed.shift)
-        top = whole.deadwood_points
         # No set of cards laid off takes more points than all the candidates together.
         floor = max(0, top - sum(points[c.index] * counts[c] for c in kinds))
         most = min(sum(counts[c] for c in kinds), sum(m.room for _, m in melds))
@@ -654,7 +663,7 @@ class _Search:
         self._packed = packed
         self._rooms = [sum(m.room for _, m in melds[i:]) for i in range(len(melds) + 1)]
         # The deadwood of the whole hand's best layout, as far as it is candidate cards.
-        dead = packed.pack(c for c in whole.deadwood if c in packed.shift)
+        dead = packed.pack(c for c in deadwood if c in packed.shift)
         self._whole = _plain_search(self.cards, self.t)
         best_points, best_left, best_choice, best_size = top, None, _NOTHING, 0
         tight = False
@@ -665,7 +674,7 @@ class _Search:
             if not tight and size > 0:
                 # Listing more sizes costs: first try the tighter floor (one search).
                 tight = True
-                floor = max(floor, self._floor_free())
+                floor = max(floor, self._floor_free(top))
                 if (floor, size) >= (best_points, best_size):
                     break
             # Every distinct "cards left" reachable by laying off exactly ``size`` cards,
@@ -694,10 +703,10 @@ class _Search:
                         size,
                     )
         if best_left is None:
-            return whole, _NOTHING
-        return self.evaluate(self._left(others, packed, best_left)), best_choice
+            return top, None, _NOTHING
+        return best_points, self._left(others, packed, best_left), best_choice
 
-    def _floor_free(self) -> int:
+    def _floor_free(self, top: int) -> int:
         """The fewest points the hand could reach if every card that takes part in some
         lay-off could be laid off, whatever the others take: its best layout with those
         cards priced at 0.  (Laying a set of cards off leaves the best layout of the hand in
@@ -715,7 +724,7 @@ class _Search:
             for c in added
         )
         if not free:
-            return self.evaluate(self.cards).deadwood_points
+            return top
         h = Search(self.cards, t, _free_cost(t, free), book_for(t))
         return h.value(h.state0, h.n_any, 1) + h.aside
 
@@ -868,9 +877,11 @@ def _check_table(
             )
 
 
-def _lay_off(hand: tuple[Card, ...], declared: tuple[Meld, ...], t: RuleTables) -> LayOffResult:
-    cards = tuple(sorted(hand))
-    ev, chosen = _Search(cards, declared if t.rules.lay_off else (), t).best()
+def _placed(
+    declared: tuple[Meld, ...], chosen: _Choice, t: RuleTables
+) -> tuple[list[Meld], list[tuple[int, tuple[Card, ...]]]]:
+    """The melds grown by the lay-offs ``chosen`` and the cards each takes, in placing
+    order."""
     grown = list(declared)
     lay_offs = []
     for index, added in chosen:
@@ -878,6 +889,40 @@ def _lay_off(hand: tuple[Card, ...], declared: tuple[Meld, ...], t: RuleTables) 
         assert result is not None  # the search only chooses lay-offs that grow validly
         grown[index], placed = result
         lay_offs.append((index, placed))
+    return grown, lay_offs
+
+
+def best_placements(
+    hand: tuple[Card, ...],
+    declarer_melds: Iterable[MeldLike],
+    rules: RulesLike,
+    dealt: int | None,
+    layout: tuple[int, Sequence[Card]],
+) -> tuple[int, tuple[tuple[int, tuple[Card, ...]], ...]]:
+    """:func:`lay_off`'s fewest points and lay-offs (each meld's index and cards in placing
+    order) without the layout of the cards left, for a sorted ``hand`` whose best
+    ``layout`` (fewest points, deadwood) is known: what a game needs to list the best
+    lay-off, without the two evaluations :func:`lay_off` makes.
+
+    >>> from payme.solver import evaluate
+    >>> from payme.cards import parse_hand
+    >>> hand = tuple(sorted(parse_hand("8H 9H KD KS")))
+    >>> ev = evaluate(hand, "denexa", 12)
+    >>> best_placements(hand, ["5H 6H 7H"], "denexa", 12, (ev.deadwood_points, ev.deadwood))
+    (20, ((0, (Card('8H'), Card('9H'))),))
+    """
+    t = tables_for(rules, dealt)
+    declared = _declared(declarer_melds, t)
+    _check_table((hand,), declared, t)
+    search = _Search(hand, declared if t.rules.lay_off else (), t)
+    points, _, chosen = search.choose(*layout)
+    return points, tuple(_placed(declared, chosen, t)[1])
+
+
+def _lay_off(hand: tuple[Card, ...], declared: tuple[Meld, ...], t: RuleTables) -> LayOffResult:
+    cards = tuple(sorted(hand))
+    ev, chosen = _Search(cards, declared if t.rules.lay_off else (), t).best()
+    grown, lay_offs = _placed(declared, chosen, t)
     return LayOffResult(
         deadwood_points=ev.deadwood_points,
         melds=tuple(ev.melds),
@@ -949,6 +994,7 @@ def lay_off_in_turn(
 __all__ = [
     "LayOffResult",
     "MeldLike",
+    "best_placements",
     "fitting_mask",
     "grow_meld",
     "lay_off",

@@ -164,6 +164,31 @@ def test_many_processes_give_the_single_core_frame() -> None:
     assert_frame_equal(simulate(workers=3, **args), one)
 
 
+def test_left_to_itself_simulate_starts_processes_only_for_a_long_run(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from payme.analysis import simulate as module
+
+    pooled: list[list[tuple[int, int]]] = []
+    pool = module._run_pool
+
+    def watched(plan: Any, work: list[tuple[int, int]], workers: int, report: Any) -> Any:
+        pooled.append(work)
+        return pool(plan, work, workers, report)
+
+    monkeypatch.setattr(module, "_run_pool", watched)
+    monkeypatch.setattr(module, "default_workers", lambda: 2)
+    args: dict[str, Any] = dict(games=9, rules="family", players=3, seed=5, play=fake_play)
+    quick = simulate(**args)  # the fake games take microseconds: all played here
+    assert not pooled
+    monkeypatch.setattr(module, "POOL_WORTH", 0.0)  # now any run is worth the processes
+    pooled_frame = simulate(**args)
+    assert pooled and pooled[0][0][0] == 1  # game 0 was played here, the rest by the pool
+    assert sorted(g for a, b in pooled[0] for g in range(a, b)) == list(range(1, 9))
+    assert_frame_equal(pooled_frame, quick)
+    assert_frame_equal(quick, simulate(workers=1, **args))
+
+
 def test_batches_cover_every_game_once() -> None:
     for games in (1, 2, 7, 100, 1001):
         for workers in (1, 2, 5):

@@ -26,6 +26,7 @@ import hashlib
 import importlib
 import math
 import os
+import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -59,6 +60,9 @@ HOW_WON: tuple[str, ...] = ("went out", "both rummy", "rummy card", "")
 # enough that the progress bar moves and the last batches balance the load.
 MAX_BATCH = 20
 BATCHES_PER_WORKER = 8
+POOL_WORTH = 0.5
+"""Seconds of one core a run must still need, after its first game, for worker processes
+to pay for their start (when ``workers`` is left to :func:`simulate`)."""
 
 
 class SimulationError(RuntimeError):
@@ -242,18 +246,42 @@ def default_workers() -> int:
         return os.cpu_count() or 1
 
 
-def _run_here(plan: Plan, games: int, report: Callable[[int], None]) -> list[Row]:
+def _run_here(plan: Plan, work: list[tuple[int, int]], report: Callable[[int], None]) -> list[Row]:
     rows = []
-    for start, stop in batches(games, 1):
+    for start, stop in work:
         rows.extend(play_batch(plan, start, stop))
         report(stop - start)
     return rows
 
 
-def _run_pool(plan: Plan, games: int, workers: int, report: Callable[[int], None]) -> list[Row]:
+def _after_first(games: int, workers: int) -> list[tuple[int, int]]:
+    """:func:`batches` of the games after game 0."""
+    return [(start + 1, stop + 1) for start, stop in batches(games - 1, workers)]
+
+
+def _run_local(plan: Plan, games: int, cores: int, report: Callable[[int], None]) -> list[Row]:
+    """The games on this machine's cores, in worker processes when they pay for themselves.
+
+    Starting the processes (and their first games, whose caches are cold) costs a few
+    tenths of a second, so the first game is played here and timed: when the others
+    would take less than :data:`POOL_WORTH` seconds, they are played here too.
+    """
+    if cores == 1 or games == 1:
+        return _run_here(plan, batches(games, 1), report)
+    began = time.perf_counter()
+    rows = play_batch(plan, 0, 1)
+    report(1)
+    work = _after_first(games, cores)
+    if (time.perf_counter() - began) * (games - 1) < POOL_WORTH or len(work) == 1:
+        return rows + _run_here(plan, _after_first(games, 1), report)
+    return rows + _run_pool(plan, work, cores, report)
+
+
+def _run_pool(
+    plan: Plan, work: list[tuple[int, int]], workers: int, report: Callable[[int], None]
+) -> list[Row]:
     from concurrent.futures import ProcessPoolExecutor, as_completed
 
-    work = batches(games, workers)
     done: dict[int, list[Row]] = {}
     pool = ProcessPoolExecutor(max_workers=min(workers, len(work)))
     try:
@@ -369,13 +397,15 @@ def simulate(
 
     ``bots``: one name per seat, or a single name for every seat (default: the standard
     mix ``strong, greedy, random, greedy``, repeated around the table).  ``workers``: processes
-    to use (default: every core; ``1`` plays in this process).  ``scheduler``: a Dask
-    scheduler address such as ``"tcp://10.0.0.5:8786"`` (or a ``distributed.Client``) to
-    play on a cluster instead; its workers need payme installed.  ``progress``: ``True``
-    for a bar, ``False`` for none, ``None`` for a bar on long watched runs, or a callable
-    ``(done, total)``.  ``options`` go to the game (e.g. ``dealt=7`` for ``three_pack``).
-    ``play`` replaces the game engine (a picklable ``play(rules, players, bots, seed,
-    **options)`` returning an object with ``results()``), for tests and experiments.
+    to use (``1`` plays in this process; default: every core, when the run is long enough
+    to pay for starting the processes, as its first game, played here, shows).
+    ``scheduler``: a Dask scheduler address such as ``"tcp://10.0.0.5:8786"`` (or a
+    ``distributed.Client``) to play on a cluster instead; its workers need payme installed.
+    ``progress``: ``True`` for a bar, ``False`` for none, ``None`` for a bar on long watched
+    runs, or a callable ``(done, total)``.  ``options`` go to the game (e.g. ``dealt=7`` for
+    ``three_pack``).  ``play`` replaces the game engine (a picklable ``play(rules, players,
+    bots, seed, **options)`` returning an object with ``results()``), for tests and
+    experiments.
 
     The same arguments give the same frame on one core, on many or on a cluster: game
     ``i`` is seeded with ``game_seed(seed, i)``.
@@ -401,12 +431,12 @@ def simulate(
     with reporter(progress, games) as report:
         if scheduler is not None:
             rows = _run_dask(checked, games, scheduler, report)
+        elif workers is None:
+            rows = _run_local(checked, games, default_workers(), report)
+        elif workers == 1 or len(batches(games, workers)) == 1:
+            rows = _run_here(checked, batches(games, 1), report)
         else:
-            cores = default_workers() if workers is None else workers
-            if cores == 1 or len(batches(games, cores)) == 1:
-                rows = _run_here(checked, games, report)
-            else:
-                rows = _run_pool(checked, games, cores, report)
+            rows = _run_pool(checked, batches(games, workers), workers, report)
     return to_frame(checked, rows)
 
 

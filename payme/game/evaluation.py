@@ -98,10 +98,10 @@ def best_lay_off_points(
 ) -> tuple[int, tuple[tuple[int, tuple[Card, ...]], ...]]:
     """The fewest points a sorted hand reaches with its own melds and lay-offs onto the
     declarer's ``melds`` (:class:`payme.melds.Meld` objects), and the lay-offs that do it."""
-    from payme.layoff import lay_off
+    from payme.layoff import best_placements
 
-    found = lay_off(hand, melds, rules, dealt)
-    return found.deadwood_points, tuple((i, tuple(cs)) for i, cs in found.lay_offs if cs)
+    # The hand's own best layout is known by now (the hands were scored when shown).
+    return best_placements(hand, melds, rules, dealt, layout(hand, rules, dealt))
 
 
 def may_fit(card: Card, meld: Any, rules: Ruleset, dealt: int) -> bool:

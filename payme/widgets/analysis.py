@@ -547,9 +547,9 @@ class AnalysisPage:
         frames: dict[str, Any] = {}
         for name in runs:
             self.progress.description = _short(name)
+            # simulate starts worker processes only when the run is long enough to pay.
             frames[name] = simulate(
-                games, name, players, seats, seed,
-                workers=1 if games < 40 else None, progress=self._on_progress,
+                games, name, players, seats, seed, progress=self._on_progress
             )  # fmt: skip
         df = frames[rules]
         parts = [csv_link(df, f"payme-{rules}-{games}-games.csv")]
