@@ -18,7 +18,9 @@ once (a repeat would find the solver's memo).  Rows:
 * ``lay_off``: the 13-card lay-off of issue 14 (``payme.lay_off``), the first call of a
   process and then repeated calls;
 * ``analysis``: the Analysis page's default run (20 three-player denexa games, strong,
-  greedy and random bots), pandas imported first.
+  greedy and random bots), pandas imported first, in one process (its CPU time);
+* ``analysis_page``: the same run as the page makes it (``simulate`` choosing the worker
+  processes: both cores when the run pays for them), by the wall clock.
 
 RLCard and OpenSpiel are benchmark-only extras (see :mod:`benchmarks.bench_gin` for the
 install line); without them their columns say so.  The other libraries are given their
@@ -188,6 +190,22 @@ def _row_analysis() -> dict[str, Any]:
     return {"payme": {"cpu": [cpu * 1000], "wall": [wall * 1000]}, "import_ms": imported}
 
 
+def _row_analysis_page() -> dict[str, Any]:
+    """The Analysis page's default run as the page makes it: ``simulate`` left to choose
+    its worker processes; the wall clock, and the CPU time of this process and its workers."""
+    import pandas  # noqa: F401
+
+    from payme.analysis.simulate import simulate
+
+    times = os.times()
+    cpu, wall = times.user + times.system, time.perf_counter()
+    simulate(20, "denexa", 3, ["strong", "greedy", "random"], 7, progress=False)
+    wall = time.perf_counter() - wall
+    times = os.times()
+    cpu = sum(times[:4]) - cpu
+    return {"payme": {"cpu": [cpu * 1000], "wall": [wall * 1000]}}
+
+
 ROWS: dict[str, Callable[[], dict[str, Any]]] = {
     "parse": _row_parse,
     "denexa": _row_denexa,
@@ -195,6 +213,7 @@ ROWS: dict[str, Callable[[], dict[str, Any]]] = {
     "gin_discard": lambda: _row_gin(11, discard=True),
     "lay_off": _row_lay_off,
     "analysis": _row_analysis,
+    "analysis_page": _row_analysis_page,
 }
 
 
@@ -314,6 +333,18 @@ def run() -> str:
     run = results["analysis"]["payme"]
     line("Analysis page's default run (20 games), whole run", run["cpu"], run["wall"])
     verdicts.append(_verdict("Analysis default run", run["cpu"][0], 1000.0))
+    page = results["analysis_page"]["payme"]
+    line(
+        "Analysis default run as the page makes it (worker processes when they pay; CPU of "
+        "all processes)",
+        page["cpu"],
+        page["wall"],
+    )
+    verdicts.append(
+        f"Analysis default run as the page makes it, wall clock: {_f(page['wall'][0])} ms "
+        f"(target ≤ 1000.0; judged on a quiet machine) — "
+        f"{'met' if page['wall'][0] <= 1000 else '**not met**'}."
+    )
     lines += [
         "",
         "Not in the rows: importing payme and its solver (`import payme`, then the first use "

@@ -51,6 +51,7 @@ def run() -> str:
         "| --- | ---: | ---: | ---: | ---: | ---: | ---: |",
     ]
     mix_frame = None
+    verdicts: list[str] = []
     unknown = [name for name in CHOSEN if name not in SEATINGS]
     if unknown:
         raise ValueError(f"BENCH_SIMULATE_SEATINGS: unknown {unknown}; choose from greedy, mix")
@@ -68,8 +69,18 @@ def run() -> str:
             f"{GAMES / wall:.2f} | {per_game} | {free} |"
         )
         print(lines[-1], file=sys.stderr, flush=True)
+        if bots == SEATINGS["greedy"][1] and cpu > 0:
+            free = cpu / WORKERS * 1000 / GAMES
+            verdicts.append(
+                f"1,000 greedy games on {WORKERS} cores (scaled from the {GAMES:,} played): "
+                f"{wall * 1000 / GAMES:.1f} s of wall time here; {free:.1f} s on {WORKERS} "
+                f"free cores by the CPU time (target ≤ 10 s of wall time) — "
+                f"{'met' if free <= 10 else '**not met**'}."
+            )
         if bots == STANDARD_MIX:
             mix_frame = df
+    if verdicts:
+        lines += ["", *verdicts]
     if mix_frame is not None:
         lines += [
             "",
