@@ -14,13 +14,19 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import lru_cache
-from typing import Any, cast
+from typing import Any, Unpack, cast
 
 from payme.cards import format_hand
-from payme.game.actions import Discard, Draw, GoOut
+from payme.game.actions import Action, Discard, Draw, GoOut
 from payme.game.pay_me import PayMeGame
 from payme.rulesets import Ruleset
-from payme.tutorial.checks import Question, choice_question, number_question, yes_no_question
+from payme.tutorial.checks import (
+    Question,
+    Shown,
+    choice_question,
+    number_question,
+    yes_no_question,
+)
 from payme.tutorial.markup import cards_html, rules_words
 from payme.words import plain_words, seat_names
 
@@ -69,8 +75,14 @@ def together(seats: Any, start: bool = False) -> str:
     return text[0].upper() + text[1:] if start else text
 
 
-def _verdict_text(verdict: Any, yes: str, players: int, you: int = 0) -> str:
-    return say(str(verdict.reason), players, you) if not verdict.ok else yes
+def _may(
+    g: Any, action: Action, prompt: str, yes: str = "Yes.", **shown: Unpack[Shown]
+) -> Question:
+    """ "May you ...?" answered by the engine: ``g.can(action)``, with its reason when not
+    (``yes`` when it may), said to the seat that acts."""
+    verdict = g.can(action)
+    why = yes if verdict.ok else say(str(verdict.reason), g.players, action.seat)
+    return yes_no_question(prompt, verdict.ok, why, **shown)
 
 
 def new_table(r: Ruleset, seed: int = 1) -> Any:
@@ -126,38 +138,31 @@ def turn_questions(r: Ruleset) -> list[Question]:
         )
     ]
     card = view.hand[0]
-    verdict = g.can(Discard(me, card))
     qs.append(
-        yes_no_question(
+        _may(
+            g,
+            Discard(me, card),
             f"It is your turn and you have not drawn yet. May you discard {card} now?",
-            verdict.ok,
-            _verdict_text(verdict, "Yes.", g.players, me),
             cards=view.hand,
             dealt=view.dealt,
             caption="your hand",
         )
     )
-    verdict = g.can(Draw(me, "discard"))
     qs.append(
-        yes_no_question(
+        _may(
+            g,
+            Draw(me, "discard"),
             f"May you start your turn by taking the {top} from the discard pile?",
-            verdict.ok,
-            _verdict_text(
-                verdict,
-                f"Yes: you may draw the top discard ({top}) or the top card of the stock.",
-                g.players,
-                me,
-            ),
+            f"Yes: you may draw the top discard ({top}) or the top card of the stock.",
         )
     )
     g.apply(Draw(me, "stock"))
     view = g.view(me)
-    verdict = g.can(Draw(me, "stock"))
     qs.append(
-        yes_no_question(
+        _may(
+            g,
+            Draw(me, "stock"),
             f"You drew {view.drawn} from the stock. May you draw another card?",
-            verdict.ok,
-            _verdict_text(verdict, "Yes.", g.players, me),
             cards=view.hand,
             dealt=view.dealt,
             caption="your hand after drawing",
@@ -233,22 +238,17 @@ def final_turn_questions(r: Ruleset) -> list[Question]:
         )
     ]
     if top is not None:
-        verdict = g.can(Draw(seat, "discard"))
         qs.append(
-            yes_no_question(
+            _may(
+                g,
+                Draw(seat, "discard"),
                 say(
                     f"Seat {declarer} went out. In your final turn, may you take "
                     f"the {top} from the discard pile?",
                     g.players,
                     seat,
                 ),
-                verdict.ok,
-                _verdict_text(
-                    verdict,
-                    f"Yes: {rules_words(r)} let a final turn draw from the discard pile too.",
-                    g.players,
-                    seat,
-                ),
+                f"Yes: {rules_words(r)} let a final turn draw from the discard pile too.",
                 cards=view.hand,
                 dealt=view.dealt,
                 caption="your hand",
@@ -256,12 +256,11 @@ def final_turn_questions(r: Ruleset) -> list[Question]:
         )
     g.apply(Draw(seat, "stock"))
     view = g.view(seat)
-    verdict = g.can(GoOut(seat, view.drawn))
     qs.append(
-        yes_no_question(
+        _may(
+            g,
+            GoOut(seat, view.drawn),
             f"You drew {view.drawn} in your final turn. May you go out now?",
-            verdict.ok,
-            _verdict_text(verdict, "Yes.", g.players, seat),
             cards=view.hand,
             dealt=view.dealt,
             caption="your hand after the final draw",

@@ -17,6 +17,7 @@ for the next candidate (see :func:`payme.tutorial.checks.pick`).
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from functools import partial
 
 from payme.cards import CARDS, JOKER_INDEX, RANK_NAMES, Card, format_hand, parse_card, parse_hand
 from payme.pack import Pack, check_hand
@@ -311,55 +312,34 @@ def same_rank_questions(r: Ruleset) -> Sequence[Question | None]:
 
 def going_out_questions(r: Ruleset) -> Sequence[Question | None]:
     optional = r.going_out == "discard_optional"
-    return [
-        pick(
-            [
-                lambda: ask.go_out(
-                    r,
-                    "5H 6H 7H 8H 9H",
-                    4,
-                    shows=lambda w: (ask.NO_DISCARD in w) == optional and ask.CANNOT not in w,
-                    claim="a fully melded hand: with or without a discard as the rules say",
-                )
-            ],
+    examples: list[tuple[str, int, Callable[[tuple[str, ...]], bool], str, str]] = [
+        # (hand, dealt, what the engine's answer must show, the claim, what it shows)
+        (
+            "5H 6H 7H 8H 9H",
+            4,
+            lambda w: (ask.NO_DISCARD in w) == optional and ask.CANNOT not in w,
+            "a fully melded hand: with or without a discard as the rules say",
             "a fully melded hand",
         ),
-        pick(
-            [
-                lambda: ask.go_out(
-                    r,
-                    "5H 6H 7H 8H KS",
-                    4,
-                    shows=lambda w: w == ("KS",),
-                    claim="one loose card to discard",
-                )
-            ],
-            "one discard",
-        ),
-        pick(
-            [
-                lambda: ask.go_out(
-                    r,
-                    "5H 6H 7H KS QD",
-                    4,
-                    shows=lambda w: w == (ask.CANNOT,),
-                    claim="two loose cards: cannot go out",
-                )
-            ],
+        ("5H 6H 7H 8H KS", 4, lambda w: w == ("KS",), "one loose card to discard", "one discard"),
+        (
+            "5H 6H 7H KS QD",
+            4,
+            lambda w: w == (ask.CANNOT,),
+            "two loose cards: cannot go out",
             "a hand that cannot go out",
         ),
-        pick(
-            [
-                lambda: ask.go_out(
-                    r,
-                    "3C 8D 8S 8H JK 9C TC",
-                    6,
-                    shows=lambda w: w == ("3C",),
-                    claim="a joker completes a run; one card to discard",
-                )
-            ],
+        (
+            "3C 8D 8S 8H JK 9C TC",
+            6,
+            lambda w: w == ("3C",),
+            "a joker completes a run; one card to discard",
             "going out with a wild card",
         ),
+    ]
+    return [
+        pick([partial(ask.go_out, r, hand, dealt, shows=shows, claim=claim)], what)
+        for hand, dealt, shows, claim, what in examples
     ]
 
 
