@@ -12,18 +12,22 @@ STAMP := $(VENV)/.installed
 HOST ?= 127.0.0.1
 PORT ?= 8866
 PYTEST_ARGS ?=
+PYTEST_ARGS_PURE ?=
 VOILA_ARGS ?=
 
-.PHONY: app test check lint typecheck pytest pytest-fast docs bench chromium clean
+.PHONY: app test check lint typecheck pytest pytest-fast pytest-pure docs bench chromium clean
 
 $(PY):
 	python3 -m venv $(VENV)
 
 # uv installs the stack in about half pip's time; --compile-bytecode matters because
-# these machines set PYTHONDONTWRITEBYTECODE=1.
-$(STAMP): pyproject.toml | $(PY)
+# these machines set PYTHONDONTWRITEBYTECODE=1.  The install builds the solver's compiled
+# core (payme/solver/_core.c) where a C compiler is found; without one the pure-Python solver
+# runs, and the line after the install says so once.
+$(STAMP): pyproject.toml setup.py payme/solver/_core.c | $(PY)
 	$(PY) -m pip install -q uv
 	$(VENV)/bin/uv pip install --python $(PY) --compile-bytecode -e ".[test]"
+	@$(PY) -c "from payme.solver.backend import describe; print(describe())"
 	# jsonschema's optional IRI checker builds a grammar at import: every Jupyter process
 	# starts ~3 s faster without it (only the 'iri' format check is lost).
 	-$(VENV)/bin/uv pip uninstall --python $(PY) rfc3987-syntax
@@ -59,7 +63,7 @@ pytest: $(STAMP) chromium
 	if [ $$rc -eq 5 ]; then echo "pytest collected no tests: failing" >&2; exit 1; fi; \
 	exit $$rc
 
-test: lint typecheck docs pytest
+test: lint typecheck docs pytest pytest-pure
 
 # The fast tier: the package's doctests, the unit tests and the README's tour, without the
 # tests marked slow (long sweeps), the notebooks (nbval) or the browser (tests/e2e), spread
@@ -72,6 +76,15 @@ pytest-fast: $(STAMP)
 	exit $$rc
 
 check: lint typecheck pytest-fast
+
+# The unit tests and doctests again with the solver's pure-Python core (the reference and
+# the fallback; the runs above use the compiled core where it is built): not the notebooks
+# or the browser, whose solver calls the unit tests already cover.
+pytest-pure: $(STAMP)
+	@rc=0; PAYME_SOLVER=python $(VENV)/bin/pytest -q -rfE -m "not e2e" --ignore=tests/e2e \
+	  -n $(CHECK_WORKERS) $(PYTEST_ARGS_PURE) payme tests README.md </dev/null || rc=$$?; \
+	if [ $$rc -eq 5 ]; then echo "pytest collected no tests: failing" >&2; exit 1; fi; \
+	exit $$rc
 
 # The API reference, from the docstrings, into build/docs/ (git-ignored): nitpicky (-n: every
 # cross-reference must resolve) and a warning fails it (-W); -E rereads every page.

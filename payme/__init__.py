@@ -25,7 +25,9 @@ starting with ``_``) may change.
   :class:`~payme.solver.BestDiscard`; :func:`~payme.layoff.lay_off` (a
   :class:`~payme.layoff.LayOffResult`),
   :func:`~payme.layoff.lay_off_in_turn`, :func:`~payme.layoff.grow_meld`,
-  :func:`~payme.odds.go_out_chance` (a :class:`~payme.odds.GoOutChance`).
+  :func:`~payme.odds.go_out_chance` (a :class:`~payme.odds.GoOutChance`);
+  :func:`~payme.solver.backend.solver_backend` (which core runs the solver: compiled or
+  pure Python, the same answers).
 - Puzzles: :func:`~payme.puzzles.new_puzzle`, :func:`~payme.puzzles.puzzle_from_id` (each a
   :class:`~payme.puzzles.Puzzle`).
 - Games and analysis: :func:`~payme.game.new_game`, :func:`~payme.game.play_game`,
@@ -67,6 +69,7 @@ _EXPORTS: dict[str, str] = {
     "evaluate": "payme.solver",
     "can_go_out": "payme.solver",
     "best_discard": "payme.solver",
+    "solver_backend": "payme.solver.backend",
     "LayOffResult": "payme.layoff",
     "lay_off": "payme.layoff",
     "lay_off_in_turn": "payme.layoff",
@@ -102,6 +105,7 @@ if TYPE_CHECKING:  # pragma: no cover
         can_go_out,
         evaluate,
     )
+    from payme.solver.backend import solver_backend
 
 __all__ = [
     "PRESETS",
@@ -137,6 +141,7 @@ __all__ = [
     "replay",
     "rules",
     "simulate",
+    "solver_backend",
 ]
 
 

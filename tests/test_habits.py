@@ -19,7 +19,7 @@ PYPROJECT = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))
 def test_the_version_lives_once_in_the_package() -> None:
     project = PYPROJECT["project"]
     assert "version" not in project and "version" in project["dynamic"]
-    assert PYPROJECT["tool"]["hatch"]["version"]["path"] == "payme/__init__.py"
+    assert PYPROJECT["tool"]["setuptools"]["dynamic"]["version"] == {"attr": "payme.__version__"}
     assert re.fullmatch(r"\d+\.\d+\.\d+", payme.__version__)
     # The installed metadata was read from payme/__init__.py when the package was installed.
     installed = importlib.metadata.version("payme")

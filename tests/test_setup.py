@@ -113,7 +113,9 @@ def test_import_payme_is_light(tmp_path: Path) -> None:
 def test_package_is_typed() -> None:
     assert files("payme").joinpath("py.typed").is_file()
     pyproject = (REPO / "pyproject.toml").read_text()
-    assert 'packages = ["payme"]' in pyproject  # the wheel ships the whole folder, py.typed too
+    # The wheel ships the whole folder, py.typed too.
+    assert 'include = ["payme", "payme.*"]' in pyproject
+    assert 'payme = ["**/*"]' in pyproject
 
 
 def test_app_settings() -> None:

@@ -415,20 +415,24 @@ def test_lean_path_survives_its_memo_being_cleared_midway() -> None:
     # The memo is shared across hands (and threads): if it is cleared between the search
     # and the walk through its choices, the walk searches again and gives the same layout.
     from payme.melds import tables_for
-    from payme.solver.natural import Natural, _make_solver, natural_layout
-
-    class Forgetful(dict[int, int]):
-        def get(self, key: int, default: int | None = None) -> int | None:  # type: ignore[override]
-            self.clear()  # as if another thread had cleared it just now
-            self.get = super().get  # type: ignore[method-assign,assignment]
-            return default
+    from payme.solver.natural import Natural, natural_layout
 
     hand = parse_hand("3H 4H 5H 6H 3S 3D 4S 4D 5C 6C")
     t = tables_for(GIN_LIKE, 10)
-    nat = Natural(t)  # a fresh one, its search made over a forgetful memo
-    nat.picks = Forgetful()
-    nat.solve = _make_solver(nat)
+    nat = Natural(t)  # a fresh one, whose first look at its notes finds them gone
+    noted = nat.pick
+    looked: list[int] = []
+
+    def forgetful(state: int) -> int | None:
+        if not looked:
+            looked.append(state)
+            nat.clear_memo()  # as if another thread had cleared it just now
+            return None
+        return noted(state)
+
+    nat.pick = forgetful
     found = natural_layout(hand, t, nat)
+    assert looked
     assert found is not None
     general = _general(hand, GIN_LIKE, 10)
     assert found == (general.cards, general.melds, general.deadwood, general.deadwood_points)

@@ -40,8 +40,9 @@ from functools import partial
 from operator import attrgetter
 from typing import Final
 
-from payme.cards import CARDS, SUITS, Card
+from payme.cards import CARDS, N_REGULAR, SUITS, Card
 from payme.melds import Meld, RuleTables, build_run, build_set
+from payme.solver.backend import CORE, STATE_BITS
 from payme.solver.layout import finish_melds
 from payme.solver.search import INF, Scan, scan
 from payme.solver.shapes import Bundle, ShapeBook, Template, book_for
@@ -65,9 +66,9 @@ class Natural:
     """What the lean path needs to know about one rule set and round, built once."""
 
     __slots__ = (
-        "ace_high", "book", "bundles", "cost", "melds", "memo", "memo_d",
-        "picks", "picks_d", "points", "run_min", "set_min", "set_probe", "solve", "solve_d",
-        "t",
+        "ace_high", "book", "bundles", "clear_memo", "cost", "forget", "forget_d", "melds",
+        "memo", "memo_d", "memo_size", "pick", "pick_d", "picks", "picks_d", "points",
+        "run_min", "set_min", "set_probe", "solve", "solve_d", "t",
     )  # fmt: skip
 
     def __init__(self, t: RuleTables) -> None:
@@ -91,11 +92,36 @@ class Natural:
         # and first best move of each state searched.
         self.memo: dict[int, int] = {}
         self.picks: dict[int, int] = {}
-        self.solve = _make_solver(self)
         # The same with one discard owed (best_discard), kept across hands as well.
         self.memo_d: dict[int, int] = {}
         self.picks_d: dict[int, int] = {}
-        self.solve_d = _make_discard_solver(self)
+        # The searches, and what the walks read: the compiled core's (which keeps its own
+        # notes, see payme.solver.backend) or the pure-Python ones over the dicts above.
+        book = self.book
+        self.solve: NatSolve
+        self.solve_d: NatSolve
+        if CORE is not None and N_REGULAR * book.width <= STATE_BITS:
+            core = CORE.NSearch(book.width, self.cost, book.guard)
+            self.solve, self.solve_d = core.solve, core.solve_d
+            self.pick, self.pick_d = core.pick, core.pick_d
+            self.forget, self.forget_d = core.forget, core.forget_d
+            self.memo_size, self.clear_memo = core.size, core.clear
+        else:
+            plain = _make_solver(self)
+            with_discard = _make_discard_solver(self, plain)
+            self.solve = partial(_by_dict, plain)
+            self.solve_d = partial(_by_dict, with_discard)
+            self.pick, self.pick_d = self.picks.get, self.picks_d.get
+            self.forget = partial(_forget, self.memo)
+            self.forget_d = partial(_forget, self.memo_d)
+            self.memo_size = self.memo.__len__
+            self.clear_memo = self._clear
+
+    def _clear(self) -> None:
+        self.memo.clear()
+        self.picks.clear()
+        self.memo_d.clear()
+        self.picks_d.clear()
 
     def bundle(self, key: int, make: Callable[[], Bundle]) -> NatBundle | None:
         """The bundle under ``key`` (``make`` builds it on a miss), ``None`` when empty."""
@@ -256,17 +282,14 @@ def _prepare(
             alone -= unit[j]
             dead.append(index_at[j])
             aside += cost[j]
-    if len(nat.memo) > _MEMO_MOST:
-        nat.memo.clear()
-        nat.picks.clear()
-        nat.memo_d.clear()
-        nat.picks_d.clear()
+    if nat.memo_size() > _MEMO_MOST:
+        nat.clear_memo()
     return cands, state, dead, aside
 
 
 def _search(cards: tuple[Card, ...], state: int, bundles: list[NatBundle], nat: Natural) -> Layout:
     cands, state, dead, aside = _prepare(state, bundles, nat)
-    total = nat.solve(state, INF, cands.get)
+    total = nat.solve(state, INF, cands)
     melds = _walk(state, cands, nat, dead)
     hand = tuple(sorted(cards, key=_INDEX))
     return hand, melds, tuple([CARDS[i] for i in sorted(dead)]), total + aside
@@ -286,7 +309,7 @@ def _walk(
     unit = book.unit_at
     bit_slot = book.pos_at_bit
     index_at = book.index_at
-    picks = nat.picks
+    pick = nat.pick
     melds: list[Meld] = []
     keys: list[tuple[int, int, str, int, int]] = []
     ends: list[tuple[int, int]] = []
@@ -298,16 +321,16 @@ def _walk(
         if run_ends is not None:
             ends.append(run_ends)
     while state:
-        delta = picks.get(state)
+        delta = pick(state)
         if delta is None:
             j = bit_slot[(state & -state).bit_length() - 1]
             if j in cands:
                 # The search chose here but its note is gone: another thread cleared the
                 # shared memo meanwhile.  Search this state again (same answer; its value
                 # is dropped first so that the search makes its choice anew).
-                nat.memo.pop(state, None)
-                nat.solve(state, INF, cands.get)
-                delta = picks.get(state, 0)
+                nat.forget(state)
+                nat.solve(state, INF, cands)
+                delta = pick(state) or 0
             else:
                 delta = 0  # no meld starts here: deadwood
         if not delta:
@@ -367,11 +390,11 @@ def natural_discard(
     # a card in no candidate meld; the least wins.
     options: list[tuple[int, int, int]] = []
     if state:
-        total = nat.solve_d(state, INF, cands.get)
+        total = nat.solve_d(state, INF, cands)
         if total < INF:
             options.append((total + aside, 0, 0))
     if dead:
-        whole = nat.solve(state, INF, cands.get) + aside if state else aside
+        whole = nat.solve(state, INF, cands) + aside if state else aside
         options += [(whole - points[i], 1, i) for i in sorted(set(dead))]
     value, kind, thrown = min(options)
     taken: list[int] = []  # the melds taken before the discard, as the cards they take
@@ -385,15 +408,16 @@ def natural_discard(
         unit = nat.book.unit_at
         bit_slot = nat.book.pos_at_bit
         index_at = nat.book.index_at
-        picks = nat.picks_d
+        pick = nat.pick_d
         thrown = -1
         while thrown < 0:
-            delta = picks.get(state)
+            delta = pick(state)
             if delta is None:
                 # Its note is gone (another thread cleared the shared memo): search again.
-                nat.memo_d.pop(state, None)
-                nat.solve_d(state, INF, cands.get)
-                delta = picks[state]
+                nat.forget_d(state)
+                nat.solve_d(state, INF, cands)
+                delta = pick(state)
+                assert delta is not None
             j = bit_slot[(state & -state).bit_length() - 1]
             if delta == _DISCARD:
                 thrown = index_at[j]
@@ -412,9 +436,7 @@ def natural_discard(
     return card, (kept, melds, tuple([CARDS[i] for i in sorted(dead)]), value)
 
 
-def _make_solver(
-    nat: Natural,
-) -> Callable[[int, int, Callable[[int], tuple[int, ...] | None]], int]:
+def _make_solver(nat: Natural) -> MovesSolve:
     """The general search (:class:`~payme.solver.search.Search`) cut down to no wild cards
     and no discard: the same moves in the same order, the same choices.  ``moves_at``
     gives the hand's candidate melds at a position (``None``: none start there).
@@ -475,9 +497,7 @@ def _make_solver(
     return solve
 
 
-def _make_discard_solver(
-    nat: Natural,
-) -> Callable[[int, int, Callable[[int], tuple[int, ...] | None]], int]:
+def _make_discard_solver(nat: Natural, plain: MovesSolve) -> MovesSolve:
     """The general search with one discard owed (``Search.value(..., d=0)``), cut down to
     no wild cards like ``_make_solver``: at the lowest card, the candidate melds in
     order, then discarding it (the rest searched by the plain solver), then leaving it as
@@ -491,7 +511,6 @@ def _make_discard_solver(
     bit_slot = book.pos_at_bit
     memo = nat.memo_d
     picks = nat.picks_d
-    plain = nat.solve
 
     def solve_d(state: int, budget: int, moves_at: Callable[[int], tuple[int, ...] | None]) -> int:
         if not state:
@@ -533,6 +552,21 @@ def _make_discard_solver(
         return best
 
     return solve_d
+
+
+MovesSolve = Callable[[int, int, Callable[[int], tuple[int, ...] | None]], int]
+"""A pure-Python search: ``(state, budget, moves_at)`` -> value, where ``moves_at(j)`` gives
+the candidate melds at position ``j`` (``None``: none start there)."""
+NatSolve = Callable[[int, int, dict[int, tuple[int, ...]]], int]
+"""A search as :class:`Natural` offers it: ``(state, budget, candidate melds by position)``."""
+
+
+def _by_dict(solve: MovesSolve, state: int, budget: int, cands: dict[int, tuple[int, ...]]) -> int:
+    return solve(state, budget, cands.get)
+
+
+def _forget(memo: dict[int, int], state: int) -> None:
+    memo.pop(state, None)
 
 
 _MEMO_MOST: Final = 100_000

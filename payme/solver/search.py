@@ -21,12 +21,16 @@ they are set aside as deadwood before the search starts.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Final, NamedTuple
+from typing import TYPE_CHECKING, Final, NamedTuple
 
 from payme.cards import CARDS, N_REGULAR, Card
 from payme.melds import RUN_MOST, RuleTables
 from payme.pack import MAX_HAND
+from payme.solver.backend import CORE, STATE_BITS
 from payme.solver.shapes import Bundle, Moves, ShapeBook, Template
+
+if TYPE_CHECKING:
+    from payme.solver._core import GSearch
 
 _NONE: Moves = ()
 _NO_TPL: tuple[Template, ...] = ()
@@ -180,7 +184,7 @@ class Search:
         else:
             self.terminal, self.ends = book.plain_terminal
         self.state0 = self._scoped_fields(state)
-        self._plain = _Solver(self)
+        self._plain = _solver(self)
 
     def _sort_others(self, others: list[int]) -> None:
         """Sort the cards other than regular ones: single-card melds, cards never melded,
@@ -525,15 +529,21 @@ class _Solver:
 
         return solve
 
+    def entry(self, state: int, b: int, d: int) -> int | None:
+        """The memo's note on a state with balance ``b`` (``d`` = 0: a discard owed), or
+        ``None``: what the walk reads to follow the first best moves."""
+        memos = self.memos if d else self.memos_d
+        return memos[b + self.off].get(state)
+
     def walk(self, d: int) -> Path:
         h = self.h
         state, b = h.state0, h.n_any
         total = self.solve(state, b, INF) if d else self.value(state, b, d)
         if total >= INF:
             return Path(total, [], [], [], None, NO_LEFTOVER, 0, 0, 0)
-        unit, bit_slot, off, slots = h.book.unit_at, h.book.pos_at_bit, self.off, h.slots
+        unit, bit_slot, slots = h.book.unit_at, h.book.pos_at_bit, h.slots
         cands, templates, uses = h.cands, h.templates, h.uses
-        memos = self.memos if d else self.memos_d
+        entry_of = self.entry
         dead: list[Card] = []
         converted: list[Card] = []
         wanted: list[tuple[Template, int, int]] = []
@@ -543,7 +553,7 @@ class _Solver:
             j = bit_slot[(state & -state).bit_length() - 1]
             if j == N_REGULAR:
                 break  # only scoped wild cards left
-            entry = memos[b + off].get(state)
+            entry = entry_of(state, b, d)
             pick = -1 if entry is None else (entry & 0xFFFF) - 8
             if pick >= 0:
                 delta, k = cands[j][pick]
@@ -569,11 +579,52 @@ class _Solver:
                 discard = slots[j]
                 state -= unit[j]
                 d = 1
-                memos = self.memos
         # Without scoped wild cards their fields are empty: none left.
         g, q = h.scoped_left(state) if h.scoped else (0, 0)
         fin = h.terminal[(b, g, q, d)][1] if 0 <= b <= h.n_any else NO_LEFTOVER
         return Path(total, dead, converted, wanted, discard, fin, any_slots, set_used, run_used)
+
+
+class _CompiledSolver(_Solver):
+    """The same search run by the compiled core (:mod:`payme.solver.backend`): the same
+    moves in the same order and the same memo notes, so the walk above reads them alike."""
+
+    __slots__ = ("core", "entry", "value")
+
+    def __init__(self, h: Search, core: GSearch) -> None:
+        self.h = h
+        self.off = h.n_conv
+        self.core = core
+        self.solve = core.solve
+        self.value = core.value  # type: ignore[method-assign,assignment]
+        self.entry = core.entry  # type: ignore[method-assign,assignment]
+
+
+def _solver(h: Search) -> _Solver:
+    """The hand's search: compiled where the core is built and the packed state fits it."""
+    if CORE is None or h.guard.bit_length() > STATE_BITS:
+        return _Solver(h)
+    book = h.book
+    scoped: tuple[int, int, int, int, int, int, list[int]] | None = None
+    if h.scoped:
+        if h.scoped_shift + 32 > STATE_BITS:
+            return _Solver(h)
+        term = h.terminal
+        n_b, n_g, n_q = h.n_any + 1, h.n_set + 1, h.n_run + 1
+        flat = [
+            term[(b, g, q, 1 - owed)][0]
+            for owed in (0, 1)
+            for b in range(n_b)
+            for g in range(n_g)
+            for q in range(n_q)
+        ]
+        gbits = h.mask_g.bit_length()
+        scoped = (h.scoped_shift, gbits, h.mask_g, h.mask_q, h.n_set, h.n_run, flat)
+    core = CORE.GSearch(
+        book.width, h.slot_cost, book.conv_at, book.conv_masks, h.cands, h.guard,
+        h.n_any, h.ends[0], h.ends[1], scoped,
+    )  # fmt: skip
+    return _CompiledSolver(h, core)
 
 
 Terminal = dict[tuple[int, int, int, int], tuple[int, Leftover]]

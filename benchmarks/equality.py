@@ -1,0 +1,301 @@
+"""The compiled solver core against the pure-Python one, hand by hand.
+
+``python -m benchmarks.equality --hands 1000000`` deals hands under the four presets and
+under random custom rule sets (random hands, meld-rich hands and wild-heavy hands, from 1
+to 16 cards, wild cards of every scope: jokers, wild ranks, twos, WILD, GROUP, SEQ), asks
+both cores the same questions -- ``evaluate`` of every hand, and ``best_discard`` and
+``can_go_out`` of every hand that may discard or go out -- and counts the answers that
+differ (melds with their stand-ins, deadwood, points, the card discarded, the discards
+that go out, and the error raised, if any).  The pure-Python answers come from worker
+processes started with ``PAYME_SOLVER=python``; the compiled ones from this process, which
+needs the compiled core (it stops with a message when it is not built).
+
+``--write`` puts the result into its section of ``docs/benchmarks.md``.  ``make test`` runs
+20,000 hands (``tests/test_backend.py``).  The exit status is 1 when any answer differs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import dataclasses
+import os
+import random
+import sys
+import time
+from collections import Counter
+from collections.abc import Iterator
+from concurrent.futures import ProcessPoolExecutor
+from datetime import UTC, datetime
+from multiprocessing import get_context
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from payme.cards import Card
+    from payme.rulesets import Ruleset
+
+PRESET_NAMES = ("denexa", "classic", "family", "three_pack")
+CHUNK = 500
+"""Hands per chunk: a chunk is dealt from its own seed, so each process deals it alike."""
+KINDS = ("random", "meld-rich", "wild-heavy")
+
+
+def custom_rules(rng: random.Random) -> Ruleset:
+    """A random valid rule set: a preset with its packs, wild cards and meld rules changed."""
+    from payme.rulesets import PRESETS
+
+    while True:
+        base = PRESETS[rng.choice(PRESET_NAMES)]
+        packs = rng.choice((1, 1, 2, 2, 3, 4, 6))
+        specials: list[tuple[str, int]] = []
+        wilds: list[tuple[str, str]] = []
+        for token, scope in (("WILD", "any"), ("GROUP", "set"), ("SEQ", "run")):
+            if rng.random() < 0.4:
+                specials.append((token, rng.randint(1, 3)))
+                wilds.append((token, scope))
+        if base.single_card_melds and rng.random() < 0.5:
+            specials.append(("RUMMY", 2))
+        set_max = rng.choice((None, None, 4, 5))
+        changes: dict[str, object] = {
+            "name": f"custom{rng.randrange(10**6)}",
+            "packs": ((20, packs),),
+            "max_players": 20,
+            "jokers_per_pack": rng.choice((0, 1, 2)),
+            "jokers_wild": rng.random() < 0.7,
+            "twos_wild": rng.random() < 0.3,
+            "special_cards": tuple(specials) if specials else base.special_cards,
+            "special_wilds": tuple(wilds) if specials else base.special_wilds,
+            "optional_cards": () if specials else base.optional_cards,
+            "set_min": rng.choice((3, 3, 3, 4)),
+            "set_max": set_max,
+            "set_distinct_suits": rng.random() < 0.3,
+            "run_min": rng.choice((3, 3, 3, 4)),
+            "ace": rng.choice(("low", "low_or_high")),
+            "wild_at_most_half": rng.random() < 0.3,
+            "no_adjacent_wilds_in_run": rng.random() < 0.3,
+        }
+        try:
+            return dataclasses.replace(base, **changes)  # type: ignore[arg-type]
+        except (ValueError, TypeError):
+            continue  # an invalid combination: draw again
+
+
+def _pack(r: Ruleset) -> list[Card]:
+    from payme.cards import CARDS
+
+    return [CARDS[i] for i, n in enumerate(r.pack_counts(None)) for _ in range(n)]
+
+
+def _hand(rng: random.Random, r: Ruleset, dealt: int, kind: str) -> tuple[Card, ...]:
+    from payme.cards import CARDS
+
+    pack = _pack(r)
+    size = min(rng.choice((*range(1, 15), 14, 14, 13, 11, 8, 15, 16)), len(pack))
+    if kind == "random":
+        return tuple(rng.sample(pack, size))
+    wilds = [c for c in set(pack) if r.wild_scope(c, dealt) is not None]
+    wilds.sort(key=lambda c: c.index)
+    left = Counter(pack)
+    hand: list[Card] = []
+
+    def take(card: Card) -> None:
+        if left[card] > 0 and len(hand) < size:
+            left[card] -= 1
+            hand.append(card)
+
+    if kind == "wild-heavy":
+        while len(hand) < size:
+            take(rng.choice(wilds) if wilds and rng.random() < 0.4 else rng.choice(pack))
+        return tuple(hand)
+    # meld-rich: sets and runs (some with a wild card), then a card or two swapped
+    for _ in range(40):
+        if len(hand) >= size:
+            break
+        if rng.random() < 0.5:
+            rank = rng.randint(1, 13)
+            meld = [CARDS[s * 13 + rank - 1] for s in rng.sample(range(4), rng.choice((3, 3, 4)))]
+        else:
+            suit, length = rng.randrange(4), rng.choice((3, 3, 4, 5, 6))
+            low = rng.randint(1, 14 - length)
+            meld = [CARDS[suit * 13 + low - 1 + k] for k in range(length)]
+        if wilds and rng.random() < 0.4:
+            meld[rng.randrange(len(meld))] = rng.choice(wilds)
+        for card in meld:
+            take(card)
+    while len(hand) < size:
+        take(rng.choice(pack))
+    for _ in range(rng.choice((0, 1, 2))):
+        if hand:
+            hand[rng.randrange(len(hand))] = rng.choice([c for c in left if left[c] > 0])
+    checked = Counter(hand)
+    if any(checked[c] > n for c, n in Counter(pack).items() if c in checked):
+        return tuple(rng.sample(pack, size))  # a swap took one copy too many
+    return tuple(hand)
+
+
+def deal(
+    seed: int, chunk: int, n: int
+) -> Iterator[tuple[str, Ruleset, int, str, tuple[Card, ...]]]:
+    """The hands of one chunk: (rule set label, rule set, dealt, kind, cards)."""
+    from payme.rulesets import PRESETS
+
+    rng = random.Random(f"{seed}/{chunk}")
+    # Half the chunks use the presets, half a custom rule set each.
+    if chunk % 2 == 0:
+        label = PRESET_NAMES[(chunk // 2) % 4]
+        r = PRESETS[label]
+    else:
+        r = custom_rules(rng)
+        label = "custom"
+    for _ in range(n):
+        dealt = rng.randint(r.min_dealt, r.max_dealt)
+        kind = KINDS[rng.randrange(3)]
+        yield label, r, dealt, kind, _hand(rng, r, dealt, kind)
+
+
+def _shown(ev: object) -> str:
+    from payme.solver import Evaluation
+
+    assert isinstance(ev, Evaluation)
+    melds = [(m.kind, m.cards, m.stands_for) for m in ev.melds]
+    return repr((ev.cards, melds, ev.deadwood, ev.deadwood_points))
+
+
+def answers(seed: int, chunk: int, n: int) -> list[str]:
+    """Every answer of one chunk's hands, as text (an error as its type and message)."""
+    return [a for _, a in labelled_answers(seed, chunk, n)]
+
+
+def labelled_answers(seed: int, chunk: int, n: int) -> list[tuple[str, str]]:
+    """Each hand of one chunk described (rule set, kind, dealt, cards), with its answers."""
+    from payme.solver import best_discard, can_go_out, evaluate
+
+    out: list[tuple[str, str]] = []
+    for label, r, dealt, kind, cards in deal(seed, chunk, n):
+        parts: list[str] = []
+        try:
+            parts.append(_shown(evaluate(cards, r, dealt)))
+        except ValueError as error:
+            parts.append(f"{type(error).__name__}: {error}")
+        if len(cards) >= 2:
+            try:
+                card, ev = best_discard(cards, r, dealt - 1 if dealt > r.min_dealt else dealt)
+                parts.append(f"{card!r} {_shown(ev)}")
+            except ValueError as error:
+                parts.append(f"{type(error).__name__}: {error}")
+        if r.game == "rummy_3_pack" or len(cards) == dealt + 1:
+            try:
+                parts.append(repr(can_go_out(cards, r, dealt)))
+            except ValueError as error:
+                parts.append(f"{type(error).__name__}: {error}")
+        about = f"{label} ({kind}, dealt {dealt}): {' '.join(x.token for x in cards)}"
+        out.append((about, " | ".join(parts)))
+    return out
+
+
+def _pure_worker() -> None:
+    # Set before payme's solver is first imported in this process: it reads it once.
+    os.environ["PAYME_SOLVER"] = "python"
+    with contextlib.suppress(OSError):
+        os.nice(10)
+
+
+def run(hands: int, seed: int = 2026, workers: int = 2, quiet: bool = False) -> dict[str, object]:
+    """Compare both cores on ``hands`` hands; the counts, disagreements and CPU time."""
+    from payme.solver.backend import solver_backend
+
+    if solver_backend() != "compiled":
+        raise SystemExit(
+            "the compiled solver core is not running here (not built, or PAYME_SOLVER=python): "
+            "nothing to compare"
+        )
+    chunks = [(c, min(CHUNK, hands - c * CHUNK)) for c in range((hands + CHUNK - 1) // CHUNK)]
+    by_set: Counter[str] = Counter()
+    disagree: list[str] = []
+    compiled_cpu = 0.0
+    start = time.perf_counter()
+    ctx = get_context("spawn")
+    with ProcessPoolExecutor(workers, mp_context=ctx, initializer=_pure_worker) as pool:
+        # A few chunks ahead at most, so that finished answers do not pile up in memory.
+        ahead = 4 * workers
+        futures = [pool.submit(answers, seed, c, n) for c, n in chunks[:ahead]]
+        for i, (c, n) in enumerate(chunks):
+            if i + ahead < len(chunks):
+                futures.append(pool.submit(answers, seed, *chunks[i + ahead]))
+            future = futures[i]
+            t0 = time.process_time()
+            mine = labelled_answers(seed, c, n)
+            compiled_cpu += time.process_time() - t0
+            theirs = future.result()
+            futures[i] = None  # type: ignore[call-overload]
+            for (about, a), b in zip(mine, theirs, strict=True):
+                by_set[about.split(" ", 1)[0]] += 1
+                if a != b:
+                    disagree.append(f"chunk {c}, {about}\n  compiled: {a}\n  python:   {b}")
+            done = sum(by_set.values())
+            if not quiet and (c % 20 == 19 or done == hands):
+                print(f"{done:,} hands, {len(disagree)} differ, "
+                      f"{time.perf_counter() - start:.0f} s", file=sys.stderr)  # fmt: skip
+    return {
+        "hands": sum(by_set.values()),
+        "by_set": dict(by_set),
+        "disagreements": disagree,
+        "wall": time.perf_counter() - start,
+        "compiled_cpu": compiled_cpu,
+    }
+
+
+def report(result: dict[str, object], seed: int, workers: int) -> str:
+    from benchmarks.report import commit, machine
+
+    by_set = result["by_set"]
+    assert isinstance(by_set, dict)
+    disagree = result["disagreements"]
+    assert isinstance(disagree, list)
+    when = datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
+    sets = ", ".join(f"{k} {v:,}" for k, v in sorted(by_set.items()))
+    lines = [
+        "## The compiled solver core against the pure-Python one",
+        "",
+        f"Measured {when} at commit {commit()} on {machine()}.",
+        f"Command: `nice -n 10 python -m benchmarks.equality --hands {result['hands']} "
+        f"--seed {seed} --workers {workers} --write`.",
+        "",
+        f"**{result['hands']:,} hands, {len(disagree)} disagreements** ({sets}; half the "
+        "chunks of 500 hands under one preset each, half under a random custom rule set "
+        "each; random, meld-rich and wild-heavy hands of 1 to 16 cards). For every hand "
+        "`evaluate`, for every hand of 2 or more cards `best_discard`, for every hand that "
+        "may go out `can_go_out`: melds with their stand-ins, deadwood, points, the card "
+        "discarded, the discards that go out, and any error, compared as text.",
+        "",
+        f"Time: {result['wall']:.0f} s of wall clock (pure-Python answers in {workers} worker "
+        f"processes, niced); the compiled core's answers took {result['compiled_cpu']:.1f} s "
+        "of CPU time in the main process (the whole public call: parsing, set-up, layouts).",
+    ]
+    if disagree:
+        lines += ["", "First disagreements:", "", "```", *disagree[:5], "```"]
+    return "\n".join(lines) + "\n"
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="python -m benchmarks.equality",
+        description="Compare the compiled solver core with the pure-Python one.",
+    )
+    parser.add_argument("--hands", type=int, default=20_000)
+    parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument("--workers", type=int, default=2, help="pure-Python worker processes")
+    parser.add_argument("--write", action="store_true", help="update docs/benchmarks.md")
+    args = parser.parse_args(argv)
+    result = run(args.hands, args.seed, args.workers)
+    text = report(result, args.seed, args.workers)
+    print(text)
+    if args.write:
+        from benchmarks.__main__ import DOC, write_section
+
+        write_section(DOC, "equality", text)
+    return 1 if result["disagreements"] else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,72 @@
+"""The build's code: the solver's optional compiled core, and the notebooks in the wheel.
+
+Everything else about the package is in pyproject.toml.  The compiled core
+(``payme/solver/_core.c``) is optional: where no C compiler is found, or the build fails,
+the package installs without it and the pure-Python solver runs (the same answers,
+slower); one message says so.
+"""
+
+from __future__ import annotations
+
+import shutil
+import sys
+from pathlib import Path
+
+from setuptools import Extension, setup
+from setuptools.command.build_ext import build_ext
+from setuptools.command.build_py import build_py
+
+HERE = Path(__file__).resolve().parent
+
+
+class OptionalBuildExt(build_ext):
+    """Build the compiled core if possible; otherwise say so once and carry on."""
+
+    def run(self) -> None:
+        try:
+            super().run()
+        except Exception as error:  # no compiler at all: setuptools' own check fails here
+            self._fell_back(error)
+
+    def build_extension(self, ext: Extension) -> None:
+        try:
+            super().build_extension(ext)
+        except Exception as error:  # the compiler is there but failed
+            self._fell_back(error)
+
+    @staticmethod
+    def _fell_back(error: BaseException) -> None:
+        first = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
+        print(
+            "payme: the solver's compiled core was not built (" + first + "); the pure-Python "
+            "solver will run instead: the same answers, slower. Install a C compiler (gcc) "
+            "and reinstall to build it.",
+            file=sys.stderr,
+        )
+
+
+class BuildPyWithNotebooks(build_py):
+    """The app's pages live in the top-level notebooks/ (the project's layout); the wheel
+    carries a copy inside the package, so that ``pip install "payme[app]"`` then
+    ``payme app`` needs no clone."""
+
+    def run(self) -> None:
+        super().run()
+        source = HERE / "notebooks"
+        if source.is_dir() and not self.editable_mode:
+            target = Path(self.build_lib) / "payme" / "app" / "notebooks"
+            shutil.rmtree(target, ignore_errors=True)
+            shutil.copytree(source, target, ignore=shutil.ignore_patterns(".ipynb_checkpoints"))
+
+
+setup(
+    ext_modules=[
+        Extension(
+            "payme.solver._core",
+            sources=["payme/solver/_core.c"],
+            extra_compile_args=["-O2"] if sys.platform != "win32" else [],
+            optional=True,
+        )
+    ],
+    cmdclass={"build_ext": OptionalBuildExt, "build_py": BuildPyWithNotebooks},
+)

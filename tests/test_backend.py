@@ -1,0 +1,101 @@
+"""The solver's two cores: the switch between them, and the same answers from both.
+
+``make test`` runs the rest of the unit tests twice: with the compiled core (where it is
+built) and again with ``PAYME_SOLVER=python`` (see the Makefile's ``pytest-pure``).
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import payme
+from payme.solver.backend import CORE
+
+REPO = Path(__file__).resolve().parents[1]
+BUILT = importlib.util.find_spec("payme.solver._core") is not None
+"""Whether the compiled core is built here (whichever core this run uses)."""
+
+
+def _in_ci() -> bool:
+    return os.environ.get("CI", "").lower() in {"1", "true", "yes"}
+
+
+def _backend_in_fresh_process(choice: str | None) -> subprocess.CompletedProcess[str]:
+    env = {k: v for k, v in os.environ.items() if k != "PAYME_SOLVER"}
+    if choice is not None:
+        env["PAYME_SOLVER"] = choice
+    return subprocess.run(
+        [sys.executable, "-c", "import payme; print(payme.solver_backend())"],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+
+
+def test_solver_backend_names_the_core_that_runs() -> None:
+    wanted = os.environ.get("PAYME_SOLVER", "auto")
+    expected = "python" if wanted == "python" or CORE is None else "compiled"
+    assert payme.solver_backend() == expected
+
+
+def test_payme_solver_python_forces_the_pure_core() -> None:
+    done = _backend_in_fresh_process("python")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "python"
+
+
+def test_the_compiled_core_is_built_where_a_compiler_is() -> None:
+    # `make` builds it (a C compiler is part of the set-up in CI); elsewhere it may be
+    # missing, and the pure core runs.
+    if not BUILT and not _in_ci():
+        pytest.skip("the compiled core is not built here (no C compiler at install)")
+    done = _backend_in_fresh_process(None)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "compiled"
+    assert _backend_in_fresh_process("compiled").stdout.strip() == "compiled"
+
+
+def test_a_wrong_choice_is_refused_by_name() -> None:
+    done = _backend_in_fresh_process("fast")
+    assert done.returncode != 0
+    assert "PAYME_SOLVER='fast': use 'compiled', 'python' or 'auto'" in done.stderr
+
+
+@pytest.mark.skipif(BUILT, reason="the compiled core is built here")
+def test_asking_for_a_missing_compiled_core_says_so() -> None:
+    done = _backend_in_fresh_process("compiled")
+    assert done.returncode != 0
+    assert "compiled core is not built" in done.stderr
+
+
+@pytest.mark.slow
+def test_both_cores_give_the_same_answers_on_20000_hands() -> None:
+    """The short version of ``python -m benchmarks.equality --hands 1000000`` (docs)."""
+    if not BUILT:
+        if _in_ci():
+            pytest.fail("the compiled core is not built: nothing to compare", pytrace=False)
+        pytest.skip("the compiled core is not built here (no C compiler at install)")
+    if payme.solver_backend() != "compiled":
+        pytest.skip("this run uses the pure core (PAYME_SOLVER=python): compared in the other")
+    # The benchmarks live beside the package; the worker processes need them on the path too.
+    sys.path.insert(0, str(REPO))
+    try:
+        from benchmarks.equality import run
+
+        result = run(20_000, seed=2026, quiet=True)
+    finally:
+        sys.path.remove(str(REPO))
+    assert result["hands"] == 20_000
+    by_set = result["by_set"]
+    assert isinstance(by_set, dict)
+    assert set(by_set) == {"denexa", "classic", "family", "three_pack", "custom"}
+    disagreements = result["disagreements"]
+    assert isinstance(disagreements, list)
+    assert not disagreements, "\n".join(disagreements[:3])
