@@ -283,12 +283,17 @@ def run() -> str:
         if timings:
             timing.append(timing_line(kind, timings, TIMED - 1))
     # Whole deals only: the games are rounded up to a multiple of the lineup's length.
-    jobs = [
-        (kind, g)
-        for kind in KINDS
-        for g in range(-(-GAMES // len(lineup(kind))) * len(lineup(kind)))
-        if g >= FIRST
-    ]
+    # Deal by deal across the kinds: a run stopped early (BENCH_BOTS_LOG keeps what it
+    # finished) still has a like share of every kind.
+    jobs = sorted(
+        (
+            (kind, g)
+            for kind in KINDS
+            for g in range(-(-GAMES // len(lineup(kind))) * len(lineup(kind)))
+            if g >= FIRST
+        ),
+        key=lambda job: (deal(*job), KINDS.index(job[0]), job[1]),
+    )
     played = []
     decided: dict[str, list[float]] = {kind: [] for kind in KINDS}
     with get_context("spawn").Pool(WORKERS if jobs else 1) as pool:

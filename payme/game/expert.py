@@ -99,7 +99,6 @@ class Outlook:
         dealt: int,
         unseen: Counter[Card],
         hazard: float,
-        two_step: bool = True,
         per_draw: int = 100,
     ) -> None:
         self.rules = rules
@@ -112,7 +111,6 @@ class Outlook:
         self._draws: dict[Hand, tuple[float, float]] = {}
         self.counts = dict(unseen)
         self.wild_share = sum(n for c, n in self.kinds if self.wild[c]) / max(1, self.total)
-        self.two_step = two_step
         self.per_draw = per_draw
         self.sampled: set[Hand] = set()
         """Hands whose next draw was weighed over a sample of the cards that may meld."""
@@ -141,7 +139,7 @@ class Outlook:
         """A quick worth of a hand of ``dealt`` cards holding ``pts`` points in its deadwood
         ``dead``: its points, less what a further draw may save by letting it go out
         (:meth:`out_chance`), when the hand is not over before that draw."""
-        if not self.two_step or not pts:
+        if not pts:
             return float(pts)
         return pts * (1.0 - (1.0 - self.hazard) * self.out_chance(dead))
 
@@ -277,10 +275,8 @@ class ExpertBot(StrongBot):
     name = "expert"
 
     HAZARD = 0.3
-    """The chance that someone else goes out before this seat draws again (per round)."""
-    HAZARD_STEP = 0.0
-    """How much the hazard grows with each turn this seat has played in the hand."""
-    HAZARD_MAX = 0.9
+    """The chance that someone else goes out before this seat draws again (per round; about
+    0.2 early in a hand to 0.3 later in four-player family games of the benchmark lineup)."""
     PER_DRAW = 100
     """Work units (:meth:`Outlook.cost`) for weighing one hand's next draw."""
     WORK = 200
@@ -288,8 +284,6 @@ class ExpertBot(StrongBot):
     first is always weighed): about 20-30 ms of searches at most."""
     FINAL_WIDTH = 4
     """Last discards tried with an exact lay-off search (the rest are ranked out first)."""
-    TWO_STEP = True
-    DRAW_EST = True
     WIDTH = 3
     """Discards weighed in full (the most promising by points, the rest are worse)."""
     TAKE_MARGIN = 0.5
@@ -338,16 +332,9 @@ class ExpertBot(StrongBot):
             view.rules,
             view.dealt,
             self._unseen(view),
-            self._hazard(view),
-            self.TWO_STEP,
+            self.HAZARD,
             self.PER_DRAW,
         )
-
-    def _hazard(self, view: PayMeView) -> float:
-        """The chance that another player goes out before this seat draws again: it grows
-        with the turns already played in the hand (the others' hands improve too)."""
-        rounds = view.turns[view.seat]
-        return min(self.HAZARD_MAX, self.HAZARD + self.HAZARD_STEP * rounds)
 
     def _keeps(self, view: PayMeView, hand: Hand) -> list[tuple[Card, Hand]]:
         """Discards worth weighing from ``hand`` (``dealt + 1`` cards), most promising first:
@@ -367,12 +354,10 @@ class ExpertBot(StrongBot):
         order = sorted(pool, key=lambda c: (pool[c], -rules.card_points(c, dealt), c))
         return [(c, _without(hand, c)) for c in order[: self.WIDTH]]
 
-    def _best_keep(
-        self, view: PayMeView, hand: Hand, outlook: Outlook, feed: bool = True
-    ) -> list[tuple[float, Card]]:
+    def _best_keep(self, view: PayMeView, hand: Hand, outlook: Outlook) -> list[tuple[float, Card]]:
         """Each weighed discard from ``hand`` with the expected penalty of what it keeps,
         best first (feeding the next player what it collects costs a little)."""
-        wanted = self._wanted_by_next(view) if feed else []
+        wanted = self._wanted_by_next(view)
         late = min(1.0, sum(view.turns) / max(1, view.players * view.dealt))
         weighed: list[tuple[float, Card]] = []
         budget = self.WORK
@@ -445,32 +430,6 @@ class ExpertBot(StrongBot):
             options,
         )
 
-    def _stock_worth(self, hand: Hand, outlook: Outlook) -> float:
-        """Expected penalty after a stock draw and a good discard.
-
-        A card that melds with nothing is thrown back: the hand stays as it is.  After a
-        card that melds, the hand's points are known exactly (0 when it goes out); what the
-        draw after that may bring is taken to improve it as much as it would improve this
-        hand (working that out for every card would cost a search per card and per
-        discard).
-        """
-        now = float(layout(hand, outlook.rules, outlook.dealt)[0])
-        after, _ = outlook.draw(hand)
-        gain = max(0.0, now - after)  # what one draw is expected to save this hand
-        hazard = outlook.hazard
-        total = 0.0
-        may_meld = outlook.may_meld(hand)
-        worth = hazard * now + (1.0 - hazard) * after
-        for card, n in outlook.kinds:
-            if not may_meld(card):
-                total += n * worth
-                continue
-            kept = outlook.kept(_with(hand, card))
-            if kept == 0.0:
-                continue  # it goes out
-            total += n * min(worth, kept - (1.0 - hazard) * gain)
-        return total / max(outlook.total, 1)
-
     def _advise_draw(self, view: PayMeView, legal: Sequence[Action]) -> Advice:
         sources = {a.source: a for a in legal if isinstance(a, Draw)}
         top = view.top_discard
@@ -496,14 +455,10 @@ class ExpertBot(StrongBot):
                     sources["stock"],
                     f"Draw from the stock: {label(top)} melds with nothing in your hand.",
                 )
-        if self.DRAW_EST:
-            # Both sides weighed alike: the best hand kept after taking it, against the
-            # expected hand kept after a card from the stock.
-            take = outlook.kept(grown)
-            stock = outlook.draw(hand)[0]
-        else:
-            take = self._best_keep(view, grown, outlook, feed=False)[0][0]
-            stock = self._stock_worth(hand, outlook)
+        # Both sides weighed alike: the best hand kept after taking it, against the
+        # expected hand kept after a card from the stock.
+        take = outlook.kept(grown)
+        stock = outlook.draw(hand)[0]
         options = sorted(
             ((sources["discard"], take), (sources["stock"], stock)), key=lambda av: av[1]
         )
