@@ -30,7 +30,8 @@ play (default ``denexa,family,three_pack``),
 (its decision times go to ``LOG.ms``; ``python -m benchmarks.bench_bots LOG KIND`` prints
 the tables of the whole deals in it),
 and ``BENCH_BOTS_FIRST`` the first game number to play (a second process can take the
-upper part of the range).
+upper part of the range).  A run started again with the same ``BENCH_BOTS_LOG`` skips the
+games already in it.
 """
 
 from __future__ import annotations
@@ -250,6 +251,15 @@ def read_log(path: str, kind: str) -> list[tuple[tuple[str, ...], tuple[float, .
     return [(tuple(rows[g][2 : 2 + k]), tuple(float(x) for x in rows[g][2 + k :])) for g in whole]
 
 
+def _logged(path: str) -> set[tuple[str, int]]:
+    """The games already in ``BENCH_BOTS_LOG`` (a stopped run started again goes on from
+    them: the same seeds give the same games)."""
+    if not os.path.exists(path):
+        return set()
+    with open(path) as log:
+        return {(r[0], int(r[1])) for r in map(str.split, log) if r}
+
+
 def read_timings(path: str, kind: str) -> list[float]:
     """Every timed decision of ``kind`` in the ``LOG.ms`` files beside the logs (seconds)."""
     found: list[float] = []
@@ -294,6 +304,8 @@ def run() -> str:
         ),
         key=lambda job: (deal(*job), KINDS.index(job[0]), job[1]),
     )
+    done = _logged(LOG) if LOG else set()
+    jobs = [job for job in jobs if job not in done]  # a run resumed: its games are in LOG
     played = []
     decided: dict[str, list[float]] = {kind: [] for kind in KINDS}
     with get_context("spawn").Pool(WORKERS if jobs else 1) as pool:
@@ -321,6 +333,9 @@ def run() -> str:
         *timing,
     ]
     for kind in KINDS if GAMES else ():  # BENCH_BOTS_N=0: the timing alone
+        if LOG:  # every game of the log, those of an earlier part of the run too
+            lines += strength_lines(kind, read_log(LOG, kind))
+            continue
         games = [p for (k, _), p in zip(jobs, played, strict=True) if k == kind]
         lines += strength_lines(kind, games)
     lines += ["", f"Wall time for the whole benchmark {time.perf_counter() - wall:.0f} s."]

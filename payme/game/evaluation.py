@@ -18,34 +18,50 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Any
 
-from payme.cards import Card
+from payme.cards import CARDS, Card
 from payme.deprecation import renamed
 from payme.rulesets import Ruleset
 
 Hand = tuple[Card, ...]
 """A hand in canonical (sorted) order."""
 
-_layouts: dict[tuple[Hand, Ruleset, int], tuple[int, Hand]] = {}
+# The memo holds only bytes and ints (a hand as its cards' indices), which the garbage
+# collector does not track: hundreds of thousands of remembered hands as tuples of cards
+# made each full collection take 50-500 ms, paid by whichever move happened to trigger it.
+_layouts: dict[tuple[Ruleset, int], dict[bytes, tuple[int, bytes]]] = {}
 _MAX_LAYOUTS = 1 << 18
+_count = 0
+_last: list[Any] = [None, None, {}]
+"""The rule set, cards dealt and table of the last lookup (a rule set hashes slowly)."""
 
 
 def layout(hand: Hand, rules: Ruleset, dealt: int) -> tuple[int, Hand]:
     """The fewest deadwood points of a sorted hand and the deadwood of its best layout."""
-    key = (hand, rules, dealt)
-    known = _layouts.get(key)
+    if _last[0] is rules and _last[1] == dealt:
+        table = _last[2]
+    else:
+        table = _layouts.setdefault((rules, dealt), {})
+        _last[:] = [rules, dealt, table]
+    key = bytes([c.index for c in hand])
+    known = table.get(key)
     if known is None:
         from payme.solver import evaluate
 
         ev = evaluate(hand, rules, dealt)
-        known = (ev.deadwood_points, tuple(ev.deadwood))
-        _remember(key, known)
-    return known
+        dead = tuple(ev.deadwood)
+        _remember(table, key, ev.deadwood_points, dead)
+        return ev.deadwood_points, dead
+    return known[0], tuple([CARDS[i] for i in known[1]])
 
 
-def _remember(key: tuple[Hand, Ruleset, int], value: tuple[int, Hand]) -> None:
-    if len(_layouts) >= _MAX_LAYOUTS:
-        _layouts.clear()  # crude but bounded: games only revisit recent hands
-    _layouts[key] = value
+def _remember(table: dict[bytes, tuple[int, bytes]], key: bytes, pts: int, dead: Hand) -> None:
+    global _count
+    if _count >= _MAX_LAYOUTS:
+        for known in _layouts.values():
+            known.clear()  # crude but bounded: games only revisit recent hands
+        _count = 0
+    _count += 1
+    table[key] = (pts, bytes([c.index for c in dead]))
 
 
 def points(hand: Hand, rules: Ruleset, dealt: int) -> int:
@@ -58,18 +74,19 @@ def deadwood(hand: Hand, rules: Ruleset, dealt: int) -> Hand:
     return layout(hand, rules, dealt)[1]
 
 
-@lru_cache(maxsize=1 << 16)
+@lru_cache(maxsize=1 << 13)
 def best_discard_points(hand: Hand, rules: Ruleset, dealt: int) -> tuple[Card, int]:
     """The discard leaving the fewest deadwood points, and those points (one search)."""
     from payme.solver import best_discard as solve
 
     found = solve(hand, rules, dealt)
     ev = found.evaluation
-    _remember((tuple(sorted(ev.cards)), rules, dealt), (ev.deadwood_points, tuple(ev.deadwood)))
+    rest = bytes([c.index for c in sorted(ev.cards)])
+    _remember(_layouts.setdefault((rules, dealt), {}), rest, ev.deadwood_points, tuple(ev.deadwood))
     return found.card, found.deadwood_points
 
 
-@lru_cache(maxsize=1 << 16)
+@lru_cache(maxsize=1 << 13)
 def go_out_discards(hand: Hand, rules: Ruleset, dealt: int) -> tuple[Card | None, ...]:
     """Every way a hand of ``dealt + 1`` cards may go out (``None``: without a discard).
 
@@ -124,7 +141,10 @@ def may_fit(card: Card, meld: Any, rules: Ruleset, dealt: int) -> bool:
 
 def clear() -> None:
     """Forget every remembered answer."""
+    global _count
     _layouts.clear()
+    _last[:] = [None, None, {}]
+    _count = 0
     best_discard_points.cache_clear()
     go_out_discards.cache_clear()
     best_lay_off_points.cache_clear()
