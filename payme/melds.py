@@ -439,13 +439,22 @@ def _fixed(cards: tuple[Card, ...], t: RuleTables) -> list[Card]:
     return [c for c in cards if c.index < N_REGULAR and t.scope[c.index] is None]
 
 
-def _try_set(cards: tuple[Card, ...], t: RuleTables) -> tuple[Meld | None, str]:
-    n = len(cards)
-    if n < t.set_min:
-        return None, f"A set needs at least {t.set_min} cards, but this has {n}."
+def _kind_blocked(cards: tuple[Card, ...], t: RuleTables, kind: str, least: int) -> str:
+    """What stops ``cards`` being a ``kind`` (``"set"`` or ``"run"``) before their ranks and
+    suits are read: too few cards, or a card wild only in the other kind (``""``: nothing)."""
+    if len(cards) < least:
+        return f"A {kind} needs at least {least} cards, but this has {len(cards)}."
+    other = "run" if kind == "set" else "set"
     for c in cards:
-        if c.index >= N_REGULAR and t.scope[c.index] == "run":
-            return None, f"{c} is wild only in runs, so it cannot be in a set."
+        if c.index >= N_REGULAR and t.scope[c.index] == other:
+            return f"{c} is wild only in {other}s, so it cannot be in a {kind}."
+    return ""
+
+
+def _try_set(cards: tuple[Card, ...], t: RuleTables) -> tuple[Meld | None, str]:
+    if blocked := _kind_blocked(cards, t, "set", t.set_min):
+        return None, blocked
+    n = len(cards)
     if t.set_max is not None and n > t.set_max:
         if t.distinct_suits and (t.rules.set_max is None or t.rules.set_max > 4):
             why = "each suit only once, so at most 4 cards"
@@ -519,12 +528,9 @@ def _place(card: Card, ace_is_high: bool) -> int:
 
 
 def _try_run(cards: tuple[Card, ...], t: RuleTables) -> tuple[Meld | None, str]:
+    if blocked := _kind_blocked(cards, t, "run", t.run_min):
+        return None, blocked
     n = len(cards)
-    if n < t.run_min:
-        return None, f"A run needs at least {t.run_min} cards, but this has {n}."
-    for c in cards:
-        if c.index >= N_REGULAR and t.scope[c.index] == "set":
-            return None, f"{c} is wild only in sets, so it cannot be in a run."
     if n > RUN_MOST:
         return None, f"A run has at most {RUN_MOST} cards, but this has {n}."
     fixed = _fixed(cards, t)

@@ -20,7 +20,7 @@ from __future__ import annotations
 import html
 import warnings
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, TypeVar
 from urllib.parse import urlencode
 
 import ipywidgets as widgets
@@ -92,6 +92,16 @@ def read_query(params: Mapping[str, str], rules: RulesLike) -> tuple[Ruleset, in
     return ruleset, step, problems
 
 
+W = TypeVar("W", bound=widgets.DOMWidget)
+
+
+def _part(widget: W, name: str) -> W:
+    """``widget`` marked as the tutorial's part ``name`` (its CSS class, which the style
+    sheet and the browser tests find it by)."""
+    widget.add_class(f"payme-tutorial-{name}")
+    return widget
+
+
 class Tutorial(widgets.VBox):  # type: ignore[misc]
     """The tutorial for a rule set's game (Pay Me or Rummy 3-Pack).
 
@@ -124,27 +134,25 @@ class Tutorial(widgets.VBox):  # type: ignore[misc]
         self.rules_dd.layout.display = "" if len(choices) > 1 else "none"
         self.back_btn = _button("Back", "the previous step", "payme-tutorial-back", "arrow-left")
         self.next_btn = _button("Next", "the next step", "payme-tutorial-next", "arrow-right")
-        self.counter = widgets.HTML()
-        self.progress = widgets.IntProgress(
-            min=0, max=1, value=0, layout=widgets.Layout(width="10em")
+        self.counter = _part(widgets.HTML(), "counter")
+        self.progress = _part(
+            widgets.IntProgress(min=0, max=1, value=0, layout=widgets.Layout(width="10em")),
+            "progress",
         )
-        self.progress.add_class("payme-tutorial-progress")
-        self.counter.add_class("payme-tutorial-counter")
-        self.jump = widgets.Dropdown(
-            description="Go to", layout=widgets.Layout(width="auto", max_width="100%")
+        self.jump = _part(
+            widgets.Dropdown(
+                description="Go to", layout=widgets.Layout(width="auto", max_width="100%")
+            ),
+            "jump",
         )
-        self.jump.add_class("payme-tutorial-jump")
-        self.title = widgets.HTML()
-        self.title.add_class("payme-tutorial-title")
-        self.body = widgets.HTML(layout=_FULL)
-        self.body.add_class("payme-tutorial-text")
+        self.title = _part(widgets.HTML(), "title")
+        self.body = _part(widgets.HTML(layout=_FULL), "text")
 
-        self.prompt = widgets.HTML()
-        self.prompt.add_class("payme-tutorial-prompt")
-        self.cards = widgets.HTML(layout=_FULL)
-        self.cards.add_class("payme-tutorial-cards")
-        self.answer_box = widgets.Box(layout=widgets.Layout(flex_flow="row wrap", max_width="100%"))
-        self.answer_box.add_class("payme-tutorial-answer")
+        self.prompt = _part(widgets.HTML(), "prompt")
+        self.cards = _part(widgets.HTML(layout=_FULL), "cards")
+        self.answer_box = _part(
+            widgets.Box(layout=widgets.Layout(flex_flow="row wrap", max_width="100%")), "answer"
+        )
         self.check_btn = _button(
             "Check my answer", "the engine grades your answer", "payme-tutorial-check", "check"
         )
@@ -158,12 +166,9 @@ class Tutorial(widgets.VBox):  # type: ignore[misc]
             "payme-tutorial-another",
             "refresh",
         )
-        self.q_counter = widgets.HTML()
-        self.q_counter.add_class("payme-tutorial-question-counter")
-        self.figure = widgets.HTML(layout=_FULL)
-        self.figure.add_class("payme-tutorial-figure")
-        self.demo = widgets.VBox()
-        self.demo.add_class("payme-tutorial-demo")
+        self.q_counter = _part(widgets.HTML(), "question-counter")
+        self.figure = _part(widgets.HTML(layout=_FULL), "figure")
+        self.demo = _part(widgets.VBox(), "demo")
 
         self.back_btn.on_click(guard(lambda _b: self.go(self.index - 1)))
         self.next_btn.on_click(guard(lambda _b: self.go(self.index + 1)))

@@ -416,22 +416,18 @@ class PuzzlePage(widgets.VBox):  # type: ignore[misc]
             self._syncing = False
 
     def _card_chosen(self, change: dict[str, Any]) -> None:
-        if self._syncing or change["new"] is None:
-            return
-        self._syncing = True
-        try:
-            self.go_out_choice.value = None
-        finally:
-            self._syncing = False
-        self._set_text(change["new"])
-        self.answer_message.clear()
+        self._chosen(change, self.go_out_choice)
 
     def _go_out_chosen(self, change: dict[str, Any]) -> None:
+        self._chosen(change, self.card_choice)
+
+    def _chosen(self, change: dict[str, Any], other: Any) -> None:
+        """An answer picked in one list: the other list is cleared, the answer typed in."""
         if self._syncing or change["new"] is None:
             return
         self._syncing = True
         try:
-            self.card_choice.value = None
+            other.value = None
         finally:
             self._syncing = False
         self._set_text(change["new"])
