@@ -37,11 +37,15 @@ def _roles(card: Card, rules: Ruleset, dealt: int | None) -> list[Role]:
     return roles
 
 
+def _one_kind(kind: str, wild_scopes: list[str], values: list[object]) -> bool:
+    """Every wild card may be in a ``kind`` and the natural cards agree on ``values`` (their
+    rank for a set, their suit for a run)."""
+    return all(s in ("any", kind) for s in wild_scopes) and len(set(values)) <= 1
+
+
 def _set_ok(rules: Ruleset, naturals: list[tuple[int, str]], wild_scopes: list[str]) -> bool:
     n = len(naturals) + len(wild_scopes)
-    if any(s not in ("any", "set") for s in wild_scopes):
-        return False
-    if len({rank for rank, _ in naturals}) > 1:
+    if not _one_kind("set", wild_scopes, [rank for rank, _ in naturals]):
         return False
     if n < rules.set_min or (rules.set_max is not None and n > rules.set_max):
         return False
@@ -62,9 +66,7 @@ def _run_positions(rules: Ruleset, rank: int) -> tuple[int, ...]:
 
 def _run_ok(rules: Ruleset, naturals: list[tuple[int, str]], wild_scopes: list[str]) -> bool:
     n = len(naturals) + len(wild_scopes)
-    if any(s not in ("any", "run") for s in wild_scopes):
-        return False
-    if len({suit for _, suit in naturals}) > 1:
+    if not _one_kind("run", wild_scopes, [suit for _, suit in naturals]):
         return False
     if n < rules.run_min or n > 13:
         return False

@@ -33,7 +33,7 @@ from payme.rulesets import rules as get_rules
 from payme.widgets.hand_views import HandView, LayoutView
 from payme.widgets.messages import MessageBox, guarded
 from payme.widgets.pickers import HandInput, RulesPicker
-from payme.widgets.url_state import UrlState
+from payme.widgets.url_state import UrlState, whole_number
 
 __all__ = ["HandBuilder"]
 
@@ -185,11 +185,7 @@ class HandBuilder(widgets.VBox):  # type: ignore[misc]
         self.picker.rules = text
 
     def _set_players_text(self, text: str) -> None:
-        try:
-            players = int(text)
-        except ValueError:
-            raise ValueError(f"players must be a whole number, not {text!r}") from None
-        self.picker.players = players
+        self.picker.players = whole_number(text, "players")
 
     def _set_optional_text(self, text: str) -> None:
         """``NOMELD:1,NOGO:0,WILD:6``: how many of each optional special card."""
@@ -204,11 +200,7 @@ class HandBuilder(widgets.VBox):  # type: ignore[misc]
         self.picker.optional = chosen
 
     def _set_dealt_text(self, text: str) -> None:
-        try:
-            dealt = int(text)
-        except ValueError:
-            raise ValueError(f"dealt must be a whole number, not {text!r}") from None
-        self.picker.dealt = dealt
+        self.picker.dealt = whole_number(text, "dealt")
 
     # --- updates ------------------------------------------------------------------------
 

@@ -196,6 +196,7 @@ class PlayPage:
     def apply_query(self, query: dict[str, str], *, push: bool = False) -> None:
         """Start the game a URL's query describes and replay its moves."""
         from payme.widgets import guarded
+        from payme.widgets.url_state import whole_number
 
         @guarded(self.message)
         def apply() -> None:
@@ -209,9 +210,7 @@ class PlayPage:
                 text = query.get(key, default)
                 if text is None:
                     continue
-                if not text.strip().isdigit():
-                    raise ValueError(f"{key} must be a whole number, not {text!r}")
-                numbers[key] = int(text)
+                numbers[key] = whole_number(text, key)
             bots = tuple(b for b in re.split(r"[\s,]+", query.get("bots", "greedy").lower()) if b)
             seed = numbers.get("seed", random.randrange(10**6))
             moves = [m for m in query.get("moves", "").split(".") if m]

@@ -41,9 +41,24 @@ from urllib.parse import parse_qsl, urlencode
 import anywidget
 import traitlets
 
-__all__ = ["UrlState", "as_query"]
+__all__ = ["UrlState", "as_query", "whole_number"]
 
 Navigate = Callable[[dict[str, str]], Any]
+
+
+def whole_number(text: str, name: str) -> int:
+    """A whole number read from the URL, or a ValueError naming ``name`` and what was there.
+
+    >>> whole_number(" 4 ", "players")
+    4
+    >>> whole_number("four", "players")
+    Traceback (most recent call last):
+    ...
+    ValueError: players must be a whole number, not 'four'
+    """
+    if not text.strip().isdigit():
+        raise ValueError(f"{name} must be a whole number, not {text!r}")
+    return int(text)
 
 
 def as_query(state: str | Mapping[str, Any]) -> str:
