@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import operator
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any, Final
 
@@ -59,6 +59,19 @@ def pretty_as_repr(value: object, printer: Any, cycle: bool) -> None:
     hypothesis's in a failing example) would otherwise list a dataclass's fields, which do
     not paste back."""
     printer.text(repr(value))
+
+
+def html_by(render: str) -> Callable[[Any], str]:
+    """A ``_repr_html_`` that draws a value with ``payme.display``'s function ``render``,
+    imported when a notebook first shows one (the engine itself never imports the display).
+    """
+
+    def _repr_html_(value: Any) -> str:  # pragma: no cover - exercised in notebooks
+        import payme.display
+
+        return str(getattr(payme.display, render)(value))
+
+    return _repr_html_
 
 
 class CardError(ValueError):
@@ -215,10 +228,7 @@ class Card:
     def __repr__(self) -> str:
         return f"Card({_TOKENS[self.index]!r})"
 
-    def _repr_html_(self) -> str:  # pragma: no cover - exercised in notebooks
-        from payme.display import card_svg
-
-        return card_svg(self)
+    _repr_html_ = html_by("card_svg")
 
 
 _HASHES: Final = tuple(hash((i,)) for i in range(N_CARDS))

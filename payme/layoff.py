@@ -46,7 +46,7 @@ from dataclasses import dataclass
 from itertools import pairwise, product
 from typing import TYPE_CHECKING, Any
 
-from payme.cards import CARDS, N_REGULAR, Card, CardError, CardsLike, format_hand
+from payme.cards import CARDS, N_REGULAR, Card, CardError, CardsLike, format_hand, html_by
 from payme.deprecation import renamed
 from payme.melds import (
     ACE_HIGH,
@@ -109,14 +109,7 @@ class LayOffResult:
             parts.append("left " + format_hand(self.deadwood))
         return "; ".join(parts)
 
-    def _repr_html_(self) -> str:  # pragma: no cover - exercised in notebooks
-        try:
-            from payme.display import layoff_html
-        except ImportError:
-            import html
-
-            return f"<pre>{html.escape(str(self))}</pre>"
-        return layoff_html(self)
+    _repr_html_ = html_by("layoff_html")
 
 
 # --------------------------------------------------------------------------------------

@@ -33,6 +33,7 @@ from payme.cards import (
     CardError,
     CardsLike,
     format_hand,
+    html_by,
     parse_card,
     parse_hand,
     pretty_as_repr,
@@ -169,14 +170,7 @@ class Meld:
             parts.append(str(c) if s is c else f"{c}({'?' if s is None else s})")
         return f"Meld({self.kind!r}, {' '.join(parts)!r})"
 
-    def _repr_html_(self) -> str:  # pragma: no cover - exercised in notebooks
-        try:
-            from payme.display import meld_html
-        except ImportError:
-            import html
-
-            return f"<code>{html.escape(str(self))}</code>"
-        return meld_html(self)
+    _repr_html_ = html_by("meld_html")
 
 
 _new_object: Final = object.__new__

@@ -21,7 +21,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from fractions import Fraction
 
-from payme.cards import CARDS, Card, CardsLike, parse_hand
+from payme.cards import CARDS, Card, CardsLike, html_by, parse_hand
 from payme.pack import check_hand
 from payme.rulesets import Ruleset, RulesLike
 from payme.rulesets import rules as get_rules
@@ -63,10 +63,7 @@ class GoOutChance:
             f"({self.probability}, {self.percent:.1f}%)"
         )
 
-    def _repr_html_(self) -> str:  # pragma: no cover - exercised in notebooks
-        from payme.display import chance_html
-
-        return chance_html(self)
+    _repr_html_ = html_by("chance_html")
 
 
 def unseen_counts(

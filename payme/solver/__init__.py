@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from operator import attrgetter
 from typing import Final
 
-from payme.cards import N_REGULAR, Card, CardsLike, format_hand, parse_hand
+from payme.cards import N_REGULAR, Card, CardsLike, format_hand, html_by, parse_hand
 from payme.deprecation import renamed
 from payme.melds import Meld, RuleTables, hand_cards, tables_for
 from payme.rulesets import Ruleset, RulesLike
@@ -58,14 +58,7 @@ class Evaluation:
         dead = format_hand(self.deadwood) if self.deadwood else "none"
         return f"{' '.join(parts) or 'no melds'}; deadwood {dead} = {self.deadwood_points}"
 
-    def _repr_html_(self) -> str:  # pragma: no cover - exercised in notebooks
-        try:
-            from payme.display import layout_html
-        except ImportError:
-            import html
-
-            return f"<pre>{html.escape(str(self))}</pre>"
-        return layout_html(self)
+    _repr_html_ = html_by("layout_html")
 
 
 @dataclass(frozen=True)
