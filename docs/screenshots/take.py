@@ -17,18 +17,15 @@ REPO = HERE.parents[1]
 sys.path.insert(0, str(REPO))
 
 from tests.e2e.conftest import CHROMIUM, CHROMIUM_ARGS, NOTEBOOKS, VoilaServer  # noqa: E402
+from tests.e2e.test_design import PAGES as TESTED_PAGES  # noqa: E402
 
+# Every page the design tests check (its path, and what shows it is ready), and the
+# Analysis page with results.
 PAGES = {
-    "home": ("", ".payme-landing"),
-    "learn_pay_me": ("voila/render/learn_pay_me.ipynb", ".jupyter-widgets button"),
-    "learn_three_pack": ("voila/render/learn_three_pack.ipynb", ".jupyter-widgets button"),
-    "hand_builder": ("voila/render/hand_builder.ipynb", ".payme-layout-view svg"),
-    "puzzles": ("voila/render/puzzles.ipynb", ".jupyter-widgets button"),
-    "play": ("voila/render/play.ipynb", ".jupyter-widgets button"),
-    "analysis": ("voila/render/analysis.ipynb", ".jupyter-widgets button"),
+    **TESTED_PAGES,
     "analysis_results": (
         "voila/render/analysis.ipynb?players=3&bots=greedy&games=5&compare=1",
-        ".jupyter-widgets button",
+        "button.payme-analysis-run",
     ),
 }
 # What to do on a page before its picture: (button to click, text to wait for).
