@@ -140,3 +140,44 @@ def test_a_closed_port_is_refused_at_once() -> None:
     with pytest.raises(ValueError, match="Connection refused"):
         check_scheduler(f"tcp://127.0.0.1:{port}")
     assert time.monotonic() - started < 5
+
+
+@pytest.fixture
+def silent() -> Iterator[int]:
+    """A port where connections are accepted (by the system's backlog) but nothing answers."""
+    with socket.create_server(("127.0.0.1", 0), backlog=8) as server:
+        yield server.getsockname()[1]
+
+
+def _closed_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+@pytest.mark.parametrize(
+    ("kind", "reason"),
+    [
+        ("closed", "Connection refused"),
+        ("not_dask", "no Dask scheduler answers"),
+        ("silent", "no Dask scheduler answers"),
+    ],
+)
+def test_the_real_cli_refuses_a_bad_scheduler_within_5_s(
+    kind: str, reason: str, request: pytest.FixtureRequest
+) -> None:
+    """``payme simulate --scheduler ADDRESS`` as a user runs it, in a fresh process: exit 2, one
+    line naming the problem, no traceback, within 5 s.  On a machine so busy that the
+    process's own start-up (measured by a refusal that needs no network) takes over a second,
+    the extra start-up time is allowed on top."""
+    port = _closed_port() if kind == "closed" else request.getfixturevalue(kind)
+    started = time.monotonic()
+    _payme("simulate", "--games", "3", "--scheduler", "localhost")
+    start_up = time.monotonic() - started
+    started = time.monotonic()
+    result = _payme("simulate", "--games", "3", "--scheduler", f"tcp://127.0.0.1:{port}")
+    elapsed = time.monotonic() - started
+    err = result.stderr.decode()
+    assert result.returncode == 2 and result.stdout == b"", err
+    assert reason in err and "Traceback" not in err and err.count("\n") == 1, err
+    assert elapsed <= 5 + max(0.0, start_up - 1), (elapsed, start_up)

@@ -126,6 +126,10 @@ def check_out(out: str) -> None:
 def check_scheduler(address: str, timeout: float = SCHEDULER_TIMEOUT_S) -> None:
     """Refuse a Dask scheduler address that is malformed or where nothing answers.
 
+    The whole check (name look-up, connection and Dask's handshake) shares one ``timeout``:
+    a look-up that hangs, a host that never answers and a service that is not Dask are all
+    refused within it (plus the import of Dask's client, done only once something answers).
+
     >>> check_scheduler("localhost")
     Traceback (most recent call last):
     ...
@@ -141,9 +145,17 @@ def check_scheduler(address: str, timeout: float = SCHEDULER_TIMEOUT_S) -> None:
         host = port = None
     if parts.scheme not in ("tcp", "tls") or not host or not port:
         raise ValueError(f"--scheduler {shown}: give an address like tcp://HOST:8786")
+    deadline = time.monotonic() + timeout
     try:
-        socket.create_connection((host, port), timeout=timeout).close()
-        reply = asyncio.run(asyncio.wait_for(_identity(address, timeout), 2 * timeout))
+        family, kind, proto, _, where = _look_up(host, port, timeout)[0]
+        with socket.socket(family, kind, proto) as sock:
+            sock.settimeout(max(0.1, deadline - time.monotonic()))
+            sock.connect(where)
+        from distributed.comm.core import connect  # noqa: F401 (imported before the clock runs)
+
+        # A real scheduler answers in milliseconds; give the handshake at least a second.
+        left = max(1.0, deadline - time.monotonic())
+        reply = asyncio.run(asyncio.wait_for(_identity(address, left), left))
     except Exception as exc:  # refused, timed out, or not speaking Dask's protocol
         if isinstance(exc, TimeoutError):
             reason = f"no answer within {timeout:g} s"
@@ -156,6 +168,31 @@ def check_scheduler(address: str, timeout: float = SCHEDULER_TIMEOUT_S) -> None:
         ) from None
     if not isinstance(reply, dict) or reply.get("type") != "Scheduler":
         raise ValueError(f"--scheduler {shown}: {host}:{port} is not a Dask scheduler")
+
+
+def _look_up(host: str, port: int, timeout: float) -> list[Any]:
+    """``socket.getaddrinfo`` for a TCP connection, given up after ``timeout`` seconds (the
+    system's resolver has no time limit of its own)."""
+    import queue
+    import threading
+
+    answer: queue.Queue[list[Any] | OSError] = queue.Queue()
+
+    def look_up() -> None:
+        try:
+            answer.put(socket.getaddrinfo(host, port, type=socket.SOCK_STREAM))
+        except OSError as exc:
+            answer.put(exc)
+
+    # A daemon thread: a look-up that hangs does not keep the process from exiting.
+    threading.Thread(target=look_up, daemon=True).start()
+    try:
+        found = answer.get(timeout=timeout)
+    except queue.Empty:
+        raise TimeoutError from None
+    if isinstance(found, OSError):
+        raise found
+    return found
 
 
 async def _identity(address: str, timeout: float) -> Any:
