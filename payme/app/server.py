@@ -189,15 +189,19 @@ def make_app_class() -> type:
     from jupyter_server.utils import url_path_join
     from traitlets import Float, Integer, default
     from voila.tornado.handler import TornadoVoilaHandler
+    from voila.tornado.kernel_websocket_handler import VoilaKernelWebsocketHandler
 
     from payme.app.budget import (
         KernelBudget,
         budget_handlers,
         default_max_kernels,
+        default_max_renders,
         watch_kernel_manager,
     )
+    from payme.app.sockets import kernel_socket_handler
 
     page_handler, alive_handler = budget_handlers(TornadoVoilaHandler)
+    socket_handler = kernel_socket_handler()
 
     from voila.app import Voila
 
@@ -209,7 +213,19 @@ def make_app_class() -> type:
             0,
             config=True,
             help="Most page kernels at once; more visitors get the busy page, which retries "
-            "(0: what half the machine's memory holds, see payme.app.budget).",
+            "(0: the fewer of what half the machine's memory holds and 12 a core, see "
+            "payme.app.budget).",
+        )
+        max_renders = Integer(
+            0,
+            config=True,
+            help="Most pages rendered at once; more visitors wait in line, then get the busy "
+            "page (0: two a core, see payme.app.budget).",
+        )
+        queue_wait = Float(
+            10,
+            config=True,
+            help="Seconds a visitor waits in line for a render before getting the busy page.",
         )
         idle_timeout = Float(
             600,
@@ -219,10 +235,18 @@ def make_app_class() -> type:
 
         def init_settings(self) -> dict[str, Any]:
             settings: dict[str, Any] = super().init_settings()
-            limit = self.max_kernels or default_max_kernels()
-            self.log.info("payme: at most %d page kernels at once", limit)
-            settings["payme_budget"] = KernelBudget(limit)
-            watch_kernel_manager(self.kernel_manager, self.idle_timeout, self.log)
+            budget = KernelBudget(
+                self.max_kernels or default_max_kernels(),
+                self.max_renders or default_max_renders(),
+                self.queue_wait,
+            )
+            self.log.info(
+                "payme: at most %d page kernels and %d renders at once",
+                budget.max_kernels,
+                budget.max_renders,
+            )
+            settings["payme_budget"] = budget
+            watch_kernel_manager(self.kernel_manager, budget, self.idle_timeout, self.log)
             return settings
 
         @default("config_file_paths")
@@ -236,10 +260,10 @@ def make_app_class() -> type:
                 if keep_route(h[0], self.server_url)
             ]
             self.app.add_transform(_headers_transform(dict(self.app.settings.get("headers", {}))))
-            # Pages under the kernel budget.
-            handlers = [
-                (h[0], page_handler, *h[2:]) if h[1] is TornadoVoilaHandler else h for h in handlers
-            ]
+            # Pages under the kernel budget; kernel sockets refused at once when the kernel is
+            # gone or going.
+            swap = {TornadoVoilaHandler: page_handler, VoilaKernelWebsocketHandler: socket_handler}
+            handlers = [(h[0], swap.get(h[1], h[1]), *h[2:]) for h in handlers]
             alive = url_path_join(self.server_url, r"/payme/api/alive/([-0-9a-f]+)")
             handlers.insert(0, (alive, alive_handler))
             # Tornado tries handlers in order; the root's landing page comes first.

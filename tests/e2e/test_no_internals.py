@@ -3,8 +3,12 @@ SameSite cookies on every response, and widget messages that fail answered in pl
 
 from __future__ import annotations
 
+import asyncio
+import concurrent.futures
 import os
 import queue
+import re
+import time
 import urllib.error
 import urllib.request
 from pathlib import Path
@@ -90,6 +94,75 @@ def test_fuzzed_paths_never_answer_500(voila_app: VoilaServer, pieces: list[str]
     status, headers = _answer(voila_app.url(path))
     assert status < 500, f"/{path} answered {status}"
     assert headers.get("X-Content-Type-Options") == "nosniff"
+
+
+def _run(coroutine: Any) -> Any:
+    """``asyncio.run`` in a thread of its own (Playwright's sync API may hold this thread's
+    event loop)."""
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, coroutine).result()
+
+
+async def _socket(server: VoilaServer, kernel_id: str) -> int | str:
+    """Open a kernel websocket as a page does: ``"open"``, or the HTTP status it was refused
+    with."""
+    from tornado.httpclient import HTTPClientError, HTTPRequest
+    from tornado.websocket import websocket_connect
+
+    url = server.url(f"api/kernels/{kernel_id}/channels?session_id=fuzz").replace("http", "ws", 1)
+    try:
+        conn = await websocket_connect(HTTPRequest(url, request_timeout=120))
+    except HTTPClientError as error:
+        return error.code
+    conn.close()
+    return "open"
+
+
+@pytest.mark.parametrize(
+    "kernel_id",
+    ["00000000-0000-4000-8000-000000000000", "a-b-c-d-e", "x" * 8 + "-0-0-0-" + "y" * 300],
+)
+def test_a_socket_to_no_kernel_is_refused_plainly(voila_app: VoilaServer, kernel_id: str) -> None:
+    assert _run(_socket(voila_app, kernel_id)) == 404
+    # Jupyter's error page failed to render under Voilà here, logging a traceback.
+    assert "static_path" not in voila_app.log_tail(400)
+
+
+def test_a_socket_to_a_kernel_being_shut_down_is_refused_at_once(voila_app: VoilaServer) -> None:
+    """The race of a page's socket with its kernel's shutdown (a cull, a closed tab): Jupyter's
+    handler waited 60 s for the kernel to come alive, then answered 500."""
+    with urllib.request.urlopen(voila_app.page_url("puzzles"), timeout=120) as response:
+        found = re.search(r'"kernelId": "([-0-9a-f]+)"', response.read().decode())
+    assert found, "the page names its kernel"
+    kernel_id = found.group(1)
+
+    async def shutdown() -> int:
+        from tornado.httpclient import AsyncHTTPClient
+
+        reply = await AsyncHTTPClient().fetch(
+            voila_app.url(f"voila/api/shutdown/{kernel_id}"),
+            method="POST",
+            body=b"",
+            headers={"Origin": voila_app.url().rstrip("/")},
+            raise_error=False,
+        )
+        return reply.code
+
+    async def socket_after(delay: float) -> tuple[int | str, float]:
+        await asyncio.sleep(delay)
+        started = time.monotonic()
+        return await _socket(voila_app, kernel_id), time.monotonic() - started
+
+    async def race() -> list[Any]:
+        delays = (0, 0.01, 0.03, 0.1, 0.2, 0.4, 0.8, 1.6)
+        return await asyncio.gather(shutdown(), *(socket_after(d) for d in delays))
+
+    stopped, *sockets = _run(race())
+    assert stopped == 204
+    for answer, seconds in sockets:
+        assert answer == "open" or answer == 404, sockets
+        assert seconds < 30, sockets
+    assert any(answer == 404 for answer, _ in sockets), sockets
 
 
 def test_cookies_are_same_site_lax(voila_app: VoilaServer) -> None:
