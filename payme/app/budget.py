@@ -1,20 +1,30 @@
-"""The kernel budget: at most K page kernels at once, and none kept without a visitor.
+"""The kernel budget: at most K page kernels at once, at most R pages rendered at once, and no
+kernel kept without a visitor.
 
-Every page visit starts a kernel (about 55-75 MB, 175 MB for Analysis; see docs/app.md), so
-without a limit a burst of visits or of abandoned loads (a crawler, a link preview) could use
-up the machine's memory.  The server therefore
+Every page visit starts a kernel (about 55-75 MB, 175 MB for Analysis; see docs/app.md) and
+runs the page's notebook in it while the server sends the page (2-3 s of CPU).  Without limits
+a burst of visits or of abandoned loads (a crawler, a link preview) could use up the machine's
+memory, and many pages rendered together on a few cores would each take so long that their
+browsers connected too late.  The server therefore
 
-* admits a page visit only while fewer than K kernels run or are being started; beyond that
+* admits a page visit only while fewer than K kernels run or are waiting to start; beyond that
   the visitor gets the busy page (HTTP 503, ``static/busy.html``), which retries by itself;
-* shuts a kernel down when its page never connects (or has gone) for
-  ``MappingKernelManager.cull_idle_timeout`` seconds (30 in ``voila.json``: Jupyter's own
-  culler, which leaves connected kernels alone);
+* renders at most R pages at once: a further visitor waits in line (first come, first
+  served) for up to :data:`QUEUE_WAIT_S` seconds, then gets the busy page;
+* shuts a kernel down when its page has not connected ``MappingKernelManager.cull_idle_timeout``
+  seconds (30 in ``voila.json``) after the page was sent, or has gone for that long (Jupyter's
+  own culler, which leaves connected kernels alone; a kernel whose page is still being rendered
+  is never culled, and the time counts from the end of the render); a page whose script runs but
+  has not connected yet keeps its kernel by asking whether it is alive (up to
+  :data:`MAX_CONNECT_S`); a page whose visitor hung up during the render loses its kernel at once;
 * shuts a connected page's kernel down after ``idle_timeout`` seconds without activity (600:
   the page then says that the connection was lost, see ``static/connection.js``);
 * answers ``/payme/api/alive/<kernel id>`` so a page can tell when its kernel is gone.
 
-K defaults to what half the machine's memory holds at :data:`KERNEL_MB` a kernel
-(:func:`default_max_kernels`); ``payme app --PaymeVoila.max_kernels=N`` sets it.
+K defaults to the fewer of what half the machine's memory holds at :data:`KERNEL_MB` a kernel
+and :data:`KERNELS_PER_CORE` a core (:func:`default_max_kernels`), R to
+:data:`RENDERS_PER_CORE` a core (:func:`default_max_renders`);
+``payme app --PaymeVoila.max_kernels=N --PaymeVoila.max_renders=M`` sets them.
 
 >>> budget = KernelBudget(max_kernels=2)
 >>> first = budget.admit(running=1)
@@ -26,9 +36,12 @@ True
 
 from __future__ import annotations
 
+import asyncio
+import collections
 import contextlib
 import datetime
 import os
+import time
 from contextvars import ContextVar
 from pathlib import Path
 from typing import Any
@@ -39,8 +52,19 @@ KERNEL_MB = 250
 # The share of the machine's memory the page kernels may take together; the rest is for the
 # server, the system and the kernels' peaks.
 MEMORY_SHARE = 0.5
+# Open pages one core serves: a click costs the kernel about 20 ms (median; a round of bot
+# moves up to 0.5 s, an Analysis run 3 s), so with visitors thinking several seconds between
+# clicks a dozen pages keep a core busy without making anyone wait long for an answer.
+KERNELS_PER_CORE = 12
+# Pages rendered at once per core: a render (kernel start and the notebook's run) is CPU-bound,
+# so more at once only makes each slower; two a core keep the core busy while a kernel starts.
+RENDERS_PER_CORE = 2
 # The fewest and the most kernels the default allows.
 MIN_KERNELS, MAX_KERNELS = 2, 200
+# How long a visitor waits in line for a render before getting the busy page instead.
+QUEUE_WAIT_S = 10.0
+# How long after its render a page whose script runs may keep its kernel without connecting.
+MAX_CONNECT_S = 300.0
 STATIC = Path(__file__).resolve().parent / "static"
 # The busy page asks the browser to come back after this many seconds.
 RETRY_AFTER_S = 5
@@ -59,17 +83,40 @@ def total_memory_mb() -> int | None:
     return int(pages * page_size // 2**20) if pages > 0 and page_size > 0 else None
 
 
-def default_max_kernels(memory_mb: int | None = None) -> int:
-    """How many page kernels fit in :data:`MEMORY_SHARE` of ``memory_mb`` (the machine's).
+def cpu_count() -> int:
+    """The cores this process may use (its affinity where known).
 
-    >>> default_max_kernels(4096), default_max_kernels(24_000), default_max_kernels(512)
-    (8, 48, 2)
+    >>> cpu_count() >= 1
+    True
+    """
+    with contextlib.suppress(AttributeError, OSError):
+        return max(1, len(os.sched_getaffinity(0)))
+    return max(1, os.cpu_count() or 1)
+
+
+def default_max_kernels(memory_mb: int | None = None, cores: int | None = None) -> int:
+    """How many page kernels the machine holds: the fewer of what fits in :data:`MEMORY_SHARE`
+    of ``memory_mb`` and :data:`KERNELS_PER_CORE` times ``cores`` (the machine's by default).
+
+    >>> default_max_kernels(24_000, 2), default_max_kernels(24_000, 8)   # CPU, then memory
+    (24, 48)
+    >>> default_max_kernels(4096, 8), default_max_kernels(512, 1)
+    (8, 2)
     """
     memory_mb = total_memory_mb() if memory_mb is None else memory_mb
-    if memory_mb is None:
-        return MIN_KERNELS * 4
-    fits = int(memory_mb * MEMORY_SHARE // KERNEL_MB)
-    return max(MIN_KERNELS, min(MAX_KERNELS, fits))
+    cores = cpu_count() if cores is None else cores
+    by_cpu = KERNELS_PER_CORE * cores
+    by_memory = by_cpu if memory_mb is None else int(memory_mb * MEMORY_SHARE // KERNEL_MB)
+    return max(MIN_KERNELS, min(MAX_KERNELS, by_memory, by_cpu))
+
+
+def default_max_renders(cores: int | None = None) -> int:
+    """How many pages are rendered at once: :data:`RENDERS_PER_CORE` a core.
+
+    >>> default_max_renders(2), default_max_renders(1)
+    (4, 2)
+    """
+    return RENDERS_PER_CORE * (cpu_count() if cores is None else cores)
 
 
 class Reservation:
@@ -78,6 +125,7 @@ class Reservation:
     def __init__(self, budget: KernelBudget) -> None:
         self.budget = budget
         self.held = True
+        self.kernel_id: str | None = None
 
     def release(self) -> None:
         """Give the claim back (once): the kernel now counts among the running ones, or the
@@ -93,13 +141,40 @@ current_reservation: ContextVar[Reservation | None] = ContextVar("payme_reservat
 
 
 class KernelBudget:
-    """At most ``max_kernels`` kernels running or being started."""
+    """At most ``max_kernels`` kernels running or being started, and at most ``max_renders``
+    pages being rendered (the others wait in line, first come first served).
 
-    def __init__(self, max_kernels: int) -> None:
+    >>> budget = KernelBudget(max_kernels=24, max_renders=4)
+    >>> budget.rendering, budget.queued    # pages being rendered, visitors in line
+    (0, 0)
+
+    (tests/test_app_budget.py runs the line with visitors.)
+    """
+
+    def __init__(
+        self, max_kernels: int, max_renders: int = 1_000_000, queue_wait_s: float = QUEUE_WAIT_S
+    ) -> None:
         if max_kernels < 1:
             raise ValueError(f"max_kernels must be 1 or more, not {max_kernels}")
+        if max_renders < 1:
+            raise ValueError(f"max_renders must be 1 or more, not {max_renders}")
         self.max_kernels = max_kernels
+        self.max_renders = max_renders
+        self.queue_wait_s = queue_wait_s
         self.starting = 0
+        self.rendering = 0
+        self._line: collections.deque[asyncio.Future[None]] = collections.deque()
+        # Kernels whose page is being rendered: never culled meanwhile.
+        self.rendering_kernels: set[str] = set()
+        # Kernels whose page was sent but has not connected yet: when it was sent (monotonic).
+        self.awaiting: dict[str, float] = {}
+        # Kernels being shut down (their websockets are refused at once).
+        self.stopping: set[str] = set()
+
+    @property
+    def queued(self) -> int:
+        """Visitors waiting in line for a render."""
+        return len(self._line)
 
     def admit(self, running: int) -> Reservation | None:
         """A reservation if one more kernel fits next to ``running`` ones, else ``None``."""
@@ -107,6 +182,30 @@ class KernelBudget:
             return None
         self.starting += 1
         return Reservation(self)
+
+    async def render_slot(self, timeout: float, gone: asyncio.Future[None] | None = None) -> bool:
+        """Wait (up to ``timeout`` s, or until ``gone`` is done) for a turn to render a page;
+        whether it came.  A caller that got one gives it back with :meth:`end_render`."""
+        if self.rendering < self.max_renders and not self._line:
+            self.rendering += 1
+            return True
+        turn: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._line.append(turn)
+        waits: set[asyncio.Future[None]] = {turn} if gone is None else {turn, gone}
+        await asyncio.wait(waits, timeout=timeout, return_when=asyncio.FIRST_COMPLETED)
+        if turn.done():  # handed over by end_render (it stays counted in ``rendering``)
+            return True
+        self._line.remove(turn)
+        return False
+
+    def end_render(self) -> None:
+        """A page is sent (or failed): hand its turn to the first in line, else free it."""
+        while self._line:
+            turn = self._line.popleft()
+            if not turn.done():
+                turn.set_result(None)
+                return
+        self.rendering -= 1
 
 
 def idle_connected(kernel_manager: Any, idle_timeout: float) -> list[str]:
@@ -122,61 +221,121 @@ def idle_connected(kernel_manager: Any, idle_timeout: float) -> list[str]:
     return found
 
 
+def touch(kernel_manager: Any, kernel_id: str) -> None:
+    """Count now as the kernel's last activity (what Jupyter's culler measures idleness from)."""
+    with contextlib.suppress(KeyError):
+        kernel_manager.get_kernel(kernel_id).last_activity = datetime.datetime.now(datetime.UTC)
+
+
+def _busy_page(handler: Any, why: str) -> None:
+    budget: KernelBudget = handler.settings["payme_budget"]
+    handler.log.warning(
+        "payme: busy page for %s (%s; %d kernels of %d, %d rendering of %d, %d in line)",
+        handler.request.path,
+        why,
+        len(handler.kernel_manager.list_kernel_ids()) + budget.starting,
+        budget.max_kernels,
+        budget.rendering,
+        budget.max_renders,
+        budget.queued,
+    )
+    handler.set_status(503)
+    handler.set_header("Retry-After", str(RETRY_AFTER_S))
+    handler.set_header("Content-Type", "text/html; charset=UTF-8")
+    handler.set_header("Cache-Control", "no-store")
+    handler.finish((STATIC / "busy.html").read_bytes())
+
+
 def budget_handlers(render_handler: Any) -> tuple[type, type]:
     """The page handler under the budget (a subclass of Voilà's ``render_handler``) and the
     handler of ``/payme/api/alive/<kernel id>``."""
     import tornado.web
+    from jupyter_core.utils import ensure_async
     from jupyter_server.base.handlers import JupyterHandler
 
     class BudgetedPageHandler(render_handler):  # type: ignore[misc]
-        """Voilà's page handler, refusing with the busy page when the budget is full."""
+        """Voilà's page handler, under the kernel budget and the line for renders."""
+
+        _gone: asyncio.Future[None] | None = None
+
+        def on_connection_close(self) -> None:
+            # The visitor hung up (a closed tab, a crawler's time-out).
+            if self._gone is not None and not self._gone.done():
+                self._gone.set_result(None)
+            super().on_connection_close()
 
         async def get(self, path: str | None = None) -> None:
             if path is not None and ("\x00" in path or len(path) > 1000):
                 raise tornado.web.HTTPError(404)  # Voilà's own handler answers 500
             budget: KernelBudget = self.settings["payme_budget"]
-            running = len(self.kernel_manager.list_kernel_ids())
-            reservation = budget.admit(running)
+            reservation = budget.admit(len(self.kernel_manager.list_kernel_ids()))
             if reservation is None:
-                self.log.warning(
-                    "payme: %d kernels of %d in use: busy page for %s",
-                    running + budget.starting,
-                    budget.max_kernels,
-                    self.request.path,
-                )
-                self.set_status(503)
-                self.set_header("Retry-After", str(RETRY_AFTER_S))
-                self.set_header("Content-Type", "text/html; charset=UTF-8")
-                self.set_header("Cache-Control", "no-store")
-                self.finish((STATIC / "busy.html").read_bytes())
+                _busy_page(self, "kernel budget full")
+                return
+            self._gone = asyncio.get_running_loop().create_future()
+            if not await budget.render_slot(budget.queue_wait_s, self._gone):
+                reservation.release()
+                if not self._gone.done():
+                    _busy_page(self, "too many pages being rendered")
                 return
             token = current_reservation.set(reservation)
             try:
-                await super().get(path)
+                if not self._gone.done():
+                    await super().get(path)
             finally:
+                budget.end_render()
                 reservation.release()
                 current_reservation.reset(token)
+                if reservation.kernel_id is not None:
+                    await self._rendered(budget, reservation.kernel_id)
+
+        async def _rendered(self, budget: KernelBudget, kernel_id: str) -> None:
+            budget.rendering_kernels.discard(kernel_id)
+            if self._gone is not None and self._gone.done():
+                # Nobody will connect to this page: free its kernel now, not after the grace.
+                self.log.info("payme: visitor left during the render; shutting down %s", kernel_id)
+                with contextlib.suppress(KeyError, tornado.web.HTTPError):
+                    await ensure_async(self.kernel_manager.shutdown_kernel(kernel_id))
+                return
+            # The time a page has to connect counts from now, the end of its render.
+            touch(self.kernel_manager, kernel_id)
+            if self.kernel_manager._kernel_connections.get(kernel_id, 0) <= 0:
+                budget.awaiting[kernel_id] = time.monotonic()
 
     class AliveHandler(JupyterHandler):
         """``{"alive": true|false}`` for a kernel id: whether the page's kernel still runs.
 
-        It reads the kernel manager only, so asking does not count as kernel activity.
+        Asking does not count as kernel activity, except for a page that has not connected yet
+        (its script runs, so its websocket is on the way): then it keeps the kernel from being
+        culled, for up to :data:`MAX_CONNECT_S` after the page was sent.
         """
 
         def get(self, kernel_id: str) -> None:
+            budget: KernelBudget = self.settings["payme_budget"]
+            sent = budget.awaiting.get(kernel_id)
+            if sent is not None and time.monotonic() - sent < MAX_CONNECT_S:
+                touch(self.kernel_manager, kernel_id)
             self.set_header("Cache-Control", "no-store")
-            self.finish({"alive": kernel_id in self.kernel_manager})
+            alive = kernel_id in self.kernel_manager and kernel_id not in budget.stopping
+            self.finish({"alive": alive})
 
     return BudgetedPageHandler, AliveHandler
 
 
-def watch_kernel_manager(kernel_manager: Any, idle_timeout: float, log: Any) -> None:
-    """Release a visit's reservation once its kernel runs, and start the connected-idle
-    culler with the first kernel (the event loop runs by then)."""
+def watch_kernel_manager(
+    kernel_manager: Any, budget: KernelBudget, idle_timeout: float, log: Any
+) -> None:
+    """Hook the budget into the kernel manager: release a visit's reservation once its kernel
+    runs, keep the culler off kernels whose page is being rendered, note connections and
+    shutdowns, and start the connected-idle culler with the first kernel (the event loop runs
+    by then)."""
     from jupyter_core.utils import ensure_async
     from tornado.ioloop import PeriodicCallback
 
-    original = kernel_manager.start_kernel
+    start_original = kernel_manager.start_kernel
+    shutdown_original = kernel_manager.shutdown_kernel
+    cull_original = kernel_manager.cull_kernel_if_idle
+    connect_original = kernel_manager.notify_connect
     culler: list[PeriodicCallback] = []
 
     async def cull() -> None:
@@ -186,16 +345,40 @@ def watch_kernel_manager(kernel_manager: Any, idle_timeout: float, log: Any) -> 
                 await ensure_async(kernel_manager.shutdown_kernel(kernel_id))
 
     async def start_kernel(*args: Any, **kwargs: Any) -> str:
+        reservation = current_reservation.get()
         try:
-            kernel_id: str = await ensure_async(original(*args, **kwargs))
+            kernel_id: str = await ensure_async(start_original(*args, **kwargs))
         finally:
-            reservation = current_reservation.get()
             if reservation is not None:
                 reservation.release()
+        if reservation is not None:
+            reservation.kernel_id = kernel_id
+            budget.rendering_kernels.add(kernel_id)
         if not culler:
             interval_ms = max(1000.0, min(60_000.0, idle_timeout * 1000 / 10))
             culler.append(PeriodicCallback(cull, interval_ms))
             culler[0].start()
         return kernel_id
 
+    async def shutdown_kernel(kernel_id: str, *args: Any, **kwargs: Any) -> Any:
+        budget.stopping.add(kernel_id)
+        try:
+            return await ensure_async(shutdown_original(kernel_id, *args, **kwargs))
+        finally:
+            budget.stopping.discard(kernel_id)
+            budget.awaiting.pop(kernel_id, None)
+            budget.rendering_kernels.discard(kernel_id)
+
+    async def cull_kernel_if_idle(kernel_id: str) -> None:
+        if kernel_id in budget.rendering_kernels:
+            return  # its page is still being sent: the grace starts when it is
+        await cull_original(kernel_id)
+
+    def notify_connect(kernel_id: str) -> None:
+        budget.awaiting.pop(kernel_id, None)
+        connect_original(kernel_id)
+
     kernel_manager.start_kernel = start_kernel
+    kernel_manager.shutdown_kernel = shutdown_kernel
+    kernel_manager.cull_kernel_if_idle = cull_kernel_if_idle
+    kernel_manager.notify_connect = notify_connect

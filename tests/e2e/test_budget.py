@@ -98,6 +98,55 @@ def test_full_budget_gives_a_busy_page_that_retries(
 
 
 @pytest.fixture(scope="module")
+def one_render_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[VoilaServer]:
+    """One page rendered at a time, a second in line for 1 s at most; a kernel without a page
+    is shut down 5 s after its page was sent."""
+    options = [
+        "--PaymeVoila.max_kernels=8",
+        "--PaymeVoila.max_renders=1",
+        "--PaymeVoila.queue_wait=1",
+        "--MappingKernelManager.cull_idle_timeout=5",
+        "--MappingKernelManager.cull_interval=1",
+    ]
+    yield from serving(tmp_path_factory.mktemp("budget"), options)
+
+
+def test_pages_opened_at_once_each_get_the_page_or_the_busy_page_first(
+    one_render_server: VoilaServer, browser: Any
+) -> None:
+    """Issue 14's load target at small scale: every visitor gets a working page, some by way
+    of the busy page (its retry then succeeds), and no page loses its kernel to the
+    never-connected rule while it waits to be rendered or to connect."""
+    server = one_render_server
+    _wait_for(lambda: not kernel_pids(server), 60, "a quiet server")
+    contexts = [browser.new_context(viewport={"width": 1000, "height": 700}) for _ in range(4)]
+    busy: list[str] = []
+    errors: list[str] = []
+    try:
+        tabs = []
+        for context in contexts:
+            tab = context.new_page()
+            tab.on("response", lambda r: busy.append(r.url) if r.status == 503 else None)
+            tab.on("pageerror", lambda exc: errors.append(str(exc)))
+            tabs.append(tab)
+        for tab in tabs:
+            tab.goto(server.page_url("puzzles"), wait_until="commit")
+        for tab in tabs:
+            wait_ready(tab)
+        assert busy, "with one render at a time and 1 s in line, someone saw the busy page"
+        # Past the 5 s grace and a poll of connection.js: every page still has its kernel.
+        time.sleep(7)
+        for tab in tabs:
+            assert tab.get_by_text(LOST).count() == 0
+            assert tab.get_by_text(BUSY).count() == 0
+        assert len(kernel_pids(server)) == 4
+    finally:
+        for context in contexts:
+            context.close()
+    assert errors == []
+
+
+@pytest.fixture(scope="module")
 def idle_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[VoilaServer]:
     """A connected page idle for 8 s loses its kernel."""
     yield from serving(tmp_path_factory.mktemp("budget"), ["--PaymeVoila.idle_timeout=8"])

@@ -1,24 +1,35 @@
 // Says out loud when the page's game has stopped: its kernel died, was shut down after a long
 // idle time, or the server went away.  The server answers /payme/api/alive/<kernel id>
-// (payme.app.budget) without counting the question as activity; the page asks every few
+// (payme.app.budget) without counting the question as activity (except before the page's
+// websocket has connected: then it keeps the kernel waiting for it); the page asks every few
 // seconds and, once the answer is "gone" (or the server does not answer twice in a row),
 // shows one message with a reload button.  The state of a page lives in its URL, so a reload
 // brings it back.
 (function () {
   "use strict";
   var POLL_MS = 5000;
-  var config = document.getElementById("jupyter-config-data");
-  if (!config) {
-    return;
-  }
-  var data = JSON.parse(config.textContent || "{}");
-  if (!data.kernelId) {
-    return;
-  }
-  var base = data.baseUrl || "/";
-  var url = base + "payme/api/alive/" + encodeURIComponent(data.kernelId);
+  var url = null;
   var misses = 0;
   var timer = null;
+
+  // The page's kernel, from the page's Jupyter settings once they have arrived (this script
+  // runs from the page's head, before them, so that the server hears from the page as soon as
+  // the page is sent, even when the browser is slow to run Voilà's scripts).
+  function aliveUrl() {
+    if (url === null) {
+      var config = document.getElementById("jupyter-config-data");
+      var data = null;
+      try {
+        data = config && JSON.parse(config.textContent || "");
+      } catch (error) {
+        return null; // still arriving
+      }
+      if (data && data.kernelId) {
+        url = (data.baseUrl || "/") + "payme/api/alive/" + encodeURIComponent(data.kernelId);
+      }
+    }
+    return url;
+  }
 
   function showLost() {
     if (document.getElementById("payme-connection-lost")) {
@@ -43,6 +54,9 @@
   }
 
   function check() {
+    if (aliveUrl() === null) {
+      return;
+    }
     fetch(url, { cache: "no-store", credentials: "same-origin" })
       .then(function (response) {
         if (!response.ok) {
@@ -69,4 +83,7 @@
   }
 
   timer = window.setInterval(check, POLL_MS);
+  // Until the page's websocket connects (slow on a busy machine), the question tells the
+  // server that the page is there, so its kernel is kept (payme.app.budget).
+  check();
 })();
