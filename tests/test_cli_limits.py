@@ -167,17 +167,25 @@ def test_the_real_cli_refuses_a_bad_scheduler_within_5_s(
     kind: str, reason: str, request: pytest.FixtureRequest
 ) -> None:
     """``payme simulate --scheduler ADDRESS`` as a user runs it, in a fresh process: exit 2, one
-    line naming the problem, no traceback, within 5 s.  On a machine so busy that the
-    process's own start-up (measured by a refusal that needs no network) takes over a second,
-    the extra start-up time is allowed on top."""
+    line naming the problem, no traceback, within 5 s.  On a machine so busy that a fresh
+    process's start-up and imports (payme's and Dask's client, timed before and after) take
+    over 2 s, half as much again as the extra is allowed on top (a loaded machine slows the
+    refusal's own work as much): the check's own waiting is what is bounded."""
     port = _closed_port() if kind == "closed" else request.getfixturevalue(kind)
-    started = time.monotonic()
-    _payme("simulate", "--games", "3", "--scheduler", "localhost")
-    start_up = time.monotonic() - started
+    start_up = _start_up()
     started = time.monotonic()
     result = _payme("simulate", "--games", "3", "--scheduler", f"tcp://127.0.0.1:{port}")
     elapsed = time.monotonic() - started
+    start_up = max(start_up, _start_up())
     err = result.stderr.decode()
     assert result.returncode == 2 and result.stdout == b"", err
     assert reason in err and "Traceback" not in err and err.count("\n") == 1, err
-    assert elapsed <= 5 + max(0.0, start_up - 1), (elapsed, start_up)
+    assert elapsed <= 5 + 1.5 * max(0.0, start_up - 2), (elapsed, start_up)
+
+
+def _start_up() -> float:
+    """Seconds a fresh process takes to start and import what the check imports."""
+    started = time.monotonic()
+    code = "import payme.cli, payme.analysis.cli, distributed.comm.core"
+    run_fresh([sys.executable, "-c", code], timeout=120)
+    return time.monotonic() - started
