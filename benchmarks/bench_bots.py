@@ -36,6 +36,7 @@ games already in it.
 
 from __future__ import annotations
 
+import gc
 import math
 import os
 import statistics
@@ -93,23 +94,47 @@ def play(kind: str, bots: Sequence[str], seed: int, timings: list[float] | None 
         assert seat is not None  # a game not over has a player to move
         view, legal = game.view(seat), game.legal_actions()
         if timings is not None and bots[seat] == "expert":
+            collected = _COLLECTING[1]
             started = time.process_time()
             action = seated[seat].choose(view, legal)
             timings.append(time.process_time() - started)
+            if _COLLECTING[1] > collected:  # a full collection ran inside the decision
+                _SWEPT[len(timings) - 1] = _COLLECTING[1] - collected
         else:
             action = seated[seat].choose(view, legal)
         game.apply(action)
     return game
 
 
+_COLLECTING = [0.0, 0.0]
+"""When the garbage collector's running full collection began, and the CPU seconds of all
+full collections so far (kept by :func:`_watch`)."""
+_SWEPT: dict[int, float] = {}
+"""For the decisions of the game being timed, by number: the CPU seconds of the full
+garbage collections that ran inside it (the interpreter's, not the bot's work)."""
+
+
+def _watch(phase: str, info: dict[str, int]) -> None:
+    if info["generation"] == 2:
+        if phase == "start":
+            _COLLECTING[0] = time.process_time()
+        else:
+            _COLLECTING[1] += time.process_time() - _COLLECTING[0]
+
+
+gc.callbacks.append(_watch)
+
 _WARM = False
 """Whether this process has already played a game (its first decision pays the imports)."""
 
 
-def _one_game(job: tuple[str, int]) -> tuple[tuple[str, ...], tuple[float, ...], list[float]]:
+def _one_game(
+    job: tuple[str, int],
+) -> tuple[tuple[str, ...], tuple[float, ...], list[float], list[float]]:
     """Each seat's bot and result (its final total in Pay Me, 1 for a win in Rummy 3-Pack),
-    and the CPU seconds of each of the expert's decisions; a process's first game is played
-    twice, the first time untimed (imports and memos filled), so every time is warm."""
+    the CPU seconds of each of the expert's decisions, and of the full garbage collections
+    inside each; a process's first game is played twice, the first time untimed (imports
+    and memos filled), so every time is warm."""
     global _WARM
     kind, number = job
     bots = seating(kind, number)
@@ -117,11 +142,13 @@ def _one_game(job: tuple[str, int]) -> tuple[tuple[str, ...], tuple[float, ...],
         play(kind, bots, SEED + deal(kind, number))
         _WARM = True
     timings: list[float] = []
+    _SWEPT.clear()
     game = play(kind, bots, SEED + deal(kind, number), timings)
+    swept = [_SWEPT.get(i, 0.0) for i in range(len(timings))]
     if kind == "three_pack":
         won = set(game.winners())
-        return bots, tuple(1.0 if s in won else 0.0 for s in range(len(bots))), timings
-    return bots, tuple(float(t) for t in game.totals), timings
+        return bots, tuple(1.0 if s in won else 0.0 for s in range(len(bots))), timings, swept
+    return bots, tuple(float(t) for t in game.totals), timings, swept
 
 
 def _per_bot(
@@ -156,18 +183,30 @@ def _ms(values: Sequence[float], q: float) -> float:
     return 1000 * ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
-def timing_line(kind: str, timings: Sequence[float], games: int) -> str:
-    """One row of the time-per-decision table (CPU ms over every decision of the games)."""
+def _stamp(cpu: float, swept: float) -> str:
+    return f"{1000 * cpu:.2f}" + (f"+{1000 * swept:.2f}" if swept else "")
+
+
+def timing_line(
+    kind: str, timings: Sequence[float], games: int, swept: Sequence[float] = ()
+) -> str:
+    """One row of the time-per-decision table (CPU ms over every decision of the games):
+    with ``swept`` (each decision's full garbage collections), the slowest decision is
+    also given without them, and how many decisions held one."""
+    swept = list(swept) or [0.0] * len(timings)
+    work = [t - g for t, g in zip(timings, swept, strict=True)]
     return (
         f"| {kind} | {games:,} | {len(timings):,} | {_ms(timings, 0.5):.2f} | "
         f"{_ms(timings, 0.99):.1f} | {_ms(timings, 1.0):.1f} | "
-        f"{sum(1 for t in timings if t > 0.050):,} | ≤ 50 ms |"
+        f"{sum(1 for t in timings if t > 0.050):,} | {_ms(work, 1.0):.1f} | "
+        f"{sum(1 for g in swept if g):,} | ≤ 50 ms |"
     )
 
 
 TIMING_HEAD = [
-    "| game | games | expert decisions | median | p99 | slowest | over 50 ms | target |",
-    "| --- | ---: | ---: | ---: | ---: | ---: | ---: | --- |",
+    "| game | games | expert decisions | median | p99 | slowest | over 50 ms "
+    "| slowest without full collections | decisions with a full collection | target |",
+    "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |",
 ]
 
 
@@ -260,16 +299,21 @@ def _logged(path: str) -> set[tuple[str, int]]:
         return {(r[0], int(r[1])) for r in map(str.split, log) if r}
 
 
-def read_timings(path: str, kind: str) -> list[float]:
-    """Every timed decision of ``kind`` in the ``LOG.ms`` files beside the logs (seconds)."""
+def read_timings(path: str, kind: str) -> tuple[list[float], list[float]]:
+    """Every timed decision of ``kind`` in the ``LOG.ms`` files beside the logs, and the
+    full garbage collections inside each (seconds; 0 where none ran or none was noted)."""
     found: list[float] = []
+    swept: list[float] = []
     for path_ in path.split(","):
         if os.path.exists(path_ + ".ms"):
             with open(path_ + ".ms") as log:
                 for r in map(str.split, log):
                     if r and r[0] == kind:
-                        found.extend(float(x) / 1000 for x in r[2:])
-    return found
+                        for stamp in r[2:]:
+                            cpu, _, part = stamp.partition("+")
+                            found.append(float(cpu) / 1000)
+                            swept.append(float(part or 0) / 1000)
+    return found, swept
 
 
 def run() -> str:
@@ -308,21 +352,26 @@ def run() -> str:
     jobs = [job for job in jobs if job not in done]  # a run resumed: its games are in LOG
     played = []
     decided: dict[str, list[float]] = {kind: [] for kind in KINDS}
+    collections: dict[str, list[float]] = {kind: [] for kind in KINDS}
     with get_context("spawn").Pool(WORKERS if jobs else 1) as pool:
-        for number, (bots, results, times) in enumerate(pool.imap(_one_game, jobs, chunksize=4)):
+        for number, (bots, results, times, swept) in enumerate(
+            pool.imap(_one_game, jobs, chunksize=4)
+        ):
             played.append((bots, results))
             kind = jobs[number][0]
             decided[kind] += times
+            collections[kind] += swept
             if LOG:
                 # One line per game as it finishes: a long run can be read before it ends.
                 with open(LOG, "a") as log:
                     print(kind, jobs[number][1], *bots, *results, file=log)
                 with open(LOG + ".ms", "a") as log:
-                    print(kind, jobs[number][1], *(f"{1000 * t:.2f}" for t in times), file=log)
+                    # "12.50" or, with a full collection inside, "61.20+48.10" (its part)
+                    print(kind, jobs[number][1], *map(_stamp, times, swept), file=log)
     for kind in KINDS if GAMES else ():
         n = sum(1 for k, _ in jobs if k == kind)
         if n:
-            timing.append(timing_line(kind, decided[kind], n))
+            timing.append(timing_line(kind, decided[kind], n, collections[kind]))
     lines += [
         "### Time per decision of the expert bot (CPU ms)",
         "",
@@ -348,9 +397,10 @@ if __name__ == "__main__":
     if len(sys.argv) == 3:  # python -m benchmarks.bench_bots LOG KIND: the tables of a log
         log_path, log_kind = sys.argv[1], sys.argv[2]
         logged = read_log(log_path, log_kind)
-        decisions = read_timings(log_path, log_kind)
+        decisions, swept = read_timings(log_path, log_kind)
         if decisions:
-            print("\n".join([*TIMING_HEAD, timing_line(log_kind, decisions, len(logged))]))
+            row = timing_line(log_kind, decisions, len(logged), swept)
+            print("\n".join([*TIMING_HEAD, row]))
         print("\n".join(strength_lines(log_kind, logged)))
     else:
         print(run())
