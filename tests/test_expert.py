@@ -8,7 +8,7 @@ import dataclasses
 import pytest
 from pay_me_helpers import final_turn, rig
 
-from payme.cards import parse_card
+from payme.cards import Card, parse_card
 from payme.game import BOT_NAMES, make_bot, new_game, play_game
 from payme.game.actions import Discard, Draw, GoOut
 from payme.game.expert import Advice, ExpertBot, advise
@@ -188,3 +188,34 @@ def test_strength_smoke_the_expert_scores_well_below_the_greedy_bot(name: str) -
                 totals[bot] += g.totals[seat]
     expert, greedy = totals["expert"], totals["greedy"] / 3
     assert expert < 0.8 * greedy, (expert, greedy)
+
+
+def test_a_draw_is_weighed_within_its_work_budget(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Five wild 10s in a 10-card family hand: a search costs 1 + 5² = 26 units, so a budget
+    # of 100 units searches only the floor of 6 kinds of card, evenly spread; a hand with
+    # no wild card searches every kind that may meld with it.
+    from collections import Counter
+
+    import payme.game.expert as expert
+    from payme.cards import CARDS, parse_hand
+
+    searched: list[tuple[Card, ...]] = []
+    real = expert.layout
+    monkeypatch.setattr(expert, "layout", lambda h, r, d: (searched.append(h), real(h, r, d))[1])
+    family = rules("family")
+    pack = Counter({CARDS[i]: n for i, n in enumerate(family.pack_counts(4)) if n})
+    for text, wild_hand in (("4S TS TH 7D 8D TD TD QD 9C TC", True),
+                            ("4S 5S 9H 7D 8D JD JD QD 9C 2C", False)):  # fmt: skip
+        hand = tuple(sorted(parse_hand(text)))
+        unseen = pack - Counter(hand)
+        outlook = expert.Outlook(family, 10, unseen, 0.3, per_draw=100)
+        searched.clear()
+        outlook.draw(hand)
+        grown = {h for h in searched if len(h) == 11}
+        melding = sum(1 for c, _ in outlook.kinds if outlook.may_meld(hand)(c))
+        if wild_hand:
+            assert outlook.cost(hand) == 26 and hand in outlook.sampled
+            assert len(grown) == expert.Outlook.MIN_SAMPLE < melding
+        else:
+            assert outlook.cost(hand) == 1 and hand not in outlook.sampled
+            assert len(grown) == melding
