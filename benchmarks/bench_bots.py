@@ -27,8 +27,8 @@ per kind played in the main process for their timing alone (default 0),
 ``BENCH_BOTS_WORKERS`` the processes (default 2), ``BENCH_BOTS_KINDS`` which kinds to
 play (default ``denexa,family,three_pack``),
 ``BENCH_BOTS_LOG`` a file to which each game's bots and results are appended as it ends
-(its decision times go to ``LOG.ms``; ``python -m benchmarks.bench_bots LOG KIND`` prints
-the tables of the whole deals in it),
+(its decision times go to ``LOG.ms``; ``python -m benchmarks.bench_bots LOG [KIND ...]``
+prints the tables of the whole deals in it),
 and ``BENCH_BOTS_FIRST`` the first game number to play (a second process can take the
 upper part of the range).  A run started again with the same ``BENCH_BOTS_LOG`` skips the
 games already in it.
@@ -391,16 +391,34 @@ def run() -> str:
     return "\n".join(lines) + "\n"
 
 
+def log_section(path: str, kinds: Sequence[str]) -> str:
+    """The tables of the games in ``BENCH_BOTS_LOG`` files (comma-separated): the time per
+    decision from the ``LOG.ms`` files beside them, then each kind's strength."""
+    rows = []
+    for kind in kinds:
+        decisions, swept = read_timings(path, kind)
+        if decisions:
+            rows.append(timing_line(kind, decisions, _timed_games(path, kind), swept))
+    lines = ["### Time per decision of the expert bot (CPU ms)", "", *TIMING_HEAD, *rows]
+    for kind in kinds:
+        lines += strength_lines(kind, read_log(path, kind))
+    return "\n".join(lines) + "\n"
+
+
+def _timed_games(path: str, kind: str) -> int:
+    """How many games of ``kind`` the ``LOG.ms`` files hold the decision times of."""
+    games = 0
+    for path_ in path.split(","):
+        if os.path.exists(path_ + ".ms"):
+            with open(path_ + ".ms") as log:
+                games += sum(1 for r in map(str.split, log) if r and r[0] == kind)
+    return games
+
+
 if __name__ == "__main__":
     import sys
 
-    if len(sys.argv) == 3:  # python -m benchmarks.bench_bots LOG KIND: the tables of a log
-        log_path, log_kind = sys.argv[1], sys.argv[2]
-        logged = read_log(log_path, log_kind)
-        decisions, swept = read_timings(log_path, log_kind)
-        if decisions:
-            row = timing_line(log_kind, decisions, len(logged), swept)
-            print("\n".join([*TIMING_HEAD, row]))
-        print("\n".join(strength_lines(log_kind, logged)))
+    if len(sys.argv) >= 2:  # python -m benchmarks.bench_bots LOG [KIND ...]: a log's tables
+        print(log_section(sys.argv[1], sys.argv[2:] or KINDS))
     else:
         print(run())
