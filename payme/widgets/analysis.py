@@ -106,6 +106,11 @@ def bot_names() -> tuple[str, ...]:
     return tuple(BOT_NAMES)
 
 
+# Seconds after the page is built before the background warm-up starts: by then a visitor's
+# browser has usually rendered the page (about 1-2 s on a quiet 2-core machine).
+WARM_UP_DELAY_S = 3.0
+
+
 def _import_heavy() -> None:
     import matplotlib.figure  # noqa: F401
     import pandas  # noqa: F401
@@ -443,14 +448,22 @@ class AnalysisPage:
 
     # ------------------------------------------------------------------ running
 
-    def warm_up(self, background: bool = True) -> None:
+    def warm_up(self, background: bool = True, delay: float = WARM_UP_DELAY_S) -> None:
         """Import pandas, matplotlib and the statistics ahead of the first run.
 
-        In the background by default: the page shows at once while the imports (a second or
-        more) go on; a run started before they finish just waits for them.
+        In the background by default, and only after ``delay`` seconds: the imports (a
+        second or more of CPU) would otherwise compete with the page's first render, which
+        needs the kernel to answer the browser.  A run started before they finish just
+        waits for them (Python's import lock).
+
+        >>> AnalysisPage().warm_up(background=False)
+        >>> import sys; "pandas" in sys.modules
+        True
         """
         if background:
-            threading.Thread(target=_import_heavy, name="payme-warm-up", daemon=True).start()
+            timer = threading.Timer(delay, _import_heavy)
+            timer.name, timer.daemon = "payme-warm-up", True
+            timer.start()
         else:
             _import_heavy()
 

@@ -304,11 +304,12 @@ def test_the_link_to_a_step_reopens_that_step_after_next(
 
 
 @pytest.mark.parametrize("notebook", ["learn_pay_me", "learn_three_pack"])
-def test_the_jupyterlab_introduction_is_run_but_not_shown_in_the_app(
+def test_the_jupyterlab_introduction_is_neither_run_nor_shown_in_the_app(
     open_page: Any, page_errors: list[str], notebook: str
 ) -> None:
     # The notebook's first two cells (tagged jupyterlab-only) introduce the engine to a
-    # JupyterLab reader; the app runs them but hides them.
+    # JupyterLab reader; the app hides them, and skips running the code (also tagged
+    # skip-execution, which Voilà's executor honours) so the page is ready sooner.
     page = open_page(notebook, ready=READY)
     hidden = page.locator(".celltag_jupyterlab-only")
     expect()(hidden.first).to_be_attached()
@@ -316,5 +317,11 @@ def test_the_jupyterlab_introduction_is_run_but_not_shown_in_the_app(
     for i in range(hidden.count()):
         expect()(hidden.nth(i)).to_be_hidden()
     expect()(page.get_by_text("The page below teaches")).to_be_hidden()
+    # The example cell ran nothing: its cell has no output at all.
+    ran = page.locator(
+        ".celltag_jupyterlab-only :is(.jp-OutputArea-output, "
+        "script[type='application/vnd.voila.cell-output+json'])"
+    )
+    assert ran.count() == 0
     expect()(title(page)).to_be_visible()
     assert not page_errors
