@@ -44,7 +44,7 @@ from dataclasses import dataclass
 from itertools import combinations
 from typing import Final, Literal, get_args
 
-from payme.cards import CARDS, N_REGULAR, Card, CardError, CardsLike, format_hand, parse_hand
+from payme.cards import CARDS, N_REGULAR, Card, CardError, CardsLike, parse_hand
 from payme.deprecation import renamed
 from payme.melds import Meld, check_meld
 from payme.rulesets import PRESETS, Ruleset
@@ -414,10 +414,27 @@ def _points(cards: Iterable[Card], p: Puzzle) -> int:
     return sum(p.rules.card_points(c, p.dealt) for c in cards)
 
 
+def _cards_text(cards: Iterable[Card]) -> str:
+    """Cards as a player writes them: ``10♥ A♣`` (never the notation ``TH AC``)."""
+    from payme.advice import labels
+
+    return labels(cards)
+
+
+def _meld_text(meld: Meld) -> str:
+    """A meld as a player reads it, each wild card with what it plays as: ``5♥ JK (as 6♥) 7♥``."""
+    from payme.advice import label
+
+    return " ".join(
+        label(c) if s is c or s is None else f"{label(c)} (as {label(s)})"
+        for c, s in zip(meld.cards, meld.stands_for, strict=True)
+    )
+
+
 def _layout_text(melds: Iterable[Meld], deadwood: Iterable[Card]) -> str:
-    shown = "; ".join(str(m) for m in melds) or "no melds"
-    rest = format_hand(deadwood) or "nothing"
-    return f"melds {shown}; deadwood {rest}"
+    shown = "; ".join(_meld_text(m) for m in melds)
+    rest = _cards_text(deadwood) or "nothing"
+    return f"melds {shown}; deadwood {rest}" if shown else f"no melds; deadwood {rest}"
 
 
 def _explain(p: Puzzle) -> str:
@@ -434,7 +451,7 @@ def _explain(p: Puzzle) -> str:
     if p.kind == "discard":
         best = _discard_results(p)
         low = min(best.values())
-        cards = [str(c) for c, v in sorted(best.items()) if v == low]
+        cards = [_cards_text([c]) for c, v in sorted(best.items()) if v == low]
         advice = discard_advice(p.hand, p.rules, p.dealt)
         return (
             f"Discard {' or '.join(cards)}: the rest leaves {low} {unit} of deadwood at best. "
@@ -448,22 +465,29 @@ def _explain(p: Puzzle) -> str:
         if not out.ok:
             ev = evaluate(p.hand, p.rules, p.dealt)
             return (
-                f"No: the best layout still leaves {format_hand(ev.deadwood)} unmelded "
+                f"No: the best layout still leaves {_cards_text(ev.deadwood)} unmelded "
                 f"({_layout_text(ev.melds, ev.deadwood)}). {plain(advice.reason)}"
             )
-        ways = ["without discarding" if d is None else f"discarding {d}" for d in out.discards]
+        ways = [
+            "without discarding" if d is None else f"discarding {_cards_text([d])}"
+            for d in out.discards
+        ]
         return f"Yes: the hand goes out {' or '.join(ways)}. {plain(advice.reason)}"
     from payme.layoff import lay_off
 
     lo = lay_off(p.hand, list(p.declarer_melds), p.rules, p.dealt)
     placed = (
-        "; ".join(f"{format_hand(cards)} onto {p.declarer_melds[i]}" for i, cards in lo.lay_offs)
+        "; ".join(
+            f"{_cards_text(cards)} onto {_meld_text(p.declarer_melds[i])}"
+            for i, cards in lo.lay_offs
+        )
         or "nothing"
     )
     advice = lay_off_advice(p.hand, list(p.declarer_melds), p.rules, p.dealt)
+    own = "; ".join(map(_meld_text, lo.melds)) or "none"
     return (
-        f"{lo.deadwood_points} {unit}: your melds {'; '.join(map(str, lo.melds)) or 'none'}, "
-        f"lay off {placed}, deadwood {format_hand(lo.deadwood) or 'nothing'}. "
+        f"{lo.deadwood_points} {unit}: your melds {own}, "
+        f"lay off {placed}, deadwood {_cards_text(lo.deadwood) or 'nothing'}. "
         f"{plain(advice.reason)[0].upper()}{plain(advice.reason)[1:]}"
     )
 
@@ -474,7 +498,7 @@ def _why_layout(p: Puzzle, ev: object) -> str:
     if not deadwood:
         return "Every card fits in a meld."
     return (
-        f"{format_hand(deadwood)} cannot join any meld of the rest without leaving more "
+        f"{_cards_text(deadwood)} cannot join any meld of the rest without leaving more "
         "points unmelded, so no other split scores less."
     )
 
@@ -531,7 +555,9 @@ def _check(p: Puzzle, answer: object) -> AnswerCheck:
         left = Counter(p.hand)
         for c in chosen:
             if left[c] == 0:
-                raise CardError(f"{c} is not in the hand (or not that many times)", token=str(c))
+                raise CardError(
+                    f"{_cards_text([c])} is not in the hand (or not that many times)", token=str(c)
+                )
             left[c] -= 1
         rest = list(left.elements())
         fully_melded = evaluate(rest, p.rules, p.dealt).deadwood_points == 0 if rest else True
@@ -553,7 +579,7 @@ def _check(p: Puzzle, answer: object) -> AnswerCheck:
         if len(card) != 1:
             raise ValueError("answer 'no', 'none' or one card to discard")
         if card[0] not in p.hand:
-            raise CardError(f"{card[0]} is not in the hand", token=str(card[0]))
+            raise CardError(f"{_cards_text(card)} is not in the hand", token=str(card[0]))
         ok = card[0] in out.discards
         if ok:
             return AnswerCheck(True, "Right. " + why)
@@ -562,30 +588,30 @@ def _check(p: Puzzle, answer: object) -> AnswerCheck:
         remains = evaluate(rest, p.rules, p.dealt)
         return AnswerCheck(
             False,
-            f"Not quite. Without {card[0]} the rest still leaves "
-            f"{format_hand(remains.deadwood)} unmelded. " + why,
+            f"Not quite. Without {_cards_text(card)} the rest still leaves "
+            f"{_cards_text(remains.deadwood)} unmelded. " + why,
         )
     # discard
     card = parse_hand(text)
     if len(card) != 1:
         raise ValueError("answer with exactly one card to discard")
     if card[0] not in p.hand:
-        raise CardError(f"{card[0]} is not in the hand", token=str(card[0]))
+        raise CardError(f"{_cards_text(card)} is not in the hand", token=str(card[0]))
     results = _discard_results(p)
     if card[0].special is not None and card[0].special == p.rules.holder_wins:
         return AnswerCheck(
             False,
-            f"Not quite. Keep {card[0]}: it costs nothing now, but holding it when the game "
-            "ends makes you a winner. " + why,
+            f"Not quite. Keep {_cards_text(card)}: it costs nothing now, but holding it when "
+            "the game ends makes you a winner. " + why,
         )
     if card[0] not in results:
-        return AnswerCheck(False, f"{card[0]} may never be discarded. " + why)
+        return AnswerCheck(False, f"{_cards_text(card)} may never be discarded. " + why)
     ok = results[card[0]] == min(results.values())
     if ok:
         return AnswerCheck(True, "Right. " + why)
     return AnswerCheck(
         False,
-        f"Not quite. Discarding {card[0]} leaves {results[card[0]]} {_unit(p)}; "
+        f"Not quite. Discarding {_cards_text(card)} leaves {results[card[0]]} {_unit(p)}; "
         f"{min(results.values())} is possible. " + why,
     )
 
