@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from payme.cards import parse_card
+from payme.cards import parse_card, parse_hand
 from payme.rulesets import rules
 from payme.tutorial import steps_for
 from payme.tutorial.checks import Question, normalise_cards
@@ -510,7 +510,14 @@ def test_identical_face_up_cards_for_the_first_dealer_are_checked() -> None:
         for q in _questions("three_pack", "first_dealer")
         if q.prompt.startswith("Identical cards get another card")
     )
-    dealt = {int(p): cards.split() for p, cards in re.findall(r"player (\d+): ([^;.]+)", q.prompt)}
+    # "... were 8♠ 5♦ for you, 5♠ for West and 8♠ 2♥ for East. Who deals?"
+    seat = {name.lower(): int(value) for name, value in q.options}
+    listed = q.prompt.replace("\ufe0e", "").split(" were ")[1].split(". Who deals?")[0]
+    dealt = {
+        seat[name.lower()]: [str(c) for c in parse_hand(cards)]
+        for cards, name in re.findall(r"([^,]+?) for (\w+)(?:, | and |$)", listed)
+    }
+    assert len(dealt) == len(q.options)  # every player named, none as "player N"
     # RULES.md: K high ... A low, ties by suit S > C > D > H; identical cards get another.
     suit = {"S": 4, "C": 3, "D": 2, "H": 1}
     ranks = "A23456789TJQK"
@@ -588,9 +595,9 @@ def test_the_first_player_stays_after_a_tie_game() -> None:
     q = next(
         q for q in _questions("three_pack", "match") if "agrees to call it a tie game" in q.prompt
     )
-    match = re.match(r"Player (\d+) plays first in game 1", q.prompt)
+    match = re.match(r"(\w+) plays first in game 1", q.prompt)
     assert match
-    first = int(match[1])
+    first = int(dict(q.options)[match[1]])  # a player's name, as in every question
     # RULES.md: the first player moves one seat left each game, but not after a tie game.
     assert q.grade(str(first)).ok
     assert not any(q.grade(str(p)).ok for p in range(3) if p != first)

@@ -55,6 +55,16 @@ def seat_options(players: int, you: int = 0) -> tuple[tuple[str, str], ...]:
     return tuple((name, str(s)) for s, name in enumerate(table_names(players, you)))
 
 
+def totals_words(totals: Any) -> str:
+    """Totals per seat as a sentence reads them, for :func:`say` to name the seats.
+
+    >>> say(f"The totals are {totals_words((110, 80, 335))}.", 3)
+    'The totals are 110 for you, 80 for West and 335 for East.'
+    """
+    parts = [f"{t} for seat {s}" for s, t in enumerate(totals)]
+    return ", ".join(parts[:-1]) + " and " + parts[-1] if len(parts) > 1 else "".join(parts)
+
+
 def say(text: str, players: int, you: int = 0) -> str:
     """``text`` (written, like the engine's, with "seat N") in players' words.
 
@@ -387,7 +397,7 @@ def winner_questions(r: Ruleset) -> list[Question]:
         (say(together(pair, start=True) + " share the win", g.players), "+".join(map(str, pair)))
     )
     right = "+".join(map(str, won))
-    table = ", ".join(f"seat {s}: {t}" for s, t in enumerate(totals))
+    table = totals_words(totals)
     qs = [
         choice_question(
             say(f"After {r.hands} hands the totals are {table}. Who won?", g.players),
@@ -441,7 +451,7 @@ def tie_questions(r: Ruleset) -> list[Question]:
             break
     else:
         return []
-    totals = ", ".join(f"seat {s}: {t}" for s, t in enumerate(g.totals))
+    totals = totals_words(g.totals)
     tied = "+".join(map(str, won))
     return [
         choice_question(
@@ -522,7 +532,7 @@ def pot_split_questions(r: Ruleset) -> list[Question]:
     share = shares[won[0]]
     if any(shares[s] != share for s in won):
         return []  # an uneven split (odd cents) is not what this question is about
-    totals = ", ".join(f"seat {s}: {t}" for s, t in enumerate(g.totals))
+    totals = totals_words(g.totals)
     pairs = together(won)
     money = ", ".join(f"seat {s} {m:+d}¢" for s, m in enumerate(g.money))
     return [

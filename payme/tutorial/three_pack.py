@@ -13,6 +13,7 @@ the exhausted stock, dropping out, matches and the variations' rules) and from t
 from __future__ import annotations
 
 import dataclasses
+import re
 from collections.abc import Callable, Sequence
 from functools import lru_cache, partial
 from typing import Any
@@ -150,23 +151,25 @@ def first_dealer_questions(r: Ruleset) -> Sequence[Question | None]:
         best = max(range(len(cards)), key=lambda i: deal_order_key(cards[i]))
         qs.append(
             choice_question(
-                f"Player A is dealt {pair[0]} and player B {pair[1]} face up. Who deals?",
-                (("player A", "0"), ("player B", "1")),
+                say(f"You are dealt {pair[0]} and seat 1 {pair[1]} face up. Who deals?", 2),
+                seat_options(2),
                 {str(best)},
-                f"{cards[best].name} ranks higher in the deal for the first dealer, so "
-                f"player {'AB'[best]} deals.",
+                say(
+                    f"{cards[best].name} ranks higher in the deal for the first dealer, so "
+                    f"seat {best} deals.",
+                    2,
+                ),
                 cards=tuple(cards),
                 caption=" vs ".join(pair),
             )
         )
     g = _game(r, seed=5)
-    shown = "; ".join(f"player {p}: {format_hand(c)}" for p, c in enumerate(g.preliminary))
     qs.append(
         choice_question(
-            f"In a real game the face-up cards were {shown}. Which player deals?",
-            tuple((f"player {p}", str(p)) for p in range(g.players)),
+            say(f"In a real game the face-up cards were {_face_up(g)}. Who deals?", g.players),
+            seat_options(g.players),
             {str(g.seating[g.dealer])},
-            str(g.history[0].event),
+            _players_said(str(g.history[0].event), g.players),
         )
     )
     qs.extend(_identical_cards_questions(r))
@@ -230,16 +233,37 @@ def _identical_cards_questions(r: Ruleset) -> list[Question]:
             break
     else:
         return []
-    shown = "; ".join(f"player {p}: {format_hand(c)}" for p, c in enumerate(g.preliminary))
     return [
         choice_question(
-            "Identical cards get another card. In a real game the face-up cards, in the "
-            f"order dealt, were {shown}. Which player deals?",
-            tuple((f"player {p}", str(p)) for p in range(g.players)),
+            say(
+                "Identical cards get another card. In a real game the face-up cards, in the "
+                f"order dealt, were {_face_up(g)}. Who deals?",
+                g.players,
+            ),
+            seat_options(g.players),
             {str(g.seating[g.dealer])},
-            str(g.history[0].event),
+            _players_said(str(g.history[0].event), g.players),
         )
     ]
+
+
+def _face_up(g: Any) -> str:
+    """The cards each player turned up to choose the first dealer, for :func:`say`."""
+    parts = [f"{format_hand(c)} for seat {p}" for p, c in enumerate(g.preliminary)]
+    return ", ".join(parts[:-1]) + " and " + parts[-1]
+
+
+def _players_said(text: str, players: int) -> str:
+    """The engine's words about players before they are seated ("player 2") with the names
+    the tutorial gives the table (You, West, East), as every other question does.
+
+    >>> _players_said("Player 1 deals; player 2 turned up a joker.", 3)
+    'West deals; East turned up a joker.'
+    """
+    seats = re.sub(
+        r"\b([Pp])layer (\d+)\b", lambda m: f"{'Seat' if m[1] == 'P' else 'seat'} {m[2]}", text
+    )
+    return say(seats, players)
 
 
 # --- 4. no upcard, the first draw -----------------------------------------------------------
@@ -667,6 +691,13 @@ def _match(r: Ruleset) -> Any:
     return ThreePackMatch(r, players=PLAYERS, seed=3, dealt=DEALT).play(("greedy",))
 
 
+def _points_words(points: Sequence[int]) -> str:
+    """Game points per seat in words, for :func:`say`: ``1 for seat 0, 2 for seat 1 ...``."""
+    from payme.tutorial.game_questions import totals_words
+
+    return totals_words(points)
+
+
 def match_questions(r: Ruleset) -> Sequence[Question | None]:
     m = _match(r)
     qs = [
@@ -676,15 +707,21 @@ def match_questions(r: Ruleset) -> Sequence[Question | None]:
             f"{rules_words(r)} plays matches to {r.game_points_to_win} game points.",
         ),
         choice_question(
-            "The engine played a match: points "
-            + ", ".join(f"player {p}: {n}" for p, n in enumerate(m.points))
-            + ". Who won the match?",
-            tuple((f"player {p}", str(p)) for p in range(m.players)),
+            say(
+                "The engine played a match, which ended with "
+                + _points_words(m.points)
+                + ". Who won the match?",
+                m.players,
+            ),
+            seat_options(m.players),
             {str(m.winner)},
-            f"Player {m.winner} reached {r.game_points_to_win} game points alone "
-            f"after {len(m.games)} game(s)"
-            + (" (with tie-break games)" if any(m.tie_break) else "")
-            + ".",
+            say(
+                f"Seat {m.winner} reached {r.game_points_to_win} game points alone "
+                f"after {len(m.games)} game(s)"
+                + (" (with tie-break games)" if any(m.tie_break) else "")
+                + ".",
+                m.players,
+            ),
         ),
     ]
     qs.extend(_tie_break_questions(r))
@@ -695,11 +732,16 @@ def match_questions(r: Ruleset) -> Sequence[Question | None]:
         first1 = m.game_players[1][g1.first]
         qs.append(
             choice_question(
-                f"Player {first0} played first in game 1, which had a winner. Who plays "
-                "first in game 2?",
-                tuple((f"player {p}", str(p)) for p in range(m.players)),
+                say(
+                    f"Seat {first0} played first in game 1, which had a winner. Who plays "
+                    "first in game 2?",
+                    m.players,
+                ),
+                seat_options(m.players),
                 {str(first1)},
-                f"The first player moves one seat left: player {first1} starts game 2.",
+                say(
+                    f"The first player moves one seat left: seat {first1} starts game 2.", m.players
+                ),
             )
         )
     return qs
@@ -719,14 +761,18 @@ def _tie_game_questions(r: Ruleset) -> list[Question]:
     first1 = m.game_players[1][g1.first]
     return [
         choice_question(
-            f"Player {first0} plays first in game 1 of a match, and the table agrees to call "
-            "it a tie game (nobody wins). Who plays first in game 2?",
-            tuple((f"player {p}", str(p)) for p in range(m.players)),
+            say(
+                f"Seat {first0} plays first in game 1 of a match, and the table agrees to call "
+                "it a tie game (nobody wins). Who plays first in game 2?",
+                m.players,
+            ),
+            seat_options(m.players),
             {str(first1)},
-            f"The engine started game 2 with player {first1}: after a tie game the first "
-            "player does not move. Game points: "
-            + ", ".join(f"player {p}: {n}" for p, n in enumerate(m.points))
-            + ".",
+            say(
+                f"The engine started game 2 with seat {first1}: after a tie game the first "
+                f"player does not move. Game points: {_points_words(m.points)}.",
+                m.players,
+            ),
         )
     ]
 
@@ -749,22 +795,26 @@ def _tie_break_questions(r: Ruleset) -> list[Question]:
     playing = m.game_players[k]
     everyone = tuple(range(m.players))
     options = [
-        ("players " + " and ".join(map(str, playing)) + " only", "+".join(map(str, playing)))
+        (say(together(playing, start=True) + " only", m.players), "+".join(map(str, playing)))
     ]
     if playing != everyone:
         options.append(("all players", "+".join(map(str, everyone))))
     options.append(("nobody: the match is over", "none"))
     return [
         choice_question(
-            f"After game {k} of a match the game points are "
-            + ", ".join(f"player {p}: {n}" for p, n in enumerate(points))
-            + ". Who plays the next game?",
+            say(
+                f"After game {k} of a match the game points are {_points_words(points)}. "
+                "Who plays the next game?",
+                m.players,
+            ),
             tuple(options),
             {"+".join(map(str, playing))},
-            f"The engine's match: players tied at {r.game_points_to_win} or more play a "
-            f"tie-break game, so game {k + 1} is played by players "
-            + " and ".join(map(str, playing))
-            + f"; player {m.winner} wins the match.",
+            say(
+                f"The engine's match: players tied at {r.game_points_to_win} or more play a "
+                f"tie-break game, so game {k + 1} is played by {together(playing)}; "
+                f"seat {m.winner} wins the match.",
+                m.players,
+            ),
         )
     ]
 
