@@ -27,9 +27,16 @@ PAGES = {
     "play": ("voila/render/play.ipynb", ".jupyter-widgets button"),
     "analysis": ("voila/render/analysis.ipynb", "button.payme-analysis-run"),
 }
-# Pages whose text is this engineer's to keep at 16 px or more (Play's table has its own
-# scale).
-TEXT_FLOOR_PAGES = ["home", "hand_builder", "puzzles", "analysis", "learn_pay_me"]
+# Pages whose text must stay at 16 px or more (Play's card table included).
+TEXT_FLOOR_PAGES = [
+    "home",
+    "hand_builder",
+    "puzzles",
+    "analysis",
+    "learn_pay_me",
+    "learn_three_pack",
+    "play",
+]
 
 SMALL_TEXT_JS = """() => {
   const found = [];
