@@ -373,7 +373,8 @@ def new_puzzle(
     """A new puzzle; each choice left as ``None`` is drawn at random from ``seed``.
 
     With ``difficulty`` given, seeds are tried in turn from ``seed`` until a puzzle of that
-    difficulty comes up; the id records the seed that did, so the puzzle can be rebuilt.
+    difficulty comes up; the id records the seed that did, so the puzzle can be rebuilt.  A
+    discard puzzle where every discard is equally good is passed over the same way.
 
     >>> p = new_puzzle("deadwood", "family", dealt=6, difficulty="easy", seed=1)
     >>> p.difficulty, p.kind, len(p.hand)
@@ -398,6 +399,8 @@ def new_puzzle(
         k = pick.choice(kinds_for(r)) if kind is None else kind
         d = dealt if dealt is not None else pick.randint(r.min_dealt, min(r.max_dealt, 10))
         puzzle = _build(r, d, k, s)
+        if k == "discard" and len(set(_discard_results(puzzle).values())) < 2:
+            continue  # every discard equally good: a question with no wrong answer
         if difficulty is None or puzzle.difficulty == difficulty:
             return puzzle
     raise ValueError(

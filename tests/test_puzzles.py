@@ -146,3 +146,16 @@ def test_family_lay_off_declarer_melds_fit_the_pack(puzzle_id: str) -> None:
     pack = p.rules.pack_counts(None)
     assert all(every.count(c) <= pack[c.index] for c in set(every))
     assert len(p.declarer_melds) >= 2
+
+
+def test_a_new_discard_puzzle_always_has_a_wrong_answer() -> None:
+    # denexa-3-discard-766084 (4H 5H 7H 5D) leaves 15 points whatever goes: new_puzzle
+    # passes such hands over, though the id still rebuilds that hand.
+    from payme.puzzles import _discard_results
+
+    assert len(set(_discard_results(puzzle_from_id("denexa-3-discard-766084")).values())) == 1
+    p = new_puzzle("discard", "denexa", dealt=3, seed=766084)
+    assert p.id != "denexa-3-discard-766084"
+    for seed in range(40):
+        p = new_puzzle("discard", "denexa", dealt=3, seed=seed)
+        assert len(set(_discard_results(p).values())) > 1, p.id
