@@ -356,5 +356,13 @@ def format_hand(cards: Iterable[Card]) -> str:
 
 
 def sort_cards(cards: Iterable[Card]) -> tuple[Card, ...]:
-    """Cards in canonical order."""
-    return tuple(sorted(cards))
+    """Cards in canonical order (sorted by index: games sort hands at every move, and a key
+    read in C sorts several times faster than comparing cards).
+
+    >>> sort_cards(parse_hand("KC 7H JK 7S"))
+    (Card('7S'), Card('7H'), Card('KC'), Card('JK'))
+    """
+    return tuple(sorted(cards, key=_BY_INDEX))
+
+
+_BY_INDEX: Final = operator.attrgetter("index")

@@ -29,7 +29,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from typing import Protocol
 
-from payme.cards import CARDS, Card
+from payme.cards import CARDS, Card, sort_cards
 from payme.game import BOT_NAMES, game_class
 from payme.game.actions import Action, Discard, Draw, GoOut, LayOff
 from payme.game.arrangement import arrangements, lay_off_spots
@@ -111,7 +111,7 @@ def _without(hand: Hand, card: Card) -> Hand:
 
 
 def _with(hand: Hand, card: Card) -> Hand:
-    return tuple(sorted((*hand, card)))
+    return sort_cards((*hand, card))
 
 
 def _best_after_discard(hand: Hand, rules: Ruleset, dealt: int) -> int:
@@ -120,7 +120,7 @@ def _best_after_discard(hand: Hand, rules: Ruleset, dealt: int) -> int:
 
 def _best_lay_off(view: PayMeView, legal: Sequence[Action]) -> Action:
     """The legal lay-off that leaves the fewest points (the engine lists the best one)."""
-    hand = tuple(sorted(view.hand))
+    hand = sort_cards(view.hand)
     wanted = best_lay_off_points(hand, view.table_melds, view.rules, view.dealt)[1]
     for action in legal:
         if isinstance(action, LayOff) and action.placements == wanted:
@@ -167,14 +167,14 @@ class GreedyBot(SeededBot):
         if "discard" in sources and top is not None:
             if "stock" not in sources:
                 return sources["discard"]
-            hand = tuple(sorted(view.hand))
+            hand = sort_cards(view.hand)
             now = points(hand, view.rules, view.dealt)
             if _best_after_discard(_with(hand, top), view.rules, view.dealt) < now:
                 return sources["discard"]
         return sources.get("stock") or next(iter(sources.values()))
 
     def _discard(self, view: PayMeView, legal: Sequence[Action]) -> Action:
-        card = best_discard_points(tuple(sorted(view.hand)), view.rules, view.dealt)[0]
+        card = best_discard_points(sort_cards(view.hand), view.rules, view.dealt)[0]
         return Discard(view.seat, card)
 
 
@@ -263,7 +263,7 @@ class StrongBot(GreedyBot):
         if "stock" not in sources:
             return sources["discard"]
         rules, dealt = view.rules, view.dealt
-        hand = tuple(sorted(view.hand))
+        hand = sort_cards(view.hand)
         now = points(hand, rules, dealt)
         with_top = _best_after_discard(_with(hand, top), rules, dealt)
         if rules.is_wild(top, dealt):
@@ -327,7 +327,7 @@ class StrongBot(GreedyBot):
         breaking it is better.
         """
         rules, dealt = view.rules, view.dealt
-        hand = tuple(sorted(view.hand))
+        hand = sort_cards(view.hand)
         total, dead = layout(hand, rules, dealt)
         found: dict[Card, tuple[int, Hand]] = {}
         for card in dead:

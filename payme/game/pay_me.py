@@ -28,7 +28,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from types import MappingProxyType
 from typing import ClassVar, cast
 
-from payme.cards import Card, CardsLike, format_hand, parse_card, parse_hand
+from payme.cards import Card, CardsLike, format_hand, parse_card, parse_hand, sort_cards
 from payme.game import position
 from payme.game.actions import (
     Action,
@@ -429,7 +429,7 @@ class PayMeGame(Game):
             return [Draw(seat, src) for src in self._draw_sources() if self._can_draw_from(src)]
         barred = self.rules.never_discarded
         throws: list[Action] = [
-            Discard(seat, c) for c in sorted(set(self._hands[seat])) if c.token not in barred
+            Discard(seat, c) for c in sort_cards(set(self._hands[seat])) if c.token not in barred
         ]
         if phase == "discard":
             return [GoOut(seat, d) for d in self._go_out_discards()] + throws
@@ -450,7 +450,7 @@ class PayMeGame(Game):
     def _go_out_discards(self) -> tuple[Card | None, ...]:
         seat = self.to_move
         assert seat is not None
-        key = tuple(sorted(self._hands[seat]))
+        key = sort_cards(self._hands[seat])
         if self._go_out_cache is None or self._go_out_cache[0] != key:
             from payme.game.evaluation import go_out_discards
 
@@ -644,7 +644,7 @@ class PayMeGame(Game):
         assert declarer is not None
         self._shown = [list(h) for h in self._hands]
         self._deadwood = [
-            0 if s == declarer else points(tuple(sorted(h)), self.rules, self._dealt)
+            0 if s == declarer else points(sort_cards(h), self.rules, self._dealt)
             for s, h in enumerate(self._hands)
         ]
         self._record(
@@ -737,7 +737,7 @@ class PayMeGame(Game):
         # Every chain starts with a card that fits by itself: without one, nothing fits.
         if not any_fits:
             return LayOff(seat, ())
-        hand = tuple(sorted(self._hands[seat]))
+        hand = sort_cards(self._hands[seat])
         placements = best_lay_off_points(
             hand, tuple(self._declarer_melds), self.rules, self._dealt
         )[1]
@@ -768,13 +768,13 @@ class PayMeGame(Game):
         """The hand ends with no declarer: everyone scores their deadwood."""
         self._record(f"The hand ends with no declarer: {why}.")
         self._shown = [list(h) for h in self._hands]
-        self._deadwood = [points(tuple(sorted(h)), self.rules, self._dealt) for h in self._hands]
+        self._deadwood = [points(sort_cards(h), self.rules, self._dealt) for h in self._hands]
         self._score_hand(why)
 
     def _score_hand(self, how: str) -> None:
         declarer = self._declarer
         scored = [
-            0 if s == declarer else points(tuple(sorted(h)), self.rules, self._dealt)
+            0 if s == declarer else points(sort_cards(h), self.rules, self._dealt)
             for s, h in enumerate(self._hands)
         ]
         if declarer is None:
