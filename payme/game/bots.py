@@ -358,6 +358,7 @@ class StrongBot(GreedyBot):
         wanted = self._wanted_by_next(view)
         late = min(1.0, sum(view.turns) / max(1, view.players * view.dealt))
         lowest = min(p for p, _ in candidates.values())
+        live_outs = _LiveOuts(rules, dealt, unseen)
         best_key: tuple[float, int] | None = None
         choice: Card | None = None
         for card, (pts, dead) in candidates.items():
@@ -366,7 +367,7 @@ class StrongBot(GreedyBot):
             score = float(pts)
             if rules.is_wild(card, dealt):
                 score += 15.0  # keep wild cards: they fit anywhere later
-            score -= self.LIVE_WEIGHT * (1.0 - 0.5 * late) * _live_outs(dead, rules, dealt, unseen)
+            score -= self.LIVE_WEIGHT * (1.0 - 0.5 * late) * live_outs(dead)
             if _matches(card, wanted):
                 score += self.FEED_PENALTY * (0.5 + late)
             key = (score, -rules.card_points(card, dealt))
@@ -424,29 +425,45 @@ def completing(a: Card, b: Card, rules: Ruleset) -> list[Card]:
     return []
 
 
-def _live_outs(deadwood: Hand, rules: Ruleset, dealt: int, unseen: Counter[Card]) -> float:
-    """The chance-weighted points that one draw could save by completing a pair or a near-run
-    of the deadwood (the share of unseen cards that fit, times the pair's points)."""
-    dead = [c for c in deadwood if c.rank is not None]
-    if len(dead) < 2:
-        return 0.0
-    total = sum(unseen.values()) or 1
-    wild_outs = sum(n for c, n in unseen.items() if rules.is_wild(c, dealt))
-    outs = 0.0
-    seen_pairs: set[tuple[Card, Card]] = set()
-    for i, a in enumerate(dead):
-        for b in dead[i + 1 :]:
-            if (a, b) in seen_pairs:
-                continue
-            seen_pairs.add((a, b))
-            assert a.rank is not None and b.rank is not None
-            need = completing(a, b, rules)
-            if not need:
-                continue
-            n = sum(unseen[c] for c in need) + wild_outs
-            saved = rules.card_points(a, dealt) + rules.card_points(b, dealt)
-            outs += n / total * saved
-    return outs
+class _LiveOuts:
+    """The chance-weighted points that one draw could save by completing a pair or a
+    near-run of a deadwood (the share of unseen cards that fit, times the pair's points),
+    for the deadwoods of the discards a bot weighs: each pair's share is found once."""
+
+    def __init__(self, rules: Ruleset, dealt: int, unseen: Counter[Card]) -> None:
+        self.rules, self.dealt, self.unseen = rules, dealt, unseen
+        self.total = sum(unseen.values()) or 1
+        self.wild_outs = sum(n for c, n in unseen.items() if rules.is_wild(c, dealt))
+        self.pairs: dict[tuple[Card, Card], float] = {}
+
+    def __call__(self, deadwood: Hand) -> float:
+        dead = [c for c in deadwood if c.rank is not None]
+        if len(dead) < 2:
+            return 0.0
+        pairs = self.pairs
+        outs = 0.0
+        seen_pairs: set[tuple[Card, Card]] = set()
+        for i, a in enumerate(dead):
+            for b in dead[i + 1 :]:
+                if (a, b) in seen_pairs:
+                    continue
+                seen_pairs.add((a, b))
+                share = pairs.get((a, b))
+                if share is None:
+                    share = pairs[(a, b)] = self._share(a, b)
+                if share:
+                    outs += share
+        return outs
+
+    def _share(self, a: Card, b: Card) -> float:
+        rules, dealt, unseen = self.rules, self.dealt, self.unseen
+        assert a.rank is not None and b.rank is not None
+        need = completing(a, b, rules)
+        if not need:
+            return 0.0
+        n = sum(unseen[c] for c in need) + self.wild_outs
+        saved = rules.card_points(a, dealt) + rules.card_points(b, dealt)
+        return n / self.total * saved
 
 
 # ---------------------------------------------------------------------------- factory
