@@ -704,11 +704,12 @@ class _Search:
         lay-off could be laid off, whatever the others take: its best layout with those
         cards priced at 0.  (Laying a set of cards off leaves the best layout of the hand in
         which they are unmelded, less their points, so no set laid off leaves fewer points
-        than this.)"""
-        from payme.solver.search import Search
-        from payme.solver.shapes import book_for
-
-        t = self.t
+        than this.)  Every candidate card is tried first, a search that often settles it
+        alone; then only the cards of some valid lay-off, which lists them all."""
+        candidates = frozenset(c.index for c in self._packed.kinds)
+        floor = self._priced_without(candidates)
+        if floor >= top:
+            return floor
         free = frozenset(
             c.index
             for _, m in self._live
@@ -718,6 +719,14 @@ class _Search:
         )
         if not free:
             return top
+        return floor if free == candidates else self._priced_without(free)
+
+    def _priced_without(self, free: frozenset[int]) -> int:
+        """The hand's fewest points with the cards ``free`` (indices) priced at 0."""
+        from payme.solver.search import Search
+        from payme.solver.shapes import book_for
+
+        t = self.t
         h = Search(self.cards, t, _free_cost(t, free), book_for(t))
         return h.value(h.state0, h.n_any, 1) + h.aside
 
