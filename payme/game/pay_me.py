@@ -708,12 +708,20 @@ class PayMeGame(Game):
         return melds, hand
 
     def _single_lay_offs(self, seat: int) -> list[LayOff]:
-        """Each card of ``seat``'s hand that fits one of the declarer's melds by itself."""
-        from payme.layoff import single_lay_offs
+        """Each card of ``seat``'s hand that fits one of the declarer's melds by itself
+        (what :func:`payme.layoff.single_lay_offs` finds, read from each meld's mask of the
+        cards that fit it alone: worked out once for every opponent laying off)."""
+        from payme.layoff import fitting_mask
 
-        fits = single_lay_offs(self._hands[seat], self._declarer_melds, self.rules, self._dealt)
+        t = tables_for(self.rules, self._dealt)
+        masks = [fitting_mask(meld, t) for meld in self._declarer_melds]
         # In card order, then meld order (the order the legal actions list them in).
-        return [LayOff(seat, ((index, (card,)),)) for index, card in fits]
+        return [
+            LayOff(seat, ((index, (card,)),))
+            for card in sort_cards(set(self._hands[seat]))
+            for index, mask in enumerate(masks)
+            if mask >> card.index & 1
+        ]
 
     def _layoff_options(self, seat: int) -> list[Action]:
         options: list[Action] = [LayOff(seat, ())]
