@@ -1,25 +1,29 @@
 """The web app under load: many pages opened at once, and many abandoned loads.
 
 Serves ``notebooks/`` with the app server as ``make app`` does (settings from voila.json, the
-kernel budget at its default for this machine, or ``BENCH_LOAD_MAX_KERNELS``), then
+kernel budget K and the renders at once R at their defaults for this machine, or
+``BENCH_LOAD_MAX_KERNELS`` / ``BENCH_LOAD_MAX_RENDERS``), then
 
 * opens N = 5, 10, 20 Hand builder pages at once in Chromium (one browser context each) and
-  records each page's time to its first visible control (or the busy page), the peak memory
+  records each page's time to its first visible control, whether it was shown the busy page
+  on the way (it then retries by itself) or the lost-connection message, the peak memory
   (resident set of the server and all its kernels, sampled every 0.2 s), then closes the tabs
   without the goodbye request (as a crashed browser does) and counts the kernels still alive
   60 s later;
 * sends 50 page requests that hang up after the first bytes (a crawler, a link preview) and
   counts the kernels alive 60 s later, with the peak memory meanwhile.
 
-Run::
+Run (about 6 minutes; it prints the table and writes it into docs/benchmarks.md)::
 
     .venv/bin/python -m benchmarks load
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
 import platform
+import shutil
 import socket
 import statistics
 import tempfile
@@ -29,14 +33,17 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from payme.app.budget import default_max_kernels, total_memory_mb
+from payme.app.budget import default_max_kernels, default_max_renders, total_memory_mb
 from tests.e2e.conftest import CHROMIUM, CHROMIUM_ARGS, NOTEBOOKS, VoilaServer, kernel_pids
 
 PAGE = "hand_builder"
-CONTROL = ".jupyter-widgets :is(button, input, select, textarea):visible"
+CONTROLS = ", ".join(f".jupyter-widgets {tag}" for tag in ("button", "input", "select", "textarea"))
 BUSY = ".payme-busy"
-SIZES = (5, 10, 20)
-ABANDONED = 50
+LOST = "#payme-connection-lost"
+SIZES = tuple(int(n) for n in os.environ.get("BENCH_LOAD_SIZES", "5 10 20").split())
+ABANDONED = int(os.environ.get("BENCH_LOAD_ABANDONED", "50"))
+# The server's log of the last run is kept here (for the kernels' start and cull times).
+LOG_COPY = Path(__file__).resolve().parent.parent / "test-artifacts" / "bench-load-voila.log"
 AFTER_S = 60
 TIMEOUT_S = 240
 
@@ -86,37 +93,72 @@ def _wait_quiet(server: VoilaServer) -> None:
         time.sleep(0.5)
 
 
+# Run in every document of a tab (the busy page's reloads included): notes, by the page's own
+# clock, when a control is first visible, whether the busy page was shown (kept in the tab's
+# session storage across reloads) and when the lost-connection message appeared.  The page
+# watches itself, so a slow poll from here cannot delay or miss a moment.
+WATCH = (
+    """
+(() => {
+  const controls = "@CONTROLS@";
+  const mark = () => {
+    if (document.querySelector("@BUSY@")) sessionStorage.setItem("paymeBusy", "1");
+    if (!window.paymeLost && document.querySelector("@LOST@")) window.paymeLost = Date.now();
+    if (window.paymeReady) return;
+    for (const el of document.querySelectorAll(controls)) {
+      if (el.getClientRects().length && getComputedStyle(el).visibility !== "hidden") {
+        window.paymeReady = Date.now();
+        return;
+      }
+    }
+  };
+  setInterval(mark, 50);
+})();
+""".replace("@CONTROLS@", CONTROLS)
+    .replace("@BUSY@", BUSY)
+    .replace("@LOST@", LOST)
+)
+STATE = "() => [window.paymeReady || 0, sessionStorage.getItem('paymeBusy'), window.paymeLost || 0]"
+
+
 def open_at_once(server: VoilaServer, browser: Any, n: int) -> dict[str, Any]:
     """N tabs opened together: time to first control each, busy pages, memory, leftovers."""
     _wait_quiet(server)
     contexts = [browser.new_context(viewport={"width": 1000, "height": 700}) for _ in range(n)]
-    pages = [c.new_page() for c in contexts]
-    times: dict[int, float] = {}
-    busy: set[int] = set()
+    pages = []
+    for context in contexts:
+        context.add_init_script(WATCH)
+        pages.append(context.new_page())
+    states: dict[int, list[Any]] = {}
     with PeakMemory(server) as memory:
-        start = time.monotonic()
-        for page in pages:
-            page.goto(server.page_url(PAGE), wait_until="commit", timeout=TIMEOUT_S * 1000)
-        while len(times) < n and time.monotonic() - start < TIMEOUT_S:
+        start = time.time() * 1000
+        for page in pages:  # all requests leave at once: nothing waits for an answer here
+            page.evaluate("url => { window.location.href = url; }", server.page_url(PAGE))
+        while time.time() * 1000 - start < TIMEOUT_S * 1000:
             for i, page in enumerate(pages):
-                if i in times:
-                    continue
-                if page.locator(CONTROL).first.is_visible():
-                    times[i] = time.monotonic() - start
-                elif page.locator(BUSY).count():
-                    busy.add(i)
-            time.sleep(0.05)
+                with contextlib.suppress(Exception):  # a page navigating meanwhile
+                    states[i] = page.evaluate(STATE)
+            if len(states) == n and all(ready or lost for ready, _, lost in states.values()):
+                break
+            time.sleep(0.5)
+        # A page whose kernel went after its first control says so within 5 s.
+        time.sleep(6)
+        for i, page in enumerate(pages):
+            with contextlib.suppress(Exception):
+                states[i] = page.evaluate(STATE)
         alive_open = len(kernel_pids(server))
         for context in contexts:  # no goodbye request: as if the browser crashed
             for page in context.pages:
                 page.close(run_before_unload=False)
             context.close()
         time.sleep(AFTER_S)
+    found = list(states.values())
     return {
         "n": n,
-        "times": sorted(times.values()),
-        "busy": len(busy),
-        "missing": n - len(times),
+        "times": sorted((ready - start) / 1000 for ready, _, lost in found if ready and not lost),
+        "busy": sum(1 for _, busy, _ in found if busy),
+        "lost": sum(1 for _, _, lost in found if lost),
+        "no_page": n - sum(1 for ready, _, lost in found if ready or lost),
         "open": alive_open,
         "after": len(kernel_pids(server)),
         "peak": memory.peak,
@@ -152,10 +194,10 @@ def run() -> str:
     load = "{:.2f} {:.2f} {:.2f}".format(*os.getloadavg())
     memory = total_memory_mb()
     limit = int(os.environ.get("BENCH_LOAD_MAX_KERNELS", "0")) or default_max_kernels()
+    renders = int(os.environ.get("BENCH_LOAD_MAX_RENDERS", "0")) or default_max_renders()
+    options = [f"--PaymeVoila.max_kernels={limit}", f"--PaymeVoila.max_renders={renders}"]
     with tempfile.TemporaryDirectory() as tmp:
-        server = VoilaServer(
-            NOTEBOOKS, Path(tmp), [f"--PaymeVoila.max_kernels={limit}"], defaults=True
-        )
+        server = VoilaServer(NOTEBOOKS, Path(tmp), options, defaults=True)
         server.start()
         try:
             with sync_playwright() as pw:
@@ -165,6 +207,10 @@ def run() -> str:
             dropped = abandon(server, ABANDONED)
         finally:
             server.stop()
+            LOG_COPY.parent.mkdir(exist_ok=True)
+            with contextlib.suppress(OSError):
+                shutil.copyfile(server.log_path, LOG_COPY)
+    load_end = "{:.2f} {:.2f} {:.2f}".format(*os.getloadavg())
 
     def seconds(times: list[float]) -> str:
         if not times:
@@ -175,21 +221,29 @@ def run() -> str:
         "## Web app under load: pages opened at once, abandoned loads",
         "",
         f"Measured {started} on {platform.node()} · {os.cpu_count()} cores · "
-        f"{(memory or 0) / 1024:.1f} GB memory · load average at start {load}; "
-        f"kernel budget K = {limit} (`--PaymeVoila.max_kernels`). Page: {PAGE}. "
+        f"{(memory or 0) / 1024:.1f} GB memory · load average {load} at the start, "
+        f"{load_end} at the end; kernel budget K = {limit} (`--PaymeVoila.max_kernels`), "
+        f"pages rendered at once R = {renders} (`--PaymeVoila.max_renders`). Page: {PAGE}. "
+        "Time to first control counts from opening the tabs, busy-page retries included. "
         "Memory: resident set of the server and its kernels together, peak of samples "
         "every 0.2 s. The tabs are closed without the goodbye request (as a crashed "
-        f"browser does) and the kernels counted {AFTER_S} s later.",
+        f"browser does) and the kernels counted {AFTER_S} s later. Command: "
+        "`python -m benchmarks load`.",
         "",
-        "| pages at once | first control, median / worst s | busy page shown | no page "
-        f"| kernels while open | kernels {AFTER_S} s after | peak memory MB |",
-        "|---|---|---|---|---|---|---|",
+        "| visitors | first control, median / worst s | shown the busy page on the way "
+        "| connection lost | no page | kernels while open "
+        f"| kernels {AFTER_S} s after | peak memory MB |",
+        "|---|---|---|---|---|---|---|---|",
     ]
     for r in opened:
         lines.append(
-            f"| {r['n']} | {seconds(r['times'])} | {r['busy']} | {r['missing']} | {r['open']} "
-            f"| {r['after']} | {r['peak']:.0f} |"
+            f"| {r['n']} at once | {seconds(r['times'])} | {r['busy']} | {r['lost']} "
+            f"| {r['no_page']} | {r['open']} | {r['after']} | {r['peak']:.0f} |"
         )
+    lines.append(
+        f"| {ABANDONED} abandoned loads | - | {dropped['busy']} | - | - "
+        f"| {dropped['peak_kernels']} at most | {dropped['after']} | {dropped['peak']:.0f} |"
+    )
     lines += [
         "",
         f"{ABANDONED} page requests hung up after the first bytes: {dropped['ok']} started a "
