@@ -263,6 +263,33 @@ static inline int slot_of(const shape_t *s, const st_t *state) {
     return j < NREG ? j : NREG;
 }
 
+/* Fields(width, cost, conv, conv_masks): one rule set's layout and pricing, made once and
+ * given to every hand's GSearch (so a hand does not convert them again). */
+typedef struct {
+    PyObject_HEAD
+    shape_t s;
+} Fields;
+
+static PyObject *Fields_new(PyTypeObject *type, PyObject *args, PyObject *kw) {
+    int width;
+    PyObject *cost, *conv, *masks;
+    if (!PyArg_ParseTuple(args, "iOOO", &width, &cost, &conv, &masks)) return NULL;
+    Fields *f = (Fields *)type->tp_alloc(type, 0);
+    if (f && shape_init(&f->s, width, cost, conv, masks) < 0) {
+        Py_DECREF(f);
+        return NULL;
+    }
+    return (PyObject *)f;
+}
+
+static PyTypeObject FieldsType = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "payme.solver._core.Fields",
+    .tp_basicsize = sizeof(Fields),
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "A rule set's packed-state layout and card costs, for GSearch.",
+    .tp_new = Fields_new,
+};
+
 /* ---------------------------------------------------------------------------------------
  * GSearch: the general search of one hand. */
 
@@ -415,18 +442,17 @@ static int64_t *int_array(PyObject *seq, Py_ssize_t *n, const char *what) {
     return out;
 }
 
-/* GSearch(width, cost, conv, conv_masks, cands, guard, n_any, ends_owed, ends_plain,
- *         scoped) -- scoped: None, or (shift, gbits, mask_g, mask_q, n_set, n_run, term)
+/* GSearch(fields, cands, guard, n_any, ends_owed, ends_plain, scoped) -- scoped: None, or (shift, gbits, mask_g, mask_q, n_set, n_run, term)
  * with term the leftover costs flattened as [owed][b][g][q]. */
 static PyObject *GSearch_new(PyTypeObject *type, PyObject *args, PyObject *kw) {
-    int width, n_any;
-    PyObject *cost, *conv, *masks, *cands, *guard, *ends0, *ends1, *scoped;
-    if (!PyArg_ParseTuple(args, "iOOOOOiOOO", &width, &cost, &conv, &masks, &cands, &guard,
-                          &n_any, &ends0, &ends1, &scoped))
+    int n_any;
+    PyObject *fields, *cands, *guard, *ends0, *ends1, *scoped;
+    if (!PyArg_ParseTuple(args, "O!OOiOOO", &FieldsType, &fields, &cands, &guard, &n_any,
+                          &ends0, &ends1, &scoped))
         return NULL;
     GSearch *g = (GSearch *)type->tp_alloc(type, 0);
     if (!g) return NULL;
-    if (shape_init(&g->s, width, cost, conv, masks) < 0) goto fail;
+    g->s = ((Fields *)fields)->s;
     if (st_from(guard, &g->guard) < 0) goto fail;
     g->n_any = n_any;
     Py_ssize_t n;
@@ -848,12 +874,16 @@ static struct PyModuleDef coremodule = {
 };
 
 PyMODINIT_FUNC PyInit__core(void) {
-    if (PyType_Ready(&GSearchType) < 0 || PyType_Ready(&NSearchType) < 0) return NULL;
+    if (PyType_Ready(&FieldsType) < 0 || PyType_Ready(&GSearchType) < 0 ||
+        PyType_Ready(&NSearchType) < 0)
+        return NULL;
     PyObject *m = PyModule_Create(&coremodule);
     if (!m) return NULL;
+    Py_INCREF(&FieldsType);
     Py_INCREF(&GSearchType);
     Py_INCREF(&NSearchType);
-    if (PyModule_AddObject(m, "GSearch", (PyObject *)&GSearchType) < 0 ||
+    if (PyModule_AddObject(m, "Fields", (PyObject *)&FieldsType) < 0 ||
+        PyModule_AddObject(m, "GSearch", (PyObject *)&GSearchType) < 0 ||
         PyModule_AddObject(m, "NSearch", (PyObject *)&NSearchType) < 0 ||
         PyModule_AddIntConstant(m, "STATE_BITS", NW * 64) < 0) {
         Py_DECREF(m);

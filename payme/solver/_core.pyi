@@ -2,13 +2,15 @@
 
 STATE_BITS: int
 
+class Fields:
+    def __init__(
+        self, width: int, cost: list[int], conv: list[bool], conv_masks: list[int], /
+    ) -> None: ...
+
 class GSearch:
     def __init__(
         self,
-        width: int,
-        cost: list[int],
-        conv: list[bool],
-        conv_masks: list[int],
+        fields: Fields,
         cands: list[tuple[tuple[int, int], ...]],
         guard: int,
         n_any: int,

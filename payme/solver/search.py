@@ -30,7 +30,7 @@ from payme.solver.backend import CORE, STATE_BITS
 from payme.solver.shapes import Bundle, Moves, ShapeBook, Template
 
 if TYPE_CHECKING:
-    from payme.solver._core import GSearch
+    from payme.solver._core import Fields, GSearch
 
 _NONE: Moves = ()
 _NO_TPL: tuple[Template, ...] = ()
@@ -620,11 +620,20 @@ def _solver(h: Search) -> _Solver:
         ]
         gbits = h.mask_g.bit_length()
         scoped = (h.scoped_shift, gbits, h.mask_g, h.mask_q, h.n_set, h.n_run, flat)
-    core = CORE.GSearch(
-        book.width, h.slot_cost, book.conv_at, book.conv_masks, h.cands, h.guard,
-        h.n_any, h.ends[0], h.ends[1], scoped,
-    )  # fmt: skip
+    cost = h.slot_cost
+    hit = _FIELDS.get((id(book), id(cost)))
+    if hit is None or hit[0] is not book or hit[1] is not cost:
+        if len(_FIELDS) > 256:
+            _FIELDS.clear()
+        fields = CORE.Fields(book.width, cost, book.conv_at, book.conv_masks)
+        hit = _FIELDS[(id(book), id(cost))] = (book, cost, fields)
+    core = CORE.GSearch(hit[2], h.cands, h.guard, h.n_any, h.ends[0], h.ends[1], scoped)
     return _CompiledSolver(h, core)
+
+
+_FIELDS: dict[tuple[int, int], tuple[ShapeBook, list[int], Fields]] = {}
+"""The compiled core's copy of a shape book's layout and a pricing (by position), made once
+(keyed by their identities; the objects are kept, so an id is not reused meanwhile)."""
 
 
 Terminal = dict[tuple[int, int, int, int], tuple[int, Leftover]]
