@@ -3,8 +3,8 @@
 ``python -m benchmarks.equality --hands 1000000`` deals hands under the four presets and
 under random custom rule sets (random hands, meld-rich hands and wild-heavy hands, from 1
 to 16 cards, wild cards of every scope: jokers, wild ranks, twos, WILD, GROUP, SEQ), asks
-both cores the same questions -- ``evaluate`` of every hand, and ``best_discard`` and
-``can_go_out`` of every hand that may discard or go out -- and counts the answers that
+both cores the same questions -- ``evaluate`` of every hand, and of every fourth hand
+``best_discard`` and (when it may go out) ``can_go_out`` -- and counts the answers that
 differ (melds with their stand-ins, deadwood, points, the card discarded, the discards
 that go out, and the error raised, if any).  The pure-Python answers come from worker
 processes started with ``PAYME_SOLVER=python``; the compiled ones from this process, which
@@ -38,6 +38,9 @@ PRESET_NAMES = ("denexa", "classic", "family", "three_pack")
 CHUNK = 500
 """Hands per chunk: a chunk is dealt from its own seed, so each process deals it alike."""
 KINDS = ("random", "meld-rich", "wild-heavy")
+EVERY = 4
+"""Every hand is evaluated; every fourth is also asked its best discard and whether it can
+go out (those ask the same searches again with a discard owed, at three times the cost)."""
 
 
 def custom_rules(rng: random.Random) -> Ruleset:
@@ -171,19 +174,21 @@ def labelled_answers(seed: int, chunk: int, n: int) -> list[tuple[str, str]]:
     from payme.solver import best_discard, can_go_out, evaluate
 
     out: list[tuple[str, str]] = []
-    for label, r, dealt, kind, cards in deal(seed, chunk, n):
+    for number, (label, r, dealt, kind, cards) in enumerate(deal(seed, chunk, n)):
         parts: list[str] = []
         try:
             parts.append(_shown(evaluate(cards, r, dealt)))
         except ValueError as error:
             parts.append(f"{type(error).__name__}: {error}")
-        if len(cards) >= 2:
+        if number % EVERY:
+            pass  # evaluate only (see EVERY)
+        elif len(cards) >= 2:
             try:
                 card, ev = best_discard(cards, r, dealt - 1 if dealt > r.min_dealt else dealt)
                 parts.append(f"{card!r} {_shown(ev)}")
             except ValueError as error:
                 parts.append(f"{type(error).__name__}: {error}")
-        if r.game == "rummy_3_pack" or len(cards) == dealt + 1:
+        if not number % EVERY and (r.game == "rummy_3_pack" or len(cards) == dealt + 1):
             try:
                 parts.append(repr(can_go_out(cards, r, dealt)))
             except ValueError as error:
@@ -264,9 +269,9 @@ def report(result: dict[str, object], seed: int, workers: int) -> str:
         f"**{result['hands']:,} hands, {len(disagree)} disagreements** ({sets}; half the "
         "chunks of 500 hands under one preset each, half under a random custom rule set "
         "each; random, meld-rich and wild-heavy hands of 1 to 16 cards). For every hand "
-        "`evaluate`, for every hand of 2 or more cards `best_discard`, for every hand that "
-        "may go out `can_go_out`: melds with their stand-ins, deadwood, points, the card "
-        "discarded, the discards that go out, and any error, compared as text.",
+        f"`evaluate`; for every {EVERY}th hand `best_discard` (2 or more cards) and, for a "
+        "hand that may go out, `can_go_out`: melds with their stand-ins, deadwood, points, "
+        "the card discarded, the discards that go out, and any error, compared as text.",
         "",
         f"Time: {result['wall']:.0f} s of wall clock (pure-Python answers in {workers} worker "
         f"processes, niced); the compiled core's answers took {result['compiled_cpu']:.1f} s "
