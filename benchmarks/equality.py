@@ -83,22 +83,36 @@ def custom_rules(rng: random.Random) -> Ruleset:
             continue  # an invalid combination: draw again
 
 
-def _pack(r: Ruleset) -> list[Card]:
+_PACKS: dict[int, tuple[Ruleset, list[Card], Counter[Card], dict[int, list[Card]]]] = {}
+
+
+def _pack(r: Ruleset) -> tuple[list[Card], Counter[Card], dict[int, list[Card]]]:
+    """The largest pack of a rule set (every copy), its counts, and its wild cards by the
+    cards dealt (filled as asked): made once per rule set."""
     from payme.cards import CARDS
 
-    return [CARDS[i] for i, n in enumerate(r.pack_counts(None)) for _ in range(n)]
+    hit = _PACKS.get(id(r))
+    if hit is None or hit[0] is not r:
+        if len(_PACKS) > 64:
+            _PACKS.clear()
+        pack = [CARDS[i] for i, n in enumerate(r.pack_counts(None)) for _ in range(n)]
+        hit = _PACKS[id(r)] = (r, pack, Counter(pack), {})
+    return hit[1], hit[2], hit[3]
 
 
 def _hand(rng: random.Random, r: Ruleset, dealt: int, kind: str) -> tuple[Card, ...]:
     from payme.cards import CARDS
 
-    pack = _pack(r)
+    pack, counts, wild_by_dealt = _pack(r)
     size = min(rng.choice((*range(1, 15), 14, 14, 13, 11, 8, 15, 16)), len(pack))
     if kind == "random":
         return tuple(rng.sample(pack, size))
-    wilds = [c for c in set(pack) if r.wild_scope(c, dealt) is not None]
-    wilds.sort(key=lambda c: c.index)
-    left = Counter(pack)
+    wilds = wild_by_dealt.get(dealt)
+    if wilds is None:
+        wilds = [c for c in counts if r.wild_scope(c, dealt) is not None]
+        wilds.sort(key=lambda c: c.index)
+        wild_by_dealt[dealt] = wilds
+    left = counts.copy()
     hand: list[Card] = []
 
     def take(card: Card) -> None:
@@ -131,7 +145,7 @@ def _hand(rng: random.Random, r: Ruleset, dealt: int, kind: str) -> tuple[Card, 
         if hand:
             hand[rng.randrange(len(hand))] = rng.choice([c for c in left if left[c] > 0])
     checked = Counter(hand)
-    if any(checked[c] > n for c, n in Counter(pack).items() if c in checked):
+    if any(n > counts[c] for c, n in checked.items()):
         return tuple(rng.sample(pack, size))  # a swap took one copy too many
     return tuple(hand)
 
