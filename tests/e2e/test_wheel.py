@@ -12,6 +12,7 @@ import shutil
 import subprocess
 import sys
 import urllib.request
+import zipfile
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -112,3 +113,40 @@ def test_installed_app_serves_its_own_copy_of_the_notebooks(installed_app: Voila
     assert sorted(p.name for p in folder.glob("*.ipynb")) == sorted(
         p.name for p in (REPO / "notebooks").glob("*.ipynb")
     )
+
+
+def test_installed_wheel_runs_the_compiled_solver_core(installed_app: VoilaServer) -> None:
+    # The wheel was built where a C compiler is (CI has gcc): it carries the compiled core.
+    python = installed_app.cwd / "venv" / "bin" / "python"
+    code = "import payme; print(payme.solver_backend())"
+    result = subprocess.run(
+        [python, "-c", code], cwd=installed_app.cwd, capture_output=True, text=True, timeout=60
+    )
+    assert result.stdout.strip() == "compiled", result
+
+
+def test_without_a_compiler_the_wheel_is_pure_python_and_says_so_once(
+    tmp_path: Path,
+) -> None:
+    """No C compiler (CC names none): the build still succeeds, with one line saying that
+    the pure-Python solver will run, and the wheel holds no compiled module.  Built from the
+    source distribution (as pip does from PyPI), which also shows the sdist carries what the
+    wheel needs (the notebooks, the C source)."""
+    env = dict(os.environ, CC=str(tmp_path / "no-such-compiler"))
+    result = subprocess.run(
+        [_uv(), "build", "--out-dir", tmp_path / "dist", REPO],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=900,
+        env=env,
+    )
+    assert result.returncode == 0, result.stderr
+    said = (result.stdout + result.stderr).count("the solver's compiled core was not built")
+    assert said == 1, result.stderr
+    (wheel,) = (tmp_path / "dist").glob("payme-*.whl")
+    with zipfile.ZipFile(wheel) as whl:
+        names = whl.namelist()
+    assert not [n for n in names if n.endswith((".so", ".pyd"))]
+    assert "payme/solver/search.py" in names
+    assert "payme/app/notebooks/index.ipynb" in names
