@@ -291,8 +291,8 @@ def report(result: dict[str, object], seed: int, workers: int) -> str:
         "the card discarded, the discards that go out, and any error, compared as text.",
         "",
         f"Time: {result['wall']:.0f} s of wall clock (pure-Python answers in {workers} worker "
-        f"processes, all at nice 10); the compiled core's answers took {result['compiled_cpu']:.1f} s "
-        "of CPU time in the main process (the whole public call: parsing, set-up, layouts).",
+        "processes, all at nice 10); the compiled core's answers took "
+        f"{result['compiled_cpu']:.1f} s of CPU time in the main process (the whole public call: parsing, set-up, layouts).",
     ]
     if disagree:
         lines += ["", "First disagreements:", "", "```", *disagree[:5], "```"]
