@@ -292,7 +292,8 @@ def report(result: dict[str, object], seed: int, workers: int) -> str:
         "",
         f"Time: {result['wall']:.0f} s of wall clock (pure-Python answers in {workers} worker "
         "processes, all at nice 10); the compiled core's answers took "
-        f"{result['compiled_cpu']:.1f} s of CPU time in the main process (the whole public call: parsing, set-up, layouts).",
+        f"{result['compiled_cpu']:.1f} s of CPU time in the main process (the whole public "
+        "call: parsing, set-up, layouts).",
     ]
     if disagree:
         lines += ["", "First disagreements:", "", "```", *disagree[:5], "```"]
