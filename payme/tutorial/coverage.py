@@ -317,7 +317,7 @@ CHECKS: tuple[Check, ...] = (
         "First dealer",
         (
             ("three_pack", "first_dealer", "Identical cards get another card"),
-            ("three_pack", "first_dealer", "9D vs 9H"),
+            ("three_pack", "first_dealer", "vs 9♥"),
             ("three_pack", "first_dealer", "receives the first card dealt"),
             ("three_pack", "first_dealer", "receives card number"),
         ),

@@ -34,6 +34,7 @@ from payme.tutorial.checks import (
 from payme.tutorial.game_questions import say, seat_options, together
 from payme.tutorial.markup import rules_words, sentence, table_html
 from payme.tutorial.steps import Step, steps_from_content
+from payme.words import label as card_label
 
 DEALT = 7
 """Cards dealt in the tutorial's examples (the players may choose 2 to 10)."""
@@ -160,7 +161,7 @@ def first_dealer_questions(r: Ruleset) -> Sequence[Question | None]:
                     2,
                 ),
                 cards=tuple(cards),
-                caption=" vs ".join(pair),
+                caption=" vs ".join(card_label(c) for c in cards),
             )
         )
     g = _game(r, seed=5)
