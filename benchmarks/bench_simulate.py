@@ -41,7 +41,8 @@ def run() -> str:
         "",
         f"Measured {started} at commit {commit()} on {machine()}.",
         f"Command: `BENCH_SIMULATE_GAMES={GAMES} BENCH_SIMULATE_WORKERS={WORKERS} "
-        f".venv/bin/python -m benchmarks simulate` (seed {SEED}).",
+        + ("" if CHOSEN == ["greedy", "mix"] else f"BENCH_SIMULATE_SEATINGS={','.join(CHOSEN)} ")
+        + f".venv/bin/python -m benchmarks simulate` (seed {SEED}).",
         "The machine is shared with other work, so wall times are noisy upper bounds; the CPU",
         "time the workers used per game is steadier, and the last column is what it gives",
         f"on {WORKERS} free cores.",
