@@ -879,30 +879,32 @@ def variations_questions(r: Ruleset) -> Sequence[Question | None]:
     qs.extend(spread_questions(r))
     seating = dataclasses.replace(r, variation_seating=True)
     g = _game(seating, seed=6)
-    shown = "; ".join(f"player {p}: {format_hand(c)}" for p, c in enumerate(g.preliminary))
+    # Before the seating nobody has a seat, so nobody has a seat name yet: the players are
+    # counted from 1 as people at a table would ("Player 1"), the engine's numbers plus one.
+    shown = "; ".join(
+        f"Player {p + 1}: {' '.join(card_label(x) for x in c)}" for p, c in enumerate(g.preliminary)
+    )
     qs.append(
         choice_question(
             f"With the Seating variation the face-up cards were {shown}. Which player takes "
             "the first seat, the first to play?",
-            tuple((f"player {p}", str(p)) for p in range(g.players)),
+            tuple((f"Player {p + 1}", str(p)) for p in range(g.players)),
             {str(g.seating[0])},
-            # The engine's words mix seats and players ("seat 1: player 2"): quoted as is
-            # they would read "West: East", so the seating is told in player numbers.
-            f"The lowest card chooses first: player {g.seating[0]} takes the first seat, then "
-            + ", ".join(f"player {p}" for p in g.seating[1:])
-            + " clockwise.",
+            f"The lowest card chooses first: Player {g.seating[0] + 1} takes the first seat, "
+            "then " + ", ".join(f"Player {p + 1}" for p in g.seating[1:]) + " clockwise.",
         )
     )
     nine = parse_hand("AS 2S 3S 4S 5S 6S 7S 8S 9S")
     top = seven_pile_shuffle(nine)[-1]
     qs.append(
         choice_question(
-            "Nine cards, AS (bottom) to 9S (top), are dealt into seven piles from the top and "
+            "Nine cards, A♠ (bottom) to 9♠ (top), are dealt into seven piles from the top and "
             "stacked with pile 1 on top. Which card is on top now?",
-            tuple((str(c), str(c)) for c in nine),
+            tuple((card_label(c), str(c)) for c in nine),
             {str(top)},
-            f"The engine's 7-pile shuffle gives {format_hand(seven_pile_shuffle(nine))} "
-            f"(bottom to top): {top} is on top.",
+            "The 7-pile shuffle gives "
+            + " ".join(card_label(c) for c in seven_pile_shuffle(nine))
+            + f" (bottom to top): {card_label(top)} is on top.",
             cards=nine,
             caption="before the shuffle, bottom to top",
         )
