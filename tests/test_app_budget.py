@@ -81,6 +81,22 @@ def test_a_visitor_who_waits_too_long_or_leaves_gives_up_the_place() -> None:
     assert _run(visits()) == (False, False, 0, 0)
 
 
+def test_a_sent_page_keeps_its_turn_until_it_connects_or_a_while_passes() -> None:
+    async def visits() -> tuple[bool, bool, int, int]:
+        budget = KernelBudget(max_kernels=10, max_renders=1)
+        assert await budget.render_slot(timeout=1)
+        budget.hold_until_connected("k0", seconds=30)  # page sent, browser still loading
+        waited = await budget.render_slot(timeout=0.05)  # the next visitor still waits
+        budget.page_opened("k0")  # its websocket connected: the turn passes on
+        budget.page_opened("k0")  # (once)
+        after_connect = await budget.render_slot(timeout=0.05)
+        budget.hold_until_connected("k1", seconds=0.05)  # a page that never connects
+        await asyncio.sleep(0.1)
+        return waited, after_connect, budget.rendering, len(budget.opening)
+
+    assert _run(visits()) == (False, True, 0, 0)
+
+
 class FakeKernel:
     def __init__(self) -> None:
         self.last_activity = datetime.datetime(2020, 1, 1, tzinfo=datetime.UTC)
@@ -146,10 +162,13 @@ def test_the_kernel_manager_hooks() -> None:
         assert age.total_seconds() < 5
         await manager.cull_kernel_if_idle(kernel_id)
         assert manager.culled == [kernel_id]
-        # A page that connects is no longer awaited.
+        # A page that connects is no longer awaited, and gives its turn back.
+        assert await budget.render_slot(timeout=1)
+        budget.hold_until_connected(kernel_id)
         budget.awaiting[kernel_id] = 0.0
         manager.notify_connect(kernel_id)
         assert kernel_id not in budget.awaiting and manager._kernel_connections[kernel_id] == 1
+        assert budget.rendering == 0 and not budget.opening
         # A kernel being shut down is marked as stopping meanwhile, and forgotten after.
         budget.awaiting[kernel_id] = 0.0
         await manager.shutdown_kernel(kernel_id)

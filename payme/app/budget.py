@@ -10,7 +10,9 @@ browsers connected too late.  The server therefore
 * admits a page visit only while fewer than K kernels run or are waiting to start; beyond that
   the visitor gets the busy page (HTTP 503, ``static/busy.html``), which retries by itself;
 * renders at most R pages at once: a further visitor waits in line (first come, first
-  served) for up to :data:`QUEUE_WAIT_S` seconds, then gets the busy page;
+  served) for up to :data:`QUEUE_WAIT_S` seconds, then gets the busy page; a page's turn
+  lasts until its websocket connects (at most :data:`OPEN_WAIT_S` after it was sent), since
+  opening the page in the browser costs the server and the kernel work too;
 * shuts a kernel down when its page has not connected ``MappingKernelManager.cull_idle_timeout``
   seconds (30 in ``voila.json``) after the page was sent, or has gone for that long (Jupyter's
   own culler, which leaves connected kernels alone; a kernel whose page is still being rendered
@@ -63,6 +65,9 @@ RENDERS_PER_CORE = 2
 MIN_KERNELS, MAX_KERNELS = 2, 200
 # How long a visitor waits in line for a render before getting the busy page instead.
 QUEUE_WAIT_S = 10.0
+# How long a page's turn lasts after its render while the page has not connected: its browser
+# still loads Voilà's scripts and asks the kernel for every widget, work for the same cores.
+OPEN_WAIT_S = 20.0
 # How long after its render a page whose script runs may keep its kernel without connecting.
 MAX_CONNECT_S = 300.0
 STATIC = Path(__file__).resolve().parent / "static"
@@ -170,6 +175,8 @@ class KernelBudget:
         self.awaiting: dict[str, float] = {}
         # Kernels being shut down (their websockets are refused at once).
         self.stopping: set[str] = set()
+        # Kernels whose page was sent and still holds its turn until it connects.
+        self.opening: dict[str, asyncio.TimerHandle] = {}
 
     @property
     def queued(self) -> int:
@@ -197,6 +204,19 @@ class KernelBudget:
             return True
         self._line.remove(turn)
         return False
+
+    def hold_until_connected(self, kernel_id: str, seconds: float = OPEN_WAIT_S) -> None:
+        """Keep a sent page's turn until :meth:`page_opened` (its websocket connected, or its
+        kernel went) or for ``seconds``, whichever comes first."""
+        loop = asyncio.get_running_loop()
+        self.opening[kernel_id] = loop.call_later(seconds, self.page_opened, kernel_id)
+
+    def page_opened(self, kernel_id: str) -> None:
+        """The page of ``kernel_id`` no longer holds a turn (if it did): pass it on."""
+        handle = self.opening.pop(kernel_id, None)
+        if handle is not None:
+            handle.cancel()
+            self.end_render()
 
     def end_render(self) -> None:
         """A page is sent (or failed): hand its turn to the first in line, else free it."""
@@ -283,11 +303,18 @@ def budget_handlers(render_handler: Any) -> tuple[type, type]:
                 if not self._gone.done():
                     await super().get(path)
             finally:
-                budget.end_render()
                 reservation.release()
                 current_reservation.reset(token)
-                if reservation.kernel_id is not None:
-                    await self._rendered(budget, reservation.kernel_id)
+                kernel_id = reservation.kernel_id
+                if kernel_id is None or self._gone.done() or self._connected(kernel_id):
+                    budget.end_render()
+                else:
+                    budget.hold_until_connected(kernel_id)
+                if kernel_id is not None:
+                    await self._rendered(budget, kernel_id)
+
+        def _connected(self, kernel_id: str) -> bool:
+            return bool(self.kernel_manager._kernel_connections.get(kernel_id, 0) > 0)
 
         async def _rendered(self, budget: KernelBudget, kernel_id: str) -> None:
             budget.rendering_kernels.discard(kernel_id)
@@ -299,7 +326,7 @@ def budget_handlers(render_handler: Any) -> tuple[type, type]:
                 return
             # The time a page has to connect counts from now, the end of its render.
             touch(self.kernel_manager, kernel_id)
-            if self.kernel_manager._kernel_connections.get(kernel_id, 0) <= 0:
+            if not self._connected(kernel_id):
                 budget.awaiting[kernel_id] = time.monotonic()
 
     class AliveHandler(JupyterHandler):
@@ -368,6 +395,7 @@ def watch_kernel_manager(
             budget.stopping.discard(kernel_id)
             budget.awaiting.pop(kernel_id, None)
             budget.rendering_kernels.discard(kernel_id)
+            budget.page_opened(kernel_id)
 
     async def cull_kernel_if_idle(kernel_id: str) -> None:
         if kernel_id in budget.rendering_kernels:
@@ -376,6 +404,7 @@ def watch_kernel_manager(
 
     def notify_connect(kernel_id: str) -> None:
         budget.awaiting.pop(kernel_id, None)
+        budget.page_opened(kernel_id)
         connect_original(kernel_id)
 
     kernel_manager.start_kernel = start_kernel
