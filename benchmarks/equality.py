@@ -224,6 +224,7 @@ def _pure_worker() -> None:
 
 def run(hands: int, seed: int = 2026, workers: int = 2, quiet: bool = False) -> dict[str, object]:
     """Compare both cores on ``hands`` hands; the counts, disagreements and CPU time."""
+    from benchmarks.report import machine
     from payme.solver.backend import solver_backend
 
     if solver_backend() != "compiled":
@@ -235,6 +236,7 @@ def run(hands: int, seed: int = 2026, workers: int = 2, quiet: bool = False) -> 
     by_set: Counter[str] = Counter()
     disagree: list[str] = []
     compiled_cpu = 0.0
+    began = (datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"), machine())
     start = time.perf_counter()
     ctx = get_context("spawn")
     with ProcessPoolExecutor(workers, mp_context=ctx, initializer=_pure_worker) as pool:
@@ -264,22 +266,25 @@ def run(hands: int, seed: int = 2026, workers: int = 2, quiet: bool = False) -> 
         "disagreements": disagree,
         "wall": time.perf_counter() - start,
         "compiled_cpu": compiled_cpu,
+        "began": began,
     }
 
 
 def report(result: dict[str, object], seed: int, workers: int) -> str:
-    from benchmarks.report import commit, machine
+    from benchmarks.report import commit
 
     by_set = result["by_set"]
     assert isinstance(by_set, dict)
     disagree = result["disagreements"]
     assert isinstance(disagree, list)
-    when = datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
+    began = result["began"]
+    assert isinstance(began, tuple)
+    when, where = began
     sets = ", ".join(f"{k} {v:,}" for k, v in sorted(by_set.items()))
     lines = [
         "## The compiled solver core against the pure-Python one",
         "",
-        f"Measured {when} at commit {commit()} on {machine()}.",
+        f"Started {when} at commit {commit()} on {where}.",
         f"Command: `nice -n 10 python -m benchmarks.equality --hands {result['hands']} "
         f"--seed {seed} --workers {workers} --write`.",
         "",
