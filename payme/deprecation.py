@@ -35,4 +35,25 @@ def renamed(module: str, names: Mapping[str, str]) -> Callable[[str], object]:
     return __getattr__
 
 
-__all__ = ["renamed"]
+class moved_attribute:
+    """A class attribute kept for one release after its fact moved elsewhere: reading it
+    gives the old value with a ``DeprecationWarning`` that says where to read it now.
+
+    >>> class Game:
+    ...     CALL = moved_attribute("Pay me!", "Game.CALL is deprecated: read rules.go_out_call")
+    >>> with warnings.catch_warnings(record=True) as caught:
+    ...     warnings.simplefilter("always")
+    ...     Game.CALL, str(caught[0].message)
+    ('Pay me!', 'Game.CALL is deprecated: read rules.go_out_call')
+    """
+
+    def __init__(self, value: str, message: str) -> None:
+        self.value = value
+        self.message = message
+
+    def __get__(self, obj: object, owner: type | None = None) -> str:
+        warnings.warn(self.message, DeprecationWarning, stacklevel=2)
+        return self.value
+
+
+__all__ = ["moved_attribute", "renamed"]

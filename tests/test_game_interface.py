@@ -22,8 +22,11 @@ from payme.game import (
 from payme.game.actions import Draw
 from payme.game.base import Game
 from payme.game.bots import play_out
+from payme.game.pay_me import PayMeGame
 from payme.game.position import PositionError, with_fields
+from payme.game.three_pack import ThreePackGame
 from payme.game.view import PayMeView, SeatView, ThreePackView
+from payme.rulesets import rules
 
 GAMES = [("denexa", 3, {}), ("family", 2, {}), ("three_pack", 3, {"dealt": 5})]
 
@@ -139,6 +142,12 @@ def test_old_names_still_work_for_one_release_with_a_warning() -> None:
         assert old.StrongBot is old.ThreePackStrongBot
     with pytest.warns(DeprecationWarning, match=r"payme\.game\.BOT_NAMES"):
         assert old.BOT_NAMES == BOT_NAMES
+    # The engines' GO_OUT_CALL moved to the rule set (go_out_call): the old class attribute
+    # still answers, with a warning.
+    with pytest.warns(DeprecationWarning, match=r"read rules\.go_out_call"):
+        assert PayMeGame.GO_OUT_CALL == rules("denexa").go_out_call == "Pay me!"
+    with pytest.warns(DeprecationWarning, match=r"read rules\.go_out_call"):
+        assert ThreePackGame.GO_OUT_CALL == rules("three_pack").go_out_call == ""
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         assert view.hand  # the attribute itself warns about nothing

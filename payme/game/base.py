@@ -19,6 +19,7 @@ from types import MappingProxyType
 from typing import Any, ClassVar, Self
 
 from payme.cards import Card
+from payme.deprecation import moved_attribute
 from payme.game.actions import STEPS, Action, IllegalAction, Record, Verdict
 from payme.game.view import SeatView, V, stock_estimate
 from payme.melds import Meld
@@ -58,6 +59,10 @@ class Game(ABC):
     TABLE_OPTIONS: ClassVar[Mapping[str, GameOption]] = MappingProxyType({})
     """The options a game played by a person at the table gets (Pay Me waits between hands
     so the player can read the result)."""
+    GO_OUT_CALL = moved_attribute(
+        "", "Game.GO_OUT_CALL is deprecated (removal in 0.4): read rules.go_out_call"
+    )
+    """Deprecated: what a player calls on going out is the rule set's ``go_out_call``."""
     SCORE_UNIT: ClassVar[str] = "points"
     """What a player's score in a hand counts, in words."""
     KEEPS_SCORE: ClassVar[bool] = False

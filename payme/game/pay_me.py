@@ -29,6 +29,7 @@ from types import MappingProxyType
 from typing import ClassVar, cast
 
 from payme.cards import Card, CardsLike, format_hand, parse_card, parse_hand, sort_cards
+from payme.deprecation import moved_attribute
 from payme.game import position
 from payme.game.actions import (
     Action,
@@ -98,6 +99,9 @@ class PayMeGame(Game):
     BOT_TURN_LIMIT = 400
     TABLE_OPTIONS: ClassVar[Mapping[str, GameOption]] = MappingProxyType(
         {"auto_advance": False, "turn_limit": BOT_TURN_LIMIT}
+    )
+    GO_OUT_CALL = moved_attribute(
+        "Pay me!", "PayMeGame.GO_OUT_CALL is deprecated (removal in 0.4): read rules.go_out_call"
     )
     KEEPS_SCORE = True
     DECLARES_MELDS = True
