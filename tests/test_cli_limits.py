@@ -3,6 +3,7 @@ short, and ``simulate`` refusing bad arguments before playing anything."""
 
 from __future__ import annotations
 
+import asyncio
 import io
 import json
 import socket
@@ -153,6 +154,22 @@ def _closed_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         return int(sock.getsockname()[1])
+
+
+def test_the_scheduler_check_works_inside_a_running_event_loop(silent: int) -> None:
+    # asyncio.run cannot start inside a running loop (a notebook, an async program): the
+    # handshake runs in a loop of its own, so a server that never answers is told as such
+    # there too (it was "does not speak Dask's protocol", from asyncio.run's own refusal).
+    async def check() -> str:
+        with pytest.raises(ValueError) as refused:
+            check_scheduler(f"tcp://127.0.0.1:{silent}")
+        return str(refused.value)
+
+    inside = asyncio.run(check())
+    with pytest.raises(ValueError) as outside:
+        check_scheduler(f"tcp://127.0.0.1:{silent}")
+    assert "no answer within" in str(outside.value)
+    assert inside == str(outside.value)
 
 
 @pytest.mark.parametrize(

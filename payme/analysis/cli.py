@@ -18,6 +18,7 @@ import asyncio
 import socket
 import sys
 import time
+from collections.abc import Callable, Coroutine
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
@@ -155,7 +156,7 @@ def check_scheduler(address: str, timeout: float = SCHEDULER_TIMEOUT_S) -> None:
 
         # A real scheduler answers in milliseconds; give the handshake at least a second.
         left = max(1.0, deadline - time.monotonic())
-        reply = asyncio.run(asyncio.wait_for(_identity(address, left), left))
+        reply = _in_own_loop(lambda: asyncio.wait_for(_identity(address, left), left))
     except Exception as exc:  # refused, timed out, or not speaking Dask's protocol
         if isinstance(exc, TimeoutError):
             reason = f"no answer within {timeout:g} s"
@@ -168,6 +169,16 @@ def check_scheduler(address: str, timeout: float = SCHEDULER_TIMEOUT_S) -> None:
         ) from None
     if not isinstance(reply, dict) or reply.get("type") != "Scheduler":
         raise ValueError(f"--scheduler {shown}: {host}:{port} is not a Dask scheduler")
+
+
+def _in_own_loop(make: Callable[[], Coroutine[Any, Any, Any]]) -> Any:
+    """Run the coroutine ``make()`` to its end in a thread of its own, so that it works
+    whether or not the caller is inside a running event loop (``asyncio.run`` refuses to
+    start in one: in a notebook or any async program it would never run the handshake)."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        return pool.submit(lambda: asyncio.run(make())).result()
 
 
 def _look_up(host: str, port: int, timeout: float) -> list[Any]:
