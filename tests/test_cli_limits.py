@@ -12,6 +12,7 @@ import sys
 import threading
 import time
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import redirect_stderr
 from pathlib import Path
 
@@ -165,7 +166,10 @@ def test_the_scheduler_check_works_inside_a_running_event_loop(silent: int) -> N
             check_scheduler(f"tcp://127.0.0.1:{silent}")
         return str(refused.value)
 
-    inside = asyncio.run(check())
+    # In a thread of its own: the test's own thread may already have a running loop (a
+    # browser test before it leaves one), where asyncio.run(check()) could not start.
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        inside = pool.submit(asyncio.run, check()).result()
     with pytest.raises(ValueError) as outside:
         check_scheduler(f"tcp://127.0.0.1:{silent}")
     assert "no answer within" in str(outside.value)
