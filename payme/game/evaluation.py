@@ -74,29 +74,64 @@ def deadwood(hand: Hand, rules: Ruleset, dealt: int) -> Hand:
     return layout(hand, rules, dealt)[1]
 
 
-@lru_cache(maxsize=1 << 13)
+_MAX_ANSWERS = 1 << 13
+_discards: dict[tuple[Ruleset, int], dict[bytes, tuple[int, int]]] = {}
+_outs: dict[tuple[Ruleset, int], dict[bytes, bytes]] = {}
+_NO_DISCARD = 255
+"""Stands for ``None`` (going out without a discard) among the card indices of a go-out memo."""
+
+
+_recent: dict[int, list[Any]] = {}
+"""For each memo (by ``id``): the rule set, cards dealt and table of its last lookup."""
+
+
+def _table(memo: dict[tuple[Ruleset, int], dict[bytes, Any]], rules: Ruleset, dealt: int) -> Any:
+    last = _recent.get(id(memo))
+    if last is not None and last[0] is rules and last[1] == dealt:
+        table = last[2]
+    else:
+        table = memo.setdefault((rules, dealt), {})
+        _recent[id(memo)] = [rules, dealt, table]
+    if len(table) >= _MAX_ANSWERS:
+        table.clear()  # bounded: games only revisit recent hands
+    return table
+
+
 def best_discard_points(hand: Hand, rules: Ruleset, dealt: int) -> tuple[Card, int]:
     """The discard leaving the fewest deadwood points, and those points (one search)."""
+    # Kept as bytes and ints, like the layouts (see above), not as tuples of cards.
+    table = _table(_discards, rules, dealt)
+    key = bytes([c.index for c in hand])
+    known = table.get(key)
+    if known is not None:
+        return CARDS[known[0]], known[1]
     from payme.solver import best_discard as solve
 
     found = solve(hand, rules, dealt)
     ev = found.evaluation
     rest = bytes([c.index for c in sorted(ev.cards)])
     _remember(_layouts.setdefault((rules, dealt), {}), rest, ev.deadwood_points, tuple(ev.deadwood))
+    table[key] = (found.card.index, found.deadwood_points)
     return found.card, found.deadwood_points
 
 
-@lru_cache(maxsize=1 << 13)
 def go_out_discards(hand: Hand, rules: Ruleset, dealt: int) -> tuple[Card | None, ...]:
     """Every way a hand of ``dealt + 1`` cards may go out (``None``: without a discard).
 
     :func:`payme.solver.can_go_out` answers most hands (those that cannot go out) with one
     search that stops as soon as two cards are sure to stay unmelded.
     """
-    from payme.solver import can_go_out
+    table = _table(_outs, rules, dealt)
+    key = bytes([c.index for c in hand])
+    known = table.get(key)
+    if known is None:
+        from payme.solver import can_go_out
 
-    out = can_go_out(hand, rules, dealt)
-    return tuple(out.discards) if out.ok else ()
+        out = can_go_out(hand, rules, dealt)
+        found = tuple(out.discards) if out.ok else ()
+        table[key] = bytes([_NO_DISCARD if c is None else c.index for c in found])
+        return found
+    return tuple([None if i == _NO_DISCARD else CARDS[i] for i in known])
 
 
 def discard_points(hand: Hand, rules: Ruleset, dealt: int) -> tuple[tuple[Card, int], ...]:
@@ -145,8 +180,9 @@ def clear() -> None:
     _layouts.clear()
     _last[:] = [None, None, {}]
     _count = 0
-    best_discard_points.cache_clear()
-    go_out_discards.cache_clear()
+    _discards.clear()
+    _outs.clear()
+    _recent.clear()
     best_lay_off_points.cache_clear()
 
 
