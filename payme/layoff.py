@@ -452,26 +452,34 @@ def _pack_kinds(t: RuleTables) -> Counter[Card]:
     return kinds
 
 
-def _run_reach(meld: Meld, kinds: list[Card], t: RuleTables) -> list[int]:
-    """For a run: how many cards must be laid off before each kind can have a place (0 for
-    a card that may be wild in a run: it fits anywhere); ``[]`` for any other meld.
+_Places = tuple[dict[int, int], list[int]]
+"""A run's places beyond its ends: the kind that can stand there as itself, by place; and
+the kinds that can stand anywhere as wild cards."""
 
-    A card that can only play as itself, ``d`` places beyond an end of the run, needs at
-    least ``d`` cards laid off, and two copies of it never fit together: subsets that
-    break this are skipped without trying to grow the run.
+
+def _run_places(meld: Meld, kinds: list[Card], t: RuleTables) -> _Places | None:
+    """For a run whose places are fixed (not one of wild cards only): which of ``kinds``
+    could stand at each place beyond its ends as itself, and which could stand anywhere as
+    a wild card (as indices into ``kinds``); ``None`` for any other meld.
+
+    Every lay-off onto such a run fills the places next to it, each with the card of that
+    place or a wild card, so its lay-offs are listed from these (see
+    :meth:`_Meld.options`) rather than from every set of candidate cards.
     """
-    low, high = meld.low, meld.high
-    if meld.kind != "run" or meld.all_wild or meld.suit is None or low is None or high is None:
-        return []
-    out = []
-    for c in kinds:
-        if _is_wild_in(c, "run", t) or c.rank is None:
-            out.append(0)
-            continue
-        places = (c.rank, ACE_HIGH) if c.rank == 1 and t.ace_high else (c.rank,)
-        gaps = [low - p if p < low else p - high for p in places if not low <= p <= high]
-        out.append(min(gaps) if gaps else RUN_MOST + 1)
-    return out
+    low, high, suit = meld.low, meld.high, meld.suit
+    if meld.kind != "run" or meld.all_wild or suit is None or low is None or high is None:
+        return None
+    natural: dict[int, int] = {}
+    wild: list[int] = []
+    for i, c in enumerate(kinds):
+        if _is_wild_in(c, "run", t):
+            wild.append(i)
+        if c.index < N_REGULAR and c.suit == suit:
+            rank = c.rank or 0
+            natural[rank] = i
+            if rank == 1 and t.ace_high:
+                natural[ACE_HIGH] = i
+    return natural, wild
 
 
 def _multisets(most: list[int], size: int) -> Iterator[tuple[int, ...]]:
@@ -497,6 +505,11 @@ def _multisets(most: list[int], size: int) -> Iterator[tuple[int, ...]]:
     return fill(0, size)
 
 
+def _cards_of(kinds: list[Card], counts: tuple[int, ...]) -> tuple[Card, ...]:
+    """The cards ``counts`` (copies per kind) stands for, in the order of ``kinds``."""
+    return tuple(c for c, n in zip(kinds, counts, strict=True) for _ in range(n))
+
+
 class _Meld:
     """One declarer's meld in the search: the hand's candidate cards for it, and its valid
     lay-offs, listed one size at a time and only when asked for."""
@@ -511,7 +524,7 @@ class _Meld:
         if meld.kind == "set" and t.set_max is not None:
             room = t.set_max - len(meld)
         self.room = max(0, min(room, sum(self.most)))
-        self.reach = _run_reach(meld, self.kinds, t)
+        self.places = _run_places(meld, self.kinds, t)
         self.by_size: dict[int, list[tuple[Card, ...]]] = {}
 
     def options(self, size: int) -> list[tuple[Card, ...]]:
@@ -522,18 +535,67 @@ class _Meld:
             return found
         found = []
         if 0 < size <= self.room:
-            kinds, reach = self.kinds, self.reach
-            for counts in _multisets(self.most, size):
-                if reach and any(
-                    n and d and (n > 1 or d > size) for n, d in zip(counts, reach, strict=True)
-                ):
-                    continue  # a natural card out of reach, or two copies of one: no valid run
-                added = tuple(c for c, n in zip(kinds, counts, strict=True) for _ in range(n))
-                if _grow(self.meld, added, self.t) is not None:
-                    found.append(added)
+            kinds = self.kinds
+            if self.places is None:
+                tried = (_cards_of(kinds, counts) for counts in _multisets(self.most, size))
+                found = [added for added in tried if _grow(self.meld, added, self.t) is not None]
+            else:
+                found = [_cards_of(kinds, counts) for counts in self._run_fillings(size)]
             found.sort()
         self.by_size[size] = found
         return found
+
+    def _run_fillings(self, size: int) -> set[tuple[int, ...]]:
+        """For a run: every distinct valid lay-off of ``size`` cards, as counts per kind.
+
+        A grown run is the old one widened by ``size`` places, each holding one card that
+        plays as itself (the card of that place) or wild; the declarer's cards keep their
+        places.  So each way to widen it (how many places below) and to choose which new
+        places hold their own card is one arrangement, valid exactly when the wild limits
+        hold for the grown run: what :func:`_grow` finds by trying every arrangement of
+        the cards, without building the grown meld (a test compares the two).
+        """
+        assert self.places is not None
+        natural, wild = self.places
+        meld, t, most = self.meld, self.t, self.most
+        low, high = meld.low or 0, meld.high or 0
+        top = ACE_HIGH if t.ace_high else 13
+        old_wild = {
+            low + i
+            for i, (c, s) in enumerate(zip(meld.cards, meld.stands_for, strict=True))
+            if s is not c
+        }
+        # Wild cards the grown run may hold at most (the half limit counts the old ones).
+        wild_most = size
+        if t.half_limit:
+            wild_most = min(wild_most, (len(meld) + size) // 2 - len(old_wild))
+        wild_held = sum(most[i] for i in wild)
+        out: set[tuple[int, ...]] = set()
+        for below in range(size + 1):
+            lo, hi = low - below, high + size - below
+            if lo < 1 or hi > top:
+                continue
+            new = [*range(lo, low), *range(high + 1, hi + 1)]
+            own = [p for p in new if p in natural]
+            for mine in product((False, True), repeat=len(own)):
+                kept = {p for p, chosen in zip(own, mine, strict=True) if chosen}
+                wilds = size - len(kept)
+                if wilds > wild_most or wilds > wild_held:
+                    continue
+                if t.adjacent_limit:
+                    places = old_wild.union(p for p in new if p not in kept)
+                    if any(p + 1 in places for p in places):
+                        continue
+                counts = [0] * len(most)
+                for p in kept:
+                    counts[natural[p]] += 1
+                room = [most[i] - counts[i] for i in wild]
+                for extra in _multisets(room, wilds):
+                    filled = list(counts)
+                    for i, n in zip(wild, extra, strict=True):
+                        filled[i] += n
+                    out.add(tuple(filled))
+        return out
 
 
 _Choice = tuple[tuple[int, tuple[Card, ...]], ...]

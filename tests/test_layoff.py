@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from collections import Counter
 
@@ -21,7 +22,7 @@ from payme.layoff import (
 )
 from payme.melds import Meld, check_meld, fixed_meld_problem, parse_declared_meld, tables_for
 from payme.pack import Pack
-from payme.rulesets import rules
+from payme.rulesets import Ruleset, rules
 from payme.solver import evaluate
 
 
@@ -476,3 +477,52 @@ def test_one_search_scores_every_set_laid_off_as_evaluate_does(name: str) -> Non
             assert search._points_without(laid) == evaluate(rest, r, dealt).deadwood_points
             checked += 1
     assert checked >= 200
+
+
+def _custom(name: str, **changes: object) -> Ruleset:
+    return dataclasses.replace(rules(name), name=f"{name}-custom", **changes)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    "ruleset",
+    [
+        rules("denexa"),
+        rules("family"),
+        rules("classic"),
+        _custom("denexa", ace="low_or_high"),
+        _custom("denexa", wild_at_most_half=False),
+        _custom("family", no_adjacent_wilds_in_run=True, ace="low_or_high"),
+    ],
+    ids=lambda r: r.name,
+)
+def test_a_runs_lay_offs_are_those_growing_it_of_every_set_of_cards(ruleset: Ruleset) -> None:
+    # The lay-off search lists a run's lay-offs from the places next to it (each holding
+    # its own card or a wild card) instead of growing the run with every set of the hand's
+    # candidate cards: both must find the same lay-offs, wild limits and aces included.
+    from payme.layoff import _grow, _Meld, _multisets
+
+    rng = random.Random(f"run-options-{ruleset.name}")
+    name = ruleset.name.removesuffix("-custom")
+    compared = 0
+    for _ in range(120):
+        dealt = rng.choice([3, 5, 7, 9, 12, 13])
+        t = tables_for(ruleset, dealt)
+        for meld in random_declared(rng, name, dealt):
+            try:
+                meld = parse_declared_meld(meld, ruleset, dealt)
+            except ValueError:
+                continue  # valid under the preset, not under the custom limits
+            hand = random_layoff_hand(rng, name, dealt, [meld])
+            hand += random_layoff_hand(rng, name, dealt, [meld])
+            m = _Meld(meld, Counter(hand), t)
+            if m.places is None:
+                continue
+            for size in range(1, m.room + 1):
+                tried = (
+                    tuple(c for c, n in zip(m.kinds, counts, strict=True) for _ in range(n))
+                    for counts in _multisets(m.most, size)
+                )
+                expected = sorted(a for a in tried if _grow(meld, a, t) is not None)
+                assert m.options(size) == expected, (str(meld), hand, size, dealt)
+                compared += 1
+    assert compared >= 100
