@@ -126,9 +126,16 @@ def open_at_once(server: VoilaServer, browser: Any, n: int) -> dict[str, Any]:
     _wait_quiet(server)
     contexts = [browser.new_context(viewport={"width": 1000, "height": 700}) for _ in range(n)]
     pages = []
+    logs: list[list[str]] = []
     for context in contexts:
         context.add_init_script(WATCH)
-        pages.append(context.new_page())
+        page = context.new_page()
+        log: list[str] = []
+        page.on("console", lambda m, log=log: log.append(f"{m.type}: {m.text}"[:300]))
+        page.on("pageerror", lambda e, log=log: log.append(f"pageerror: {e}"[:300]))
+        page.on("framenavigated", lambda f, log=log: _note_navigation(f, log))
+        logs.append(log)
+        pages.append(page)
     states: dict[int, list[Any]] = {}
     with PeakMemory(server) as memory:
         start = time.time() * 1000
@@ -147,6 +154,10 @@ def open_at_once(server: VoilaServer, browser: Any, n: int) -> dict[str, Any]:
             with contextlib.suppress(Exception):
                 states[i] = page.evaluate(STATE)
         alive_open = len(kernel_pids(server))
+        for i, page in enumerate(pages):
+            ready, _, lost = states.get(i, (0, None, 0))
+            if not (ready or lost):
+                _explain_no_page(page, n, i, logs[i])
         for context in contexts:  # no goodbye request: as if the browser crashed
             for page in context.pages:
                 page.close(run_before_unload=False)
@@ -164,6 +175,25 @@ def open_at_once(server: VoilaServer, browser: Any, n: int) -> dict[str, Any]:
         "peak": memory.peak,
         "peak_kernels": memory.peak_kernels,
     }
+
+
+def _note_navigation(frame: Any, log: list[str]) -> None:
+    if frame.parent_frame is None:
+        log.append(f"{time.strftime('%H:%M:%S')} navigated {frame.url}"[:300])
+
+
+def _explain_no_page(page: Any, n: int, i: int, log: list[str]) -> None:
+    """What a tab without a control shows: a screenshot and its log in test-artifacts/."""
+    out = LOG_COPY.parent
+    out.mkdir(exist_ok=True)
+    lines = [f"tab {i} of {n}", *log]
+    with contextlib.suppress(Exception):
+        lines.append(f"url: {page.url}")
+        lines.append(f"title: {page.title()}")
+        lines.append("text: " + page.evaluate("() => document.body.innerText")[:1500])
+        page.screenshot(path=str(out / f"bench-load-no-page-{n}-{i}.png"))
+    (out / f"bench-load-no-page-{n}-{i}.txt").write_text("\n".join(lines) + "\n")
+    print("\n".join(lines), flush=True)
 
 
 def abandon(server: VoilaServer, count: int) -> dict[str, Any]:

@@ -147,3 +147,21 @@ def test_make_app_listens_on_loopback_by_default() -> None:
     assert result.returncode == 0, result.stderr
     serve = [line for line in result.stdout.splitlines() if "payme.app.server" in line]
     assert serve and "--Voila.ip=127.0.0.1" in serve[-1]
+
+
+def test_page_render_waits_for_every_output() -> None:
+    """A page's render collects each cell's outputs until the kernel says it is idle.
+
+    nbclient gives up after ``iopub_timeout`` seconds (4 by default) and renders the page
+    without the outputs still on the way; on a busy machine that left a page showing only
+    "Setting up the page…" (the load benchmark's "no page"). voila.json raises it, and the
+    setting reaches the executor Voilà builds with the app's configuration.
+    """
+    import nbformat
+    from traitlets.config.loader import JSONFileConfigLoader
+    from voila.execute import VoilaExecutor
+
+    config = JSONFileConfigLoader("voila.json", str(REPO / "payme" / "app")).load_config()
+    executor = VoilaExecutor(nbformat.v4.new_notebook(), config=config)
+    assert executor.iopub_timeout >= 60
+    assert VoilaExecutor(nbformat.v4.new_notebook()).iopub_timeout == 4  # nbclient's default
