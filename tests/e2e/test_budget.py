@@ -7,6 +7,7 @@ so the tests run quickly; test_setup checks the shipped values.
 from __future__ import annotations
 
 import os
+import re
 import signal
 import socket
 import time
@@ -183,3 +184,33 @@ def test_an_idle_page_is_shut_down_and_says_so(
     _open_alone(idle_server, page, "hand_builder")
     page.get_by_text(LOST).wait_for(state="visible", timeout=60_000)
     assert kernel_pids(idle_server) == []
+
+
+STALLED = "This page did not finish loading — reload to try again."
+# A widget's place in the page Voilà sends: without them no control ever shows up.
+WIDGET_VIEWS = re.compile(
+    r'<script type="application/vnd\.jupyter\.widget-view\+json">.*?</script>', re.S
+)
+
+
+def test_a_page_whose_controls_never_arrive_says_so(voila_app: VoilaServer, page: Any) -> None:
+    """A page sent without its widgets (as when a busy render lost a cell's last outputs)
+    offers a reload instead of 'Setting up the page…' for ever; a page that works never
+    shows the message."""
+    page.add_init_script("window.paymeStallMs = 3000;")
+
+    def without_widgets(route: Any) -> None:
+        response = route.fetch()
+        route.fulfill(response=response, body=WIDGET_VIEWS.sub("", response.text()))
+
+    url = voila_app.page_url("puzzles")
+    page.route(url, without_widgets)
+    page.goto(url, wait_until="domcontentloaded")
+    page.get_by_text(STALLED).wait_for(state="visible", timeout=60_000)
+    assert page.locator(".jupyter-widgets button").count() == 0
+    page.unroute(url)
+    page.get_by_role("button", name="Reload").click()
+    wait_ready(page)
+    time.sleep(4)  # past the (shortened) wait: the working page says nothing
+    assert page.get_by_text(STALLED).count() == 0
+    assert page.get_by_text(LOST).count() == 0

@@ -5,9 +5,15 @@
 // seconds and, once the answer is "gone" (or the server does not answer twice in a row),
 // shows one message with a reload button.  The state of a page lives in its URL, so a reload
 // brings it back.
+// It also says so when the page was sent but none of its controls showed up within a minute
+// of loading (the page's outputs went missing on the way): the visitor is not left looking at
+// "Setting up the page…" for ever.
 (function () {
   "use strict";
   var POLL_MS = 5000;
+  // How long after the page has loaded its first control may take (a busy machine takes
+  // 10-20 s); a test may shorten it.
+  var STALL_MS = window.paymeStallMs || 60000;
   var url = null;
   var misses = 0;
   var timer = null;
@@ -32,16 +38,20 @@
   }
 
   function showLost() {
-    if (document.getElementById("payme-connection-lost")) {
+    window.clearInterval(timer);
+    showProblem("payme-connection-lost", "The connection to the game was lost — reload to continue.");
+  }
+
+  function showProblem(id, message) {
+    if (document.getElementById(id)) {
       return;
     }
-    window.clearInterval(timer);
     var box = document.createElement("div");
-    box.id = "payme-connection-lost";
+    box.id = id;
     box.className = "payme-connection-lost";
     box.setAttribute("role", "alert");
     var text = document.createElement("p");
-    text.textContent = "The connection to the game was lost — reload to continue.";
+    text.textContent = message;
     var button = document.createElement("button");
     button.type = "button";
     button.textContent = "Reload";
@@ -82,6 +92,17 @@
       });
   }
 
+  // A page of the app's notebooks (it has a kernel) with no control a while after loading.
+  function checkStalled() {
+    if (aliveUrl() === null || document.querySelector("#rendered_cells .jupyter-widgets")) {
+      return;
+    }
+    showProblem("payme-page-stalled", "This page did not finish loading — reload to try again.");
+  }
+
+  window.addEventListener("load", function () {
+    window.setTimeout(checkStalled, STALL_MS);
+  });
   timer = window.setInterval(check, POLL_MS);
   // Until the page's websocket connects (slow on a busy machine), the question tells the
   // server that the page is there, so its kernel is kept (payme.app.budget).
