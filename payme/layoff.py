@@ -46,7 +46,16 @@ from dataclasses import dataclass
 from itertools import pairwise, product
 from typing import TYPE_CHECKING, Any
 
-from payme.cards import CARDS, N_REGULAR, Card, CardError, CardsLike, format_hand, html_by
+from payme.cards import (
+    CARDS,
+    N_REGULAR,
+    SUITS,
+    Card,
+    CardError,
+    CardsLike,
+    format_hand,
+    html_by,
+)
 from payme.deprecation import renamed
 from payme.melds import (
     ACE_HIGH,
@@ -307,56 +316,13 @@ def single_lay_offs(
     """
     t = tables_for(rules, dealt)
     melds = _declared(declarer_melds, t)  # checked once, not once per card
-    cards = Counter(hand_cards(hand, t))
-    # The cards that could join each meld at all, found once per meld; only those are tried.
-    fits = [_candidates(meld, cards, t) for meld in melds]
-    found = []
-    for card in sorted(cards):
-        for index, meld in enumerate(melds):
-            if card in fits[index] and _fits_alone(meld, card, t):
-                found.append((index, card))
-    return found
-
-
-def _fits_alone(meld: Meld, card: Card, t: RuleTables) -> bool:
-    """Whether ``card`` alone grows ``meld`` validly (a candidate card of it).
-
-    Runs are answered here for the common cards (what :func:`_grow_run` would find, without
-    building the grown meld); an ace place, a set, or a card that could play either way
-    is grown in full.
-    """
-    if meld.kind != "run" or meld.all_wild or len(meld) >= RUN_MOST:
-        return _grow(meld, (card,), t) is not None
-    low, high = meld.low or 0, meld.high or 0
-    scope = t.scope[card.index]
-    if scope is None:
-        rank = card.rank
-        if rank is not None and rank != 1:
-            # A natural card (no wild card, no ace: an ace may sit at either end) of the
-            # run's suit fits next to an end; the wild cards keep their places, so the
-            # wild limits still hold.
-            return rank == low - 1 or rank == high + 1
-    elif card.suit != meld.suit and (scope == "any" or scope == "run"):
-        # A wild card that can only play as wild: next to either end, within the wild
-        # limits (half the cards at most; no two side by side).
-        wild = {
-            low + i
-            for i, (c, s) in enumerate(zip(meld.cards, meld.stands_for, strict=True))
-            if s is not c
-        }
-        if t.half_limit and 2 * (len(wild) + 1) > len(meld) + 1:
-            return False
-        edge = False
-        for place, beside in ((high + 1, high), (low - 1, low)):
-            if place < 1 or place > 14:
-                continue
-            if place == 1 or place >= 14:
-                edge = True  # an ace's place: grown in full below
-            elif not (t.adjacent_limit and beside in wild):
-                return True
-        if not edge:
-            return False
-    return _grow(meld, (card,), t) is not None
+    masks = [fitting_mask(meld, t) for meld in melds]
+    return [
+        (index, card)
+        for card in sorted(set(hand_cards(hand, t)))
+        for index, mask in enumerate(masks)
+        if mask >> card.index & 1
+    ]
 
 
 # --------------------------------------------------------------------------------------
@@ -405,25 +371,103 @@ def fitting_mask(meld: Meld, t: RuleTables) -> int:
     key = (meld, t)
     found = _FITTING.get(key)
     if found is None:
-        found = 0
-        # A card that can only play as a wild card here fits or not whatever card it is:
-        # one answer per scope of wild card.
-        as_wild: dict[str | None, bool] = {}
-        natural = _natural_here(meld)
-        for card in _candidates(meld, _pack_kinds(t), t):
-            scope = t.scope[card.index]
-            if natural(card):
-                fits = _fits_alone(meld, card, t)
-            elif scope in as_wild:
-                fits = as_wild[scope]
-            else:
-                fits = as_wild[scope] = _fits_alone(meld, card, t)
-            if fits:
-                found |= 1 << card.index
+        found = _placed_mask(meld, t)
+        if found is None:
+            found = _grown_mask(meld, t)
         if len(_FITTING) >= _GROWN_MOST:
             _FITTING.clear()
         _FITTING[key] = found
     return found
+
+
+def _placed_mask(meld: Meld, t: RuleTables) -> int | None:
+    """:func:`fitting_mask` of a set or a run whose wild cards stand for definite cards,
+    read from the places one more card could take (``None`` for any other meld).
+
+    A card fits a run at a place next to either end, as the card of that place or as a
+    wild card; a set, as a card of its rank in a suit it lacks (where suits must differ)
+    or as a wild card.  A card that plays as itself keeps the wild limits as they were;
+    one more wild card must keep them too.  (A test compares this with growing the meld
+    with every card of the pack.)
+    """
+    if meld.all_wild or meld.kind == "single":
+        return None
+    n = len(meld) + 1
+    wild_now = {
+        i for i, (c, s) in enumerate(zip(meld.cards, meld.stands_for, strict=True)) if s is not c
+    }
+    wild_fits = not (t.half_limit and 2 * (len(wild_now) + 1) > n)
+    naturals: list[Card] = []
+    if meld.kind == "set":
+        rank = meld.rank
+        if rank is None:
+            return None
+        if t.set_max is not None and n > t.set_max:
+            return 0
+        taken = {c.suit for c, s in zip(meld.cards, meld.stands_for, strict=True) if s is c}
+        naturals = [
+            Card.regular(rank, suit) for suit in SUITS if not (t.distinct_suits and suit in taken)
+        ]
+        scope = "set"
+    else:
+        suit, low, high = meld.suit, meld.low, meld.high
+        if suit is None or low is None or high is None:
+            return None
+        if n > RUN_MOST:
+            return 0
+        top = ACE_HIGH if t.ace_high else 13
+        places = [p for p in (low - 1, high + 1) if 1 <= p <= top]
+        naturals = [Card.regular(1 if p == ACE_HIGH else p, suit) for p in places]
+        # A wild card next to an end sits beside that end's card: not beside another wild.
+        beside = {low - 1: 0, high + 1: n - 2}  # the place of the end card each sits by
+        wild_fits = wild_fits and any(
+            not (t.adjacent_limit and beside[p] in wild_now) for p in places
+        )
+        scope = "run"
+    mask = 0
+    pack, never = t.largest_pack, t.never | t.single
+    for card in naturals:
+        if pack[card.index] and card.index not in never:
+            mask |= 1 << card.index
+    if wild_fits:
+        for card in _wild_kinds(t):
+            if _is_wild_in(card, scope, t) and card.index not in never:
+                mask |= 1 << card.index
+    return mask
+
+
+def _grown_mask(meld: Meld, t: RuleTables) -> int:
+    """:func:`fitting_mask` by growing ``meld`` with each card that might fit it."""
+    found = 0
+    # A card that can only play as a wild card here fits or not whatever card it is:
+    # one answer per scope of wild card.
+    as_wild: dict[str | None, bool] = {}
+    natural = _natural_here(meld)
+    for card in _candidates(meld, _pack_kinds(t), t):
+        scope = t.scope[card.index]
+        if natural(card):
+            fits = _grow(meld, (card,), t) is not None
+        elif scope in as_wild:
+            fits = as_wild[scope]
+        else:
+            fits = as_wild[scope] = _grow(meld, (card,), t) is not None
+        if fits:
+            found |= 1 << card.index
+    return found
+
+
+def _wild_kinds(t: RuleTables) -> list[Card]:
+    """The kinds of card of the pack that may play wild in some meld."""
+    kinds = _WILD_KINDS.get(t)
+    if kinds is None:
+        kinds = [c for c in _pack_kinds(t) if t.scope[c.index] is not None]
+        if len(_WILD_KINDS) >= 256:
+            _WILD_KINDS.clear()
+        _WILD_KINDS[t] = kinds
+    return kinds
+
+
+_WILD_KINDS: dict[RuleTables, list[Card]] = {}
 
 
 def _natural_here(meld: Meld) -> Callable[[Card], bool]:

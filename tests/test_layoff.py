@@ -427,17 +427,58 @@ def test_fewest_points_then_fewest_cards_as_trying_every_lay_off(name: str) -> N
     assert checked >= 40
 
 
-@pytest.mark.parametrize("name", ["denexa", "family", "classic"])
-def test_single_lay_offs_are_the_cards_that_grow_a_meld_alone(name: str) -> None:
-    # single_lay_offs answers natural cards next to a run's end without growing the meld,
-    # and fitting_mask tries one wild card per scope when it can only play as wild; both
-    # answers must be grow_meld's for every card of the pack.
-    rng = random.Random(f"single-{name}")
-    r = rules(name)
+def _custom(name: str, **changes: object) -> Ruleset:
+    return dataclasses.replace(rules(name), name=f"{name}-custom", **changes)  # type: ignore[arg-type]
+
+
+def crowded_declared(rng: random.Random, r: Ruleset, dealt: int) -> list[Meld]:
+    """Melds at the limits: runs and sets holding two wild cards, sets of four."""
+    wilds = [c for c in Pack.of(r).cards() if r.is_wild(c, dealt)]
+    suit, rank = rng.choice("SHDC"), rng.randint(1, 13)
+    low = rng.randint(1, 9)
+    run = [Card.regular(p, suit) for p in range(low, low + rng.randint(4, 5))]
+    for i in rng.sample(range(len(run)), 2):
+        run[i] = rng.choice(wilds)
+    full = [Card.regular(rank, s) for s in "SHDC"]
+    half = [*rng.sample(full, 2), *rng.sample(wilds, 2)]
+    melds = []
+    for cards in (run, full, half, [*full[:3], rng.choice(wilds)]):
+        try:
+            melds.append(parse_declared_meld(cards, r, dealt))
+        except ValueError:
+            continue
+    return melds
+
+
+CUSTOM_LIMITS = [
+    rules("denexa"),
+    rules("family"),
+    rules("classic"),
+    _custom("denexa", ace="low_or_high"),
+    _custom("denexa", wild_at_most_half=False),
+    _custom("denexa", set_distinct_suits=False, set_max=None),
+    _custom("family", no_adjacent_wilds_in_run=True, ace="low_or_high"),
+    _custom("family", wild_at_most_half=True),
+]
+
+
+@pytest.mark.parametrize("r", CUSTOM_LIMITS, ids=lambda r: r.name + str(CUSTOM_LIMITS.index(r)))
+def test_single_lay_offs_are_the_cards_that_grow_a_meld_alone(r: Ruleset) -> None:
+    # fitting_mask reads a set's or a run's single fits from the places a card could take,
+    # and single_lay_offs reads the masks: both answers must be grow_meld's for every card
+    # of the pack, wild limits and aces included.
+    name = r.name.removesuffix("-custom")
+    rng = random.Random(f"single-{r.name}-{CUSTOM_LIMITS.index(r)}")
     kinds = sorted(set(Pack.of(r).cards()))
+    checked = 0
     for _ in range(40):
         dealt = rng.choice([3, 5, 7, 9, 12, 13])
-        melds = random_declared(rng, name, dealt)
+        melds = crowded_declared(rng, r, dealt)
+        for meld in random_declared(rng, name, dealt):
+            try:
+                melds.append(parse_declared_meld(meld, r, dealt))
+            except ValueError:
+                continue  # valid under the preset, not under the custom limits
         found = set(single_lay_offs(kinds[:30], melds, r, dealt))
         found |= set(single_lay_offs(kinds[30:], melds, r, dealt))
         for index, meld in enumerate(melds):
@@ -446,6 +487,8 @@ def test_single_lay_offs_are_the_cards_that_grow_a_meld_alone(name: str) -> None
                 grows = grow_meld(meld, [card], r, dealt) is not None
                 assert ((index, card) in found) == grows, (str(meld), str(card), dealt)
                 assert bool(mask >> card.index & 1) == grows, (str(meld), str(card), dealt)
+                checked += grows
+    assert checked >= 100
 
 
 @pytest.mark.parametrize("name", ["denexa", "family", "classic"])
@@ -479,21 +522,8 @@ def test_one_search_scores_every_set_laid_off_as_evaluate_does(name: str) -> Non
     assert checked >= 200
 
 
-def _custom(name: str, **changes: object) -> Ruleset:
-    return dataclasses.replace(rules(name), name=f"{name}-custom", **changes)  # type: ignore[arg-type]
-
-
 @pytest.mark.parametrize(
-    "ruleset",
-    [
-        rules("denexa"),
-        rules("family"),
-        rules("classic"),
-        _custom("denexa", ace="low_or_high"),
-        _custom("denexa", wild_at_most_half=False),
-        _custom("family", no_adjacent_wilds_in_run=True, ace="low_or_high"),
-    ],
-    ids=lambda r: r.name,
+    "ruleset", CUSTOM_LIMITS, ids=lambda r: r.name + str(CUSTOM_LIMITS.index(r))
 )
 def test_a_runs_lay_offs_are_those_growing_it_of_every_set_of_cards(ruleset: Ruleset) -> None:
     # The lay-off search lists a run's lay-offs from the places next to it (each holding
@@ -501,13 +531,13 @@ def test_a_runs_lay_offs_are_those_growing_it_of_every_set_of_cards(ruleset: Rul
     # candidate cards: both must find the same lay-offs, wild limits and aces included.
     from payme.layoff import _grow, _Meld, _multisets
 
-    rng = random.Random(f"run-options-{ruleset.name}")
+    rng = random.Random(f"run-options-{ruleset.name}-{CUSTOM_LIMITS.index(ruleset)}")
     name = ruleset.name.removesuffix("-custom")
     compared = 0
     for _ in range(120):
         dealt = rng.choice([3, 5, 7, 9, 12, 13])
         t = tables_for(ruleset, dealt)
-        for meld in random_declared(rng, name, dealt):
+        for meld in [*random_declared(rng, name, dealt), *crowded_declared(rng, ruleset, dealt)]:
             try:
                 meld = parse_declared_meld(meld, ruleset, dealt)
             except ValueError:
