@@ -46,16 +46,7 @@ from dataclasses import dataclass
 from itertools import pairwise, product
 from typing import TYPE_CHECKING, Any
 
-from payme.cards import (
-    CARDS,
-    N_REGULAR,
-    SUITS,
-    Card,
-    CardError,
-    CardsLike,
-    format_hand,
-    html_by,
-)
+from payme.cards import CARDS, N_REGULAR, SUITS, Card, CardError, CardsLike, format_hand, html_by
 from payme.deprecation import renamed
 from payme.melds import (
     ACE_HIGH,
