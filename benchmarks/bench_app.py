@@ -58,7 +58,7 @@ def _kernel_pid(kernel_id: str) -> int | None:
             cmdline = (proc / "cmdline").read_bytes().decode(errors="replace")
         except OSError:
             continue
-        if f"kernel-{kernel_id}" in cmdline and "ipykernel" in cmdline:
+        if f"kernel-{kernel_id}.json" in cmdline:
             return int(proc.name)
     return None
 

@@ -198,8 +198,10 @@ def make_app_class() -> type:
         default_max_renders,
         watch_kernel_manager,
     )
+    from payme.app.jinja_cache import install as cache_templates
     from payme.app.sockets import kernel_socket_handler
 
+    cache_templates()  # templates compiled once per server, not per page view
     page_handler, alive_handler = budget_handlers(TornadoVoilaHandler)
     socket_handler = kernel_socket_handler()
 

@@ -1,20 +1,22 @@
 """The app's static files made from :data:`payme.app.page.PAGES` and the engine, once.
 
-Three things every visitor sees before (or without) a kernel are plain files:
+Four things every visitor sees before (or without) a kernel are plain files:
 
 * the site header, a Jinja partial of the Voilà template (``payme_header.html.j2``): the same
   navigation on every page, the current page marked, and the page's title and a skeleton shown
   while the kernel runs the notebook;
 * the landing page ``static/index.html``, served at ``/`` without a kernel;
 * its pictures ``static/img/*.svg``, drawn by :mod:`payme.display` from hands the solver lays
-  out.
+  out;
+* the template's preload tags (``payme_preload.html.j2``), from :mod:`payme.app.preload`.
 
 They are written by ``python -m payme.app.site`` and checked by the tests (:func:`stale`
 lists files that differ from what this module would write now), so a change to the pages,
 the engine or the card drawings cannot leave them behind.
 
->>> sorted(built())[:2]
-['share/jupyter/voila/templates/payme/payme_header.html.j2', 'static/img/analysis.svg']
+>>> sorted(built())[:2]  # doctest: +NORMALIZE_WHITESPACE
+['share/jupyter/voila/templates/payme/payme_header.html.j2',
+ 'share/jupyter/voila/templates/payme/payme_preload.html.j2']
 >>> stale()
 []
 """
@@ -312,8 +314,11 @@ def landing_page() -> str:
 
 def built() -> dict[str, str]:
     """Every generated file, by its path under ``payme/app/``, with its content."""
+    from payme.app.preload import PARTIAL, preload_partial
+
     files = {
         HEADER: header_partial(),
+        PARTIAL: preload_partial(),
         "static/index.html": landing_page(),
         "static/img/hand.svg": hero_svg(),
     }
