@@ -11,6 +11,7 @@ from __future__ import annotations
 import dataclasses
 import html
 import logging
+import re
 from pathlib import Path
 
 import pytest
@@ -828,3 +829,16 @@ def test_no_question_calls_a_player_by_seat_number(name: str) -> None:
             words = [q.prompt, q.explanation, q.caption, *(text for text, _ in q.options)]
             for text in words:
                 assert not re.search(r"\b[Ss]eats? \d", text), (step.key, text)
+
+
+def test_the_seating_explanation_lists_the_other_players_as_a_sentence() -> None:
+    ruleset = rules("three_pack")
+    step = next(s for s in steps_for(ruleset) if s.key == "variations")
+    seating = next(q for q in step.questions(ruleset) if "Seating" in q.prompt)
+    # "then Player 3 and Player 2 follow clockwise", never "then Player 3, Player 2 clockwise"
+    then = seating.explanation.split("then ", 1)[1]
+    others = then.removesuffix(" follow clockwise.")
+    assert others != then
+    names = others.replace(" and ", ", ").split(", ")
+    assert len(names) >= 2 and all(re.fullmatch(r"Player \d", n) for n in names)
+    assert " and " in others and others.count(" and ") == 1

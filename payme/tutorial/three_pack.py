@@ -31,6 +31,7 @@ from payme.tutorial.checks import (
     pick,
     yes_no_question,
 )
+from payme.tutorial.content import and_list
 from payme.tutorial.game_questions import say, seat_options, together
 from payme.tutorial.markup import rules_words, sentence, table_html
 from payme.tutorial.steps import Step, steps_from_content
@@ -891,7 +892,7 @@ def variations_questions(r: Ruleset) -> Sequence[Question | None]:
             tuple((f"Player {p + 1}", str(p)) for p in range(g.players)),
             {str(g.seating[0])},
             f"The lowest card chooses first: Player {g.seating[0] + 1} takes the first seat, "
-            "then " + ", ".join(f"Player {p + 1}" for p in g.seating[1:]) + " clockwise.",
+            "then " + and_list([f"Player {p + 1}" for p in g.seating[1:]]) + " follow clockwise.",
         )
     )
     nine = parse_hand("AS 2S 3S 4S 5S 6S 7S 8S 9S")
