@@ -118,3 +118,40 @@ def test_both_cores_give_the_same_answers_on_20000_hands() -> None:
     disagreements = result["disagreements"]
     assert isinstance(disagreements, list)
     assert not disagreements, "\n".join(disagreements[:3])
+
+
+def test_the_compiled_whole_hand_evaluation_makes_the_python_searchs_moves() -> None:
+    """The compiled core's ``Hands`` lists the candidate melds itself (as the shape book
+    does); its points and its walk's picks must be the Python search's, hand by hand, under
+    presets and random custom rule sets (every meld rule: half-wild limit, no adjacent
+    wild cards, ace high, distinct suits, set sizes), random, meld-rich and wild-heavy."""
+    if CORE is None:
+        pytest.skip("the compiled core is not in use in this run")
+    from payme.melds import tables_for
+    from payme.solver.natural import natural_for
+    from payme.solver.search import Search, _Solver, scan
+
+    sys.path.insert(0, str(REPO))
+    try:
+        from benchmarks.equality import deal
+    finally:
+        sys.path.remove(str(REPO))
+    taken = 0
+    for chunk in range(24):
+        for _, r, dealt, _, hand in deal(7, chunk, 120):
+            t = tables_for(r, dealt)
+            nat = natural_for(t)
+            assert nat.hands is not None
+            got = nat.hands.evaluate(hand)
+            found = scan(hand, nat.book)
+            if got is None:
+                # Left to Python: scoped wild cards, or a hand the pack cannot hold.
+                assert found is None or any(t.scope[i] in ("set", "run") for i in found[3])
+                continue
+            assert found is not None
+            h = Search(hand, t, t.points, nat.book, found)
+            plain = _Solver(h)  # the pure-Python search of the same hand
+            total = plain.value(h.state0, h.n_any, 1)
+            assert got == (total + h.aside, total, plain.picks(h.state0, h.n_any, 1)), hand
+            taken += 1
+    assert taken > 2000

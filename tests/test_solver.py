@@ -566,3 +566,41 @@ def test_run_rule_variants_match_the_reference(r: Ruleset) -> None:
             for m in got.melds:
                 assert check_meld(m.cards, rules=r, dealt=dealt).ok, (format_hand(hand), str(m))
     assert not wrong, "\n".join(wrong[:10])
+
+
+# --- the evaluation laid out on first use ------------------------------------------------
+
+
+@pytest.mark.parametrize("r", [DENEXA, CLASSIC, FAMILY, THREE], ids=lambda r: r.name)
+def test_an_evaluation_laid_out_on_first_use_is_the_eager_one(r: Ruleset) -> None:
+    # evaluate() finds the points at once and the melds when asked; what it shows then is
+    # what the general search's eager layout shows, field by field.
+    from payme.melds import tables_for
+
+    rng = random.Random(13)
+    dealt = 9 if r is not THREE else None
+    t = tables_for(r, dealt)
+    pack = [c for c in CARDS for _ in range(t.largest_pack[c.index])]
+    for _ in range(300):
+        hand = tuple(rng.sample(pack, rng.randint(1, 15)))
+        lazy, eager = evaluate(hand, r, dealt), _general(hand, r, dealt)
+        assert lazy.deadwood_points == eager.deadwood_points
+        assert _shown(lazy) == _shown(eager)
+        assert lazy == eager and hash(lazy) == hash(eager)
+
+
+def test_a_lazy_evaluation_pickles_copies_and_replaces_like_any_other() -> None:
+    import copy
+    import pickle
+
+    hand = "7H 8H 9H JK 2C 5S 5D 5C KD"
+    for read in (lambda e: e, lambda e: e.melds):
+        ev = evaluate(hand, rules="denexa", dealt=7)
+        read(ev)
+        back = pickle.loads(pickle.dumps(ev))
+        assert back == ev and str(back) == str(ev) == str(evaluate(hand, "denexa", 7))
+        assert copy.copy(ev) == ev and copy.deepcopy(ev) == ev
+        assert dataclasses.replace(ev, dealt=8).melds == ev.melds
+        assert dataclasses.asdict(ev)["deadwood_points"] == ev.deadwood_points == 10
+    with pytest.raises(AttributeError, match="no attribute 'nope'"):
+        evaluate(hand, rules="denexa", dealt=7).nope  # noqa: B018

@@ -16,10 +16,10 @@ same answer.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from operator import attrgetter
-from typing import Final
+from typing import TYPE_CHECKING, Any, Final
 
 from payme.cards import N_REGULAR, Card, CardsLike, format_hand, html_by, parse_hand
 from payme.deprecation import renamed
@@ -27,7 +27,7 @@ from payme.melds import Meld, RuleTables, hand_cards, tables_for
 from payme.rulesets import Ruleset, RulesLike
 from payme.solver.layout import layout
 from payme.solver.natural import Natural, natural_discard, natural_for, natural_layout
-from payme.solver.search import INF, Search, scan
+from payme.solver.search import INF, Search, replay, scan
 from payme.solver.shapes import book_for
 
 # --------------------------------------------------------------------------------------
@@ -59,6 +59,37 @@ class Evaluation:
         return f"{' '.join(parts) or 'no melds'}; deadwood {dead} = {self.deadwood_points}"
 
     _repr_html_ = html_by("layout_html")
+
+    if not TYPE_CHECKING:  # mypy keeps checking attribute names
+
+        def __getattr__(self, name: str) -> Any:
+            # Reached only for an attribute not set: an evaluation made by evaluate() knows
+            # its points at once and lays out its melds and deadwood on first use (most
+            # callers ask only the points).  See _lazy_evaluation.
+            d = self.__dict__
+            pending = d.get("_pending")
+            if pending is None or name not in _LAID_OUT:
+                if name in _LAID_OUT and name in d:
+                    return d[name]  # another thread laid it out meanwhile
+                raise AttributeError(f"'Evaluation' object has no attribute {name!r}")
+            d["cards"], d["melds"], d["deadwood"] = pending[0](*pending[1])
+            d.pop("_pending", None)
+            return d[name]
+
+    def __getstate__(self) -> dict[str, Any]:
+        # Pickled and copied laid out: the pending work holds the hand's search.
+        if "_pending" in self.__dict__:
+            self.melds  # noqa: B018 - lays it out
+        return {k: v for k, v in self.__dict__.items() if k != "_pending"}
+
+
+_LAID_OUT: Final = frozenset(("cards", "melds", "deadwood"))
+"""The fields an evaluation made by :func:`evaluate` works out on first use."""
+
+Laid = tuple[tuple[Card, ...], tuple[Meld, ...], tuple[Card, ...]]
+"""An evaluation's cards, melds and deadwood."""
+LayOut = tuple[Callable[..., Laid], tuple[Any, ...]]
+"""A function and its arguments, giving an evaluation's cards, melds and deadwood."""
 
 
 @dataclass(frozen=True)
@@ -134,6 +165,39 @@ def _new_evaluation(
     return ev
 
 
+def _lazy_evaluation(points: int, rules: Ruleset, dealt: int | None, pending: LayOut) -> Evaluation:
+    """An :class:`Evaluation` that knows its points and lays out its cards, melds and
+    deadwood when one of them is first read (``pending``: the function that does it, and
+    its arguments); every field then holds what an eager evaluation holds."""
+    ev = _new_object(Evaluation)
+    d = ev.__dict__
+    d["deadwood_points"] = points
+    d["rules"] = rules
+    d["dealt"] = dealt
+    d["_pending"] = pending
+    return ev
+
+
+def _laid_out(cards: tuple[Card, ...], h: Search, total: int, picks: tuple[int, ...]) -> Laid:
+    """The cards, melds and deadwood of a hand searched with no discard owed, from its
+    search's picks (see :meth:`Search.picks`)."""
+    melds, deadwood, _ = layout(h, replay(h, total, picks, 1))
+    return tuple(sorted(cards, key=_index)), tuple(melds), tuple(deadwood)
+
+
+def _laid_out_later(
+    cards: tuple[Card, ...], t: RuleTables, nat: Natural, total: int, picks: tuple[int, ...]
+) -> Laid:
+    """The same from the compiled core's picks: the hand's search set up again in Python
+    (the same candidates in the same order), its picks replayed; a hand of natural cards
+    laid out by the lean path, as :func:`evaluate` lays it out without the core."""
+    found = scan(cards, nat.book)
+    plain = natural_layout(cards, t, nat, found) if found is not None else None
+    if plain is not None:
+        return plain[0], plain[1], plain[2]
+    return _laid_out(cards, Search(cards, t, t.points, nat.book, found), total, picks)
+
+
 _index: Final = attrgetter("index")
 _LEAN_DISCARD = True
 """Whether best_discard takes the lean path for hands of natural cards (a switch for the
@@ -156,6 +220,15 @@ def evaluate(hand: CardsLike, rules: RulesLike = "denexa", dealt: int | None = N
     """
     t, nat = _prepared(rules, dealt)
     cards = hand if type(hand) is tuple else parse_hand(hand)
+    hands = nat.hands
+    if hands is not None:
+        # The compiled core takes a hand with wild or special cards whole: its points, and
+        # the search's picks to lay it out when asked (None: a hand it leaves to us).
+        hit = hands.evaluate(cards)
+        if hit is not None and hit[0] < INF:
+            points, total, picks = hit
+            pending = (_laid_out_later, (cards, t, nat, total, picks))
+            return _lazy_evaluation(points, t.rules, t.dealt, pending)
     # One pass checks the cards against the pack and reads them for either path; a hand
     # it does not take is checked again below, which names what is wrong.
     found = scan(cards, nat.book)
@@ -168,7 +241,15 @@ def evaluate(hand: CardsLike, rules: RulesLike = "denexa", dealt: int | None = N
     else:
         cards = hand_cards(cards, t)
         h = Search(cards, t, t.points, book_for(t))
-    return _evaluation(cards, t, h, 1)[1]
+    total = h.value(h.state0, h.n_any, 1)
+    if total >= INF:  # pragma: no cover - leaving every card unmelded always answers
+        return _evaluation(cards, t, h, 1)[1]
+    # The points now; the layout when asked, from the search's picks (its memo let go).
+    picks = h.picks(1)
+    h.release()
+    return _lazy_evaluation(
+        total + h.aside, t.rules, t.dealt, (_laid_out, (cards, h, total, picks))
+    )
 
 
 _PREPARED: dict[tuple[int, int | None], tuple[RulesLike, RuleTables, Natural]] = {}

@@ -586,6 +586,75 @@ static PyObject *GSearch_entry(GSearch *g, PyObject *const *args, Py_ssize_t nar
     return PyLong_FromLongLong(e->val);
 }
 
+#define PICKS_MOST (4 * NREG + 8)
+
+/* The walk of GSearch.picks into buf (at most PICKS_MOST); its length, or -1 with an
+ * exception set. */
+static int g_picks(GSearch *g, const st_t *start, int64_t b, int owed, int *buf) {
+    const shape_t *s = &g->s;
+    st_t state = *start;
+    int n = 0;
+    while (!st_zero(&state) && n < PICKS_MOST) {
+        int j = slot_of(s, &state);
+        if (j == NREG) break; /* only scoped wild cards left */
+        entry_t *e = table_find(&g->memo[owed], &state, (int32_t)b);
+        int pick = e ? (int)((e->val & 0xFFFF) - 8) : -1;
+        if (pick >= 0) {
+            if (pick >= g->start[j + 1] - g->start[j]) {
+                PyErr_SetString(PyExc_RuntimeError, "picks: a note names no candidate");
+                return -1;
+            }
+            const gmove_t *mv = &g->moves[g->start[j] + pick];
+            st_sub(&state, &state, &mv->delta);
+            b -= mv->k;
+        } else {
+            st_sub(&state, &state, &s->unit[j]);
+            if (pick == -3)
+                b += 1;
+            else if (pick != -1)
+                owed = 0;
+        }
+        buf[n++] = pick;
+    }
+    return n;
+}
+
+/* picks(state, b, d): the first best move from each state along one best layout, as
+ * _Solver.picks reads them from its memo (the walk; d = 0 while a discard is owed):
+ * a candidate's index at its card, -1 deadwood, -2 discard, -3 played as wild. */
+static PyObject *GSearch_picks(GSearch *g, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 3) {
+        PyErr_SetString(PyExc_TypeError, "picks(state, b, d)");
+        return NULL;
+    }
+    st_t state;
+    if (st_from(args[0], &state) < 0) return NULL;
+    long long b = PyLong_AsLongLong(args[1]);
+    long long d = PyLong_AsLongLong(args[2]);
+    if (PyErr_Occurred()) return NULL;
+    int buf[PICKS_MOST];
+    int n = g_picks(g, &state, b, d ? 0 : 1, buf);
+    if (n < 0) return NULL;
+    PyObject *out = PyTuple_New(n);
+    if (!out) return NULL;
+    for (int i = 0; i < n; i++) {
+        PyObject *x = PyLong_FromLong(buf[i]);
+        if (!x) {
+            Py_DECREF(out);
+            return NULL;
+        }
+        PyTuple_SET_ITEM(out, i, x);
+    }
+    return out;
+}
+
+/* release(): forget the memo (the answers read from it are kept by the caller). */
+static PyObject *GSearch_release(GSearch *g, PyObject *unused) {
+    table_free(&g->memo[0]);
+    table_free(&g->memo[1]);
+    Py_RETURN_NONE;
+}
+
 static PyMethodDef GSearch_methods[] = {
     {"value", (PyCFunction)(void (*)(void))GSearch_value, METH_FASTCALL,
      "value(state, b, d, budget=INF): the fewest points from a state."},
@@ -593,6 +662,9 @@ static PyMethodDef GSearch_methods[] = {
      "solve(state, b, budget=INF): the same with no discard owed."},
     {"entry", (PyCFunction)(void (*)(void))GSearch_entry, METH_FASTCALL,
      "entry(state, b, d): the memo's note on a state, or None."},
+    {"picks", (PyCFunction)(void (*)(void))GSearch_picks, METH_FASTCALL,
+     "picks(state, b, d): the first best moves of one best layout, in order."},
+    {"release", (PyCFunction)GSearch_release, METH_NOARGS, "Forget the memo."},
     {NULL, NULL, 0, NULL},
 };
 
@@ -604,6 +676,767 @@ static PyTypeObject GSearchType = {
     .tp_doc = "The general search of one hand (payme.solver.search._Solver, compiled).",
     .tp_methods = GSearch_methods,
     .tp_new = GSearch_new,
+};
+
+/* ---------------------------------------------------------------------------------------
+ * Hands: one rule set and round's whole evaluation of a hand in one call, as
+ * payme.solver.evaluate makes it on its general path -- the pass over the cards
+ * (search.scan), the candidate melds looked up by shape (Search._candidates), the cards
+ * set aside (Search._set_aside), the search and its picks -- for the hands it takes: any
+ * but those with scoped wild cards (GROUP, SEQ) or a card the pack lacks (the Python path
+ * then names it).  The candidate bundles are made here as the shape book makes them (see
+ * make_runs below) and kept by the same keys. */
+
+typedef struct {
+    int n_groups;
+    int *anchor, *count; /* per group */
+    gmove_t *moves;      /* every group's moves, one after the other */
+    st_t used;
+} cbundle_t;
+
+/* The meld rules the candidates follow (ShapeBook's fields and RuleTables'). */
+typedef struct {
+    int set_most, run_most, cap, run_min, half, adjacent, ace_high, all_wild_run_ok, distinct,
+        set_min;
+} mrules_t;
+
+typedef struct {
+    uint64_t key; /* 0: empty */
+    cbundle_t *b;
+} bslot_t;
+
+typedef struct {
+    PyObject_HEAD
+    shape_t s;
+    st_t guard;
+    int pos_of[NREG];
+    unsigned char limit[64];
+    signed char kind[64]; /* by card index: 0 regular, 1 one-card meld, 2 never melded,
+                             3 wild in any meld, 4 other (scoped wild: not handled) */
+    int64_t card_cost[64];
+    int n_cards, max_hand, half_limit, ace_high, set_min;
+    int plan_gap[64], plan_need[64], plan_cap[64]; /* gap -1: none (suit_bundles) */
+    mrules_t t;
+    PyObject *card_type, *index_name, *ends_for, *ends_cache;
+    bslot_t *slots;
+    size_t cap, n;
+} Hands;
+
+static void cbundle_free(cbundle_t *b) {
+    if (!b) return;
+    PyMem_Free(b->anchor);
+    PyMem_Free(b->count);
+    PyMem_Free(b->moves);
+    PyMem_Free(b);
+}
+
+static void hands_clear_cache(Hands *h) {
+    for (size_t i = 0; i < h->cap; i++) cbundle_free(h->slots[i].b);
+    PyMem_Free(h->slots);
+    h->slots = NULL;
+    h->cap = h->n = 0;
+}
+
+static inline uint64_t key_hash(uint64_t k) {
+    k ^= k >> 33;
+    k *= 0xff51afd7ed558ccdULL;
+    k ^= k >> 33;
+    return k;
+}
+
+static cbundle_t *hands_find(Hands *h, uint64_t key) {
+    if (!h->cap) return NULL;
+    size_t m = h->cap - 1, i = key_hash(key) & m;
+    for (;;) {
+        bslot_t *e = &h->slots[i];
+        if (!e->key) return NULL;
+        if (e->key == key) return e->b;
+        i = (i + 1) & m;
+    }
+}
+
+static int hands_put(Hands *h, uint64_t key, cbundle_t *b) {
+    if (2 * (h->n + 1) > h->cap) {
+        size_t cap = h->cap ? h->cap * 2 : 256;
+        bslot_t *slots = PyMem_Calloc(cap, sizeof(bslot_t));
+        if (!slots) {
+            PyErr_NoMemory();
+            return -1;
+        }
+        for (size_t j = 0; j < h->cap; j++) {
+            if (!h->slots[j].key) continue;
+            size_t i = key_hash(h->slots[j].key) & (cap - 1);
+            while (slots[i].key) i = (i + 1) & (cap - 1);
+            slots[i] = h->slots[j];
+        }
+        PyMem_Free(h->slots);
+        h->slots = slots;
+        h->cap = cap;
+    }
+    size_t m = h->cap - 1, i = key_hash(key) & m;
+    while (h->slots[i].key) i = (i + 1) & m;
+    h->slots[i].key = key;
+    h->slots[i].b = b;
+    h->n++;
+    return 0;
+}
+
+/* The candidate melds by shape, made here as payme.solver.shapes.ShapeBook makes them
+ * (the same candidates in the same order: ShapeBook._make_runs, _part_bundle,
+ * suit_bundles, set_bundle and _bundle, step by step), so that a hand new to the process
+ * costs no Python.  Only the moves are made (cards taken, wild cards): the melds' templates
+ * are the Python book's business, for the layout. */
+
+#define ACE_HIGH 14
+#define RUN_MOST 13
+#define MOST_ITEMS 16384
+
+typedef struct {
+    int anchor, size;
+    int64_t k;
+    st_t delta;
+} item_t;
+
+static inline void st_add(st_t *r, const st_t *a) {
+    uint64_t carry = 0;
+    for (int i = 0; i < NW; i++) {
+        uint64_t x = r->w[i], s = x + a->w[i] + carry;
+        carry = (s < x) || (carry && s == x);
+        r->w[i] = s;
+    }
+}
+
+/* shapes._splittable */
+static int splittable(const char *natural, int n, int least, int half, int all_wild_ok) {
+    int wild_before[32];
+    wild_before[0] = 0;
+    for (int i = 0; i < n; i++) wild_before[i + 1] = wild_before[i] + !natural[i];
+    int total = wild_before[n];
+    for (int cut = least; cut <= n - least; cut++) {
+        int left = wild_before[cut], right = total - left;
+        if (half && (2 * left > cut || 2 * right > n - cut)) continue;
+        if (!all_wild_ok && (left == cut || right == n - cut)) continue;
+        return 1;
+    }
+    return 0;
+}
+
+typedef struct {
+    int rank_mask; /* bit r: rank r (an ace above the king counted as rank 1) */
+    int n_ranks, lowest;
+    int64_t k;
+} rshape_t;
+
+/* ShapeBook._make_runs(mask, wcap): the run shapes of a cluster, in its order.  The count
+ * made, or -1 when more than ``most_out`` (an exception set). */
+static int make_runs(const mrules_t *t, uint64_t mask, int wcap, rshape_t *out, int most_out) {
+    char held[ACE_HIGH + 2];
+    memset(held, 0, sizeof(held));
+    for (int r = 1; r <= 13; r++)
+        if (mask >> r & 1) held[r] = 1;
+    if (t->ace_high && held[1]) held[ACE_HIGH] = 1;
+    int n_avail = __builtin_popcountll(mask);
+    int most = t->run_most < n_avail + wcap ? t->run_most : n_avail + wcap;
+    if (t->half && most > 2 * n_avail) most = 2 * n_avail;
+    int n_out = 0;
+    for (int length = t->run_min; length <= most; length++) {
+        int limit = t->half ? (wcap < length / 2 ? wcap : length / 2) : wcap;
+        int lows[ACE_HIGH + 2], n_lows = 0;
+        /* Highest window first: the ace-high window, then RUN_MOST - length + 1 down to 1. */
+        if (t->ace_high && ACE_HIGH - length + 1 >= 2) lows[n_lows++] = ACE_HIGH - length + 1;
+        for (int low = RUN_MOST - length + 1; low >= 1; low--) lows[n_lows++] = low;
+        for (int li = 0; li < n_lows; li++) {
+            int low = lows[li], high = low + length - 1;
+            int avail[ACE_HIGH + 2], n_av = 0;
+            for (int p = low; p <= high; p++)
+                if (held[p]) avail[n_av++] = p;
+            int forced = length - n_av;
+            if (forced > limit || !n_av) continue;
+            int top = limit - forced < n_av - 1 ? limit - forced : n_av - 1;
+            for (int extra = 0; extra <= top; extra++) {
+                /* combinations(avail, extra), in lexicographic order */
+                int idx[ACE_HIGH + 2];
+                for (int i = 0; i < extra; i++) idx[i] = i;
+                for (;;) {
+                    char nat[ACE_HIGH + 2];
+                    memset(nat, 0, sizeof(nat));
+                    for (int i = 0; i < n_av; i++) nat[avail[i]] = 1;
+                    for (int i = 0; i < extra; i++) nat[avail[idx[i]]] = 0;
+                    int ok = 1;
+                    if (t->adjacent)
+                        for (int p = low; p < high; p++)
+                            if (!nat[p] && !nat[p + 1]) {
+                                ok = 0;
+                                break;
+                            }
+                    if (ok && length >= 2 * t->run_min &&
+                        splittable(nat + low, length, t->run_min, t->half, t->all_wild_run_ok))
+                        ok = 0;
+                    if (ok) {
+                        if (n_out == most_out) {
+                            PyErr_SetString(PyExc_OverflowError, "too many run shapes");
+                            return -1;
+                        }
+                        rshape_t *o = &out[n_out++];
+                        o->rank_mask = 0;
+                        o->n_ranks = 0;
+                        o->lowest = 99;
+                        for (int p = low; p <= high; p++) {
+                            if (!nat[p]) continue;
+                            int r = p == ACE_HIGH ? 1 : p;
+                            o->rank_mask |= 1 << r;
+                            o->n_ranks++;
+                            if (r < o->lowest) o->lowest = r;
+                        }
+                        o->k = forced + extra;
+                    }
+                    /* the next combination */
+                    int i = extra - 1;
+                    while (i >= 0 && idx[i] == i + n_av - extra) i--;
+                    if (i < 0) break;
+                    idx[i]++;
+                    for (int q = i + 1; q < extra; q++) idx[q] = idx[q - 1] + 1;
+                }
+            }
+        }
+    }
+    return n_out;
+}
+
+/* shapes._bundle: bigger melds first, then fewer wild cards (a stable sort); each item
+ * kept as a group of its own (the hand's assembly puts each anchor's moves in order). */
+static cbundle_t *bundle_items(item_t *items, int n) {
+    for (int i = 1; i < n; i++) {
+        item_t x = items[i];
+        int q = i;
+        while (q > 0 && (items[q - 1].size < x.size ||
+                         (items[q - 1].size == x.size && items[q - 1].k > x.k))) {
+            items[q] = items[q - 1];
+            q--;
+        }
+        items[q] = x;
+    }
+    cbundle_t *b = PyMem_Calloc(1, sizeof(cbundle_t));
+    if (!b) return (cbundle_t *)PyErr_NoMemory();
+    b->n_groups = n;
+    b->anchor = PyMem_Malloc(sizeof(int) * (n ? n : 1));
+    b->count = PyMem_Malloc(sizeof(int) * (n ? n : 1));
+    b->moves = PyMem_Malloc(sizeof(gmove_t) * (n ? n : 1));
+    if (!b->anchor || !b->count || !b->moves) {
+        cbundle_free(b);
+        return (cbundle_t *)PyErr_NoMemory();
+    }
+    for (int i = 0; i < n; i++) {
+        b->anchor[i] = items[i].anchor;
+        b->count[i] = 1;
+        b->moves[i].delta = items[i].delta;
+        b->moves[i].k = items[i].k;
+        for (int w = 0; w < NW; w++) b->used.w[w] |= items[i].delta.w[w];
+    }
+    return b;
+}
+
+/* ShapeBook._part_bundle(suit, part, cap, single=False), appended to items. */
+static int part_items(const mrules_t *t, const int *pos_of, const shape_t *s, int suit,
+                      uint64_t part, int cap, item_t *items, int n) {
+    static rshape_t shapes[MOST_ITEMS];
+    int n_sh = make_runs(t, part, cap, shapes, MOST_ITEMS);
+    if (n_sh < 0) return -1;
+    int first = n;
+    for (int i = 0; i < n_sh; i++) {
+        const rshape_t *sh = &shapes[i];
+        if (sh->n_ranks == 1 && 1 + sh->k <= t->set_most) continue; /* the same as a set */
+        int dup = 0;
+        for (int q = first; q < n && !dup; q++)
+            dup = items[q].k == sh->k && items[q].size == -sh->rank_mask - 1;
+        if (dup) continue;
+        if (n == MOST_ITEMS) {
+            PyErr_SetString(PyExc_OverflowError, "too many candidate runs");
+            return -1;
+        }
+        item_t *it = &items[n++];
+        memset(&it->delta, 0, sizeof(st_t));
+        for (int r = 1; r <= 13; r++)
+            if (sh->rank_mask >> r & 1) st_add(&it->delta, &s->unit[pos_of[suit * 13 + r - 1]]);
+        it->anchor = pos_of[suit * 13 + sh->lowest - 1];
+        it->k = sh->k;
+        it->size = -sh->rank_mask - 1; /* the ranks, for the duplicate test; size below */
+    }
+    for (int q = first; q < n; q++) items[q].size = __builtin_popcount(-items[q].size - 1);
+    return n;
+}
+
+static inline int run_wild_cap(const mrules_t *t, uint64_t mask, int wilds) {
+    int most = t->half ? __builtin_popcountll(mask) : (t->cap ? t->cap : RUN_MOST) - 1;
+    return wilds < most ? wilds : most;
+}
+
+/* ShapeBook.part_bundle */
+static cbundle_t *make_part_bundle(const mrules_t *t, const int *pos_of, const shape_t *s,
+                                   int suit, uint64_t part, int cap) {
+    static item_t items[MOST_ITEMS];
+    int n = part_items(t, pos_of, s, suit, part, cap, items, 0);
+    return n < 0 ? NULL : bundle_items(items, n);
+}
+
+/* ShapeBook.set_bundle */
+static cbundle_t *make_set_bundle(const mrules_t *t, const int *pos_of, const shape_t *s,
+                                  int rank, const int *copies_in, int wilds) {
+    static item_t items[MOST_ITEMS];
+    int most = t->set_most, copies[4];
+    for (int su = 0; su < 4; su++) {
+        int c = copies_in[su];
+        copies[su] = t->distinct ? (c < 1 ? c : 1) : (c < most ? c : most);
+    }
+    int wcap = wilds < most - 1 ? wilds : most - 1;
+    if (t->half && wcap > most / 2) wcap = most / 2;
+    int n = 0;
+    int m[4];
+    for (m[0] = 0; m[0] <= copies[0]; m[0]++)
+        for (m[1] = 0; m[1] <= copies[1]; m[1]++)
+            for (m[2] = 0; m[2] <= copies[2]; m[2]++)
+                for (m[3] = 0; m[3] <= copies[3]; m[3]++) {
+                    int nn = m[0] + m[1] + m[2] + m[3];
+                    if (nn == 0 || nn > most) continue;
+                    int anchor = 0;
+                    while (!m[anchor]) anchor++;
+                    int lo_k = t->set_min - nn > 0 ? t->set_min - nn : 0;
+                    int hi_k = wcap < most - nn ? wcap : most - nn;
+                    if (t->half && hi_k > nn) hi_k = nn;
+                    for (int k = lo_k; k <= hi_k; k++) {
+                        if (n == MOST_ITEMS) {
+                            PyErr_SetString(PyExc_OverflowError, "too many candidate sets");
+                            return NULL;
+                        }
+                        item_t *it = &items[n++];
+                        memset(&it->delta, 0, sizeof(st_t));
+                        for (int su = 0; su < 4; su++)
+                            for (int c = 0; c < m[su]; c++)
+                                st_add(&it->delta, &s->unit[pos_of[su * 13 + rank - 1]]);
+                        it->anchor = pos_of[anchor * 13 + rank - 1];
+                        it->k = k;
+                        it->size = nn;
+                    }
+                }
+    return bundle_items(items, n);
+}
+
+/* ShapeBook.suit_bundles: the bundles of a suit's clusters (those with a candidate) as
+ * one. */
+static cbundle_t *make_suit_bundle(const mrules_t *t, const int *pos_of, const shape_t *s,
+                                   int suit, uint64_t mask, int wilds) {
+    static item_t items[MOST_ITEMS];
+    int wcap = run_wild_cap(t, mask, wilds);
+    uint64_t parts[16];
+    int n_parts = 0;
+    if (t->ace_high && mask & 2) {
+        parts[n_parts++] = mask;
+    } else {
+        int gap = t->adjacent ? 2 : (wcap < (t->cap ? t->cap : RUN_MOST) - 2 ? wcap : (t->cap ? t->cap : RUN_MOST) - 2) + 1;
+        if (gap < 1) {
+            for (int r = 1; r < 14; r++)
+                if (mask >> r & 1) parts[n_parts++] = (uint64_t)1 << r;
+        } else {
+            uint64_t reach = mask;
+            for (int k = 1; k < gap; k++) reach |= mask << k;
+            while (reach) {
+                uint64_t row = reach & ~(reach + (reach & (~reach + 1)));
+                reach ^= row;
+                parts[n_parts++] = row & mask;
+            }
+        }
+    }
+    /* Each cluster's items sorted on their own (a bundle each), then one after another. */
+    int n = 0;
+    for (int i = 0; i < n_parts; i++) {
+        int first = n;
+        n = part_items(t, pos_of, s, suit, parts[i], run_wild_cap(t, parts[i], wcap), items, n);
+        if (n < 0) return NULL;
+        for (int a = first + 1; a < n; a++) { /* shapes._bundle's stable sort, in place */
+            item_t x = items[a];
+            int q = a;
+            while (q > first && (items[q - 1].size < x.size ||
+                                 (items[q - 1].size == x.size && items[q - 1].k > x.k))) {
+                items[q] = items[q - 1];
+                q--;
+            }
+            items[q] = x;
+        }
+    }
+    /* Already in order: bundle_items' sort would mix the clusters, so build it here. */
+    cbundle_t *b = PyMem_Calloc(1, sizeof(cbundle_t));
+    if (!b) return (cbundle_t *)PyErr_NoMemory();
+    b->n_groups = n;
+    b->anchor = PyMem_Malloc(sizeof(int) * (n ? n : 1));
+    b->count = PyMem_Malloc(sizeof(int) * (n ? n : 1));
+    b->moves = PyMem_Malloc(sizeof(gmove_t) * (n ? n : 1));
+    if (!b->anchor || !b->count || !b->moves) {
+        cbundle_free(b);
+        return (cbundle_t *)PyErr_NoMemory();
+    }
+    for (int i = 0; i < n; i++) {
+        b->anchor[i] = items[i].anchor;
+        b->count[i] = 1;
+        b->moves[i].delta = items[i].delta;
+        b->moves[i].k = items[i].k;
+        for (int w = 0; w < NW; w++) b->used.w[w] |= items[i].delta.w[w];
+    }
+    return b;
+}
+
+static void Hands_dealloc(Hands *h) {
+    hands_clear_cache(h);
+    Py_XDECREF(h->card_type);
+    Py_XDECREF(h->index_name);
+    Py_XDECREF(h->ends_for);
+    Py_XDECREF(h->ends_cache);
+    Py_TYPE(h)->tp_free((PyObject *)h);
+}
+
+/* Hands(fields, guard, card_type, pos_of, limit, kind, card_cost, max_hand, plans,
+ *       ends_for, (set_most, run_most, cap, run_min, half_limit, adjacent_limit, ace_high,
+ *       all_wild_run_ok, distinct_suits, set_min))
+ * plans: 64 (gap or None, need, cap); ends_for(costs) -> (ends with a discard owed,
+ * ends without), for the any-scope wild cards' costs (dearest first). */
+static PyObject *Hands_new(PyTypeObject *type, PyObject *args, PyObject *kw) {
+    PyObject *fields, *guard, *card_type, *pos_of, *limit, *kind, *card_cost, *plans, *ends_for;
+    int max_hand;
+    mrules_t t;
+    if (!PyArg_ParseTuple(args, "O!OOOOOOiOO(iiiiiiiiii)", &FieldsType, &fields, &guard,
+                          &card_type, &pos_of, &limit, &kind, &card_cost, &max_hand, &plans,
+                          &ends_for, &t.set_most, &t.run_most, &t.cap, &t.run_min, &t.half,
+                          &t.adjacent, &t.ace_high, &t.all_wild_run_ok, &t.distinct,
+                          &t.set_min))
+        return NULL;
+    if (t.run_min < 1 || t.run_most > RUN_MOST || t.set_most < 1 || t.set_min < 1) {
+        PyErr_SetString(PyExc_ValueError, "Hands: meld rules out of range");
+        return NULL;
+    }
+    Hands *h = (Hands *)type->tp_alloc(type, 0);
+    if (!h) return NULL;
+    h->s = ((Fields *)fields)->s;
+    h->t = t;
+    h->max_hand = max_hand;
+    h->half_limit = t.half;
+    h->ace_high = t.ace_high;
+    h->set_min = t.set_min;
+    if (st_from(guard, &h->guard) < 0) goto fail;
+    int64_t tmp[64];
+    if (int_list(pos_of, tmp, NREG, "pos_of") < 0) goto fail;
+    for (int i = 0; i < NREG; i++) {
+        if (tmp[i] < 0 || tmp[i] >= NREG) goto bad;
+        h->pos_of[i] = (int)tmp[i];
+    }
+    Py_ssize_t n = PyObject_Length(limit);
+    if (n < NREG || n > 64) goto bad;
+    h->n_cards = (int)n;
+    if (int_list(limit, tmp, n, "limit") < 0) goto fail;
+    for (int i = 0; i < n; i++) h->limit[i] = (unsigned char)(tmp[i] > 255 ? 255 : tmp[i]);
+    if (int_list(kind, tmp, n, "kind") < 0) goto fail;
+    for (int i = 0; i < n; i++) h->kind[i] = (signed char)tmp[i];
+    if (int_list(card_cost, h->card_cost, n, "card_cost") < 0) goto fail;
+    PyObject *fast = PySequence_Fast(plans, "plans");
+    if (!fast) goto fail;
+    if (PySequence_Fast_GET_SIZE(fast) != 64) {
+        Py_DECREF(fast);
+        goto bad;
+    }
+    for (int w = 0; w < 64; w++) {
+        PyObject *gap, *need, *cap;
+        if (!PyArg_ParseTuple(PySequence_Fast_GET_ITEM(fast, w), "OOO", &gap, &need, &cap)) {
+            Py_DECREF(fast);
+            goto fail;
+        }
+        h->plan_gap[w] = gap == Py_None ? -1 : (int)PyLong_AsLong(gap);
+        h->plan_need[w] = (int)PyLong_AsLong(need);
+        h->plan_cap[w] = (int)PyLong_AsLong(cap);
+    }
+    Py_DECREF(fast);
+    if (PyErr_Occurred()) goto fail;
+    Py_INCREF(card_type);
+    h->card_type = card_type;
+    Py_INCREF(ends_for);
+    h->ends_for = ends_for;
+    h->index_name = PyUnicode_InternFromString("index");
+    h->ends_cache = PyDict_New();
+    if (!h->index_name || !h->ends_cache) goto fail;
+    return (PyObject *)h;
+bad:
+    PyErr_SetString(PyExc_ValueError, "Hands: inconsistent tables");
+fail:
+    Py_DECREF(h);
+    return NULL;
+}
+
+#define TAG_SUIT ((uint64_t)1 << 50)
+#define TAG_PART ((uint64_t)1 << 51)
+#define TAG_SET ((uint64_t)1 << 52)
+#define MOST_BUNDLES 64
+
+/* The leftover costs of n any-scope wild cards with these costs (dearest first): into
+ * ends[owed][b], b = 0..n.  -1 with an exception set. */
+static int hands_ends(Hands *h, const int64_t *costs, int n, int64_t *ends0, int64_t *ends1) {
+    PyObject *key = PyTuple_New(n);
+    if (!key) return -1;
+    for (int i = 0; i < n; i++) {
+        PyObject *x = PyLong_FromLongLong(costs[i]);
+        if (!x) {
+            Py_DECREF(key);
+            return -1;
+        }
+        PyTuple_SET_ITEM(key, i, x);
+    }
+    PyObject *hit = PyDict_GetItemWithError(h->ends_cache, key);
+    if (hit) {
+        Py_INCREF(hit);
+    } else {
+        if (PyErr_Occurred() || PyDict_Size(h->ends_cache) > 1000) PyDict_Clear(h->ends_cache);
+        PyErr_Clear();
+        hit = PyObject_CallOneArg(h->ends_for, key);
+        if (!hit || PyDict_SetItem(h->ends_cache, key, hit) < 0) {
+            Py_XDECREF(hit);
+            Py_DECREF(key);
+            return -1;
+        }
+    }
+    Py_DECREF(key);
+    PyObject *e0, *e1;
+    int ok = PyArg_ParseTuple(hit, "OO", &e0, &e1) && int_list(e0, ends0, n + 1, "ends") == 0 &&
+             int_list(e1, ends1, n + 1, "ends") == 0;
+    Py_DECREF(hit);
+    return ok ? 0 : -1;
+}
+
+/* A hand with more candidates than the buffers hold is left to the Python path (None);
+ * any other error stands. */
+static PyObject *too_many(void) {
+    if (!PyErr_ExceptionMatches(PyExc_OverflowError)) return NULL;
+    PyErr_Clear();
+    Py_RETURN_NONE;
+}
+
+/* evaluate(cards): (points, search total, picks) of a hand as evaluate's general path
+ * finds them -- the fewest points with every card set aside counted, and the first best
+ * moves of the search (GSearch.picks) -- or None for a hand this does not take.  A hand
+ * of natural cards only gets the same points as on the lean path (payme.solver.natural
+ * makes the general path's moves), and its layout from there. */
+static PyObject *Hands_evaluate(Hands *h, PyObject *cards) {
+    if (!PyTuple_Check(cards)) Py_RETURN_NONE;
+    if (h->n > 200000) hands_clear_cache(h); /* bounded, as the shape book's dicts */
+    Py_ssize_t n_cards = PyTuple_GET_SIZE(cards);
+    if (n_cards > h->max_hand) Py_RETURN_NONE;
+    const shape_t *s = &h->s;
+    unsigned char left[64];
+    memcpy(left, h->limit, sizeof(left));
+    uint32_t held[4] = {0, 0, 0, 0};
+    int count[13] = {0}, copies[13][4];
+    memset(copies, 0, sizeof(copies));
+    int field[NREG];
+    memset(field, 0, sizeof(field));
+    int64_t any_cost[64], aside = 0;
+    int n_any = 0, n_conv = 0, others = 0;
+    for (Py_ssize_t i = 0; i < n_cards; i++) {
+        PyObject *c = PyTuple_GET_ITEM(cards, i);
+        if ((PyObject *)Py_TYPE(c) != h->card_type) Py_RETURN_NONE;
+        PyObject *io = PyObject_GetAttr(c, h->index_name);
+        if (!io) return NULL;
+        long idx = PyLong_AsLong(io);
+        Py_DECREF(io);
+        if (idx == -1 && PyErr_Occurred()) return NULL;
+        if (idx < 0 || idx >= h->n_cards || !left[idx]) Py_RETURN_NONE;
+        left[idx]--;
+        if (idx < NREG) {
+            int r = (int)(idx % 13), su = (int)(idx / 13), p = h->pos_of[idx];
+            held[su] |= (uint32_t)2 << r;
+            count[r]++;
+            copies[r][su]++;
+            field[p]++;
+            if (s->conv[p]) n_conv++;
+            continue;
+        }
+        others++;
+        switch (h->kind[idx]) {
+        case 1: break; /* a one-card meld: no points */
+        case 2: aside += h->card_cost[idx]; break;
+        case 3: any_cost[n_any++] = h->card_cost[idx]; break;
+        default: Py_RETURN_NONE; /* a scoped wild card */
+        }
+    }
+    for (int r = 0; r < 13; r++)
+        for (int su = 0; su < 4; su++)
+            if (copies[r][su] > 15) Py_RETURN_NONE;
+    /* Dearest first (insertion sort: a handful). */
+    for (int i = 1; i < n_any; i++) {
+        int64_t x = any_cost[i];
+        int k = i;
+        while (k > 0 && any_cost[k - 1] < x) any_cost[k] = any_cost[k - 1], k--;
+        any_cost[k] = x;
+    }
+    /* The candidate bundles, as Search._candidates finds them: runs by suit (or cluster),
+     * then sets by rank. */
+    cbundle_t *found[MOST_BUNDLES];
+    int n_found = 0;
+    int w_run = n_any + n_conv > 63 ? 63 : n_any + n_conv;
+    int gap = h->plan_gap[w_run], need = h->plan_need[w_run], cap = h->plan_cap[w_run];
+    for (int su = 0; su < 4; su++) {
+        uint64_t mask = held[su];
+        if (__builtin_popcountll(mask) < need) continue;
+        if (gap < 0 || (mask & 2 && h->ace_high)) {
+            uint64_t key = (uint64_t)su << 24 | mask << 8 | (uint64_t)w_run << 1;
+            cbundle_t *b = hands_find(h, key | TAG_SUIT);
+            if (!b) {
+                b = make_suit_bundle(&h->t, h->pos_of, s, su, mask, w_run);
+                if (!b || hands_put(h, key | TAG_SUIT, b) < 0) {
+                    cbundle_free(b);
+                    return too_many();
+                }
+            }
+            if (n_found == MOST_BUNDLES) Py_RETURN_NONE;
+            found[n_found++] = b;
+            continue;
+        }
+        uint64_t reach = mask;
+        for (int k = 1; k < gap; k++) reach |= mask << k;
+        while (reach) {
+            uint64_t row = reach & ~(reach + (reach & (~reach + 1)));
+            reach ^= row;
+            uint64_t part = row & mask;
+            int n = __builtin_popcountll(part);
+            if (n < need) continue;
+            int part_cap = h->half_limit && n < cap ? n : cap;
+            uint64_t key = (uint64_t)su << 24 | part << 8 | (uint64_t)part_cap << 1;
+            cbundle_t *b = hands_find(h, key | TAG_PART);
+            if (!b) {
+                b = make_part_bundle(&h->t, h->pos_of, s, su, part, part_cap);
+                if (!b || hands_put(h, key | TAG_PART, b) < 0) {
+                    cbundle_free(b);
+                    return too_many();
+                }
+            }
+            if (st_zero(&b->used)) continue;
+            if (n_found == MOST_BUNDLES) Py_RETURN_NONE;
+            found[n_found++] = b;
+        }
+    }
+    int w_set = n_any + n_conv > 63 ? 63 : n_any + n_conv;
+    int least = h->set_min - w_set;
+    if (h->half_limit && least < (h->set_min + 1) / 2) least = (h->set_min + 1) / 2;
+    if (least < 1) least = 1;
+    for (int r = 0; r < 13; r++) {
+        if (count[r] < least) continue;
+        uint64_t code = 0;
+        for (int su = 0; su < 4; su++) code |= (uint64_t)copies[r][su] << (4 * su);
+        uint64_t key = (uint64_t)1 << 40 | (uint64_t)r << 24 | code << 8 | (uint64_t)w_set;
+        cbundle_t *b = hands_find(h, key | TAG_SET);
+        if (!b) {
+            b = make_set_bundle(&h->t, h->pos_of, s, r + 1, copies[r], w_set);
+            if (!b || hands_put(h, key | TAG_SET, b) < 0) {
+                cbundle_free(b);
+                return too_many();
+            }
+        }
+        if (n_found == MOST_BUNDLES) Py_RETURN_NONE;
+        found[n_found++] = b;
+    }
+    /* One search: its moves by anchor, each anchor's in bundle order. */
+    GSearch g;
+    memset(&g, 0, sizeof(g));
+    g.s = *s;
+    g.guard = h->guard;
+    g.n_any = n_any;
+    int per[NREG + 1];
+    memset(per, 0, sizeof(per));
+    st_t used;
+    memset(&used, 0, sizeof(used));
+    Py_ssize_t total_moves = 0;
+    for (int i = 0; i < n_found; i++) {
+        const cbundle_t *b = found[i];
+        for (int w = 0; w < NW; w++) used.w[w] |= b->used.w[w];
+        for (int k = 0; k < b->n_groups; k++) per[b->anchor[k]] += b->count[k];
+    }
+    for (int j = 0; j < NREG; j++) {
+        g.start[j] = (int)total_moves;
+        total_moves += per[j];
+    }
+    g.start[NREG] = (int)total_moves;
+    gmove_t stack_moves[512];
+    g.moves = total_moves <= 512 ? stack_moves : PyMem_Malloc(sizeof(gmove_t) * total_moves);
+    if (!g.moves) return PyErr_NoMemory();
+    int at[NREG];
+    memcpy(at, g.start, sizeof(at));
+    for (int i = 0; i < n_found; i++) {
+        const cbundle_t *b = found[i];
+        const gmove_t *mv = b->moves;
+        for (int k = 0; k < b->n_groups; k++) {
+            memcpy(&g.moves[at[b->anchor[k]]], mv, sizeof(gmove_t) * b->count[k]);
+            at[b->anchor[k]] += b->count[k];
+            mv += b->count[k];
+        }
+    }
+    /* Cards in no candidate (and not wild): deadwood whatever happens, set aside. */
+    st_t state;
+    memset(&state, 0, sizeof(state));
+    for (int p = 0; p < NREG; p++) {
+        if (!field[p]) continue;
+        int bit = p * s->width;
+        int touched = st_bits(&used, bit, s->width) != 0;
+        if (!touched && !s->conv[p]) {
+            aside += field[p] * s->cost[p];
+            continue;
+        }
+        uint64_t add = (uint64_t)field[p] << (bit % 64);
+        state.w[bit / 64] += add; /* a field never straddles words: width divides 64? */
+        if (bit % 64 + s->width > 64) state.w[bit / 64 + 1] += (uint64_t)field[p] >> (64 - bit % 64);
+    }
+    int64_t ends0[66], ends1[66];
+    PyObject *result = NULL;
+    if (hands_ends(h, any_cost, n_any, ends0, ends1) < 0) goto done;
+    g.end[1] = ends0; /* a discard owed */
+    g.end[0] = ends1;
+    int64_t total = g_solve(&g, &state, n_any, INF, 0);
+    if (total == -2) goto done;
+    int buf[PICKS_MOST];
+    int n = 0;
+    if (total < INF && (n = g_picks(&g, &state, n_any, 0, buf)) < 0) goto done;
+    PyObject *picks = PyTuple_New(n);
+    if (!picks) goto done;
+    for (int i = 0; i < n; i++) {
+        PyObject *x = PyLong_FromLong(buf[i]);
+        if (!x) {
+            Py_DECREF(picks);
+            goto done;
+        }
+        PyTuple_SET_ITEM(picks, i, x);
+    }
+    result = Py_BuildValue("(LLN)", (long long)(total < INF ? total + aside : total),
+                           (long long)total, picks);
+done:
+    table_free(&g.memo[0]);
+    table_free(&g.memo[1]);
+    if (g.moves != stack_moves) PyMem_Free(g.moves);
+    return result;
+}
+
+static PyObject *Hands_forget(Hands *h, PyObject *unused) {
+    hands_clear_cache(h);
+    Py_RETURN_NONE;
+}
+
+static PyMethodDef Hands_methods[] = {
+    {"evaluate", (PyCFunction)Hands_evaluate, METH_O,
+     "evaluate(cards): (points, search total, picks), or None for a hand not taken."},
+    {"forget", (PyCFunction)Hands_forget, METH_NOARGS, "Drop the compiled bundles."},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyTypeObject HandsType = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "payme.solver._core.Hands",
+    .tp_basicsize = sizeof(Hands),
+    .tp_dealloc = (destructor)Hands_dealloc,
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "A rule set and round's evaluation of whole hands (payme.solver.evaluate).",
+    .tp_methods = Hands_methods,
+    .tp_new = Hands_new,
 };
 
 /* ---------------------------------------------------------------------------------------
@@ -875,16 +1708,18 @@ static struct PyModuleDef coremodule = {
 
 PyMODINIT_FUNC PyInit__core(void) {
     if (PyType_Ready(&FieldsType) < 0 || PyType_Ready(&GSearchType) < 0 ||
-        PyType_Ready(&NSearchType) < 0)
+        PyType_Ready(&NSearchType) < 0 || PyType_Ready(&HandsType) < 0)
         return NULL;
     PyObject *m = PyModule_Create(&coremodule);
     if (!m) return NULL;
     Py_INCREF(&FieldsType);
     Py_INCREF(&GSearchType);
     Py_INCREF(&NSearchType);
+    Py_INCREF(&HandsType);
     if (PyModule_AddObject(m, "Fields", (PyObject *)&FieldsType) < 0 ||
         PyModule_AddObject(m, "GSearch", (PyObject *)&GSearchType) < 0 ||
         PyModule_AddObject(m, "NSearch", (PyObject *)&NSearchType) < 0 ||
+        PyModule_AddObject(m, "Hands", (PyObject *)&HandsType) < 0 ||
         PyModule_AddIntConstant(m, "STATE_BITS", NW * 64) < 0) {
         Py_DECREF(m);
         return NULL;

@@ -1,5 +1,7 @@
 # The compiled core's interface (payme/solver/_core.c); see payme.solver.backend.
 
+from collections.abc import Callable
+
 STATE_BITS: int
 
 class Fields:
@@ -22,6 +24,8 @@ class GSearch:
     def value(self, state: int, b: int, d: int, budget: int = ..., /) -> int: ...
     def solve(self, state: int, b: int, budget: int = ..., /) -> int: ...
     def entry(self, state: int, b: int, d: int, /) -> int | None: ...
+    def picks(self, state: int, b: int, d: int, /) -> tuple[int, ...]: ...
+    def release(self) -> None: ...
 
 class NSearch:
     def __init__(self, width: int, cost: list[int], guard: int, /) -> None: ...
@@ -33,3 +37,22 @@ class NSearch:
     def forget_d(self, state: int, /) -> None: ...
     def size(self) -> int: ...
     def clear(self) -> None: ...
+
+class Hands:
+    def __init__(
+        self,
+        fields: Fields,
+        guard: int,
+        card_type: type,
+        pos_of: list[int],
+        limit: list[int],
+        kind: list[int],
+        card_cost: list[int],
+        max_hand: int,
+        plans: list[tuple[int | None, int, int]],
+        ends_for: Callable[[tuple[int, ...]], tuple[list[int], list[int]]],
+        meld_rules: tuple[int, int, int, int, int, int, int, int, int, int],
+        /,
+    ) -> None: ...
+    def evaluate(self, cards: tuple[object, ...], /) -> tuple[int, int, tuple[int, ...]] | None: ...
+    def forget(self) -> None: ...

@@ -44,7 +44,7 @@ from payme.cards import CARDS, N_REGULAR, SUITS, Card
 from payme.melds import Meld, RuleTables, build_run, build_set
 from payme.solver.backend import CORE, STATE_BITS
 from payme.solver.layout import finish_melds
-from payme.solver.search import INF, Scan, scan
+from payme.solver.search import INF, Scan, compiled_hands, scan
 from payme.solver.shapes import Bundle, ShapeBook, Template, book_for
 
 # Bit 21 of each rank's 24-bit tally (see search.scan): set when the rank has enough cards.
@@ -66,7 +66,7 @@ class Natural:
     """What the lean path needs to know about one rule set and round, built once."""
 
     __slots__ = (
-        "ace_high", "book", "bundles", "clear_memo", "cost", "forget", "forget_d", "melds",
+        "ace_high", "book", "bundles", "clear_memo", "cost", "forget", "forget_d", "hands", "melds",
         "memo", "memo_d", "memo_size", "pick", "pick_d", "picks", "picks_d", "points",
         "run_min", "set_min", "set_probe", "solve", "solve_d", "t",
     )  # fmt: skip
@@ -74,6 +74,9 @@ class Natural:
     def __init__(self, t: RuleTables) -> None:
         self.t = t
         self.book: ShapeBook = book_for(t)
+        # The compiled core's evaluation of whole hands with wild or special cards (None:
+        # the Python path; see search.compiled_hands).
+        self.hands = compiled_hands(t, self.book)
         self.points = t.points
         self.cost = self.book.cost_at(t.points)  # by position in the packed state
         self.run_min = t.run_min

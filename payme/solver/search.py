@@ -23,14 +23,14 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Final, NamedTuple
 
-from payme.cards import CARDS, N_REGULAR, Card
+from payme.cards import CARDS, N_CARDS, N_REGULAR, Card
 from payme.melds import RUN_MOST, RuleTables
 from payme.pack import MAX_HAND
 from payme.solver.backend import CORE, STATE_BITS
 from payme.solver.shapes import Bundle, Moves, ShapeBook, Template
 
 if TYPE_CHECKING:
-    from payme.solver._core import Fields, GSearch
+    from payme.solver._core import Fields, GSearch, Hands
 
 _NONE: Moves = ()
 _NO_TPL: tuple[Template, ...] = ()
@@ -387,6 +387,16 @@ class Search:
         """
         return self._plain.walk(d)
 
+    def picks(self, d: int) -> tuple[int, ...]:
+        """The first best moves of one best layout from the start (see ``_Solver.picks``),
+        for :func:`replay`; the search of ``value(state0, n_any, d)`` must have run."""
+        return self._plain.picks(self.state0, self.n_any, d)
+
+    def release(self) -> None:
+        """Forget the search's memo (kept otherwise as long as this object): for a caller
+        that keeps the hand's picks but asks no more values."""
+        self._plain.release()
+
 
 class _Solver:
     """The search itself, as closures over one prepared hand (the hot path).
@@ -535,20 +545,14 @@ class _Solver:
         memos = self.memos if d else self.memos_d
         return memos[b + self.off].get(state)
 
-    def walk(self, d: int) -> Path:
+    def picks(self, state: int, b: int, d: int) -> tuple[int, ...]:
+        """The first best move from each state along one best layout, in order, read from
+        the memo (the compiled core's ``picks`` does the same): a candidate's index at its
+        card, -1 deadwood, -2 discard, -3 played as a wild card."""
         h = self.h
-        state, b = h.state0, h.n_any
-        total = self.solve(state, b, INF) if d else self.value(state, b, d)
-        if total >= INF:
-            return Path(total, [], [], [], None, NO_LEFTOVER, 0, 0, 0)
-        unit, bit_slot, slots = h.book.unit_at, h.book.pos_at_bit, h.slots
-        cands, templates, uses = h.cands, h.templates, h.uses
+        unit, bit_slot, cands = h.book.unit_at, h.book.pos_at_bit, h.cands
         entry_of = self.entry
-        dead: list[Card] = []
-        converted: list[Card] = []
-        wanted: list[tuple[Template, int, int]] = []
-        discard: Card | None = None
-        any_slots = set_used = run_used = 0
+        found: list[int] = []
         while state:
             j = bit_slot[(state & -state).bit_length() - 1]
             if j == N_REGULAR:
@@ -557,39 +561,79 @@ class _Solver:
             pick = -1 if entry is None else (entry & 0xFFFF) - 8
             if pick >= 0:
                 delta, k = cands[j][pick]
-                tpl = templates[j][pick]
-                use = uses[j][pick] if uses else 0
-                wanted.append((tpl, k, use))
-                any_slots += k
-                if use:
-                    if tpl[0] == "set":
-                        set_used += use
-                    else:
-                        run_used += use
                 state -= delta
                 b -= k
-            elif pick == -1:
-                dead.append(slots[j])
-                state -= unit[j]
-            elif pick == -3:
-                converted.append(slots[j])
-                state -= unit[j]
-                b += 1
             else:
-                discard = slots[j]
                 state -= unit[j]
-                d = 1
-        # Without scoped wild cards their fields are empty: none left.
-        g, q = h.scoped_left(state) if h.scoped else (0, 0)
-        fin = h.terminal[(b, g, q, d)][1] if 0 <= b <= h.n_any else NO_LEFTOVER
-        return Path(total, dead, converted, wanted, discard, fin, any_slots, set_used, run_used)
+                if pick == -3:
+                    b += 1
+                elif pick != -1:
+                    d = 1
+            found.append(pick)
+        return tuple(found)
+
+    def release(self) -> None:
+        """Forget the memo (a walk's picks, once read, need it no more)."""
+        for memo in (*self.memos, *self.memos_d):
+            memo.clear()
+
+    def walk(self, d: int) -> Path:
+        h = self.h
+        state, b = h.state0, h.n_any
+        total = self.solve(state, b, INF) if d else self.value(state, b, d)
+        if total >= INF:
+            return Path(total, [], [], [], None, NO_LEFTOVER, 0, 0, 0)
+        return replay(h, total, self.picks(state, b, d), d)
+
+
+def replay(h: Search, total: int, picks: tuple[int, ...], d: int) -> Path:
+    """The :class:`Path` of one best layout from its ``picks`` (see ``_Solver.picks``):
+    the moves replayed from the start state, no search needed."""
+    state, b = h.state0, h.n_any
+    unit, bit_slot, slots = h.book.unit_at, h.book.pos_at_bit, h.slots
+    cands, templates, uses = h.cands, h.templates, h.uses
+    dead: list[Card] = []
+    converted: list[Card] = []
+    wanted: list[tuple[Template, int, int]] = []
+    discard: Card | None = None
+    any_slots = set_used = run_used = 0
+    for pick in picks:
+        j = bit_slot[(state & -state).bit_length() - 1]
+        if pick >= 0:
+            delta, k = cands[j][pick]
+            tpl = templates[j][pick]
+            use = uses[j][pick] if uses else 0
+            wanted.append((tpl, k, use))
+            any_slots += k
+            if use:
+                if tpl[0] == "set":
+                    set_used += use
+                else:
+                    run_used += use
+            state -= delta
+            b -= k
+        elif pick == -1:
+            dead.append(slots[j])
+            state -= unit[j]
+        elif pick == -3:
+            converted.append(slots[j])
+            state -= unit[j]
+            b += 1
+        else:
+            discard = slots[j]
+            state -= unit[j]
+            d = 1
+    # Without scoped wild cards their fields are empty: none left.
+    g, q = h.scoped_left(state) if h.scoped else (0, 0)
+    fin = h.terminal[(b, g, q, d)][1] if 0 <= b <= h.n_any else NO_LEFTOVER
+    return Path(total, dead, converted, wanted, discard, fin, any_slots, set_used, run_used)
 
 
 class _CompiledSolver(_Solver):
     """The same search run by the compiled core (:mod:`payme.solver.backend`): the same
     moves in the same order and the same memo notes, so the walk above reads them alike."""
 
-    __slots__ = ("core", "entry", "value")
+    __slots__ = ("core", "entry", "picks", "release", "value")
 
     def __init__(self, h: Search, core: GSearch) -> None:
         self.h = h
@@ -598,6 +642,8 @@ class _CompiledSolver(_Solver):
         self.solve = core.solve
         self.value = core.value  # type: ignore[method-assign,assignment]
         self.entry = core.entry  # type: ignore[method-assign,assignment]
+        self.picks = core.picks  # type: ignore[method-assign,assignment]
+        self.release = core.release  # type: ignore[method-assign]
 
 
 def _solver(h: Search) -> _Solver:
@@ -657,14 +703,49 @@ def terminal_table(h: Search) -> tuple[Terminal, tuple[list[int], list[int]]]:
         cost_set = tuple([cost[c.index] for c in h.pure_set])
         cost_run = tuple([cost[c.index] for c in h.pure_run])
         key = (cost_any, cost_set, cost_run)
-    book = h.book
+    return _terminal(h.book, h.t, key)
+
+
+def _terminal(
+    book: ShapeBook, t: RuleTables, key: tuple[tuple[int, ...], ...]
+) -> tuple[Terminal, tuple[list[int], list[int]]]:
+    """The leftover table of ``key`` (the costs of the any, set-only and run-only pure wild
+    cards, dearest first) and its ends, made once per shape book."""
     hit = book.terminals.get(key)
     if hit is None:
-        table = _make_terminal(h.t, cost_any, cost_set, cost_run)
+        cost_any, cost_set, cost_run = key
+        table = _make_terminal(t, cost_any, cost_set, cost_run)
         n_any = len(cost_any)
         ends = tuple([table[(b, 0, 0, flag)][0] for b in range(n_any + 1)] for flag in (0, 1))
         hit = book.terminals[key] = (table, ends)
     return hit  # type: ignore[return-value]
+
+
+def compiled_hands(t: RuleTables, book: ShapeBook) -> Hands | None:
+    """The compiled core's whole-hand evaluation for one rule set and round (see
+    ``Hands`` in payme/solver/_core.c), or ``None`` where the core is not built or the
+    packed state does not fit it.  It looks up the same bundles as
+    :meth:`Search._candidates` (made in C as the book makes them) and makes the same moves."""
+    if CORE is None or book.guard.bit_length() > STATE_BITS:
+        return None
+    fields = CORE.Fields(book.width, book.points_at, book.conv_at, book.conv_masks)
+    kind = [0] * N_CARDS
+    for i in range(N_REGULAR, N_CARDS):
+        # As Search._sort_others sorts them; scoped wild cards (and any other) are left
+        # to the Python path.
+        kind[i] = 1 if i in t.single else 2 if i in t.never else 3 if t.scope[i] == "any" else 4
+
+    def ends_for(cost_any: tuple[int, ...]) -> tuple[list[int], list[int]]:
+        return _terminal(book, t, (cost_any, (), ()))[1]
+
+    hands: Hands = CORE.Hands(
+        fields, book.guard, Card, book.pos_of, list(book.limit), kind, list(t.points), MAX_HAND,
+        [(gap, need, cap) for gap, need, cap in book.plans], ends_for,
+        (book.set_most, book.run_most, book.cap or 0, t.run_min, int(t.half_limit),
+         int(t.adjacent_limit), int(t.ace_high), int(t.all_wild_run_ok), int(t.distinct_suits),
+         t.set_min),
+    )  # fmt: skip
+    return hands
 
 
 _NO_WILDS: Final[tuple[tuple[int, ...], ...]] = ((), (), ())
@@ -721,5 +802,6 @@ def _make_terminal(
 
 
 __all__ = [
-    "INF", "Leftover", "Path", "Scan", "Search", "Template", "Terminal", "scan", "terminal_table",
+    "INF", "Leftover", "Path", "Scan", "Search", "Template", "Terminal", "compiled_hands",
+    "replay", "scan", "terminal_table",
 ]  # fmt: skip
