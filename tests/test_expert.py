@@ -219,3 +219,43 @@ def test_a_draw_is_weighed_within_its_work_budget(monkeypatch: pytest.MonkeyPatc
         else:
             assert outlook.cost(hand) == 1 and hand not in outlook.sampled
             assert len(grown) == melding
+
+
+def test_a_hand_is_worth_its_expected_penalty_after_the_next_draw() -> None:
+    # 5♥ 6♥ K♠ with 3 cards dealt (3s wild) and four unseen cards: 7♥ and the wild 3♦
+    # complete the run (out: 0); either 9♣ leaves three deadwood cards, 20 points, less
+    # what the draw after may save by completing 5♥ 6♥ (7♥ or the wild 3♦: half the
+    # unseen cards, 10 points), weighed by 1 − HAZARD: 20 − 0.7 × 5 = 16.5.  The points
+    # held now (20) do not enter: even when someone goes out first, the next draw comes
+    # (the final turn), and a hand left all in melds there scores 0 too.
+    from collections import Counter
+
+    from payme.cards import parse_hand
+    from payme.game.expert import Outlook
+
+    unseen = Counter(parse_hand("7H 9C 9C 3D"))
+    outlook = Outlook(rules("classic"), 3, unseen, 0.3)
+    hand = tuple(sorted(parse_hand("5H 6H KS")))
+    assert outlook.pair_savings(tuple(sorted(parse_hand("5H 6H 9C")))) == pytest.approx(5.0)
+    assert outlook.worth(hand) == pytest.approx((0 + 2 * 16.5 + 0) / 4)
+    assert outlook.draw(hand)[1] == pytest.approx(0.5)  # the chance of going out
+
+
+def test_pairs_lower_a_large_deadwood_by_what_completing_them_saves() -> None:
+    from collections import Counter
+
+    from payme.cards import CARDS, parse_hand
+    from payme.game.expert import Outlook
+
+    family = rules("family")
+    pack = Counter({CARDS[i]: n for i, n in enumerate(family.pack_counts(4)) if n})
+    outlook = Outlook(family, 10, pack, 0.3)
+    lonely = tuple(sorted(parse_hand("2S 5H 9C KD")))  # nothing near anything else
+    paired = tuple(sorted(parse_hand("2S 9H 9C KD")))  # two 9s: any 9 or wild makes a set
+    assert outlook.pair_savings(lonely) == 0.0
+    assert outlook.estimate(26, lonely) == 26.0
+    assert 0 < outlook.pair_savings(paired) < 18
+    assert outlook.estimate(30, paired) < 30.0
+    # Sparer deadwood never scores below zero, however many pairs it holds.
+    crowded = tuple(sorted(parse_hand("2S 2H 2C 3S 3H 3C")))
+    assert outlook.estimate(1, crowded) >= 0.0

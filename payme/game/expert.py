@@ -8,12 +8,14 @@ worth over the next draw:
 * **Discards.**  For each sensible discard it takes the hand that is left and looks at every
   kind of card the next draw may bring (the unseen cards, each weighted by its copies): the
   exact chance of going out on that draw, and the points held after it.  A hand is worth
-  ``HAZARD × its points now + (1 − HAZARD) × the expected points after the next draw`` —
-  lower is better — where ``HAZARD`` is the chance that another player goes out before it
-  draws again (about 0.2-0.3 a round in measured four-player games).  Going out scores 0.
+  the expected points after that draw (lower is better; going out scores 0): the draw is
+  sure to come, since when another player goes out first everyone else still takes a
+  final turn (a draw and a discard; a hand left all in melds scores 0 there too).
   The hand kept after that next draw is itself worth its points less what the draw after
   it may save by going out (the chance that one card completes its last deadwood pair, or
-  is wild): so the weighing looks two draws ahead, the second one roughly.
+  is wild), that draw weighed by ``1 − HAZARD``, ``HAZARD`` being the chance that another
+  player goes out before it draws again (about 0.2-0.3 a round in measured four-player
+  games): so the weighing looks two draws ahead, the second one roughly.
 * **Draws.**  Taking the top discard is worth the best hand it leaves; the stock is worth
   the expected best hand over the unseen cards, both weighed the same way.  It takes the
   discard only when that is better by a margin (a card taken from the pile tells the table
@@ -109,6 +111,7 @@ class Outlook:
         self.wild = {c: rules.is_wild(c, dealt) for c, _ in self.kinds}
         self.points = {c: rules.card_points(c, dealt) for c, _ in self.kinds}
         self._draws: dict[Hand, tuple[float, float]] = {}
+        self._pairs: dict[Hand, float] = {}
         self.counts = dict(unseen)
         self.wild_share = sum(n for c, n in self.kinds if self.wild[c]) / max(1, self.total)
         self.per_draw = per_draw
@@ -137,11 +140,44 @@ class Outlook:
 
     def estimate(self, pts: int, dead: Hand) -> float:
         """A quick worth of a hand of ``dealt`` cards holding ``pts`` points in its deadwood
-        ``dead``: its points, less what a further draw may save by letting it go out
-        (:meth:`out_chance`), when the hand is not over before that draw."""
+        ``dead``, when the hand is not over before a further draw: its points, less what
+        that draw may save.  Two deadwood cards or fewer: the chance that it lets the hand
+        go out (:meth:`out_chance`).  Three or more: what completing a pair or a near-run
+        saves (:meth:`pair_savings`), since such a hand is seldom one card from going out
+        but its pairs are what the next draws build on."""
         if not pts:
             return float(pts)
+        if len(dead) > 2:
+            return max(0.0, pts - (1.0 - self.hazard) * self.pair_savings(dead))
         return pts * (1.0 - (1.0 - self.hazard) * self.out_chance(dead))
+
+    def pair_savings(self, dead: Hand) -> float:
+        """The points one draw is expected to take out of the deadwood ``dead`` by making a
+        meld of three with two of its natural cards: for each such pair, the share of
+        unseen cards that complete it (the natural cards it needs, or a wild card) times
+        the pair's points.
+
+        >>> from payme.cards import parse_hand
+        >>> from payme.rulesets import rules as get_rules
+        >>> o = Outlook(get_rules("classic"), 10, Counter(parse_hand("6H 6H 2C 2D")), 0.3)
+        >>> o.pair_savings(tuple(parse_hand("5H 7H KS")))  # 6H: half the unseen cards
+        5.0
+        """
+        known = self._pairs.get(dead)
+        if known is not None:
+            return known
+        counts, wild, total = self.counts, self.wild, self.total
+        natural = [c for c in dead if c.rank is not None and not wild.get(c)]
+        saved = 0.0
+        for i, a in enumerate(natural):
+            for b in natural[i + 1 :]:
+                need = completing(a, b, self.rules)
+                if need:
+                    n = sum(counts.get(c, 0) for c in need if not wild.get(c))
+                    share = n / total + self.wild_share if total else 0.0
+                    saved += share * (self.points_of(a) + self.points_of(b))
+        self._pairs[dead] = saved
+        return saved
 
     def out_chance(self, dead: Hand) -> float:
         """The chance that one draw lets a hand whose best layout leaves ``dead`` unmelded go
@@ -263,10 +299,12 @@ class Outlook:
         return len(self._sample(hand, melding)) * self.cost(hand)
 
     def worth(self, hand: Hand) -> float:
-        """Expected penalty of holding ``hand`` (``dealt`` cards) until the next turn."""
-        now = layout(hand, self.rules, self.dealt)[0]
-        after, _ = self.draw(hand)
-        return self.hazard * now + (1.0 - self.hazard) * after
+        """Expected penalty of holding ``hand`` (``dealt`` cards): the expected hand after
+        the next draw.  That draw is sure to come, even when someone goes out first: every
+        other player then takes a final turn (a draw and a discard, and a hand left all in
+        melds scores 0 there too), so the hazard of the hand ending weighs only the draw
+        after it (:meth:`estimate`)."""
+        return self.draw(hand)[0]
 
 
 class ExpertBot(StrongBot):
