@@ -25,18 +25,22 @@ def test_the_app_kernel_spec_overrides_python3_under_the_app_path() -> None:
     assert manager.get_kernel_spec("python3").argv[:3] == ["python", "-m", "payme.app.kernel"]
 
 
-def test_the_app_kernel_runs_code_without_the_debugger(tmp_path: Path) -> None:
+def test_the_app_kernel_runs_code_without_the_debugger_and_keeps_bytecode(
+    tmp_path: Path,
+) -> None:
     # The spec as the app server finds it ("python" is this interpreter).
     specs = KernelSpecManager(kernel_dirs=[str(SHARE / "kernels")])
     manager = KernelManager(kernel_spec_manager=specs, kernel_name="python3")
-    manager.start_kernel(cwd=str(tmp_path), env=dict(os.environ))
+    # As on a machine that asks Python not to write bytecode: the app's kernel writes it.
+    manager.start_kernel(cwd=str(tmp_path), env={**os.environ, "PYTHONDONTWRITEBYTECODE": "1"})
     client = manager.client()
     client.start_channels()
     try:
         client.wait_for_ready(timeout=60)
         msg_id = client.execute(
             "import sys, ipykernel.debugger as d\n"
-            "print(sys.modules['debugpy'] is None, d._is_debugpy_available, 6 * 7)"
+            "print(sys.modules['debugpy'] is None, d._is_debugpy_available, "
+            "sys.dont_write_bytecode, 6 * 7)"
         )
         printed = []
         while True:
@@ -50,7 +54,7 @@ def test_the_app_kernel_runs_code_without_the_debugger(tmp_path: Path) -> None:
                 printed.append(msg["content"]["text"])
             if msg["msg_type"] == "status" and msg["content"]["execution_state"] == "idle":
                 break
-        assert "".join(printed).split() == ["True", "False", "42"]
+        assert "".join(printed).split() == ["True", "False", "False", "42"]
     finally:
         client.stop_channels()
         manager.shutdown_kernel(now=True)
