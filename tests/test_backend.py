@@ -155,3 +155,36 @@ def test_the_compiled_whole_hand_evaluation_makes_the_python_searchs_moves() -> 
             assert got == (total + h.aside, total, plain.picks(h.state0, h.n_any, 1)), hand
             taken += 1
     assert taken > 2000
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "7H 8H 9H JK 2C 5S 5D 5C KD",
+        "7h,8h,9h , jk\t2c\n5s\r5d\x0b5c\x0ckd",  # every separator parse_hand splits on
+        "10h jh qh\x1ckh\x1fah",  # str.split() whitespace below the space, too
+        "7♥ 8♥ 9♥ JK",  # suit symbols: read by parse_hand
+        "",
+        "JK JK JK JK",
+        "wild group 5h 6h seq",
+        " ".join(["5H"] * 4),  # more copies than the pack holds: the error names it
+        "7H 8H 1X",  # a bad token: the error names it
+        "7H 8H 9HH",
+        "ABCDEFGHIJ 7H",
+    ],
+)
+@pytest.mark.parametrize("name", ["denexa", "classic", "family", "three_pack"])
+def test_a_hand_as_text_is_evaluated_as_its_cards(text: str, name: str) -> None:
+    # The compiled core reads text itself; the answer (or the error) must be parse_hand's.
+    dealt = None if name == "three_pack" else 9
+
+    def answer(hand: object) -> tuple[object, ...]:
+        try:
+            if hand is None:
+                hand = payme.parse_hand(text)
+            ev = payme.evaluate(hand, rules=name, dealt=dealt)  # type: ignore[arg-type]
+        except ValueError as error:
+            return type(error), str(error)
+        return ev.deadwood_points, ev.cards, ev.melds, ev.deadwood, str(ev)
+
+    assert answer(text) == answer(None)

@@ -170,11 +170,7 @@ def _lazy_evaluation(points: int, rules: Ruleset, dealt: int | None, pending: La
     deadwood when one of them is first read (``pending``: the function that does it, and
     its arguments); every field then holds what an eager evaluation holds."""
     ev = _new_object(Evaluation)
-    d = ev.__dict__
-    d["deadwood_points"] = points
-    d["rules"] = rules
-    d["dealt"] = dealt
-    d["_pending"] = pending
+    ev.__dict__.update(deadwood_points=points, rules=rules, dealt=dealt, _pending=pending)
     return ev
 
 
@@ -186,11 +182,14 @@ def _laid_out(cards: tuple[Card, ...], h: Search, total: int, picks: tuple[int, 
 
 
 def _laid_out_later(
-    cards: tuple[Card, ...], t: RuleTables, nat: Natural, total: int, picks: tuple[int, ...]
+    hand: str | tuple[Card, ...], t: RuleTables, total: int, picks: tuple[int, ...]
 ) -> Laid:
-    """The same from the compiled core's picks: the hand's search set up again in Python
-    (the same candidates in the same order), its picks replayed; a hand of natural cards
-    laid out by the lean path, as :func:`evaluate` lays it out without the core."""
+    """The same from the compiled core's picks (``Hands.evaluation`` in _core.c makes an
+    evaluation to be laid out so): the hand's search set up again in Python (the same
+    candidates in the same order), its picks replayed; a hand of natural cards laid out by
+    the lean path, as :func:`evaluate` lays it out without the core."""
+    cards = hand if type(hand) is tuple else parse_hand(hand)
+    nat = natural_for(t)
     found = scan(cards, nat.book)
     plain = natural_layout(cards, t, nat, found) if found is not None else None
     if plain is not None:
@@ -219,16 +218,15 @@ def evaluate(hand: CardsLike, rules: RulesLike = "denexa", dealt: int | None = N
     (Card('NOGO'),)
     """
     t, nat = _prepared(rules, dealt)
-    cards = hand if type(hand) is tuple else parse_hand(hand)
     hands = nat.hands
     if hands is not None:
-        # The compiled core takes a hand with wild or special cards whole: its points, and
-        # the search's picks to lay it out when asked (None: a hand it leaves to us).
-        hit = hands.evaluate(cards)
-        if hit is not None and hit[0] < INF:
-            points, total, picks = hit
-            pending = (_laid_out_later, (cards, t, nat, total, picks))
-            return _lazy_evaluation(points, t.rules, t.dealt, pending)
+        # The compiled core takes the hand whole, text or cards, and makes its evaluation:
+        # the points now, the layout when asked, from the search's picks (see _laid_out_later).
+        # None: a hand it leaves to the path below.
+        ev: Evaluation | None = hands.evaluation(hand)
+        if ev is not None:
+            return ev
+    cards = hand if type(hand) is tuple else parse_hand(hand)
     # One pass checks the cards against the pack and reads them for either path; a hand
     # it does not take is checked again below, which names what is wrong.
     found = scan(cards, nat.book)
@@ -268,6 +266,9 @@ def _prepared(rules: RulesLike, dealt: int | None) -> tuple[RuleTables, Natural]
             return hit[1], hit[2]
     t = tables_for(rules, dealt)
     nat = natural_for(t)
+    if nat.hands is not None:
+        # What the compiled core's evaluations are: this module's, laid out here.
+        nat.hands.bind(Evaluation, t.rules, t.dealt, _laid_out_later, t)
     if cacheable:
         if len(_PREPARED) > 256:
             _PREPARED.clear()

@@ -301,6 +301,7 @@ typedef struct {
 typedef struct {
     PyObject_HEAD
     shape_t s;
+    const shape_t *sp; /* &s, or a Hands' own (a search made inside Hands.evaluate) */
     st_t guard;
     int n_any;
     int64_t *end[2]; /* [owed][b]: the leftover cost with a discard owed (1) or not (0) */
@@ -328,7 +329,7 @@ static int64_t g_end_scoped(const GSearch *g, const st_t *state, int64_t b, int 
 
 /* -2: out of memory (an exception is set). */
 static int64_t g_solve(GSearch *g, const st_t *state, int64_t b, int64_t budget, int owed) {
-    const shape_t *s = &g->s;
+    const shape_t *s = g->sp;
     if (st_zero(state)) return g_end(g, owed, b);
     int j = slot_of(s, state);
     if (j == NREG) return g_end_scoped(g, state, b, owed);
@@ -453,6 +454,7 @@ static PyObject *GSearch_new(PyTypeObject *type, PyObject *args, PyObject *kw) {
     GSearch *g = (GSearch *)type->tp_alloc(type, 0);
     if (!g) return NULL;
     g->s = ((Fields *)fields)->s;
+    g->sp = &g->s;
     if (st_from(guard, &g->guard) < 0) goto fail;
     g->n_any = n_any;
     Py_ssize_t n;
@@ -591,7 +593,7 @@ static PyObject *GSearch_entry(GSearch *g, PyObject *const *args, Py_ssize_t nar
 /* The walk of GSearch.picks into buf (at most PICKS_MOST); its length, or -1 with an
  * exception set. */
 static int g_picks(GSearch *g, const st_t *start, int64_t b, int owed, int *buf) {
-    const shape_t *s = &g->s;
+    const shape_t *s = g->sp;
     st_t state = *start;
     int n = 0;
     while (!st_zero(&state) && n < PICKS_MOST) {
@@ -718,9 +720,22 @@ typedef struct {
     int plan_gap[64], plan_need[64], plan_cap[64]; /* gap -1: none (suit_bundles) */
     mrules_t t;
     PyObject *card_type, *index_name, *ends_for, *ends_cache;
+    PyObject *card_of[64]; /* the shared Card object of each index */
+    PyObject *ptr_key[256]; /* the same by address (open addressing), for Hands.evaluate */
+    int ptr_idx[256];
+    uint64_t spelled[1024]; /* a token's bytes (up to 8) -> its index + 1 in spelled_as */
+    int spelled_as[1024];
+    PyObject *ev_type, *ev_rules, *ev_dealt, *ev_later, *ev_tables; /* see Hands.bind */
+    PyObject *name_points, *name_rules, *name_dealt, *name_pending;
+    int last_n; /* the ends of the last costs asked (most hands: no wild card, n = 0) */
+    int64_t last_costs[64], last_e0[66], last_e1[66];
     bslot_t *slots;
     size_t cap, n;
 } Hands;
+
+static inline size_t ptr_hash(const void *p) {
+    return (size_t)(((uintptr_t)p >> 4) * 0x9E3779B97F4A7C15ULL >> 56);
+}
 
 static void cbundle_free(cbundle_t *b) {
     if (!b) return;
@@ -1046,46 +1061,28 @@ static cbundle_t *make_suit_bundle(const mrules_t *t, const int *pos_of, const s
             }
         }
     }
-    /* Each cluster's items sorted on their own (a bundle each), then one after another. */
+    /* The clusters' items one after another, sorted as one bundle: each anchor's items
+     * come from one cluster, and the stable sort keeps their order within it. */
     int n = 0;
     for (int i = 0; i < n_parts; i++) {
-        int first = n;
         n = part_items(t, pos_of, s, suit, parts[i], run_wild_cap(t, parts[i], wcap), items, n);
         if (n < 0) return NULL;
-        for (int a = first + 1; a < n; a++) { /* shapes._bundle's stable sort, in place */
-            item_t x = items[a];
-            int q = a;
-            while (q > first && (items[q - 1].size < x.size ||
-                                 (items[q - 1].size == x.size && items[q - 1].k > x.k))) {
-                items[q] = items[q - 1];
-                q--;
-            }
-            items[q] = x;
-        }
     }
-    /* Already in order: bundle_items' sort would mix the clusters, so build it here. */
-    cbundle_t *b = PyMem_Calloc(1, sizeof(cbundle_t));
-    if (!b) return (cbundle_t *)PyErr_NoMemory();
-    b->n_groups = n;
-    b->anchor = PyMem_Malloc(sizeof(int) * (n ? n : 1));
-    b->count = PyMem_Malloc(sizeof(int) * (n ? n : 1));
-    b->moves = PyMem_Malloc(sizeof(gmove_t) * (n ? n : 1));
-    if (!b->anchor || !b->count || !b->moves) {
-        cbundle_free(b);
-        return (cbundle_t *)PyErr_NoMemory();
-    }
-    for (int i = 0; i < n; i++) {
-        b->anchor[i] = items[i].anchor;
-        b->count[i] = 1;
-        b->moves[i].delta = items[i].delta;
-        b->moves[i].k = items[i].k;
-        for (int w = 0; w < NW; w++) b->used.w[w] |= items[i].delta.w[w];
-    }
-    return b;
+    return bundle_items(items, n);
 }
 
 static void Hands_dealloc(Hands *h) {
     hands_clear_cache(h);
+    for (int i = 0; i < 64; i++) Py_XDECREF(h->card_of[i]);
+    Py_XDECREF(h->ev_type);
+    Py_XDECREF(h->ev_rules);
+    Py_XDECREF(h->ev_dealt);
+    Py_XDECREF(h->ev_later);
+    Py_XDECREF(h->ev_tables);
+    Py_XDECREF(h->name_points);
+    Py_XDECREF(h->name_rules);
+    Py_XDECREF(h->name_dealt);
+    Py_XDECREF(h->name_pending);
     Py_XDECREF(h->card_type);
     Py_XDECREF(h->index_name);
     Py_XDECREF(h->ends_for);
@@ -1094,17 +1091,21 @@ static void Hands_dealloc(Hands *h) {
 }
 
 /* Hands(fields, guard, card_type, pos_of, limit, kind, card_cost, max_hand, plans,
- *       ends_for, (set_most, run_most, cap, run_min, half_limit, adjacent_limit, ace_high,
+ *       ends_for, cards, spellings, (set_most, run_most, cap, run_min, half_limit, adjacent_limit, ace_high,
  *       all_wild_run_ok, distinct_suits, set_min))
  * plans: 64 (gap or None, need, cap); ends_for(costs) -> (ends with a discard owed,
- * ends without), for the any-scope wild cards' costs (dearest first). */
+ * ends without), for the any-scope wild cards' costs (dearest first); cards: the Card of
+ * each index; spellings: token -> Card, every spelling a text hand may use (those of up
+ * to 8 ASCII characters are read here, any other token is left to Python). */
 static PyObject *Hands_new(PyTypeObject *type, PyObject *args, PyObject *kw) {
     PyObject *fields, *guard, *card_type, *pos_of, *limit, *kind, *card_cost, *plans, *ends_for;
+    PyObject *cards, *spellings;
     int max_hand;
     mrules_t t;
-    if (!PyArg_ParseTuple(args, "O!OOOOOOiOO(iiiiiiiiii)", &FieldsType, &fields, &guard,
+    if (!PyArg_ParseTuple(args, "O!OOOOOOiOOO!O!(iiiiiiiiii)", &FieldsType, &fields, &guard,
                           &card_type, &pos_of, &limit, &kind, &card_cost, &max_hand, &plans,
-                          &ends_for, &t.set_most, &t.run_most, &t.cap, &t.run_min, &t.half,
+                          &ends_for, &PyTuple_Type, &cards, &PyDict_Type, &spellings,
+                          &t.set_most, &t.run_most, &t.cap, &t.run_min, &t.half,
                           &t.adjacent, &t.ace_high, &t.all_wild_run_ok, &t.distinct,
                           &t.set_min))
         return NULL;
@@ -1160,6 +1161,48 @@ static PyObject *Hands_new(PyTypeObject *type, PyObject *args, PyObject *kw) {
     h->index_name = PyUnicode_InternFromString("index");
     h->ends_cache = PyDict_New();
     if (!h->index_name || !h->ends_cache) goto fail;
+    h->last_n = -1;
+    h->name_points = PyUnicode_InternFromString("deadwood_points");
+    h->name_rules = PyUnicode_InternFromString("rules");
+    h->name_dealt = PyUnicode_InternFromString("dealt");
+    h->name_pending = PyUnicode_InternFromString("_pending");
+    if (!h->name_points || !h->name_rules || !h->name_dealt || !h->name_pending) goto fail;
+    if (PyTuple_GET_SIZE(cards) != n) goto bad;
+    for (int i = 0; i < n; i++) {
+        PyObject *c = h->card_of[i] = PyTuple_GET_ITEM(cards, i);
+        Py_INCREF(c);
+        size_t slot = ptr_hash(c);
+        while (h->ptr_key[slot]) slot = (slot + 1) & 255;
+        h->ptr_key[slot] = c;
+        h->ptr_idx[slot] = i;
+    }
+    int n_spelled = 0;
+    Py_ssize_t pos = 0;
+    PyObject *key, *val;
+    while (PyDict_Next(spellings, &pos, &key, &val)) {
+        Py_ssize_t len;
+        const char *text = PyUnicode_Check(key) ? PyUnicode_AsUTF8AndSize(key, &len) : NULL;
+        if (!text) {
+            PyErr_Clear();
+            continue;
+        }
+        uint64_t word = 0;
+        int ok = len >= 1 && len <= 8;
+        for (Py_ssize_t i = 0; ok && i < len; i++) {
+            unsigned char ch = (unsigned char)text[i];
+            ok = ch > 32 && ch < 127 && ch != ',';
+            word |= (uint64_t)ch << (8 * i);
+        }
+        int idx = -1;
+        for (int i = 0; ok && i < n; i++)
+            if (h->card_of[i] == val) idx = i;
+        if (!ok || idx < 0) continue;
+        size_t slot = key_hash(word) & 1023;
+        while (h->spelled[slot] && h->spelled[slot] != word) slot = (slot + 1) & 1023;
+        if (!h->spelled[slot] && ++n_spelled > 512) continue; /* full: Python parses it */
+        h->spelled[slot] = word;
+        h->spelled_as[slot] = idx;
+    }
     return (PyObject *)h;
 bad:
     PyErr_SetString(PyExc_ValueError, "Hands: inconsistent tables");
@@ -1176,6 +1219,12 @@ fail:
 /* The leftover costs of n any-scope wild cards with these costs (dearest first): into
  * ends[owed][b], b = 0..n.  -1 with an exception set. */
 static int hands_ends(Hands *h, const int64_t *costs, int n, int64_t *ends0, int64_t *ends1) {
+    if (n == h->last_n && !memcmp(costs, h->last_costs, sizeof(int64_t) * n)) {
+        memcpy(ends0, h->last_e0, sizeof(int64_t) * (n + 1));
+        memcpy(ends1, h->last_e1, sizeof(int64_t) * (n + 1));
+        return 0;
+    }
+    h->last_n = -1;
     PyObject *key = PyTuple_New(n);
     if (!key) return -1;
     for (int i = 0; i < n; i++) {
@@ -1204,7 +1253,12 @@ static int hands_ends(Hands *h, const int64_t *costs, int n, int64_t *ends0, int
     int ok = PyArg_ParseTuple(hit, "OO", &e0, &e1) && int_list(e0, ends0, n + 1, "ends") == 0 &&
              int_list(e1, ends1, n + 1, "ends") == 0;
     Py_DECREF(hit);
-    return ok ? 0 : -1;
+    if (!ok) return -1;
+    h->last_n = n;
+    memcpy(h->last_costs, costs, sizeof(int64_t) * n);
+    memcpy(h->last_e0, ends0, sizeof(int64_t) * (n + 1));
+    memcpy(h->last_e1, ends1, sizeof(int64_t) * (n + 1));
+    return 0;
 }
 
 /* A hand with more candidates than the buffers hold is left to the Python path (None);
@@ -1220,10 +1274,31 @@ static PyObject *too_many(void) {
  * moves of the search (GSearch.picks) -- or None for a hand this does not take.  A hand
  * of natural cards only gets the same points as on the lean path (payme.solver.natural
  * makes the general path's moves), and its layout from there. */
-static PyObject *Hands_evaluate(Hands *h, PyObject *cards) {
-    if (!PyTuple_Check(cards)) Py_RETURN_NONE;
+/* An Evaluation as solver._lazy_evaluation makes it: its points, rules and round, and
+ * the pending layout (laid_out(hand, tables, total, picks)).  Steals ``picks``. */
+static PyObject *make_evaluation(Hands *h, PyObject *hand, int64_t points, int64_t total,
+                                 PyObject *picks) {
+    PyObject *pending = Py_BuildValue("(O(OOLN))", h->ev_later, hand, h->ev_tables,
+                                      (long long)total, picks);
+    if (!pending) return NULL;
+    PyTypeObject *type = (PyTypeObject *)h->ev_type;
+    PyObject *ev = type->tp_alloc(type, 0), *d = NULL, *pts = NULL;
+    if (!ev || !(d = PyObject_GenericGetDict(ev, NULL)) || !(pts = PyLong_FromLongLong(points)) ||
+        PyDict_SetItem(d, h->name_points, pts) < 0 ||
+        PyDict_SetItem(d, h->name_rules, h->ev_rules) < 0 ||
+        PyDict_SetItem(d, h->name_dealt, h->ev_dealt) < 0 ||
+        PyDict_SetItem(d, h->name_pending, pending) < 0)
+        Py_CLEAR(ev);
+    Py_XDECREF(pts);
+    Py_XDECREF(d);
+    Py_DECREF(pending);
+    return ev;
+}
+
+/* The answer for the cards of ``index``: (points, search total, picks), or with ``hand``
+ * (the caller's hand) the Evaluation itself (see Hands.bind); None for a hand not taken. */
+static PyObject *hands_run(Hands *h, const int *index, Py_ssize_t n_cards, PyObject *hand) {
     if (h->n > 200000) hands_clear_cache(h); /* bounded, as the shape book's dicts */
-    Py_ssize_t n_cards = PyTuple_GET_SIZE(cards);
     if (n_cards > h->max_hand) Py_RETURN_NONE;
     const shape_t *s = &h->s;
     unsigned char left[64];
@@ -1236,17 +1311,11 @@ static PyObject *Hands_evaluate(Hands *h, PyObject *cards) {
     int64_t any_cost[64], aside = 0;
     int n_any = 0, n_conv = 0, others = 0;
     for (Py_ssize_t i = 0; i < n_cards; i++) {
-        PyObject *c = PyTuple_GET_ITEM(cards, i);
-        if ((PyObject *)Py_TYPE(c) != h->card_type) Py_RETURN_NONE;
-        PyObject *io = PyObject_GetAttr(c, h->index_name);
-        if (!io) return NULL;
-        long idx = PyLong_AsLong(io);
-        Py_DECREF(io);
-        if (idx == -1 && PyErr_Occurred()) return NULL;
+        int idx = index[i];
         if (idx < 0 || idx >= h->n_cards || !left[idx]) Py_RETURN_NONE;
         left[idx]--;
         if (idx < NREG) {
-            int r = (int)(idx % 13), su = (int)(idx / 13), p = h->pos_of[idx];
+            int r = idx % 13, su = idx / 13, p = h->pos_of[idx];
             held[su] |= (uint32_t)2 << r;
             count[r]++;
             copies[r][su]++;
@@ -1339,9 +1408,12 @@ static PyObject *Hands_evaluate(Hands *h, PyObject *cards) {
         found[n_found++] = b;
     }
     /* One search: its moves by anchor, each anchor's in bundle order. */
-    GSearch g;
-    memset(&g, 0, sizeof(g));
-    g.s = *s;
+    GSearch g; /* on the stack: only the fields the search reads are set */
+    g.sp = s;
+    g.scoped = g.shift = g.gbits = g.n_set = g.n_run = 0;
+    g.mask_g = g.mask_q = 0;
+    g.term = NULL;
+    memset(g.memo, 0, sizeof(g.memo));
     g.guard = h->guard;
     g.n_any = n_any;
     int per[NREG + 1];
@@ -1408,13 +1480,111 @@ static PyObject *Hands_evaluate(Hands *h, PyObject *cards) {
         }
         PyTuple_SET_ITEM(picks, i, x);
     }
-    result = Py_BuildValue("(LLN)", (long long)(total < INF ? total + aside : total),
-                           (long long)total, picks);
+    if (!hand) {
+        result = Py_BuildValue("(LLN)", (long long)(total < INF ? total + aside : total),
+                               (long long)total, picks);
+    } else if (total >= INF) { /* never: leaving every card unmelded always answers */
+        Py_DECREF(picks);
+        result = Py_NewRef(Py_None);
+    } else {
+        result = make_evaluation(h, hand, total + aside, total, picks);
+    }
 done:
     table_free(&g.memo[0]);
     table_free(&g.memo[1]);
     if (g.moves != stack_moves) PyMem_Free(g.moves);
     return result;
+}
+
+static PyObject *cards_run(Hands *h, PyObject *cards, PyObject *hand) {
+    if (!PyTuple_Check(cards)) Py_RETURN_NONE;
+    Py_ssize_t n = PyTuple_GET_SIZE(cards);
+    if (n > h->max_hand) Py_RETURN_NONE;
+    int index[64];
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *c = PyTuple_GET_ITEM(cards, i);
+        int idx = -1;
+        /* Cards are shared objects (one per kind): found by identity, else by index. */
+        size_t slot = ptr_hash(c);
+        while (h->ptr_key[slot] && h->ptr_key[slot] != c) slot = (slot + 1) & 255;
+        if (h->ptr_key[slot]) idx = h->ptr_idx[slot];
+        if (idx < 0) {
+            if ((PyObject *)Py_TYPE(c) != h->card_type) Py_RETURN_NONE;
+            PyObject *io = PyObject_GetAttr(c, h->index_name);
+            if (!io) return NULL;
+            long v = PyLong_AsLong(io);
+            Py_DECREF(io);
+            if (v == -1 && PyErr_Occurred()) return NULL;
+            if (v < 0 || v >= h->n_cards) Py_RETURN_NONE;
+            idx = (int)v;
+        }
+        index[i] = idx;
+    }
+    return hands_run(h, index, n, hand);
+}
+
+static PyObject *Hands_evaluate(Hands *h, PyObject *cards) { return cards_run(h, cards, NULL); }
+
+/* Python's str.split() whitespace among ASCII characters, and the comma parse_hand adds. */
+static inline int separates(unsigned char ch) {
+    return ch == ' ' || ch == ',' || (ch >= 9 && ch <= 13) || (ch >= 28 && ch <= 31);
+}
+
+/* evaluate_text(text): the same for a hand given as text, read as parse_hand reads it
+ * (tokens between commas and whitespace, each a known spelling); None for text holding
+ * anything else (non-ASCII, an unknown token: parse_hand then reads it or names it). */
+static PyObject *text_run(Hands *h, PyObject *text, PyObject *hand) {
+    if (!PyUnicode_Check(text) || !PyUnicode_IS_ASCII(text)) Py_RETURN_NONE;
+    const unsigned char *at = (const unsigned char *)PyUnicode_DATA(text);
+    Py_ssize_t len = PyUnicode_GET_LENGTH(text), i = 0;
+    int index[64], n = 0;
+    while (i < len) {
+        if (separates(at[i])) {
+            i++;
+            continue;
+        }
+        uint64_t word = 0;
+        int k = 0;
+        while (i < len && !separates(at[i])) {
+            if (k == 8) Py_RETURN_NONE;
+            word |= (uint64_t)at[i] << (8 * k++);
+            i++;
+        }
+        size_t slot = key_hash(word) & 1023;
+        while (h->spelled[slot] && h->spelled[slot] != word) slot = (slot + 1) & 1023;
+        if (!h->spelled[slot] || n == h->max_hand) Py_RETURN_NONE;
+        index[n++] = h->spelled_as[slot];
+    }
+    return hands_run(h, index, n, hand);
+}
+
+static PyObject *Hands_evaluate_text(Hands *h, PyObject *text) { return text_run(h, text, NULL); }
+
+/* evaluation(hand): the Evaluation of a hand given as text or a tuple of cards, as
+ * payme.solver.evaluate returns it (see bind), or None for a hand not taken. */
+static PyObject *Hands_evaluation(Hands *h, PyObject *hand) {
+    if (!h->ev_type) {
+        PyErr_SetString(PyExc_RuntimeError, "Hands.evaluation before Hands.bind");
+        return NULL;
+    }
+    if (PyUnicode_CheckExact(hand)) return text_run(h, hand, hand);
+    if (PyTuple_CheckExact(hand)) return cards_run(h, hand, hand);
+    Py_RETURN_NONE;
+}
+
+/* bind(cls, rules, dealt, laid_out, tables): what evaluation() makes: instances of cls
+ * with these rules and dealt, laid out by laid_out(hand, tables, total, picks). */
+static PyObject *Hands_bind(Hands *h, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 5 || !PyType_Check(args[0])) {
+        PyErr_SetString(PyExc_TypeError, "bind(cls, rules, dealt, laid_out, tables)");
+        return NULL;
+    }
+    PyObject **slot[5] = {&h->ev_type, &h->ev_rules, &h->ev_dealt, &h->ev_later, &h->ev_tables};
+    for (int i = 0; i < 5; i++) {
+        Py_INCREF(args[i]);
+        Py_XSETREF(*slot[i], args[i]);
+    }
+    Py_RETURN_NONE;
 }
 
 static PyObject *Hands_forget(Hands *h, PyObject *unused) {
@@ -1425,6 +1595,12 @@ static PyObject *Hands_forget(Hands *h, PyObject *unused) {
 static PyMethodDef Hands_methods[] = {
     {"evaluate", (PyCFunction)Hands_evaluate, METH_O,
      "evaluate(cards): (points, search total, picks), or None for a hand not taken."},
+    {"evaluate_text", (PyCFunction)Hands_evaluate_text, METH_O,
+     "evaluate_text(text): the same for a hand given as text."},
+    {"evaluation", (PyCFunction)Hands_evaluation, METH_O,
+     "evaluation(hand): the Evaluation of a hand (text or cards), or None."},
+    {"bind", (PyCFunction)(void (*)(void))Hands_bind, METH_FASTCALL,
+     "bind(cls, rules, dealt, laid_out, tables): what evaluation() makes."},
     {"forget", (PyCFunction)Hands_forget, METH_NOARGS, "Drop the compiled bundles."},
     {NULL, NULL, 0, NULL},
 };

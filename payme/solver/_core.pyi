@@ -1,6 +1,7 @@
 # The compiled core's interface (payme/solver/_core.c); see payme.solver.backend.
 
 from collections.abc import Callable
+from typing import Any
 
 STATE_BITS: int
 
@@ -51,8 +52,21 @@ class Hands:
         max_hand: int,
         plans: list[tuple[int | None, int, int]],
         ends_for: Callable[[tuple[int, ...]], tuple[list[int], list[int]]],
+        cards: tuple[object, ...],
+        spellings: dict[str, object],
         meld_rules: tuple[int, int, int, int, int, int, int, int, int, int],
         /,
     ) -> None: ...
     def evaluate(self, cards: tuple[object, ...], /) -> tuple[int, int, tuple[int, ...]] | None: ...
+    def evaluate_text(self, text: str, /) -> tuple[int, int, tuple[int, ...]] | None: ...
+    def evaluation(self, hand: object, /) -> Any: ...
+    def bind(
+        self,
+        cls: type,
+        rules: object,
+        dealt: int | None,
+        laid_out: Callable[..., Any],
+        tables: object,
+        /,
+    ) -> None: ...
     def forget(self) -> None: ...

@@ -23,7 +23,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Final, NamedTuple
 
-from payme.cards import CARDS, N_CARDS, N_REGULAR, Card
+from payme.cards import _ANY_CASE, CARDS, N_CARDS, N_REGULAR, Card
 from payme.melds import RUN_MOST, RuleTables
 from payme.pack import MAX_HAND
 from payme.solver.backend import CORE, STATE_BITS
@@ -740,7 +740,7 @@ def compiled_hands(t: RuleTables, book: ShapeBook) -> Hands | None:
 
     hands: Hands = CORE.Hands(
         fields, book.guard, Card, book.pos_of, list(book.limit), kind, list(t.points), MAX_HAND,
-        [(gap, need, cap) for gap, need, cap in book.plans], ends_for,
+        [(gap, need, cap) for gap, need, cap in book.plans], ends_for, CARDS, dict(_ANY_CASE),
         (book.set_most, book.run_most, book.cap or 0, t.run_min, int(t.half_limit),
          int(t.adjacent_limit), int(t.ace_high), int(t.all_wild_run_ok), int(t.distinct_suits),
          t.set_min),
