@@ -253,12 +253,17 @@ def _machine() -> str:
 
 def run() -> str:
     """Run every row, each in a fresh process; the markdown section."""
+    # The rows' processes inherit this environment, so they run the core this one would.
+    from payme.solver.backend import solver_backend
+
+    core = "compiled" if solver_backend() == "compiled" else "pure-Python"
     lines = [
         "## Through the public API (card strings, fresh process)",
         "",
-        f"Measured {datetime.now(UTC):%Y-%m-%d %H:%M} UTC on {_machine()}; the pure-Python "
-        f"solver.  Command: `python -m benchmarks api` (cold = the first {COLD} calls "
-        f"of a fresh process, warm = the {WARM} after them; every hand is new to the process).",
+        f"Measured {datetime.now(UTC):%Y-%m-%d %H:%M} UTC on {_machine()}; the {core} solver "
+        "core (`PAYME_SOLVER=python` for the other).  Command: `python -m benchmarks api` "
+        f"(cold = the first {COLD} calls of a fresh process, warm = the {WARM} after them; "
+        "every hand is new to the process).",
         "Times in milliseconds per call.  The machine is shared (2 cores, other jobs running): "
         "*CPU* is the process's CPU time per call, the figure the targets are judged by; "
         "*wall* medians are given too.",
