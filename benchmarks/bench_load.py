@@ -6,7 +6,9 @@ kernel budget K and the renders at once R at their defaults for this machine, or
 
 * opens N = 5, 10, 20 Hand builder pages at once in Chromium (one browser context each) and
   records each page's time to its first visible control, whether it was shown the busy page
-  on the way (it then retries by itself) or the lost-connection message, the peak memory
+  on the way (it then retries by itself), whether it said that it did not finish loading
+  (a minute without controls; the message goes if they come), or the lost-connection
+  message, the peak memory
   (resident set of the server and all its kernels, sampled every 0.2 s), then closes the tabs
   without the goodbye request (as a crashed browser does) and counts the kernels still alive
   60 s later;
@@ -40,6 +42,7 @@ PAGE = "hand_builder"
 CONTROLS = ", ".join(f".jupyter-widgets {tag}" for tag in ("button", "input", "select", "textarea"))
 BUSY = ".payme-busy"
 LOST = "#payme-connection-lost"
+STALLED = "#payme-page-stalled"
 SIZES = tuple(int(n) for n in os.environ.get("BENCH_LOAD_SIZES", "5 10 20").split())
 ABANDONED = int(os.environ.get("BENCH_LOAD_ABANDONED", "50"))
 # The server's log of the last run is kept here (for the kernels' start and cull times).
@@ -104,6 +107,7 @@ WATCH = (
   const mark = () => {
     if (document.querySelector("@BUSY@")) sessionStorage.setItem("paymeBusy", "1");
     if (!window.paymeLost && document.querySelector("@LOST@")) window.paymeLost = Date.now();
+    if (document.querySelector("@STALLED@")) sessionStorage.setItem("paymeStalled", "1");
     if (window.paymeReady) return;
     for (const el of document.querySelectorAll(controls)) {
       if (el.getClientRects().length && getComputedStyle(el).visibility !== "hidden") {
@@ -117,8 +121,12 @@ WATCH = (
 """.replace("@CONTROLS@", CONTROLS)
     .replace("@BUSY@", BUSY)
     .replace("@LOST@", LOST)
+    .replace("@STALLED@", STALLED)
 )
-STATE = "() => [window.paymeReady || 0, sessionStorage.getItem('paymeBusy'), window.paymeLost || 0]"
+STATE = (
+    "() => [window.paymeReady || 0, sessionStorage.getItem('paymeBusy'), window.paymeLost || 0,"
+    " sessionStorage.getItem('paymeStalled')]"
+)
 
 
 def open_at_once(server: VoilaServer, browser: Any, n: int) -> dict[str, Any]:
@@ -145,7 +153,7 @@ def open_at_once(server: VoilaServer, browser: Any, n: int) -> dict[str, Any]:
             for i, page in enumerate(pages):
                 with contextlib.suppress(Exception):  # a page navigating meanwhile
                     states[i] = page.evaluate(STATE)
-            if len(states) == n and all(ready or lost for ready, _, lost in states.values()):
+            if len(states) == n and all(ready or lost for ready, _, lost, _ in states.values()):
                 break
             time.sleep(0.5)
         # A page whose kernel went after its first control says so within 5 s.
@@ -155,7 +163,7 @@ def open_at_once(server: VoilaServer, browser: Any, n: int) -> dict[str, Any]:
                 states[i] = page.evaluate(STATE)
         alive_open = len(kernel_pids(server))
         for i, page in enumerate(pages):
-            ready, _, lost = states.get(i, (0, None, 0))
+            ready, _, lost, _ = states.get(i, (0, None, 0, None))
             if not (ready or lost):
                 _explain_no_page(page, n, i, logs[i])
         for context in contexts:  # no goodbye request: as if the browser crashed
@@ -166,10 +174,13 @@ def open_at_once(server: VoilaServer, browser: Any, n: int) -> dict[str, Any]:
     found = list(states.values())
     return {
         "n": n,
-        "times": sorted((ready - start) / 1000 for ready, _, lost in found if ready and not lost),
-        "busy": sum(1 for _, busy, _ in found if busy),
-        "lost": sum(1 for _, _, lost in found if lost),
-        "no_page": n - sum(1 for ready, _, lost in found if ready or lost),
+        "times": sorted(
+            (ready - start) / 1000 for ready, _, lost, _ in found if ready and not lost
+        ),
+        "busy": sum(1 for _, busy, _, _ in found if busy),
+        "lost": sum(1 for _, _, lost, _ in found if lost),
+        "stalled": sum(1 for *_, stalled in found if stalled),
+        "no_page": n - sum(1 for ready, _, lost, _ in found if ready or lost),
         "open": alive_open,
         "after": len(kernel_pids(server)),
         "peak": memory.peak,
@@ -261,17 +272,18 @@ def run() -> str:
         "`python -m benchmarks load`.",
         "",
         "| visitors | first control, median / worst s | shown the busy page on the way "
-        "| connection lost | no page | kernels while open "
+        "| told to reload | connection lost | no page | kernels while open "
         f"| kernels {AFTER_S} s after | peak memory MB |",
-        "|---|---|---|---|---|---|---|---|",
+        "|---|---|---|---|---|---|---|---|---|",
     ]
     for r in opened:
         lines.append(
-            f"| {r['n']} at once | {seconds(r['times'])} | {r['busy']} | {r['lost']} "
+            f"| {r['n']} at once | {seconds(r['times'])} | {r['busy']} | {r['stalled']} "
+            f"| {r['lost']} "
             f"| {r['no_page']} | {r['open']} | {r['after']} | {r['peak']:.0f} |"
         )
     lines.append(
-        f"| {ABANDONED} abandoned loads | - | {dropped['busy']} | - | - "
+        f"| {ABANDONED} abandoned loads | - | {dropped['busy']} | - | - | - "
         f"| {dropped['peak_kernels']} at most | {dropped['after']} | {dropped['peak']:.0f} |"
     )
     lines += [

@@ -208,6 +208,18 @@ def test_a_page_whose_controls_never_arrive_says_so(voila_app: VoilaServer, page
     page.goto(url, wait_until="domcontentloaded")
     page.get_by_text(STALLED).wait_for(state="visible", timeout=60_000)
     assert page.locator(".jupyter-widgets button").count() == 0
+    # Controls that still come (a very slow machine) take the message away.
+    page.evaluate(
+        """() => {
+        const late = document.createElement("div");
+        late.className = "jupyter-widgets";
+        document.getElementById("rendered_cells").appendChild(late);
+      }"""
+    )
+    page.get_by_text(STALLED).wait_for(state="detached", timeout=10_000)
+    # Otherwise its Reload button brings the page.
+    page.goto(url, wait_until="domcontentloaded")
+    page.get_by_text(STALLED).wait_for(state="visible", timeout=60_000)
     page.unroute(url)
     page.get_by_role("button", name="Reload").click()
     wait_ready(page)

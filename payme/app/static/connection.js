@@ -92,12 +92,24 @@
       });
   }
 
+  function rendered() {
+    return document.querySelector("#rendered_cells .jupyter-widgets") !== null;
+  }
+
   // A page of the app's notebooks (it has a kernel) with no control a while after loading.
+  // Should the controls still come (a very slow machine), the message goes again.
   function checkStalled() {
-    if (aliveUrl() === null || document.querySelector("#rendered_cells .jupyter-widgets")) {
+    if (aliveUrl() === null || rendered()) {
       return;
     }
     showProblem("payme-page-stalled", "This page did not finish loading — reload to try again.");
+    var watch = window.setInterval(function () {
+      var box = document.getElementById("payme-page-stalled");
+      if (rendered() && box) {
+        box.remove();
+        window.clearInterval(watch);
+      }
+    }, 1000);
   }
 
   window.addEventListener("load", function () {
