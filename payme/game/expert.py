@@ -45,7 +45,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from payme.cards import Card
+from payme.cards import CARDS, Card
 from payme.game.actions import Action, Discard, Draw, GoOut, LayOff
 from payme.game.bots import (
     StrongBot,
@@ -112,6 +112,7 @@ class Outlook:
         self.points = {c: rules.card_points(c, dealt) for c, _ in self.kinds}
         self._draws: dict[Hand, tuple[float, float]] = {}
         self._pairs: dict[Hand, float] = {}
+        self._pair_terms: dict[int, float] = {}
         self.counts = dict(unseen)
         self.wild_share = sum(n for c, n in self.kinds if self.wild[c]) / max(1, self.total)
         self.per_draw = per_draw
@@ -166,18 +167,38 @@ class Outlook:
         known = self._pairs.get(dead)
         if known is not None:
             return known
-        counts, wild, total = self.counts, self.wild, self.total
+        related = _RELATED
+        if len(dead) > 2:
+            # A card added to a weighed deadwood that pairs with none of it adds nothing
+            # (the draw of a card that melds with nothing, weighed for every such card).
+            base = self._pairs.get(dead[:-1])
+            if base is not None:
+                last = dead[-1].index
+                if not any(related[c.index * _KINDS + last] for c in dead[:-1]):
+                    self._pairs[dead] = base
+                    return base
+        wild = self.wild
         natural = [c for c in dead if c.rank is not None and not wild.get(c)]
         saved = 0.0
         for i, a in enumerate(natural):
+            row = a.index * _KINDS
             for b in natural[i + 1 :]:
-                need = completing(a, b, self.rules)
-                if need:
-                    n = sum(counts.get(c, 0) for c in need if not wild.get(c))
-                    share = n / total + self.wild_share if total else 0.0
-                    saved += share * (self.points_of(a) + self.points_of(b))
+                if related[row + b.index]:
+                    saved += self._pair_saving(a, b)
         self._pairs[dead] = saved
         return saved
+
+    def _pair_saving(self, a: Card, b: Card) -> float:
+        """One pair's term of :meth:`pair_savings` (each pair's found once a decision)."""
+        key = a.index * _KINDS + b.index
+        known = self._pair_terms.get(key)
+        if known is None:
+            counts, wild, total = self.counts, self.wild, self.total
+            need = completing(a, b, self.rules)
+            n = sum(counts.get(c, 0) for c in need if not wild.get(c))
+            share = n / total + self.wild_share if total and need else 0.0
+            known = self._pair_terms[key] = share * (self.points_of(a) + self.points_of(b))
+        return known
 
     def out_chance(self, dead: Hand) -> float:
         """The chance that one draw lets a hand whose best layout leaves ``dead`` unmelded go
@@ -513,6 +534,19 @@ class ExpertBot(StrongBot):
             f"(expected {stock:.1f} penalty points against {take:.1f} if you take it).",
             tuple(options),
         )
+
+
+def _related(a: Card, b: Card) -> bool:
+    """Whether two cards are a pair or a near-run (both with a rank: some card completes
+    them; a joker never is)."""
+    if a.rank is None or b.rank is None:
+        return False
+    return a.rank == b.rank or (a.suit == b.suit and abs(a.rank - b.rank) <= 2)
+
+
+_KINDS = len(CARDS)
+_RELATED = [_related(a, b) for a in CARDS for b in CARDS]
+"""``_RELATED[a.index * _KINDS + b.index]``: :func:`_related` looked up, not worked out."""
 
 
 def _final_draw_reason(action: Action, view: PayMeView) -> str:
