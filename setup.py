@@ -8,6 +8,7 @@ slower); one message says so.
 
 from __future__ import annotations
 
+import hashlib
 import shutil
 import sys
 from pathlib import Path
@@ -17,6 +18,11 @@ from setuptools.command.build_ext import build_ext
 from setuptools.command.build_py import build_py
 
 HERE = Path(__file__).resolve().parent
+CORE_SOURCE = HERE / "payme" / "solver" / "_core.c"
+# The core carries a digest of the source it was built from: payme.solver.backend compares it
+# with the _core.c beside it and runs the pure-Python solver instead of an out-of-date build
+# (a checkout updated without reinstalling).
+SOURCE_DIGEST = hashlib.sha256(CORE_SOURCE.read_bytes()).hexdigest()[:16]
 
 
 class OptionalBuildExt(build_ext):
@@ -65,6 +71,7 @@ setup(
             "payme.solver._core",
             sources=["payme/solver/_core.c"],
             extra_compile_args=["-O2"] if sys.platform != "win32" else [],
+            define_macros=[("PAYME_CORE_SOURCE", f'"{SOURCE_DIGEST}"')],
             optional=True,
         )
     ],

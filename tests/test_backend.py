@@ -188,3 +188,25 @@ def test_a_hand_as_text_is_evaluated_as_its_cards(text: str, name: str) -> None:
         return ev.deadwood_points, ev.cards, ev.melds, ev.deadwood, str(ev)
 
     assert answer(text) == answer(None)
+
+
+def test_an_out_of_date_build_is_not_used(tmp_path: Path) -> None:
+    """A build from another _core.c (a checkout updated without reinstalling) is refused:
+    its functions may not match what the Python side calls."""
+    from types import SimpleNamespace
+
+    from payme.solver.backend import out_of_date
+
+    source = tmp_path / "_core.c"
+    source.write_text("/* one version */\n")
+    import hashlib
+
+    digest = hashlib.sha256(source.read_bytes()).hexdigest()[:16]
+    assert not out_of_date(SimpleNamespace(SOURCE=digest), source)  # type: ignore[arg-type]
+    source.write_text("/* the next version */\n")
+    assert out_of_date(SimpleNamespace(SOURCE=digest), source)  # type: ignore[arg-type]
+    assert out_of_date(SimpleNamespace(), source)  # type: ignore[arg-type]  # built before digests
+    # A wheel without the source: the build is taken as it is.
+    assert not out_of_date(SimpleNamespace(SOURCE=digest), tmp_path / "absent.c")  # type: ignore[arg-type]
+    if CORE is not None:  # the build in use here matches its source
+        assert not out_of_date(CORE)

@@ -1877,6 +1877,12 @@ static PyTypeObject NSearchType = {
     .tp_new = NSearch_new,
 };
 
+/* A digest of this file, given by setup.py: payme.solver.backend refuses a build whose
+   digest differs from the _core.c beside it (an out-of-date build). */
+#ifndef PAYME_CORE_SOURCE
+#define PAYME_CORE_SOURCE ""
+#endif
+
 static struct PyModuleDef coremodule = {
     PyModuleDef_HEAD_INIT, "_core",
     "The compiled core of payme's hand solver (see payme/solver/_core.c).", -1, NULL,
@@ -1896,7 +1902,8 @@ PyMODINIT_FUNC PyInit__core(void) {
         PyModule_AddObject(m, "GSearch", (PyObject *)&GSearchType) < 0 ||
         PyModule_AddObject(m, "NSearch", (PyObject *)&NSearchType) < 0 ||
         PyModule_AddObject(m, "Hands", (PyObject *)&HandsType) < 0 ||
-        PyModule_AddIntConstant(m, "STATE_BITS", NW * 64) < 0) {
+        PyModule_AddIntConstant(m, "STATE_BITS", NW * 64) < 0 ||
+        PyModule_AddStringConstant(m, "SOURCE", PAYME_CORE_SOURCE) < 0) {
         Py_DECREF(m);
         return NULL;
     }

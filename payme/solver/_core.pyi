@@ -4,6 +4,7 @@ from collections.abc import Callable
 from typing import Any
 
 STATE_BITS: int
+SOURCE: str
 
 class Fields:
     def __init__(

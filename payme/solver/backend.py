@@ -7,7 +7,9 @@ on a million hands: ``python -m benchmarks.equality``); only the speed differs. 
 was not built, the pure-Python searches run.  The environment variable ``PAYME_SOLVER``
 chooses, read once when the solver is first used: ``python`` forces the pure-Python core,
 ``compiled`` requires the compiled one (an error where it is missing), unset or ``auto``
-takes the compiled core when it is there.
+takes the compiled core when it is there.  A build older than the ``_core.c`` beside it (a
+checkout updated without reinstalling) is not used: the pure-Python searches run, and
+:func:`describe` says to rebuild.
 
 >>> solver_backend() in ("compiled", "python")
 True
@@ -15,13 +17,33 @@ True
 
 from __future__ import annotations
 
+import hashlib
 import os
+from pathlib import Path
 from types import ModuleType
 from typing import Final, Literal
 
 Backend = Literal["compiled", "python"]
 
 _CHOICES: Final = ("auto", "compiled", "python")
+_SOURCE: Final = Path(__file__).with_name("_core.c")
+_REBUILD: Final = "rebuild it: make -B .venv/.installed, or reinstall payme"
+
+
+def out_of_date(core: ModuleType, source: Path = _SOURCE) -> bool:
+    """Whether ``core`` was built from another ``_core.c`` than the one at ``source``.
+
+    An installed wheel may ship without the source: then the build is taken as it is.
+    """
+    try:
+        digest = hashlib.sha256(source.read_bytes()).hexdigest()[:16]
+    except OSError:
+        return False
+    return str(getattr(core, "SOURCE", "")) != digest
+
+
+STALE = False
+"""Whether a compiled core is built but out of date (so the pure-Python core runs)."""
 
 
 def _load() -> ModuleType | None:
@@ -45,6 +67,15 @@ def _load() -> ModuleType | None:
             ) from error
         return None
     core: ModuleType = _core
+    if out_of_date(core):
+        if wanted == "compiled":
+            raise ImportError(
+                "PAYME_SOLVER=compiled, but the solver's compiled core was built from an older "
+                f"payme/solver/_core.c: {_REBUILD}"
+            )
+        global STALE
+        STALE = True
+        return None
     return core
 
 
@@ -78,6 +109,11 @@ def describe() -> str:
         return "payme: the solver's compiled core is built and runs."
     if os.environ.get("PAYME_SOLVER", "").strip().lower() == "python":
         return "payme: the solver's pure-Python core runs (PAYME_SOLVER=python)."
+    if STALE:
+        return (
+            "payme: the solver's compiled core is out of date (built from an older _core.c): "
+            f"the pure-Python core runs, with the same answers, slower; {_REBUILD}."
+        )
     return (
         "payme: the solver's compiled core was not built (no C compiler at install?): the "
         "pure-Python core runs, with the same answers, slower. To build it, install a C "
@@ -85,4 +121,4 @@ def describe() -> str:
     )
 
 
-__all__ = ["CORE", "STATE_BITS", "Backend", "describe", "solver_backend"]
+__all__ = ["CORE", "STALE", "STATE_BITS", "Backend", "describe", "out_of_date", "solver_backend"]
