@@ -10,6 +10,15 @@ page's kernel process, read from /proc while the page is open::
     .venv/bin/python -m benchmarks app      # or: .venv/bin/python -m benchmarks.bench_app
 
 ``BENCH_APP_REPEATS`` sets the visits per page (default 3).
+
+Side by side, for a change's before and after on a busy machine: ``--compare DIR`` serves
+this checkout and another one (``DIR``: e.g. ``git worktree add /tmp/before main``, with its
+compiled core) at once and alternates cold visits between them (A then B, then B then A; a
+first round is discarded), and prints per page the median first control, the kernel's CPU
+at that moment, the server's CPU during the visit and the widget models the page's state
+carries (``--pages a,b`` limits the pages)::
+
+    .venv/bin/python -m benchmarks.bench_app --compare /tmp/before --pages play,puzzles
 """
 
 from __future__ import annotations
@@ -193,5 +202,109 @@ def run() -> str:
     return "\n".join(lines) + "\n"
 
 
+def _cpu_seconds(pid: int) -> float:
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def _counted_visit(browser: Any, server: VoilaServer, name: str) -> dict[str, float]:
+    """One cold visit: seconds to the first control, kernel and server CPU, widget models."""
+    context = browser.new_context(viewport={"width": 1000, "height": 700})
+    page = context.new_page()
+    models = [0]
+
+    def on_socket(socket: Any) -> None:
+        def received(payload: str | bytes) -> None:
+            data = payload if isinstance(payload, bytes) else payload.encode()
+            models[0] += data.count(b'"_model_name"')
+
+        socket.on("framereceived", received)
+
+    page.on("websocket", on_socket)
+    assert server.proc is not None
+    server_cpu = _cpu_seconds(server.proc.pid)
+    try:
+        start = time.monotonic()
+        page.goto(server.page_url(name), wait_until="commit", timeout=TIMEOUT_MS)
+        page.locator(READY.get(name, INTERACTIVE)).first.wait_for(
+            state="visible", timeout=TIMEOUT_MS
+        )
+        seconds = time.monotonic() - start
+        config = json.loads(page.locator("#jupyter-config-data").text_content() or "{}")
+        pid = _kernel_pid(config.get("kernelId", "?"))
+        return {
+            "seconds": seconds,
+            "kernel": _cpu_seconds(pid) if pid else float("nan"),
+            "server": _cpu_seconds(server.proc.pid) - server_cpu,
+            "models": models[0],
+        }
+    finally:
+        context.close()
+
+
+def compare(other: Path, pages: list[str], repeats: int = REPEATS) -> str:
+    """A Markdown table: this checkout (*after*) against ``other`` (*before*), side by side."""
+    from playwright.sync_api import sync_playwright
+
+    here = Path(__file__).resolve().parents[1]
+    found: dict[str, dict[str, list[dict[str, float]]]] = {"before": {}, "after": {}}
+    with tempfile.TemporaryDirectory() as tmp:
+        servers = {}
+        saved = os.environ.get("PYTHONPATH")
+        try:
+            for kind, root in (("before", other.resolve()), ("after", here)):
+                os.environ["PYTHONPATH"] = str(root)  # its server and kernels import its payme
+                servers[kind] = VoilaServer(root / "notebooks", Path(tmp), defaults=True)
+                servers[kind].cwd = root
+                servers[kind].start()
+        finally:
+            os.environ.pop("PYTHONPATH", None)
+            if saved is not None:
+                os.environ["PYTHONPATH"] = saved
+        try:
+            with sync_playwright() as pw:
+                browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+                for round_ in range(repeats + 1):
+                    for name in pages:
+                        order = ["before", "after"][:: 1 if round_ % 2 == 0 else -1]
+                        for kind in order:
+                            visit = _counted_visit(browser, servers[kind], name)
+                            if round_:  # the first round warms caches on both sides
+                                found[kind].setdefault(name, []).append(visit)
+                browser.close()
+        finally:
+            for server in servers.values():
+                server.stop()
+
+    def median(kind: str, name: str, key: str) -> float:
+        return statistics.median(v[key] for v in found[kind][name])
+
+    lines = [
+        f"Side by side, {datetime.now(UTC):%Y-%m-%d %H:%M UTC}, {_machine()}; {repeats} cold "
+        f"visits each, alternating; medians, before → after ({other} → {here}).",
+        "",
+        "| page | first control (s) | kernel CPU (s) | server CPU (s) | widget models |",
+        "|---|---|---|---|---|",
+    ]
+    for name in pages:
+        cells = [
+            f"{median('before', name, key):{fmt}} → {median('after', name, key):{fmt}}"
+            for key, fmt in (("seconds", ".2f"), ("kernel", ".2f"), ("server", ".2f"))
+        ]
+        before, after = median("before", name, "models"), median("after", name, "models")
+        cells.append(f"{before:.0f} → {after:.0f}")
+        lines.append(f"| {name} | " + " | ".join(cells) + " |")
+    return "\n".join(lines) + "\n"
+
+
 if __name__ == "__main__":
-    print(run())
+    import argparse
+
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--compare", type=Path, help="another checkout to compare with")
+    parser.add_argument("--pages", help="comma-separated page names (default: all)")
+    args = parser.parse_args()
+    if args.compare:
+        print(compare(args.compare, args.pages.split(",") if args.pages else _pages()))
+    else:
+        print(run())
