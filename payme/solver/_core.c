@@ -1341,6 +1341,10 @@ static PyObject *hands_run(Hands *h, const int *index, Py_ssize_t n_cards, PyObj
         while (k > 0 && any_cost[k - 1] < x) any_cost[k] = any_cost[k - 1], k--;
         any_cost[k] = x;
     }
+    /* The leftover costs first: the only step that may call Python (and so let another
+     * thread in, which may clear the bundle cache), before any bundle is held below. */
+    int64_t ends0[66], ends1[66];
+    if (hands_ends(h, any_cost, n_any, ends0, ends1) < 0) return NULL;
     /* The candidate bundles, as Search._candidates finds them: runs by suit (or cluster),
      * then sets by rank. */
     cbundle_t *found[MOST_BUNDLES];
@@ -1460,9 +1464,7 @@ static PyObject *hands_run(Hands *h, const int *index, Py_ssize_t n_cards, PyObj
         state.w[bit / 64] += add; /* a field never straddles words: width divides 64? */
         if (bit % 64 + s->width > 64) state.w[bit / 64 + 1] += (uint64_t)field[p] >> (64 - bit % 64);
     }
-    int64_t ends0[66], ends1[66];
     PyObject *result = NULL;
-    if (hands_ends(h, any_cost, n_any, ends0, ends1) < 0) goto done;
     g.end[1] = ends0; /* a discard owed */
     g.end[0] = ends1;
     int64_t total = g_solve(&g, &state, n_any, INF, 0);
