@@ -296,11 +296,11 @@ def _verdict(
             "(ratios " + ", ".join(f"{r:.2f}" for r in rl["meld-rich"]) + ")."
         )
     if ospiel:
+        # r is OpenSpiel's time over ours: below 1 OpenSpiel is the faster.
         lines.append(
-            "OpenSpiel's C++ is faster by a factor of "
-            + ", ".join(f"{1 / r:.0f}" for r in ospiel)
-            + " (10 and 11 cards, random "
-            "then meld-rich)."
+            "OpenSpiel's C++ against payme (10 and 11 cards, random then meld-rich): "
+            + ", ".join(f"{1 / r:.1f}x faster" if r < 1 else f"{r:.1f}x slower" for r in ospiel)
+            + "."
         )
     return [" ".join(lines)]
 

@@ -10,12 +10,19 @@ import importlib.util
 import os
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 
 import payme
 from payme.solver.backend import CORE
+
+if TYPE_CHECKING:
+    from payme.cards import Card
+    from payme.melds import RuleTables
+    from payme.solver.natural import Natural
 
 REPO = Path(__file__).resolve().parents[1]
 BUILT = importlib.util.find_spec("payme.solver._core") is not None
@@ -120,41 +127,70 @@ def test_both_cores_give_the_same_answers_on_20000_hands() -> None:
     assert not disagreements, "\n".join(disagreements[:3])
 
 
-def test_the_compiled_whole_hand_evaluation_makes_the_python_searchs_moves() -> None:
-    """The compiled core's ``Hands`` lists the candidate melds itself (as the shape book
-    does); its points and its walk's picks must be the Python search's, hand by hand, under
-    presets and random custom rule sets (every meld rule: half-wild limit, no adjacent
-    wild cards, ace high, distinct suits, set sizes), random, meld-rich and wild-heavy."""
+def _compiled_hands(seed: int) -> Iterator[tuple[RuleTables, Natural, tuple[Card, ...]]]:
+    """The equality check's hands (24 chunks of 120: presets and random custom rule sets;
+    random, meld-rich and wild-heavy), each with its rule tables and their ``Natural``
+    (whose ``hands`` is the compiled core's whole-hand evaluation)."""
     if CORE is None:
         pytest.skip("the compiled core is not in use in this run")
     from payme.melds import tables_for
     from payme.solver.natural import natural_for
-    from payme.solver.search import Search, _Solver, scan
 
     sys.path.insert(0, str(REPO))
     try:
         from benchmarks.equality import deal
     finally:
         sys.path.remove(str(REPO))
-    taken = 0
     for chunk in range(24):
-        for _, r, dealt, _, hand in deal(7, chunk, 120):
+        for _, r, dealt, _, hand in deal(seed, chunk, 120):
             t = tables_for(r, dealt)
             nat = natural_for(t)
             assert nat.hands is not None
-            got = nat.hands.evaluate(hand)
-            found = scan(hand, nat.book)
-            if got is None:
-                # Left to Python: scoped wild cards, or a hand the pack cannot hold.
-                assert found is None or any(t.scope[i] in ("set", "run") for i in found[3])
-                continue
-            assert found is not None
-            h = Search(hand, t, t.points, nat.book, found)
-            plain = _Solver(h)  # the pure-Python search of the same hand
-            total = plain.value(h.state0, h.n_any, 1)
-            assert got == (total + h.aside, total, plain.picks(h.state0, h.n_any, 1)), hand
-            taken += 1
+            yield t, nat, hand
+
+
+def test_the_compiled_whole_hand_evaluation_makes_the_python_searchs_moves() -> None:
+    """The compiled core's ``Hands`` lists the candidate melds itself (as the shape book
+    does); its points and its walk's picks must be the Python search's, hand by hand, under
+    presets and random custom rule sets (every meld rule: half-wild limit, no adjacent
+    wild cards, ace high, distinct suits, set sizes), random, meld-rich and wild-heavy."""
+    from payme.solver.search import Search, _Solver, scan
+
+    taken = 0
+    for t, nat, hand in _compiled_hands(7):
+        assert nat.hands is not None
+        got = nat.hands.evaluate(hand)
+        found = scan(hand, nat.book)
+        if got is None:
+            # Left to Python: scoped wild cards, or a hand the pack cannot hold.
+            assert found is None or any(t.scope[i] in ("set", "run") for i in found[3])
+            continue
+        assert found is not None
+        h = Search(hand, t, t.points, nat.book, found)
+        plain = _Solver(h)  # the pure-Python search of the same hand
+        total = plain.value(h.state0, h.n_any, 1)
+        assert got == (total + h.aside, total, plain.picks(h.state0, h.n_any, 1)), hand
+        taken += 1
     assert taken > 2000
+
+
+def test_the_compiled_best_discard_is_the_lean_paths_choice() -> None:
+    """``Hands.discard`` weighs a hand of natural cards as ``natural_discard`` does: the
+    same card and the same points, under presets and random custom rule sets."""
+    from payme.solver.natural import natural_discard
+
+    taken = 0
+    for t, nat, hand in _compiled_hands(11):
+        assert nat.hands is not None
+        got = nat.hands.discard(hand)
+        want = natural_discard(hand, t, nat)
+        if want is None:
+            assert got is None  # a wild or special card, or no card: the general path
+            continue
+        card, (_, _, _, points) = want
+        assert got == (card.index, points), hand
+        taken += 1
+    assert taken > 300
 
 
 @pytest.mark.parametrize(

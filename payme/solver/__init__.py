@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from operator import attrgetter
 from typing import TYPE_CHECKING, Any, Final
 
-from payme.cards import N_REGULAR, Card, CardsLike, format_hand, html_by, parse_hand
+from payme.cards import CARDS, N_REGULAR, Card, CardsLike, format_hand, html_by, parse_hand
 from payme.deprecation import renamed
 from payme.melds import Meld, RuleTables, hand_cards, tables_for
 from payme.rulesets import Ruleset, RulesLike
@@ -179,6 +179,16 @@ def _laid_out(cards: tuple[Card, ...], h: Search, total: int, picks: tuple[int, 
     search's picks (see :meth:`Search.picks`)."""
     melds, deadwood, _ = layout(h, replay(h, total, picks, 1))
     return tuple(sorted(cards, key=_index)), tuple(melds), tuple(deadwood)
+
+
+def _discard_laid_out(hand: str | tuple[Card, ...], t: RuleTables, thrown: int) -> Laid:
+    """The cards kept after the compiled core's best discard of a hand of natural cards,
+    laid out by the lean path (which makes the same choice)."""
+    cards = hand if type(hand) is tuple else parse_hand(hand)
+    plain = natural_discard(cards, t, natural_for(t))
+    assert plain is not None and plain[0].index == thrown, "the cores chose differently"
+    kept, melds, deadwood, _ = plain[1]
+    return kept, melds, deadwood
 
 
 def _laid_out_later(
@@ -362,9 +372,18 @@ def best_discard(
     Card('7H')
     """
     t, nat = _prepared(rules, dealt)
-    cards = hand if type(hand) is tuple else parse_hand(hand)
     r = t.rules
-    if not r.never_discarded and r.holder_wins is None and _LEAN_DISCARD:
+    lean = not r.never_discarded and r.holder_wins is None and _LEAN_DISCARD
+    if lean and nat.hands is not None:
+        # The compiled core weighs a hand of natural cards whole, text or cards, as the
+        # lean path below does; the kept cards are laid out when first read.
+        hit = nat.hands.discard(hand)
+        if hit is not None:
+            thrown, points = hit
+            pending = (_discard_laid_out, (hand, t, thrown))
+            return BestDiscard(CARDS[thrown], _lazy_evaluation(points, r, t.dealt, pending))
+    cards = hand if type(hand) is tuple else parse_hand(hand)
+    if lean:
         # One pass checks the cards against the pack; a hand of natural cards only takes
         # the lean path, which makes the general search's choices faster.
         found = scan(cards, nat.book)

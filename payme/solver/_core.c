@@ -711,7 +711,7 @@ typedef struct {
     PyObject_HEAD
     shape_t s;
     st_t guard;
-    int pos_of[NREG];
+    int pos_of[NREG], index_at[NREG];
     unsigned char limit[64];
     signed char kind[64]; /* by card index: 0 regular, 1 one-card meld, 2 never melded,
                              3 wild in any meld, 4 other (scoped wild: not handled) */
@@ -1127,6 +1127,7 @@ static PyObject *Hands_new(PyTypeObject *type, PyObject *args, PyObject *kw) {
     for (int i = 0; i < NREG; i++) {
         if (tmp[i] < 0 || tmp[i] >= NREG) goto bad;
         h->pos_of[i] = (int)tmp[i];
+        h->index_at[tmp[i]] = i;
     }
     Py_ssize_t n = PyObject_Length(limit);
     if (n < NREG || n > 64) goto bad;
@@ -1295,9 +1296,74 @@ static PyObject *make_evaluation(Hands *h, PyObject *hand, int64_t points, int64
     return ev;
 }
 
+/* The best discard of a hand of natural cards, as payme.solver.natural.natural_discard
+ * chooses it (itself the general search's choice): the least of (the search with one
+ * discard owed, 0, 0) and, for each card set aside (in no candidate meld), (the plain
+ * search less that card's points, 1, its index).  (index of the card thrown, points left),
+ * or None when no card may go. */
+static PyObject *discard_answer(Hands *h, GSearch *g, const st_t *state, int64_t aside,
+                                const int *isolated, int n_isolated) {
+    const shape_t *s = g->sp;
+    int64_t best = INF, kind = 2, thrown = -1;
+    if (!st_zero(state)) {
+        int64_t v = g_solve(g, state, 0, INF, 1);
+        if (v == -2) return NULL;
+        if (v < INF) best = v + aside, kind = 0;
+    }
+    if (n_isolated) {
+        int64_t whole = aside;
+        if (!st_zero(state)) {
+            int64_t v = g_solve(g, state, 0, INF, 0);
+            if (v == -2) return NULL;
+            whole += v;
+        }
+        /* Card order: the lowest index first among equals (isolated is by position). */
+        int order[64];
+        memcpy(order, isolated, sizeof(int) * n_isolated);
+        for (int i = 1; i < n_isolated; i++) {
+            int x = order[i], q = i;
+            while (q > 0 && order[q - 1] > x) order[q] = order[q - 1], q--;
+            order[q] = x;
+        }
+        for (int i = 0; i < n_isolated; i++) {
+            int64_t v = whole - h->card_cost[order[i]];
+            if (v < best || (v == best && (1 < kind || (1 == kind && order[i] < thrown))))
+                best = v, kind = 1, thrown = order[i];
+        }
+    }
+    if (kind == 2) Py_RETURN_NONE;
+    if (kind == 0) {
+        /* The discard search's first best moves, up to the discard. */
+        int buf[PICKS_MOST];
+        int n = g_picks(g, state, 0, 1, buf);
+        if (n < 0) return NULL;
+        st_t x = *state;
+        for (int i = 0; i < n && thrown < 0; i++) {
+            int j = slot_of(s, &x);
+            if (buf[i] >= 0)
+                st_sub(&x, &x, &g->moves[g->start[j] + buf[i]].delta);
+            else if (buf[i] == -1)
+                st_sub(&x, &x, &s->unit[j]);
+            else
+                thrown = h->index_at[j];
+        }
+        if (thrown < 0) {
+            PyErr_SetString(PyExc_RuntimeError, "discard: the walk made no discard");
+            return NULL;
+        }
+    }
+    return Py_BuildValue("(iL)", (int)thrown, (long long)best);
+}
+
 /* The answer for the cards of ``index``: (points, search total, picks), or with ``hand``
- * (the caller's hand) the Evaluation itself (see Hands.bind); None for a hand not taken. */
-static PyObject *hands_run(Hands *h, const int *index, Py_ssize_t n_cards, PyObject *hand) {
+ * (the caller's hand) the Evaluation itself (see Hands.bind); with ``discard`` the best
+ * discard of a hand of natural cards instead (see discard_answer).  None for a hand not
+ * taken. */
+static PyObject *discard_answer(Hands *h, GSearch *g, const st_t *state, int64_t aside,
+                                const int *isolated, int n_isolated);
+
+static PyObject *hands_run(Hands *h, const int *index, Py_ssize_t n_cards, PyObject *hand,
+                           int discard) {
     if (h->n > 200000) hands_clear_cache(h); /* bounded, as the shape book's dicts */
     if (n_cards > h->max_hand) Py_RETURN_NONE;
     const shape_t *s = &h->s;
@@ -1334,6 +1400,8 @@ static PyObject *hands_run(Hands *h, const int *index, Py_ssize_t n_cards, PyObj
     for (int r = 0; r < 13; r++)
         for (int su = 0; su < 4; su++)
             if (copies[r][su] > 15) Py_RETURN_NONE;
+    /* The best discard is taken here for natural cards only (the lean path's hands). */
+    if (discard && (others || n_conv || !n_cards)) Py_RETURN_NONE;
     /* Dearest first (insertion sort: a handful). */
     for (int i = 1; i < n_any; i++) {
         int64_t x = any_cost[i];
@@ -1452,12 +1520,14 @@ static PyObject *hands_run(Hands *h, const int *index, Py_ssize_t n_cards, PyObj
     /* Cards in no candidate (and not wild): deadwood whatever happens, set aside. */
     st_t state;
     memset(&state, 0, sizeof(state));
+    int isolated[64], n_isolated = 0; /* their card indexes, each once */
     for (int p = 0; p < NREG; p++) {
         if (!field[p]) continue;
         int bit = p * s->width;
         int touched = st_bits(&used, bit, s->width) != 0;
         if (!touched && !s->conv[p]) {
             aside += field[p] * s->cost[p];
+            isolated[n_isolated++] = h->index_at[p];
             continue;
         }
         uint64_t add = (uint64_t)field[p] << (bit % 64);
@@ -1467,6 +1537,10 @@ static PyObject *hands_run(Hands *h, const int *index, Py_ssize_t n_cards, PyObj
     PyObject *result = NULL;
     g.end[1] = ends0; /* a discard owed */
     g.end[0] = ends1;
+    if (discard) {
+        result = discard_answer(h, &g, &state, aside, isolated, n_isolated);
+        goto done;
+    }
     int64_t total = g_solve(&g, &state, n_any, INF, 0);
     if (total == -2) goto done;
     int buf[PICKS_MOST];
@@ -1498,7 +1572,7 @@ done:
     return result;
 }
 
-static PyObject *cards_run(Hands *h, PyObject *cards, PyObject *hand) {
+static PyObject *cards_run(Hands *h, PyObject *cards, PyObject *hand, int discard) {
     if (!PyTuple_Check(cards)) Py_RETURN_NONE;
     Py_ssize_t n = PyTuple_GET_SIZE(cards);
     if (n > h->max_hand) Py_RETURN_NONE;
@@ -1522,10 +1596,12 @@ static PyObject *cards_run(Hands *h, PyObject *cards, PyObject *hand) {
         }
         index[i] = idx;
     }
-    return hands_run(h, index, n, hand);
+    return hands_run(h, index, n, hand, discard);
 }
 
-static PyObject *Hands_evaluate(Hands *h, PyObject *cards) { return cards_run(h, cards, NULL); }
+static PyObject *Hands_evaluate(Hands *h, PyObject *cards) {
+    return cards_run(h, cards, NULL, 0);
+}
 
 /* Python's str.split() whitespace among ASCII characters, and the comma parse_hand adds. */
 static inline int separates(unsigned char ch) {
@@ -1535,7 +1611,7 @@ static inline int separates(unsigned char ch) {
 /* evaluate_text(text): the same for a hand given as text, read as parse_hand reads it
  * (tokens between commas and whitespace, each a known spelling); None for text holding
  * anything else (non-ASCII, an unknown token: parse_hand then reads it or names it). */
-static PyObject *text_run(Hands *h, PyObject *text, PyObject *hand) {
+static PyObject *text_run(Hands *h, PyObject *text, PyObject *hand, int discard) {
     if (!PyUnicode_Check(text) || !PyUnicode_IS_ASCII(text)) Py_RETURN_NONE;
     const unsigned char *at = (const unsigned char *)PyUnicode_DATA(text);
     Py_ssize_t len = PyUnicode_GET_LENGTH(text), i = 0;
@@ -1557,10 +1633,12 @@ static PyObject *text_run(Hands *h, PyObject *text, PyObject *hand) {
         if (!h->spelled[slot] || n == h->max_hand) Py_RETURN_NONE;
         index[n++] = h->spelled_as[slot];
     }
-    return hands_run(h, index, n, hand);
+    return hands_run(h, index, n, hand, discard);
 }
 
-static PyObject *Hands_evaluate_text(Hands *h, PyObject *text) { return text_run(h, text, NULL); }
+static PyObject *Hands_evaluate_text(Hands *h, PyObject *text) {
+    return text_run(h, text, NULL, 0);
+}
 
 /* evaluation(hand): the Evaluation of a hand given as text or a tuple of cards, as
  * payme.solver.evaluate returns it (see bind), or None for a hand not taken. */
@@ -1569,8 +1647,17 @@ static PyObject *Hands_evaluation(Hands *h, PyObject *hand) {
         PyErr_SetString(PyExc_RuntimeError, "Hands.evaluation before Hands.bind");
         return NULL;
     }
-    if (PyUnicode_CheckExact(hand)) return text_run(h, hand, hand);
-    if (PyTuple_CheckExact(hand)) return cards_run(h, hand, hand);
+    if (PyUnicode_CheckExact(hand)) return text_run(h, hand, hand, 0);
+    if (PyTuple_CheckExact(hand)) return cards_run(h, hand, hand, 0);
+    Py_RETURN_NONE;
+}
+
+/* discard(hand): the best discard of a hand of natural cards only, text or cards, as
+ * natural_discard chooses it: (index of the card, points of the cards kept), or None for
+ * any other hand (or when no card may go). */
+static PyObject *Hands_discard(Hands *h, PyObject *hand) {
+    if (PyUnicode_CheckExact(hand)) return text_run(h, hand, NULL, 1);
+    if (PyTuple_CheckExact(hand)) return cards_run(h, hand, NULL, 1);
     Py_RETURN_NONE;
 }
 
@@ -1599,6 +1686,8 @@ static PyMethodDef Hands_methods[] = {
      "evaluate(cards): (points, search total, picks), or None for a hand not taken."},
     {"evaluate_text", (PyCFunction)Hands_evaluate_text, METH_O,
      "evaluate_text(text): the same for a hand given as text."},
+    {"discard", (PyCFunction)Hands_discard, METH_O,
+     "discard(hand): (index thrown, points kept) of a hand of natural cards, or None."},
     {"evaluation", (PyCFunction)Hands_evaluation, METH_O,
      "evaluation(hand): the Evaluation of a hand (text or cards), or None."},
     {"bind", (PyCFunction)(void (*)(void))Hands_bind, METH_FASTCALL,
