@@ -269,10 +269,14 @@ def _prepared(rules: RulesLike, dealt: int | None) -> tuple[RuleTables, Natural]
     Keyed by the identity of ``rules`` (a name or a Ruleset) and ``dealt``; only a plain
     ``int`` or ``None`` is cached, so a ``dealt`` of another type is always checked.
     """
+    last = _LAST
+    if last is not None and last[0] is rules and last[1] is dealt:
+        return last[2], last[3]  # the rule set and round of the call before (most calls)
     cacheable = dealt is None or type(dealt) is int
     if cacheable:
         hit = _PREPARED.get((id(rules), dealt))
         if hit is not None and hit[0] is rules:
+            _remember(rules, dealt, hit[1], hit[2])
             return hit[1], hit[2]
     t = tables_for(rules, dealt)
     nat = natural_for(t)
@@ -283,7 +287,18 @@ def _prepared(rules: RulesLike, dealt: int | None) -> tuple[RuleTables, Natural]
         if len(_PREPARED) > 256:
             _PREPARED.clear()
         _PREPARED[(id(rules), dealt)] = (rules, t, nat)
+        _remember(rules, dealt, t, nat)
     return t, nat
+
+
+_LAST: tuple[RulesLike, int | None, RuleTables, Natural] | None = None
+"""The last cacheable rule set and round :func:`_prepared` answered, checked by identity
+first."""
+
+
+def _remember(rules: RulesLike, dealt: int | None, t: RuleTables, nat: Natural) -> None:
+    global _LAST
+    _LAST = (rules, dealt, t, nat)  # one tuple: a thread reads the old one or the new one
 
 
 def can_go_out(
