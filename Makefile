@@ -80,9 +80,10 @@ check: lint typecheck pytest-fast
 # The fast tier again with the solver's pure-Python core (the reference and the fallback;
 # the runs above use the compiled core where it is built): about 36 s on two idle cores.
 # The slow sweeps and the browser run once, with the compiled core, and the 20,000-hand
-# check (tests/test_backend.py) ties the two cores; PURE_MARKERS="not e2e" takes the slow
+# check (tests/test_backend.py) ties the two cores; tests marked compiled need the compiled
+# core and are left out here; PURE_MARKERS="not e2e and not compiled" takes the slow
 # sweeps too (about 4 CPU-minutes more, see docs/benchmarks.md).
-PURE_MARKERS ?= not slow and not e2e
+PURE_MARKERS ?= not slow and not e2e and not compiled
 pytest-pure: $(STAMP)
 	@rc=0; PAYME_SOLVER=python $(VENV)/bin/pytest -q -rfE -m "$(PURE_MARKERS)" --ignore=tests/e2e \
 	  -n $(CHECK_WORKERS) $(PYTEST_ARGS_PURE) payme tests README.md </dev/null || rc=$$?; \

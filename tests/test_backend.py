@@ -102,6 +102,7 @@ def test_without_the_compiled_core_the_pure_core_runs() -> None:
 
 
 @pytest.mark.slow
+@pytest.mark.compiled
 def test_both_cores_give_the_same_answers_on_20000_hands() -> None:
     """The short version of ``python -m benchmarks.equality --hands 1000000`` (docs)."""
     if not BUILT:
@@ -132,6 +133,8 @@ def _compiled_hands(seed: int) -> Iterator[tuple[RuleTables, Natural, tuple[Card
     random, meld-rich and wild-heavy), each with its rule tables and their ``Natural``
     (whose ``hands`` is the compiled core's whole-hand evaluation)."""
     if CORE is None:
+        if _in_ci():
+            pytest.fail("the compiled core is not in use: nothing to compare", pytrace=False)
         pytest.skip("the compiled core is not in use in this run")
     from payme.melds import tables_for
     from payme.solver.natural import natural_for
@@ -149,6 +152,7 @@ def _compiled_hands(seed: int) -> Iterator[tuple[RuleTables, Natural, tuple[Card
             yield t, nat, hand
 
 
+@pytest.mark.compiled
 def test_the_compiled_whole_hand_evaluation_makes_the_python_searchs_moves() -> None:
     """The compiled core's ``Hands`` lists the candidate melds itself (as the shape book
     does); its points and its walk's picks must be the Python search's, hand by hand, under
@@ -174,6 +178,7 @@ def test_the_compiled_whole_hand_evaluation_makes_the_python_searchs_moves() -> 
     assert taken > 2000
 
 
+@pytest.mark.compiled
 def test_the_compiled_best_discard_is_the_lean_paths_choice() -> None:
     """``Hands.discard`` weighs a hand of natural cards as ``natural_discard`` does: the
     same card and the same points, under presets and random custom rule sets."""

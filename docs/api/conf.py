@@ -29,7 +29,9 @@ autodoc_class_signature = "separated"
 # matplotlib: references into them are left as plain text.  pandas and matplotlib hints are
 # imported only for type checkers, so they stay as written (``pd.DataFrame``, ``Figure``).
 nitpick_ignore_regex = [
-    ("py:class", r"(collections|collections\.abc|typing|abc|fractions|random)\.\w+"),
+    ("py:class", r"(collections|collections\.abc|typing|abc|fractions|random|types|pathlib)\.\w+"),
+    # The compiled core's types (payme/solver/_core.c) have no Python source to document.
+    ("py:class", r"(payme\.solver\._core\.)?(Hands|Fields|GSearch|NSearch)"),
     ("py:class", r"(pd|pandas|matplotlib)\..*|Figure|Axes"),
 ]
 

@@ -725,7 +725,7 @@ def compiled_hands(t: RuleTables, book: ShapeBook) -> Hands | None:
     """The compiled core's whole-hand evaluation for one rule set and round (see
     ``Hands`` in payme/solver/_core.c), or ``None`` where the core is not built or the
     packed state does not fit it.  It looks up the same bundles as
-    :meth:`Search._candidates` (made in C as the book makes them) and makes the same moves."""
+    ``Search._candidates`` (made in C as the book makes them) and makes the same moves."""
     if CORE is None or book.guard.bit_length() > STATE_BITS:
         return None
     fields = CORE.Fields(book.width, book.points_at, book.conv_at, book.conv_masks)
