@@ -130,10 +130,14 @@ def test_pages_opened_at_once_each_get_the_page_or_the_busy_page_first(
             tab.on("response", lambda r: busy.append(r.url) if r.status == 503 else None)
             tab.on("pageerror", lambda exc: errors.append(str(exc)))
             tabs.append(tab)
+        # All four requests leave at once (goto would wait for each answer to begin, and a
+        # fast render could then serve every tab within the second in line).
         for tab in tabs:
-            tab.goto(server.page_url("puzzles"), wait_until="commit")
+            tab.evaluate("url => { window.location.href = url; }", server.page_url("puzzles"))
         for tab in tabs:
             wait_ready(tab)
+        # The third in line waits for two renders, each a kernel's start and the notebook's
+        # run and its page's connection: more than its 1 s.
         assert busy, "with one render at a time and 1 s in line, someone saw the busy page"
         # Past the 5 s grace and a poll of connection.js: every page still has its kernel.
         time.sleep(7)
