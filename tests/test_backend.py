@@ -236,13 +236,11 @@ def test_an_out_of_date_build_is_not_used(tmp_path: Path) -> None:
     its functions may not match what the Python side calls."""
     from types import SimpleNamespace
 
-    from payme.solver.backend import out_of_date
+    from payme.solver.backend import out_of_date, source_digest
 
     source = tmp_path / "_core.c"
     source.write_text("/* one version */\n")
-    import hashlib
-
-    digest = hashlib.sha256(source.read_bytes()).hexdigest()[:16]
+    digest = source_digest(source)
     assert not out_of_date(SimpleNamespace(SOURCE=digest), source)  # type: ignore[arg-type]
     source.write_text("/* the next version */\n")
     assert out_of_date(SimpleNamespace(SOURCE=digest), source)  # type: ignore[arg-type]

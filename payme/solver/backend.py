@@ -36,10 +36,16 @@ def out_of_date(core: ModuleType, source: Path = _SOURCE) -> bool:
     An installed wheel may ship without the source: then the build is taken as it is.
     """
     try:
-        digest = hashlib.sha256(source.read_bytes()).hexdigest()[:16]
+        digest = source_digest(source)
     except OSError:
         return False
     return str(getattr(core, "SOURCE", "")) != digest
+
+
+def source_digest(source: Path = _SOURCE) -> str:
+    """The digest setup.py compiles into the core: the first 16 hex digits of the source's
+    SHA-256."""
+    return hashlib.sha256(source.read_bytes()).hexdigest()[:16]
 
 
 STALE = False
@@ -121,4 +127,13 @@ def describe() -> str:
     )
 
 
-__all__ = ["CORE", "STALE", "STATE_BITS", "Backend", "describe", "out_of_date", "solver_backend"]
+__all__ = [
+    "CORE",
+    "STALE",
+    "STATE_BITS",
+    "Backend",
+    "describe",
+    "out_of_date",
+    "solver_backend",
+    "source_digest",
+]
