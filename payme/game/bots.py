@@ -519,8 +519,9 @@ def play(
         options.setdefault("turn_limit", engine.BOT_TURN_LIMIT)
     game = engine.new(ruleset, players, seed, **options)
     seated = [make_bot(name, ruleset, bot_seed(seed, s)) for s, name in enumerate(names)]
-    # Nobody else holds this game until it is over: its actions need no undo.
-    return _play(game, seated, None, game._apply_owned)
+    # Nobody else holds this game until it is over: its actions need no undo, and those
+    # taken unchanged from the legal actions no second check.
+    return _play(game, seated, None, game._apply_owned, game._apply_listed)
 
 
 def play_out(game: Game, seated: Sequence[Bot], max_actions: int | None = None) -> Game:
@@ -534,12 +535,18 @@ def play_out(game: Game, seated: Sequence[Bot], max_actions: int | None = None) 
     >>> len(g.actions)
     3
     """
-    return _play(game, seated, max_actions, game.apply)
+    return _play(game, seated, max_actions, game.apply, game.apply)
 
 
 def _play(
-    game: Game, seated: Sequence[Bot], max_actions: int | None, apply: Callable[[Action], object]
+    game: Game,
+    seated: Sequence[Bot],
+    max_actions: int | None,
+    apply: Callable[[Action], object],
+    apply_listed: Callable[[Action], object],
 ) -> Game:
+    """Play ``game`` with ``apply`` for each bot's action, ``apply_listed`` for an action
+    that is one of the legal ones listed (the very object)."""
     taken = 0
     while not game.over and (max_actions is None or taken < max_actions):
         if game.phase == "hand_over":
@@ -547,7 +554,13 @@ def _play(
             continue
         seat = game.to_move
         assert seat is not None
-        apply(seated[seat].choose(game.view(seat), game.legal_actions()))
+        view = game.view(seat)
+        legal = game.legal_actions()
+        action = seated[seat].choose(view, legal)
+        if any(a is action for a in legal):
+            apply_listed(action)
+        else:
+            apply(action)
         taken += 1
     return game
 

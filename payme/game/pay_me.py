@@ -914,23 +914,24 @@ class PayMeGame(Game):
 
     def view(self, seat: int) -> PayMeView:
         """What ``seat`` may see now (no other player's hidden cards)."""
-        self._check_seat(seat)
-        melds: list[tuple[Meld, ...]] = [() for _ in range(self.players)]
+        declared = tuple(self._declarer_melds)
+        melds: list[tuple[Meld, ...]] = [()] * self.players
         if self._declarer is not None:
-            melds[self._declarer] = tuple(self._declarer_melds)
+            melds[self._declarer] = declared
         showing = self.phase == "lay_off" and self._shown is not None
+        # Built at every move of a bot game: map(tuple, ...) is the cheapest copy.
         return self._view(
             PayMeView,
             seat,
-            tuple(self._hands[seat]),
-            self.discard_pile,
+            tuple(self._hands[self._check_seat(seat)]),
+            tuple(self._pile),
             tuple(melds),
             declarer=self._declarer,
-            table=self.table,
-            table_melds=tuple(self._declarer_melds),
-            shown=tuple(tuple(h) if showing else None for h in self._hands),
-            picked_up=tuple(tuple(p) for p in self._picked_up),
-            discarded=tuple(tuple(d) for d in self._discarded),
+            table=tuple(map(tuple, self._table)),
+            table_melds=declared,
+            shown=tuple(map(tuple, self._hands)) if showing else (None,) * self.players,
+            picked_up=tuple(map(tuple, self._picked_up)),
+            discarded=tuple(map(tuple, self._discarded)),
             totals=tuple(self._totals),
             money=self.money,
             last_hand=self._summaries[-1] if self._summaries else None,
