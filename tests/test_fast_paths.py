@@ -9,10 +9,13 @@ here move by move, on both games and every kind of bot.
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Iterator
 
 import pytest
 
 from payme.game import game_class, make_bot, new_game, play_game
+from payme.game.actions import Action
+from payme.game.base import Game
 from payme.game.bots import bot_seed
 
 SEATINGS = [
@@ -23,15 +26,13 @@ SEATINGS = [
 ]
 
 
-@pytest.mark.parametrize(("rules", "bots"), SEATINGS)
-@pytest.mark.parametrize("seed", [3, 11])
-def test_every_listed_action_is_legal_and_every_view_is_whole(
-    rules: str, bots: tuple[str, ...], seed: int
-) -> None:
-    options = {"dealt": 5} if rules == "three_pack" else {}
+def _moves(
+    rules: str, bots: tuple[str, ...], seed: int, **options: int
+) -> Iterator[tuple[Game, list[Action], Action]]:
+    """Play a game move by move through ``apply`` (every action checked): yields the game,
+    the legal actions and the bot's choice before each move is made."""
     game = new_game(rules, len(bots), seed, **options)
     seated = [make_bot(name, game.rules, bot_seed(seed, s)) for s, name in enumerate(bots)]
-    checked = 0
     while not game.over:
         if game.phase == "hand_over":
             game.advance()
@@ -39,15 +40,26 @@ def test_every_listed_action_is_legal_and_every_view_is_whole(
         seat = game.to_move
         assert seat is not None
         legal = game.legal_actions()
+        action = seated[seat].choose(game.view(seat), legal)
+        yield game, legal, action
+        game.apply(action)
+
+
+@pytest.mark.parametrize(("rules", "bots"), SEATINGS)
+@pytest.mark.parametrize("seed", [3, 11])
+def test_every_listed_action_is_legal_and_every_view_is_whole(
+    rules: str, bots: tuple[str, ...], seed: int
+) -> None:
+    options = {"dealt": 5} if rules == "three_pack" else {}
+    checked = 0
+    for game, legal, _ in _moves(rules, bots, seed, **options):
         for action in legal:
             verdict = game.can(action)
             assert verdict.ok, (action, verdict.reason)
         for s in range(game.players):
             view = game.view(s)
-            names = {f.name for f in dataclasses.fields(view)}
-            assert set(vars(view)) == names
+            assert set(vars(view)) == {f.name for f in dataclasses.fields(view)}
             assert view == type(view)(**vars(view))
-        game.apply(seated[seat].choose(game.view(seat), legal))
         checked += 1
     assert checked > 5
 
@@ -59,19 +71,11 @@ def test_a_whole_bot_game_plays_as_one_checked_move_by_move(
     """``play_game`` (shortcuts taken) and the same bots through ``apply`` (every action
     checked, undo kept) play the very same game."""
     options = {"dealt": 5} if rules == "three_pack" else {}
-    seed = 7
-    fast = play_game(rules, len(bots), bots, seed=seed, **options)
-    engine = game_class(rules)
-    if engine.BOT_TURN_LIMIT is not None:
-        options = {**options, "turn_limit": engine.BOT_TURN_LIMIT}
-    slow = new_game(rules, len(bots), seed, **options)
-    seated = [make_bot(name, slow.rules, bot_seed(seed, s)) for s, name in enumerate(bots)]
-    while not slow.over:
-        if slow.phase == "hand_over":
-            slow.advance()
-            continue
-        seat = slow.to_move
-        assert seat is not None
-        slow.apply(seated[seat].choose(slow.view(seat), slow.legal_actions()))
-    assert fast.actions == slow.actions and fast.results() == slow.results()
-    assert fast.to_position() == slow.to_position()
+    fast = play_game(rules, len(bots), bots, seed=7, **options)
+    limit = game_class(rules).BOT_TURN_LIMIT
+    if limit is not None:
+        options["turn_limit"] = limit
+    game = list(_moves(rules, bots, 7, **options))[-1][0]  # the same game, played out
+    assert game.over
+    assert fast.actions == game.actions and fast.results() == game.results()
+    assert fast.to_position() == game.to_position()
