@@ -174,8 +174,12 @@ def _shown(ev: object) -> str:
     from payme.solver import Evaluation
 
     assert isinstance(ev, Evaluation)
+    # The cards and deadwood are read before the melds, then again after: the compiled core
+    # sets the first two at once and lays out the melds later, and both must agree.
+    first = (ev.cards, ev.deadwood)
     melds = [(m.kind, m.cards, m.stands_for) for m in ev.melds]
-    return repr((ev.cards, melds, ev.deadwood, ev.deadwood_points))
+    again = "" if (ev.cards, ev.deadwood) == first else f" laid out as {ev.cards, ev.deadwood}"
+    return repr((*first[:1], melds, *first[1:], ev.deadwood_points)) + again
 
 
 def answers(seed: int, chunk: int, n: int) -> list[str]:

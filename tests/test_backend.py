@@ -178,24 +178,84 @@ def test_the_compiled_whole_hand_evaluation_makes_the_python_searchs_moves() -> 
     assert taken > 2000
 
 
-@pytest.mark.compiled
-def test_the_compiled_best_discard_is_the_lean_paths_choice() -> None:
-    """``Hands.discard`` weighs a hand of natural cards as ``natural_discard`` does: the
-    same card and the same points, under presets and random custom rule sets."""
-    from payme.solver.natural import natural_discard
+def _laid_out(ev: object) -> tuple[object, ...]:
+    """An evaluation's fields, its cards and deadwood read before its melds (the compiled
+    core sets those two at once and lays out the melds when first read)."""
+    from payme.solver import Evaluation
 
-    taken = 0
+    assert isinstance(ev, Evaluation)
+    first = (ev.cards, ev.deadwood)
+    melds = [(m.kind, m.cards, m.stands_for) for m in ev.melds]
+    assert (ev.cards, ev.deadwood) == first, "the layout changed the cards or deadwood"
+    return (*first, melds, ev.deadwood_points)
+
+
+@pytest.mark.compiled
+def test_the_compiled_best_discard_is_the_python_paths_choice() -> None:
+    """``Hands.discard`` weighs a hand whole as ``best_discard``'s Python paths do (the
+    lean path for natural cards, the general search for wild ones): the same card, the same
+    cards kept with the same deadwood, melds and points, under presets and random custom
+    rule sets (every hand where no card is barred from the discard)."""
+    from payme.solver import _prepared, best_discard
+
+    taken = wild = 0
     for t, nat, hand in _compiled_hands(11):
-        assert nat.hands is not None
-        got = nat.hands.discard(hand)
-        want = natural_discard(hand, t, nat)
-        if want is None:
-            assert got is None  # a wild or special card, or no card: the general path
+        r = t.rules
+        if len(hand) < 2 or r.never_discarded or r.holder_wins is not None:
+            continue  # the core is not asked (see best_discard)
+        nat = _prepared(r, t.dealt)[1]  # its Natural binds what nat.hands makes
+        hands = nat.hands
+        assert hands is not None
+        got = hands.discard(hand)
+        nat.hands = None  # the Python paths
+        try:
+            want = best_discard(hand, r, t.dealt)
+        finally:
+            nat.hands = hands
+        if got is None:
+            # Left to Python: scoped wild cards, or a hand the pack cannot hold.
             continue
-        card, (_, _, _, points) = want
-        assert got == (card.index, points), hand
+        assert (got[0], *_laid_out(got[1])) == (want.card.index, *_laid_out(want.evaluation))
         taken += 1
-    assert taken > 300
+        wild += any(t.scope[c.index] is not None for c in hand)
+    assert taken > 1000
+    assert wild > 300
+
+
+@pytest.mark.compiled
+def test_the_compiled_going_out_check_is_the_python_paths() -> None:
+    """``Hands.go_out`` (priced 1 a card) answers ``can_go_out`` as its Python path does,
+    under presets and random custom rule sets, Rummy 3-Pack's barred cards included; the
+    hands are the equality check's, with a card or two added or taken to make them the
+    size that may go out, and a few that do go out."""
+    from payme.solver import _prepared, can_go_out
+
+    taken = out = 0
+    for t, nat, hand in _compiled_hands(13):
+        if t.dealt is not None:
+            size = t.dealt + 1
+            hand = (hand * 3)[:size]
+            if len(hand) < size or any(hand.count(c) > nat.book.limit[c.index] for c in hand):
+                continue
+        nat = _prepared(t.rules, t.dealt)[1]  # the Natural can_go_out uses
+        hands = nat.out_hands
+        assert hands is not None
+        got = hands.go_out(hand)
+        nat.out_hands = None  # the Python path
+        try:
+            want = can_go_out(hand, t.rules, t.dealt)
+        finally:
+            nat.out_hands = hands
+        if got is None:
+            continue
+        assert (bool(got), tuple(None if i < 0 else i for i in got)) == (
+            want.ok,
+            tuple(None if c is None else c.index for c in want.discards),
+        ), hand
+        taken += 1
+        out += want.ok
+    assert taken > 1000
+    assert out > 50
 
 
 @pytest.mark.parametrize(

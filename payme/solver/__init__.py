@@ -182,13 +182,21 @@ def _laid_out(cards: tuple[Card, ...], h: Search, total: int, picks: tuple[int, 
 
 
 def _discard_laid_out(hand: str | tuple[Card, ...], t: RuleTables, thrown: int) -> Laid:
-    """The cards kept after the compiled core's best discard of a hand of natural cards,
-    laid out by the lean path (which makes the same choice)."""
+    """The cards kept after the compiled core's best discard of a hand (``Hands.discard``
+    in _core.c), laid out as :func:`best_discard` lays them out without the core: a hand of
+    natural cards by the lean path, any other by the general search with the discard
+    owed (both make the same choice as the core)."""
     cards = hand if type(hand) is tuple else parse_hand(hand)
-    plain = natural_discard(cards, t, natural_for(t))
-    assert plain is not None and plain[0].index == thrown, "the cores chose differently"
-    kept, melds, deadwood, _ = plain[1]
-    return kept, melds, deadwood
+    nat = natural_for(t)
+    plain = natural_discard(cards, t, nat)
+    if plain is not None:
+        assert plain[0].index == thrown, "the cores chose differently"
+        kept, melds, deadwood, _ = plain[1]
+        return kept, melds, deadwood
+    cards = hand_cards(cards, t)
+    _, ev, dropped = _evaluation(cards, t, Search(cards, t, t.points, nat.book), 0)
+    assert dropped is not None and dropped.index == thrown, "the cores chose differently"
+    return ev.cards, ev.melds, ev.deadwood
 
 
 def _laid_out_later(
@@ -282,7 +290,7 @@ def _prepared(rules: RulesLike, dealt: int | None) -> tuple[RuleTables, Natural]
     nat = natural_for(t)
     if nat.hands is not None:
         # What the compiled core's evaluations are: this module's, laid out here.
-        nat.hands.bind(Evaluation, t.rules, t.dealt, _laid_out_later, t)
+        nat.hands.bind(Evaluation, t.rules, t.dealt, _laid_out_later, t, _discard_laid_out)
     if cacheable:
         if len(_PREPARED) > 256:
             _PREPARED.clear()
@@ -321,7 +329,14 @@ def can_go_out(
     >>> can_go_out("5H 6H 7H 8H", rules="denexa", dealt=3)
     GoOutCheck(ok=True, discards=(None, Card('5H'), Card('8H')))
     """
-    t = tables_for(rules, dealt)
+    t, nat = _prepared(rules, dealt)
+    out = nat.out_hands
+    if out is not None and type(hand) is tuple and (t.dealt is None or len(hand) == t.dealt + 1):
+        # The compiled core answers the same questions in one call (None: a hand it leaves
+        # to the path below, which names what is wrong with it).
+        hit: tuple[int, ...] | None = out.go_out(hand)
+        if hit is not None:
+            return GoOutCheck(bool(hit), tuple([None if i < 0 else CARDS[i] for i in hit]))
     cards = hand_cards(hand, t)
     r = t.rules
     mode = r.going_out
@@ -390,13 +405,12 @@ def best_discard(
     r = t.rules
     lean = not r.never_discarded and r.holder_wins is None and _LEAN_DISCARD
     if lean and nat.hands is not None:
-        # The compiled core weighs a hand of natural cards whole, text or cards, as the
-        # lean path below does; the kept cards are laid out when first read.
+        # The compiled core weighs the hand whole, text or cards, as the paths below do;
+        # the melds of the cards kept are laid out when first read (None: a hand it leaves
+        # to the paths below).
         hit = nat.hands.discard(hand)
         if hit is not None:
-            thrown, points = hit
-            pending = (_discard_laid_out, (hand, t, thrown))
-            return BestDiscard(CARDS[thrown], _lazy_evaluation(points, r, t.dealt, pending))
+            return BestDiscard(CARDS[hit[0]], hit[1])
     cards = hand if type(hand) is tuple else parse_hand(hand)
     if lean:
         # One pass checks the cards against the pack; a hand of natural cards only takes

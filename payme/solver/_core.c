@@ -443,6 +443,21 @@ static int64_t *int_array(PyObject *seq, Py_ssize_t *n, const char *what) {
     return out;
 }
 
+/* A tuple of Python ints from n C ints. */
+static PyObject *int_tuple(const int *buf, int n) {
+    PyObject *out = PyTuple_New(n);
+    if (!out) return NULL;
+    for (int i = 0; i < n; i++) {
+        PyObject *x = PyLong_FromLong(buf[i]);
+        if (!x) {
+            Py_DECREF(out);
+            return NULL;
+        }
+        PyTuple_SET_ITEM(out, i, x);
+    }
+    return out;
+}
+
 /* GSearch(fields, cands, guard, n_any, ends_owed, ends_plain, scoped) -- scoped: None, or (shift, gbits, mask_g, mask_q, n_set, n_run, term)
  * with term the leftover costs flattened as [owed][b][g][q]. */
 static PyObject *GSearch_new(PyTypeObject *type, PyObject *args, PyObject *kw) {
@@ -637,17 +652,7 @@ static PyObject *GSearch_picks(GSearch *g, PyObject *const *args, Py_ssize_t nar
     int buf[PICKS_MOST];
     int n = g_picks(g, &state, b, d ? 0 : 1, buf);
     if (n < 0) return NULL;
-    PyObject *out = PyTuple_New(n);
-    if (!out) return NULL;
-    for (int i = 0; i < n; i++) {
-        PyObject *x = PyLong_FromLong(buf[i]);
-        if (!x) {
-            Py_DECREF(out);
-            return NULL;
-        }
-        PyTuple_SET_ITEM(out, i, x);
-    }
-    return out;
+    return int_tuple(buf, n);
 }
 
 /* release(): forget the memo (the answers read from it are kept by the caller). */
@@ -726,9 +731,12 @@ typedef struct {
     uint64_t spelled[1024]; /* a token's bytes (up to 8) -> its index + 1 in spelled_as */
     int spelled_as[1024];
     PyObject *ev_type, *ev_rules, *ev_dealt, *ev_later, *ev_tables; /* see Hands.bind */
-    PyObject *name_points, *name_rules, *name_dealt, *name_pending;
+    PyObject *ev_discard_later;
+    PyObject *name_points, *name_rules, *name_dealt, *name_pending, *name_cards, *name_deadwood;
     int last_n; /* the ends of the last costs asked (most hands: no wild card, n = 0) */
-    int64_t last_costs[64], last_e0[66], last_e1[66];
+    int64_t last_costs[64], last_e0[66], last_e1[66], last_f0[66], last_f1[66];
+    char barred[64]; /* by card index: may not be the card left over (see Hands.going_out) */
+    int allow_none;  /* going out without a discard is allowed */
     bslot_t *slots;
     size_t cap, n;
 } Hands;
@@ -1078,6 +1086,9 @@ static void Hands_dealloc(Hands *h) {
     Py_XDECREF(h->ev_rules);
     Py_XDECREF(h->ev_dealt);
     Py_XDECREF(h->ev_later);
+    Py_XDECREF(h->ev_discard_later);
+    Py_XDECREF(h->name_cards);
+    Py_XDECREF(h->name_deadwood);
     Py_XDECREF(h->ev_tables);
     Py_XDECREF(h->name_points);
     Py_XDECREF(h->name_rules);
@@ -1167,7 +1178,12 @@ static PyObject *Hands_new(PyTypeObject *type, PyObject *args, PyObject *kw) {
     h->name_rules = PyUnicode_InternFromString("rules");
     h->name_dealt = PyUnicode_InternFromString("dealt");
     h->name_pending = PyUnicode_InternFromString("_pending");
-    if (!h->name_points || !h->name_rules || !h->name_dealt || !h->name_pending) goto fail;
+    h->name_cards = PyUnicode_InternFromString("cards");
+    h->name_deadwood = PyUnicode_InternFromString("deadwood");
+    if (!h->name_points || !h->name_rules || !h->name_dealt || !h->name_pending ||
+        !h->name_cards || !h->name_deadwood)
+        goto fail;
+    h->allow_none = 1;
     if (PyTuple_GET_SIZE(cards) != n) goto bad;
     for (int i = 0; i < n; i++) {
         PyObject *c = h->card_of[i] = PyTuple_GET_ITEM(cards, i);
@@ -1218,11 +1234,16 @@ fail:
 #define MOST_BUNDLES 64
 
 /* The leftover costs of n any-scope wild cards with these costs (dearest first): into
- * ends[owed][b], b = 0..n.  -1 with an exception set. */
-static int hands_ends(Hands *h, const int64_t *costs, int n, int64_t *ends0, int64_t *ends1) {
+ * ends[owed][b], b = 0..n; and what becomes of the b left (fate: the number melded in
+ * all-wild melds times 2, plus 1 when one of the rest is the discard), as the leftover
+ * table's layout says.  -1 with an exception set. */
+static int hands_ends(Hands *h, const int64_t *costs, int n, int64_t *ends0, int64_t *ends1,
+                      int64_t *fate0, int64_t *fate1) {
     if (n == h->last_n && !memcmp(costs, h->last_costs, sizeof(int64_t) * n)) {
         memcpy(ends0, h->last_e0, sizeof(int64_t) * (n + 1));
         memcpy(ends1, h->last_e1, sizeof(int64_t) * (n + 1));
+        memcpy(fate0, h->last_f0, sizeof(int64_t) * (n + 1));
+        memcpy(fate1, h->last_f1, sizeof(int64_t) * (n + 1));
         return 0;
     }
     h->last_n = -1;
@@ -1250,15 +1271,18 @@ static int hands_ends(Hands *h, const int64_t *costs, int n, int64_t *ends0, int
         }
     }
     Py_DECREF(key);
-    PyObject *e0, *e1;
-    int ok = PyArg_ParseTuple(hit, "OO", &e0, &e1) && int_list(e0, ends0, n + 1, "ends") == 0 &&
-             int_list(e1, ends1, n + 1, "ends") == 0;
+    PyObject *e0, *e1, *f0, *f1;
+    int ok = PyArg_ParseTuple(hit, "OOOO", &e0, &e1, &f0, &f1) &&
+             int_list(e0, ends0, n + 1, "ends") == 0 && int_list(e1, ends1, n + 1, "ends") == 0 &&
+             int_list(f0, fate0, n + 1, "fates") == 0 && int_list(f1, fate1, n + 1, "fates") == 0;
     Py_DECREF(hit);
     if (!ok) return -1;
     h->last_n = n;
     memcpy(h->last_costs, costs, sizeof(int64_t) * n);
     memcpy(h->last_e0, ends0, sizeof(int64_t) * (n + 1));
     memcpy(h->last_e1, ends1, sizeof(int64_t) * (n + 1));
+    memcpy(h->last_f0, fate0, sizeof(int64_t) * (n + 1));
+    memcpy(h->last_f1, fate1, sizeof(int64_t) * (n + 1));
     return 0;
 }
 
@@ -1270,100 +1294,275 @@ static PyObject *too_many(void) {
     Py_RETURN_NONE;
 }
 
-/* evaluate(cards): (points, search total, picks) of a hand as evaluate's general path
- * finds them -- the fewest points with every card set aside counted, and the first best
- * moves of the search (GSearch.picks) -- or None for a hand this does not take.  A hand
- * of natural cards only gets the same points as on the lean path (payme.solver.natural
- * makes the general path's moves), and its layout from there. */
-/* An Evaluation as solver._lazy_evaluation makes it: its points, rules and round, and
- * the pending layout (laid_out(hand, tables, total, picks)).  Steals ``picks``. */
-static PyObject *make_evaluation(Hands *h, PyObject *hand, int64_t points, int64_t total,
-                                 PyObject *picks) {
-    PyObject *pending = Py_BuildValue("(O(OOLN))", h->ev_later, hand, h->ev_tables,
-                                      (long long)total, picks);
-    if (!pending) return NULL;
+/* What a hand's search needs to lay out its cards after the search (see hand_walk). */
+typedef struct {
+    Hands *h;
+    GSearch *g;
+    int n_any;
+    int any_idx[64];               /* the any-scope wild cards: dearest first, then by index */
+    int n_aside, aside_idx[64];    /* the cards never melded and those set aside (each copy) */
+    int n_single, single_idx[64];  /* the one-card melds */
+    int64_t *fate[2];              /* [owed][b]: see hands_ends */
+    int n_cards;
+    const int *index;              /* the hand's card indexes, in its order */
+    PyObject *const *objs;         /* and its card objects (borrowed) */
+} hctx_t;
+
+/* Replay a walk's picks from ``start`` (balance b, ``owed``: a discard still owed), as
+ * search.replay and layout.layout do: each card left as deadwood counted in ``dead`` (by
+ * card index), and so the pure wild cards left over that the leftover table leaves
+ * unmelded (the cheapest; the dearest of those is the discard when one is still owed).
+ * The index of the card discarded, or -1. */
+static int hand_walk(const hctx_t *c, const st_t *start, int64_t b, int owed, const int *picks,
+                     int n, int *dead) {
+    const GSearch *g = c->g;
+    const shape_t *s = g->sp;
+    st_t state = *start;
+    int thrown = -1;
+    for (int i = 0; i < n; i++) {
+        int j = slot_of(s, &state), pick = picks[i];
+        if (pick >= 0) {
+            const gmove_t *mv = &g->moves[g->start[j] + pick];
+            st_sub(&state, &state, &mv->delta);
+            b -= mv->k;
+            continue;
+        }
+        st_sub(&state, &state, &s->unit[j]);
+        if (pick == -1)
+            dead[c->h->index_at[j]]++;
+        else if (pick == -3)
+            b += 1;
+        else
+            thrown = c->h->index_at[j], owed = 0;
+    }
+    if (0 <= b && b <= c->n_any) {
+        int64_t fate = c->fate[owed][b];
+        int from = c->n_any - (int)b + (int)(fate >> 1);
+        if (fate & 1 && from < c->n_any) thrown = c->any_idx[from++];
+        for (; from < c->n_any; from++) dead[c->any_idx[from]]++;
+    }
+    return thrown;
+}
+
+/* The cards counted in ``dead`` (and those set aside) as a tuple of shared Card objects,
+ * lowest index first: an evaluation's deadwood. */
+static PyObject *dead_tuple(const hctx_t *c, int *dead) {
+    for (int i = 0; i < c->n_aside; i++) dead[c->aside_idx[i]]++;
+    int n = 0;
+    for (int i = 0; i < 64; i++) n += dead[i];
+    PyObject *out = PyTuple_New(n);
+    if (!out) return NULL;
+    int at = 0;
+    for (int i = 0; i < 64; i++)
+        for (int k = 0; k < dead[i]; k++) {
+            PyObject *card = c->h->card_of[i];
+            Py_INCREF(card);
+            PyTuple_SET_ITEM(out, at++, card);
+        }
+    return out;
+}
+
+/* The hand's card objects but the first of index ``skip`` (-1: none), lowest index first
+ * (a stable sort, as sorted(cards, key=index)): an evaluation's cards. */
+static PyObject *kept_tuple(const hctx_t *c, int skip) {
+    int order[64], n = 0;
+    for (int i = 0; i < c->n_cards; i++) {
+        if (c->index[i] == skip) {
+            skip = -2; /* only the first */
+            continue;
+        }
+        int x = i, q = n++;
+        while (q > 0 && c->index[order[q - 1]] > c->index[x]) order[q] = order[q - 1], q--;
+        order[q] = x;
+    }
+    PyObject *out = PyTuple_New(n);
+    if (!out) return NULL;
+    for (int i = 0; i < n; i++) {
+        PyObject *card = c->objs[order[i]];
+        Py_INCREF(card);
+        PyTuple_SET_ITEM(out, i, card);
+    }
+    return out;
+}
+
+/* An Evaluation as solver._lazy_evaluation makes it, with its cards and deadwood set:
+ * its points, rules and round, and the pending melds (``pending``: the function that lays
+ * the hand out, and its arguments; it sets cards and deadwood again, to the same values).
+ * Steals ``cards``, ``dead`` and ``pending``. */
+static PyObject *new_evaluation(Hands *h, int64_t points, PyObject *cards, PyObject *dead,
+                                PyObject *pending) {
+    PyObject *ev = NULL, *d = NULL, *pts = NULL;
+    if (!cards || !dead || !pending) goto done;
     PyTypeObject *type = (PyTypeObject *)h->ev_type;
-    PyObject *ev = type->tp_alloc(type, 0), *d = NULL, *pts = NULL;
+    ev = type->tp_alloc(type, 0);
     if (!ev || !(d = PyObject_GenericGetDict(ev, NULL)) || !(pts = PyLong_FromLongLong(points)) ||
+        PyDict_SetItem(d, h->name_cards, cards) < 0 ||
+        PyDict_SetItem(d, h->name_deadwood, dead) < 0 ||
         PyDict_SetItem(d, h->name_points, pts) < 0 ||
         PyDict_SetItem(d, h->name_rules, h->ev_rules) < 0 ||
         PyDict_SetItem(d, h->name_dealt, h->ev_dealt) < 0 ||
         PyDict_SetItem(d, h->name_pending, pending) < 0)
         Py_CLEAR(ev);
+done:
     Py_XDECREF(pts);
     Py_XDECREF(d);
-    Py_DECREF(pending);
+    Py_XDECREF(cards);
+    Py_XDECREF(dead);
+    Py_XDECREF(pending);
     return ev;
 }
 
-/* The best discard of a hand of natural cards, as payme.solver.natural.natural_discard
- * chooses it (itself the general search's choice): the least of (the search with one
- * discard owed, 0, 0) and, for each card set aside (in no candidate meld), (the plain
- * search less that card's points, 1, its index).  (index of the card thrown, points left),
- * or None when no card may go. */
-static PyObject *discard_answer(Hands *h, GSearch *g, const st_t *state, int64_t aside,
-                                const int *isolated, int n_isolated) {
-    const shape_t *s = g->sp;
-    int64_t best = INF, kind = 2, thrown = -1;
-    if (!st_zero(state)) {
-        int64_t v = g_solve(g, state, 0, INF, 1);
-        if (v == -2) return NULL;
-        if (v < INF) best = v + aside, kind = 0;
+/* The Evaluation of a hand searched with no discard owed (``total``: the search's value,
+ * ``points``: with the cards set aside), laid out by laid_out(hand, tables, total, picks)
+ * when its melds are read. */
+static PyObject *make_evaluation(const hctx_t *c, PyObject *hand, const st_t *state,
+                                 int64_t points, int64_t total, const int *buf, int n) {
+    Hands *h = c->h;
+    PyObject *picks = int_tuple(buf, n);
+    if (!picks) return NULL;
+    int dead[64] = {0};
+    hand_walk(c, state, c->n_any, 0, buf, n, dead);
+    PyObject *pending = Py_BuildValue("(O(OOLN))", h->ev_later, hand, h->ev_tables,
+                                      (long long)total, picks);
+    return new_evaluation(h, points, kept_tuple(c, -1), dead_tuple(c, dead), pending);
+}
+
+static PyObject *hands_run(Hands *h, const int *index, PyObject *const *objs, Py_ssize_t n_cards,
+                           PyObject *hand, int mode);
+
+/* The best discard of a hand, as payme.solver.best_discard chooses it where no card is
+ * barred from the discard: the least of (the search with one discard owed, 0, 0) and, for
+ * each distinct card never melded, set aside (in no candidate meld) or melded alone, (the
+ * plain search less what that card costs, 1, its index).  A hand of natural cards only
+ * is laid out as natural_discard lays it out (the cards kept: the plain walk less the card
+ * thrown), any other as best_discard's general path (the cards kept: evaluated afresh).
+ * (index of the card thrown, Evaluation of the cards kept), or None when no card may go. */
+static PyObject *discard_answer(const hctx_t *c, PyObject *hand, const st_t *state,
+                                int64_t aside, int natural) {
+    Hands *h = c->h;
+    GSearch *g = c->g;
+    int64_t best = INF, kind = 2, thrown = -1, whole = INF;
+    int64_t v = g_solve(g, state, c->n_any, INF, 1);
+    if (v == -2) return NULL;
+    if (v < INF) best = v + aside, kind = 0;
+    /* Each distinct card set aside or melded alone, lowest index first. */
+    int alone[64], n_alone = 0;
+    char seen[64] = {0};
+    for (int i = 0; i < c->n_aside + c->n_single; i++) {
+        int x = i < c->n_aside ? c->aside_idx[i] : c->single_idx[i - c->n_aside];
+        if (seen[x]) continue;
+        seen[x] = 1;
+        int q = n_alone++;
+        while (q > 0 && alone[q - 1] > x) alone[q] = alone[q - 1], q--;
+        alone[q] = x;
     }
-    if (n_isolated) {
-        int64_t whole = aside;
-        if (!st_zero(state)) {
-            int64_t v = g_solve(g, state, 0, INF, 0);
-            if (v == -2) return NULL;
-            whole += v;
-        }
-        /* Card order: the lowest index first among equals (isolated is by position). */
-        int order[64];
-        memcpy(order, isolated, sizeof(int) * n_isolated);
-        for (int i = 1; i < n_isolated; i++) {
-            int x = order[i], q = i;
-            while (q > 0 && order[q - 1] > x) order[q] = order[q - 1], q--;
-            order[q] = x;
-        }
-        for (int i = 0; i < n_isolated; i++) {
-            int64_t v = whole - h->card_cost[order[i]];
-            if (v < best || (v == best && (1 < kind || (1 == kind && order[i] < thrown))))
-                best = v, kind = 1, thrown = order[i];
+    if (n_alone) {
+        if ((whole = g_solve(g, state, c->n_any, INF, 0)) == -2) return NULL;
+        whole += aside;
+        for (int i = 0; i < n_alone; i++) {
+            int x = alone[i];
+            int64_t saved = h->kind[x] == 1 ? 0 : h->card_cost[x];
+            if (whole - saved < best) best = whole - saved, kind = 1, thrown = x;
         }
     }
     if (kind == 2) Py_RETURN_NONE;
+    int dead[64] = {0};
     if (kind == 0) {
-        /* The discard search's first best moves, up to the discard. */
+        /* The walk with the discard owed: its first best moves, the discard among them. */
         int buf[PICKS_MOST];
-        int n = g_picks(g, state, 0, 1, buf);
+        int n = g_picks(g, state, c->n_any, 1, buf);
         if (n < 0) return NULL;
-        st_t x = *state;
-        for (int i = 0; i < n && thrown < 0; i++) {
-            int j = slot_of(s, &x);
-            if (buf[i] >= 0)
-                st_sub(&x, &x, &g->moves[g->start[j] + buf[i]].delta);
-            else if (buf[i] == -1)
-                st_sub(&x, &x, &s->unit[j]);
-            else
-                thrown = h->index_at[j];
-        }
+        thrown = hand_walk(c, state, c->n_any, 1, buf, n, dead);
         if (thrown < 0) {
             PyErr_SetString(PyExc_RuntimeError, "discard: the walk made no discard");
             return NULL;
         }
+    } else if (natural) {
+        /* The plain walk, less the card thrown (natural_discard). */
+        int buf[PICKS_MOST];
+        int n = st_zero(state) ? 0 : g_picks(g, state, 0, 0, buf);
+        if (n < 0) return NULL;
+        hand_walk(c, state, 0, 0, buf, n, dead);
+        dead[thrown]--; /* set aside: counted by dead_tuple */
+    } else {
+        /* The cards kept, evaluated afresh (best_discard's general path). */
+        int rest[64], n_rest = 0;
+        PyObject *objs[64];
+        int skip = (int)thrown;
+        PyObject *kept = PyTuple_New(c->n_cards - 1);
+        if (!kept) return NULL;
+        for (int i = 0; i < c->n_cards; i++) {
+            if (c->index[i] == skip) {
+                skip = -2;
+                continue;
+            }
+            rest[n_rest] = c->index[i];
+            objs[n_rest] = c->objs[i];
+            Py_INCREF(objs[n_rest]);
+            PyTuple_SET_ITEM(kept, n_rest, objs[n_rest]);
+            n_rest++;
+        }
+        PyObject *ev = hands_run(h, rest, objs, n_rest, kept, 0);
+        Py_DECREF(kept);
+        if (!ev || ev == Py_None) {
+            if (ev) PyErr_SetString(PyExc_RuntimeError, "discard: the cards kept were not taken");
+            Py_XDECREF(ev);
+            return NULL;
+        }
+        return Py_BuildValue("(iN)", (int)thrown, ev);
     }
-    return Py_BuildValue("(iL)", (int)thrown, (long long)best);
+    PyObject *pending = Py_BuildValue("(O(OOi))", h->ev_discard_later, hand, h->ev_tables,
+                                      (int)thrown);
+    PyObject *ev = new_evaluation(h, best, kept_tuple(c, (int)thrown), dead_tuple(c, dead),
+                                  pending);
+    return ev ? Py_BuildValue("(iN)", (int)thrown, ev) : NULL;
 }
 
-/* The answer for the cards of ``index``: (points, search total, picks), or with ``hand``
- * (the caller's hand) the Evaluation itself (see Hands.bind); with ``discard`` the best
- * discard of a hand of natural cards instead (see discard_answer).  None for a hand not
- * taken. */
-static PyObject *discard_answer(Hands *h, GSearch *g, const st_t *state, int64_t aside,
-                                const int *isolated, int n_isolated);
+/* Whether a hand just after drawing may go out, as payme.solver.can_go_out judges it (the
+ * search priced 1 a card): the indexes of the discards that let it, lowest first, -1 for
+ * going out without one. */
+static PyObject *go_out_answer(const hctx_t *c, const st_t *state, const char *iso_pos) {
+    Hands *h = c->h;
+    GSearch *g = c->g;
+    const shape_t *s = g->sp;
+    int aside = c->n_aside;
+    /* Removing one card leaves at most one fewer unmelded card: a hand that leaves two or
+     * more unmelded at best cannot go out at all (one search answers most hands). */
+    if (aside >= 2) return PyTuple_New(0);
+    int64_t v = g_solve(g, state, c->n_any, 2, 0);
+    if (v == -2) return NULL;
+    if (aside + v >= 2) return PyTuple_New(0);
+    int found[66], n_found = 0;
+    if (h->allow_none && !aside) {
+        if ((v = g_solve(g, state, c->n_any, 1, 0)) == -2) return NULL;
+        if (!v) found[n_found++] = -1;
+    }
+    char seen[64] = {0};
+    for (int i = 0; i < c->n_cards; i++) seen[c->index[i]] = 1;
+    for (int x = 0; x < 64; x++) {
+        if (!seen[x] || h->barred[x]) continue;
+        int left = aside;
+        st_t rest = *state;
+        int64_t b = c->n_any;
+        if (x < NREG ? iso_pos[h->pos_of[x]] : h->kind[x] == 2)
+            left--; /* one copy of a card set aside */
+        else if (x < NREG)
+            st_sub(&rest, &rest, &s->unit[h->pos_of[x]]);
+        else if (h->kind[x] == 3)
+            b--;
+        if (left) continue;
+        if ((v = g_solve(g, &rest, b, 1, 0)) == -2) return NULL;
+        if (!v) found[n_found++] = x;
+    }
+    return int_tuple(found, n_found);
+}
 
-static PyObject *hands_run(Hands *h, const int *index, Py_ssize_t n_cards, PyObject *hand,
-                           int discard) {
+/* The answer for the cards of ``index`` (their objects ``objs``), by ``mode``: 0, the
+ * evaluation -- (points, search total, picks), or with ``hand`` (the caller's hand) the
+ * Evaluation itself (see Hands.bind); 1, the best discard (see discard_answer); 2, the
+ * discards that go out (see go_out_answer).  None for a hand not taken. */
+static PyObject *hands_run(Hands *h, const int *index, PyObject *const *objs, Py_ssize_t n_cards,
+                           PyObject *hand, int mode) {
     if (h->n > 200000) hands_clear_cache(h); /* bounded, as the shape book's dicts */
     if (n_cards > h->max_hand) Py_RETURN_NONE;
     const shape_t *s = &h->s;
@@ -1376,6 +1575,12 @@ static PyObject *hands_run(Hands *h, const int *index, Py_ssize_t n_cards, PyObj
     memset(field, 0, sizeof(field));
     int64_t any_cost[64], aside = 0;
     int n_any = 0, n_conv = 0, others = 0;
+    hctx_t c;
+    c.h = h;
+    c.n_aside = c.n_single = 0;
+    c.n_cards = (int)n_cards;
+    c.index = index;
+    c.objs = objs;
     for (Py_ssize_t i = 0; i < n_cards; i++) {
         int idx = index[i];
         if (idx < 0 || idx >= h->n_cards || !left[idx]) Py_RETURN_NONE;
@@ -1391,28 +1596,41 @@ static PyObject *hands_run(Hands *h, const int *index, Py_ssize_t n_cards, PyObj
         }
         others++;
         switch (h->kind[idx]) {
-        case 1: break; /* a one-card meld: no points */
-        case 2: aside += h->card_cost[idx]; break;
-        case 3: any_cost[n_any++] = h->card_cost[idx]; break;
+        case 1: c.single_idx[c.n_single++] = idx; break; /* a one-card meld: no points */
+        case 2:
+            aside += h->card_cost[idx];
+            c.aside_idx[c.n_aside++] = idx;
+            break;
+        case 3: c.any_idx[n_any++] = idx; break;
         default: Py_RETURN_NONE; /* a scoped wild card */
         }
     }
     for (int r = 0; r < 13; r++)
         for (int su = 0; su < 4; su++)
             if (copies[r][su] > 15) Py_RETURN_NONE;
-    /* The best discard is taken here for natural cards only (the lean path's hands). */
-    if (discard && (others || n_conv || !n_cards)) Py_RETURN_NONE;
-    /* Dearest first (insertion sort: a handful). */
-    for (int i = 1; i < n_any; i++) {
-        int64_t x = any_cost[i];
-        int k = i;
-        while (k > 0 && any_cost[k - 1] < x) any_cost[k] = any_cost[k - 1], k--;
-        any_cost[k] = x;
+    if (mode == 1 && !n_cards) Py_RETURN_NONE; /* no card to discard */
+    if (mode == 1 && !h->ev_type) {
+        PyErr_SetString(PyExc_RuntimeError, "Hands.discard before Hands.bind");
+        return NULL;
     }
+    /* The any-scope wild cards, dearest first, then by index (as Search._sort_others
+     * sorts them; insertion sort: a handful). */
+    for (int i = 1; i < n_any; i++) {
+        int x = c.any_idx[i], k = i;
+        while (k > 0 && (h->card_cost[c.any_idx[k - 1]] < h->card_cost[x] ||
+                         (h->card_cost[c.any_idx[k - 1]] == h->card_cost[x] &&
+                          c.any_idx[k - 1] > x)))
+            c.any_idx[k] = c.any_idx[k - 1], k--;
+        c.any_idx[k] = x;
+    }
+    for (int i = 0; i < n_any; i++) any_cost[i] = h->card_cost[c.any_idx[i]];
+    c.n_any = n_any;
     /* The leftover costs first: the only step that may call Python (and so let another
      * thread in, which may clear the bundle cache), before any bundle is held below. */
-    int64_t ends0[66], ends1[66];
-    if (hands_ends(h, any_cost, n_any, ends0, ends1) < 0) return NULL;
+    int64_t ends0[66], ends1[66], fate0[66], fate1[66];
+    if (hands_ends(h, any_cost, n_any, ends0, ends1, fate0, fate1) < 0) return NULL;
+    c.fate[1] = fate0; /* a discard owed */
+    c.fate[0] = fate1;
     /* The candidate bundles, as Search._candidates finds them: runs by suit (or cluster),
      * then sets by rank. */
     cbundle_t *found[MOST_BUNDLES];
@@ -1520,14 +1738,16 @@ static PyObject *hands_run(Hands *h, const int *index, Py_ssize_t n_cards, PyObj
     /* Cards in no candidate (and not wild): deadwood whatever happens, set aside. */
     st_t state;
     memset(&state, 0, sizeof(state));
-    int isolated[64], n_isolated = 0; /* their card indexes, each once */
+    char iso_pos[NREG];
+    memset(iso_pos, 0, sizeof(iso_pos));
     for (int p = 0; p < NREG; p++) {
         if (!field[p]) continue;
         int bit = p * s->width;
         int touched = st_bits(&used, bit, s->width) != 0;
         if (!touched && !s->conv[p]) {
             aside += field[p] * s->cost[p];
-            isolated[n_isolated++] = h->index_at[p];
+            iso_pos[p] = 1;
+            for (int k = 0; k < field[p]; k++) c.aside_idx[c.n_aside++] = h->index_at[p];
             continue;
         }
         uint64_t add = (uint64_t)field[p] << (bit % 64);
@@ -1537,8 +1757,13 @@ static PyObject *hands_run(Hands *h, const int *index, Py_ssize_t n_cards, PyObj
     PyObject *result = NULL;
     g.end[1] = ends0; /* a discard owed */
     g.end[0] = ends1;
-    if (discard) {
-        result = discard_answer(h, &g, &state, aside, isolated, n_isolated);
+    c.g = &g;
+    if (mode == 1) {
+        result = discard_answer(&c, hand, &state, aside, !others && !n_conv);
+        goto done;
+    }
+    if (mode == 2) {
+        result = go_out_answer(&c, &state, iso_pos);
         goto done;
     }
     int64_t total = g_solve(&g, &state, n_any, INF, 0);
@@ -1546,24 +1771,15 @@ static PyObject *hands_run(Hands *h, const int *index, Py_ssize_t n_cards, PyObj
     int buf[PICKS_MOST];
     int n = 0;
     if (total < INF && (n = g_picks(&g, &state, n_any, 0, buf)) < 0) goto done;
-    PyObject *picks = PyTuple_New(n);
-    if (!picks) goto done;
-    for (int i = 0; i < n; i++) {
-        PyObject *x = PyLong_FromLong(buf[i]);
-        if (!x) {
-            Py_DECREF(picks);
-            goto done;
-        }
-        PyTuple_SET_ITEM(picks, i, x);
-    }
     if (!hand) {
+        PyObject *picks = int_tuple(buf, n);
+        if (!picks) goto done;
         result = Py_BuildValue("(LLN)", (long long)(total < INF ? total + aside : total),
                                (long long)total, picks);
     } else if (total >= INF) { /* never: leaving every card unmelded always answers */
-        Py_DECREF(picks);
         result = Py_NewRef(Py_None);
     } else {
-        result = make_evaluation(h, hand, total + aside, total, picks);
+        result = make_evaluation(&c, hand, &state, total + aside, total, buf, n);
     }
 done:
     table_free(&g.memo[0]);
@@ -1572,7 +1788,7 @@ done:
     return result;
 }
 
-static PyObject *cards_run(Hands *h, PyObject *cards, PyObject *hand, int discard) {
+static PyObject *cards_run(Hands *h, PyObject *cards, PyObject *hand, int mode) {
     if (!PyTuple_Check(cards)) Py_RETURN_NONE;
     Py_ssize_t n = PyTuple_GET_SIZE(cards);
     if (n > h->max_hand) Py_RETURN_NONE;
@@ -1596,7 +1812,7 @@ static PyObject *cards_run(Hands *h, PyObject *cards, PyObject *hand, int discar
         }
         index[i] = idx;
     }
-    return hands_run(h, index, n, hand, discard);
+    return hands_run(h, index, &PyTuple_GET_ITEM(cards, 0), n, hand, mode);
 }
 
 static PyObject *Hands_evaluate(Hands *h, PyObject *cards) {
@@ -1611,7 +1827,7 @@ static inline int separates(unsigned char ch) {
 /* evaluate_text(text): the same for a hand given as text, read as parse_hand reads it
  * (tokens between commas and whitespace, each a known spelling); None for text holding
  * anything else (non-ASCII, an unknown token: parse_hand then reads it or names it). */
-static PyObject *text_run(Hands *h, PyObject *text, PyObject *hand, int discard) {
+static PyObject *text_run(Hands *h, PyObject *text, PyObject *hand, int mode) {
     if (!PyUnicode_Check(text) || !PyUnicode_IS_ASCII(text)) Py_RETURN_NONE;
     const unsigned char *at = (const unsigned char *)PyUnicode_DATA(text);
     Py_ssize_t len = PyUnicode_GET_LENGTH(text), i = 0;
@@ -1633,7 +1849,9 @@ static PyObject *text_run(Hands *h, PyObject *text, PyObject *hand, int discard)
         if (!h->spelled[slot] || n == h->max_hand) Py_RETURN_NONE;
         index[n++] = h->spelled_as[slot];
     }
-    return hands_run(h, index, n, hand, discard);
+    PyObject *objs[64];
+    for (int k = 0; k < n; k++) objs[k] = h->card_of[index[k]];
+    return hands_run(h, index, objs, n, hand, mode);
 }
 
 static PyObject *Hands_evaluate_text(Hands *h, PyObject *text) {
@@ -1652,24 +1870,65 @@ static PyObject *Hands_evaluation(Hands *h, PyObject *hand) {
     Py_RETURN_NONE;
 }
 
-/* discard(hand): the best discard of a hand of natural cards only, text or cards, as
- * natural_discard chooses it: (index of the card, points of the cards kept), or None for
- * any other hand (or when no card may go). */
+/* discard(hand): the best discard of a hand, text or cards, as best_discard chooses it
+ * where no card is barred from the discard (see discard_answer): (index of the card,
+ * Evaluation of the cards kept), or None for a hand not taken (or when no card may go). */
 static PyObject *Hands_discard(Hands *h, PyObject *hand) {
-    if (PyUnicode_CheckExact(hand)) return text_run(h, hand, NULL, 1);
-    if (PyTuple_CheckExact(hand)) return cards_run(h, hand, NULL, 1);
+    if (PyUnicode_CheckExact(hand)) return text_run(h, hand, hand, 1);
+    if (PyTuple_CheckExact(hand)) return cards_run(h, hand, hand, 1);
     Py_RETURN_NONE;
 }
 
-/* bind(cls, rules, dealt, laid_out, tables): what evaluation() makes: instances of cls
- * with these rules and dealt, laid out by laid_out(hand, tables, total, picks). */
-static PyObject *Hands_bind(Hands *h, PyObject *const *args, Py_ssize_t nargs) {
-    if (nargs != 5 || !PyType_Check(args[0])) {
-        PyErr_SetString(PyExc_TypeError, "bind(cls, rules, dealt, laid_out, tables)");
+/* go_out(cards): the discards that let a hand go out, as can_go_out finds them (a Hands
+ * priced 1 a card; see going_out): card indexes, lowest first, -1 for none; () when it
+ * cannot; None for a hand not taken. */
+static PyObject *Hands_go_out(Hands *h, PyObject *cards) {
+    if (PyTuple_CheckExact(cards)) return cards_run(h, cards, NULL, 2);
+    Py_RETURN_NONE;
+}
+
+/* going_out(barred, allow_none): the cards (indexes) that may not be the one left over,
+ * and whether a hand may go out without a discard. */
+static PyObject *Hands_going_out(Hands *h, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 2) {
+        PyErr_SetString(PyExc_TypeError, "going_out(barred, allow_none)");
         return NULL;
     }
-    PyObject **slot[5] = {&h->ev_type, &h->ev_rules, &h->ev_dealt, &h->ev_later, &h->ev_tables};
-    for (int i = 0; i < 5; i++) {
+    int64_t idx[64];
+    Py_ssize_t n = PyObject_Length(args[0]);
+    if (n < 0) return NULL;
+    if (n > 64 || int_list(args[0], idx, n, "barred") < 0) {
+        if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "going_out: too many cards");
+        return NULL;
+    }
+    int allow = PyObject_IsTrue(args[1]);
+    if (allow < 0) return NULL;
+    char barred[64] = {0};
+    for (Py_ssize_t i = 0; i < n; i++) {
+        if (idx[i] < 0 || idx[i] >= 64) {
+            PyErr_SetString(PyExc_ValueError, "going_out: a card index out of range");
+            return NULL;
+        }
+        barred[idx[i]] = 1;
+    }
+    memcpy(h->barred, barred, sizeof(barred));
+    h->allow_none = allow;
+    Py_RETURN_NONE;
+}
+
+/* bind(cls, rules, dealt, laid_out, tables, discard_laid_out): what evaluation() and
+ * discard() make: instances of cls with these rules and dealt, their melds laid out by
+ * laid_out(hand, tables, total, picks), or after a discard by
+ * discard_laid_out(hand, tables, index of the card thrown). */
+static PyObject *Hands_bind(Hands *h, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 6 || !PyType_Check(args[0])) {
+        PyErr_SetString(PyExc_TypeError,
+                        "bind(cls, rules, dealt, laid_out, tables, discard_laid_out)");
+        return NULL;
+    }
+    PyObject **slot[6] = {&h->ev_type,  &h->ev_rules,  &h->ev_dealt,
+                          &h->ev_later, &h->ev_tables, &h->ev_discard_later};
+    for (int i = 0; i < 6; i++) {
         Py_INCREF(args[i]);
         Py_XSETREF(*slot[i], args[i]);
     }
@@ -1687,11 +1946,16 @@ static PyMethodDef Hands_methods[] = {
     {"evaluate_text", (PyCFunction)Hands_evaluate_text, METH_O,
      "evaluate_text(text): the same for a hand given as text."},
     {"discard", (PyCFunction)Hands_discard, METH_O,
-     "discard(hand): (index thrown, points kept) of a hand of natural cards, or None."},
+     "discard(hand): (index thrown, Evaluation of the cards kept), or None."},
+    {"go_out", (PyCFunction)Hands_go_out, METH_O,
+     "go_out(cards): the discards that go out (-1: none), or None for a hand not taken."},
+    {"going_out", (PyCFunction)(void (*)(void))Hands_going_out, METH_FASTCALL,
+     "going_out(barred, allow_none): the going-out rules go_out follows."},
     {"evaluation", (PyCFunction)Hands_evaluation, METH_O,
      "evaluation(hand): the Evaluation of a hand (text or cards), or None."},
     {"bind", (PyCFunction)(void (*)(void))Hands_bind, METH_FASTCALL,
-     "bind(cls, rules, dealt, laid_out, tables): what evaluation() makes."},
+     "bind(cls, rules, dealt, laid_out, tables, discard_laid_out): what evaluation() and "
+     "discard() make."},
     {"forget", (PyCFunction)Hands_forget, METH_NOARGS, "Drop the compiled bundles."},
     {NULL, NULL, 0, NULL},
 };

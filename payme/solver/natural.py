@@ -67,8 +67,8 @@ class Natural:
 
     __slots__ = (
         "ace_high", "book", "bundles", "clear_memo", "cost", "forget", "forget_d", "hands", "melds",
-        "memo", "memo_d", "memo_size", "pick", "pick_d", "picks", "picks_d", "points",
-        "run_min", "set_min", "set_probe", "solve", "solve_d", "t",
+        "memo", "memo_d", "memo_size", "out_hands", "pick", "pick_d", "picks", "picks_d",
+        "points", "run_min", "set_min", "set_probe", "solve", "solve_d", "t",
     )  # fmt: skip
 
     def __init__(self, t: RuleTables) -> None:
@@ -77,6 +77,15 @@ class Natural:
         # The compiled core's evaluation of whole hands with wild or special cards (None:
         # the Python path; see search.compiled_hands).
         self.hands = compiled_hands(t, self.book)
+        # Its twin pricing every card 1, for the going-out check (see can_go_out).
+        self.out_hands = compiled_hands(t, self.book, t.unit_points)
+        if self.out_hands is not None:
+            r = t.rules
+            mode = r.going_out
+            barred = r.never_left_over if mode == "one_unmelded" else r.never_discarded
+            self.out_hands.going_out(
+                [c.index for c in CARDS if c.token in barred], mode != "discard_required"
+            )
         self.points = t.points
         self.cost = self.book.cost_at(t.points)  # by position in the packed state
         self.run_min = t.run_min

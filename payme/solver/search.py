@@ -721,31 +721,51 @@ def _terminal(
     return hit  # type: ignore[return-value]
 
 
-def compiled_hands(t: RuleTables, book: ShapeBook) -> Hands | None:
+def compiled_hands(
+    t: RuleTables, book: ShapeBook, cost: tuple[int, ...] | None = None
+) -> Hands | None:
     """The compiled core's whole-hand evaluation for one rule set and round (see
     ``Hands`` in payme/solver/_core.c), or ``None`` where the core is not built or the
     packed state does not fit it.  It looks up the same bundles as
-    ``Search._candidates`` (made in C as the book makes them) and makes the same moves."""
+    ``Search._candidates`` (made in C as the book makes them) and makes the same moves.
+    ``cost`` prices each kind of card left in deadwood (the rule set's points unless
+    given: :func:`~payme.solver.can_go_out` counts cards)."""
     if CORE is None or book.guard.bit_length() > STATE_BITS:
         return None
-    fields = CORE.Fields(book.width, book.points_at, book.conv_at, book.conv_masks)
+    if cost is None:
+        cost = t.points
+    at = book.points_at if cost is t.points else book.cost_at(cost)
+    fields = CORE.Fields(book.width, at, book.conv_at, book.conv_masks)
     kind = [0] * N_CARDS
     for i in range(N_REGULAR, N_CARDS):
         # As Search._sort_others sorts them; scoped wild cards (and any other) are left
         # to the Python path.
         kind[i] = 1 if i in t.single else 2 if i in t.never else 3 if t.scope[i] == "any" else 4
 
-    def ends_for(cost_any: tuple[int, ...]) -> tuple[list[int], list[int]]:
-        return _terminal(book, t, (cost_any, (), ()))[1]
+    def ends_for(cost_any: tuple[int, ...]) -> tuple[list[int], list[int], list[int], list[int]]:
+        # The leftover costs with a discard owed and without, and what becomes of the wild
+        # cards left (see layout.layout): how many go into all-wild melds (times 2), plus 1
+        # when one of the rest is the discard.
+        table, ends = _terminal(book, t, (cost_any, (), ()))
+        fates = tuple(
+            [_fate(table[(b, 0, 0, flag)][1]) for b in range(len(cost_any) + 1)] for flag in (0, 1)
+        )
+        return ends[0], ends[1], fates[0], fates[1]
 
     hands: Hands = CORE.Hands(
-        fields, book.guard, Card, book.pos_of, list(book.limit), kind, list(t.points), MAX_HAND,
+        fields, book.guard, Card, book.pos_of, list(book.limit), kind, list(cost), MAX_HAND,
         [(gap, need, cap) for gap, need, cap in book.plans], ends_for, CARDS, dict(_ANY_CASE),
         (book.set_most, book.run_most, book.cap or 0, t.run_min, int(t.half_limit),
          int(t.adjacent_limit), int(t.ace_high), int(t.all_wild_run_ok), int(t.distinct_suits),
          t.set_min),
     )  # fmt: skip
     return hands
+
+
+def _fate(left: Leftover) -> int:
+    """What the compiled core reads of a :data:`Leftover` with no scoped wild cards: the
+    any-scope ones melded in all-wild melds (times 2), plus 1 when one is discarded."""
+    return (left[0] + left[2]) * 2 + len(left[4])
 
 
 _NO_WILDS: Final[tuple[tuple[int, ...], ...]] = ((), (), ())
