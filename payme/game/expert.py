@@ -56,7 +56,12 @@ from payme.game.bots import (
     _without,
     completing,
 )
-from payme.game.evaluation import best_lay_off_points, go_out_discards, layout
+from payme.game.evaluation import (
+    best_discard_points,
+    best_lay_off_points,
+    go_out_discards,
+    layout,
+)
 from payme.game.view import PayMeView, SeatView, narrow
 from payme.rulesets import Ruleset
 
@@ -347,6 +352,18 @@ class ExpertBot(StrongBot):
     """Discards weighed in full (the most promising by points, the rest are worse)."""
     TAKE_MARGIN = 0.5
     """Points a taken discard must gain over the stock (it shows the table what we keep)."""
+    FINAL_WORK = 12
+    """Work units (:meth:`Outlook.cost`) for the stock cards tried in a last draw: the
+    kinds of card that may meld or lay off tried at most (12 with no wild card held)."""
+    FINAL_MIN = 2
+    """Kinds of such stock cards tried at least, whatever the cost."""
+    FINAL_DRAW_WIDTH = 2
+    """Last discards tried with an exact lay-off search for each of those stock cards."""
+
+    def __init__(self, rules: Ruleset, seed: int = 0) -> None:
+        super().__init__(rules, seed)
+        self._fitting: dict[Card, bool] = {}
+        """Whether each card fits the declarer's melds, for the decision being made."""
 
     def choose(self, view: SeatView, legal: Sequence[Action]) -> Action:
         return self.advise(view, legal).action
@@ -370,8 +387,7 @@ class ExpertBot(StrongBot):
             return Advice(action, f"Lay off {cards}: those cards then score nothing.")
         if isinstance(first, Draw):
             if view.final_turn:
-                action = self._final_draw(view, legal)
-                return Advice(action, _final_draw_reason(action, view))
+                return self._advise_final_draw(view, legal)
             return self._advise_draw(view, legal)
         outs = [action for action in legal if isinstance(action, GoOut)]
         if outs:
@@ -404,8 +420,6 @@ class ExpertBot(StrongBot):
         scored: dict[Card, int] = {}
         for card in dead:
             scored[card] = total - rules.card_points(card, dealt)
-        from payme.game.evaluation import best_discard_points
-
         card, pts = best_discard_points(hand, rules, dealt)
         scored.setdefault(card, pts)
         plain = {c: p for c, p in scored.items() if not rules.is_wild(c, dealt)}
@@ -452,25 +466,38 @@ class ExpertBot(StrongBot):
             )
         return Advice(Discard(view.seat, card), reason + ".", options)
 
-    def _advise_final_discard(self, view: PayMeView) -> Advice:
-        """The last discard of the hand: each deadwood card (and the solver's best discard)
-        ranked by the points left after laying off the cards that fit the declarer's melds
-        one by one; the ``FINAL_WIDTH`` best of them tried with the points left after the
-        best lay-offs counted exactly (each costs a lay-off search, so their number is
-        bounded: the time per decision stays within budget, whatever the hand)."""
+    def _final_options(
+        self, view: PayMeView, hand: Hand, width: int
+    ) -> list[tuple[int, int, Card]]:
+        """The last discards from ``hand`` (``dealt + 1`` cards), each with the points the
+        cards kept score after the best lay-offs onto the declarer's melds, best first.
+
+        Each deadwood card (and the solver's best discard) is ranked by the points left
+        after laying off the cards that fit the declarer's melds one by one; the ``width``
+        best are tried with the best lay-offs counted exactly (each costs a lay-off search,
+        so their number is bounded: the time per decision stays within budget, whatever the
+        hand)."""
         rules, dealt = view.rules, view.dealt
-        hand = tuple(sorted(view.hand))
         melds = tuple(view.table_melds)
+        total, dead = layout(hand, rules, dealt)
+        found: dict[Card, tuple[int, Hand]] = {}
+        for card in dead:
+            if card not in found:
+                found[card] = (total - rules.card_points(card, dealt), _without(dead, card))
+        card, _ = best_discard_points(hand, rules, dealt)
+        if card not in found:
+            found[card] = layout(_without(hand, card), rules, dealt)
+        fits = self._fits
         ranked = sorted(
             (
-                pts - sum(rules.card_points(c, dealt) for c in dead if _fits_table(c, view)),
+                pts - sum(rules.card_points(c, dealt) for c in left if fits(c, view)),
                 -rules.card_points(card, dealt),
                 card,
             )
-            for card, (pts, dead) in self._candidates(view).items()
+            for card, (pts, left) in found.items()
         )
         weighed: list[tuple[int, int, Card]] = []
-        for _, _, card in ranked[: self.FINAL_WIDTH]:
+        for _, _, card in ranked[:width]:
             rest = _without(hand, card)
             if rules.lay_off and melds:
                 pts = best_lay_off_points(rest, melds, rules, dealt)[0]
@@ -478,6 +505,23 @@ class ExpertBot(StrongBot):
                 pts = layout(rest, rules, dealt)[0]
             weighed.append((pts, -rules.card_points(card, dealt), card))
         weighed.sort()
+        return weighed
+
+    def _fits(self, card: Card, view: PayMeView) -> bool:
+        """Whether ``card`` alone lays off onto the declarer's melds (remembered for the
+        decision: the last draw asks it of the same cards many times)."""
+        known = self._fitting.get(card)
+        if known is None:
+            known = self._fitting[card] = _fits_table(card, view)
+        return known
+
+    def _advise_final_discard(self, view: PayMeView) -> Advice:
+        """The last discard of the hand: the fewest points after the best lay-offs
+        (:meth:`_final_options`)."""
+        rules = view.rules
+        hand = tuple(sorted(view.hand))
+        self._fitting = {}
+        weighed = self._final_options(view, hand, self.FINAL_WIDTH)
         pts, _, card = weighed[0]
         action = Discard(view.seat, card)
         options = tuple((Discard(view.seat, c), float(p)) for p, _, c in weighed)
@@ -486,6 +530,77 @@ class ExpertBot(StrongBot):
             action,
             f"Discard {label(card)}: this is your last turn, and the cards you keep score "
             f"{pts} points {after}, the fewest you can.",
+            options,
+        )
+
+    def _advise_final_draw(self, view: PayMeView, legal: Sequence[Action]) -> Advice:
+        """The last draw of the hand, where the rules let it be the top discard: the points
+        kept after the last discard and the best lay-offs, with the top discard (exact)
+        against a card from the stock (expected over the unseen cards).
+
+        A stock card that melds with nothing in the hand and fits none of the declarer's
+        melds either goes back or takes the place of the costliest card that would stay in
+        the deadwood; the others are each tried (as many kinds as ``FINAL_WORK`` allows,
+        evenly spread, each with ``FINAL_DRAW_WIDTH`` exact lay-off searches)."""
+        sources = {a.source: a for a in legal if isinstance(a, Draw)}
+        top = view.top_discard
+        if "discard" not in sources or top is None:
+            return Advice(
+                sources.get("stock") or legal[0],
+                "Draw from the stock: in this last turn it is the only place to draw from.",
+            )
+        if "stock" not in sources:
+            return Advice(sources["discard"], f"Take {label(top)}: the stock is empty.")
+        rules, dealt = view.rules, view.dealt
+        hand = tuple(sorted(view.hand))
+        self._fitting = {}
+        take = float(self._final_options(view, _with(hand, top), self.FINAL_WIDTH)[0][0])
+        melds = tuple(view.table_melds)
+        if rules.lay_off and melds:
+            now, placed = best_lay_off_points(hand, melds, rules, dealt)
+        else:
+            now, placed = layout(hand, rules, dealt)[0], ()
+        left = Counter(layout(hand, rules, dealt)[1])
+        for _, cards in placed:
+            left.subtract(cards)
+        costliest = max((rules.card_points(c, dealt) for c in +left), default=0)
+        outlook = self._outlook(view)
+        may_meld = outlook.may_meld(hand)
+        expect = 0.0
+        tried: list[tuple[Card, int]] = []
+        for card, n in outlook.kinds:
+            if may_meld(card) or self._fits(card, view):
+                tried.append((card, n))
+            else:
+                expect += n * (now - max(0, costliest - outlook.points_of(card)))
+        # Lay-off searches grow with the wild cards held, like the solver's (Outlook.cost).
+        most = max(self.FINAL_MIN, self.FINAL_WORK // outlook.cost(hand))
+        if len(tried) > most:
+            step = len(tried) / most
+            sample = [tried[int(i * step)] for i in range(most)]
+        else:
+            sample = tried
+        if sample:
+            scale = sum(n for _, n in tried) / sum(n for _, n in sample)
+            for card, n in sample:
+                best = self._final_options(view, _with(hand, card), self.FINAL_DRAW_WIDTH)[0][0]
+                expect += n * scale * min(now, best)
+        stock = expect / outlook.total if outlook.total else float(now)
+        options = tuple(
+            sorted(((sources["discard"], take), (sources["stock"], stock)), key=lambda av: av[1])
+        )
+        if take < stock:
+            return Advice(
+                sources["discard"],
+                f"Take {label(top)}: this is your last turn, and with it the cards you keep "
+                f"score {take:.0f} points against {stock:.1f} expected after a card from "
+                "the stock.",
+                options,
+            )
+        return Advice(
+            sources["stock"],
+            f"Draw from the stock: this is your last turn, and a card from the stock leaves "
+            f"{stock:.1f} points expected against {take:.0f} with {label(top)}.",
             options,
         )
 
@@ -547,15 +662,6 @@ def _related(a: Card, b: Card) -> bool:
 _KINDS = len(CARDS)
 _RELATED = [_related(a, b) for a in CARDS for b in CARDS]
 """``_RELATED[a.index * _KINDS + b.index]``: :func:`_related` looked up, not worked out."""
-
-
-def _final_draw_reason(action: Action, view: PayMeView) -> str:
-    if isinstance(action, Draw) and action.source == "discard" and view.top_discard is not None:
-        return (
-            f"Take {label(view.top_discard)}: this is your last turn and it melds or fits "
-            "the declarer's melds."
-        )
-    return "Draw from the stock: this is your last turn and the top discard would not help."
 
 
 def advise(view: Any, legal: Sequence[Action], seed: int = 0) -> Advice:
