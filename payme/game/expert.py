@@ -107,12 +107,14 @@ class Outlook:
         unseen: Counter[Card],
         hazard: float,
         per_draw: int = 100,
+        pair_weight: float = 1.0,
     ) -> None:
         self.rules = rules
         self.dealt = dealt
         self.kinds = sorted(unseen.items())
         self.total = sum(unseen.values())
         self.hazard = hazard
+        self.pair_weight = pair_weight
         self.wild = {c: rules.is_wild(c, dealt) for c, _ in self.kinds}
         self.points = {c: rules.card_points(c, dealt) for c, _ in self.kinds}
         self._draws: dict[Hand, tuple[float, float]] = {}
@@ -154,7 +156,7 @@ class Outlook:
         if not pts:
             return float(pts)
         if len(dead) > 2:
-            return max(0.0, pts - (1.0 - self.hazard) * self.pair_savings(dead))
+            return max(0.0, pts - (1.0 - self.hazard) * self.pair_weight * self.pair_savings(dead))
         return pts * (1.0 - (1.0 - self.hazard) * self.out_chance(dead))
 
     def pair_savings(self, dead: Hand) -> float:
@@ -341,6 +343,7 @@ class ExpertBot(StrongBot):
     HAZARD = 0.3
     """The chance that someone else goes out before this seat draws again (per round; about
     0.2 early in a hand to 0.3 later in four-player family games of the benchmark lineup)."""
+    PAIR_WEIGHT = 1.0
     PER_DRAW = 100
     """Work units (:meth:`Outlook.cost`) for weighing one hand's next draw."""
     WORK = 200
@@ -409,6 +412,7 @@ class ExpertBot(StrongBot):
             self._unseen(view),
             self.HAZARD,
             self.PER_DRAW,
+            self.PAIR_WEIGHT,
         )
 
     def _keeps(self, view: PayMeView, hand: Hand) -> list[tuple[Card, Hand]]:
