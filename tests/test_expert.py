@@ -10,10 +10,11 @@ from pay_me_helpers import final_turn, rig
 
 from payme.cards import Card, parse_card
 from payme.game import BOT_NAMES, make_bot, new_game, play_game
-from payme.game.actions import Discard, Draw, GoOut
+from payme.game.actions import Action, Discard, Draw, GoOut
 from payme.game.expert import Advice, ExpertBot, advise
 from payme.game.three_pack import new_three_pack_game
 from payme.game.three_pack_expert import ThreePackExpert
+from payme.game.view import PayMeView
 from payme.layoff import lay_off
 from payme.odds import go_out_chance
 from payme.rulesets import rules
@@ -140,6 +141,61 @@ def test_its_last_discard_leaves_the_fewest_points_after_lay_offs() -> None:
         rest.remove(action.card)  # type: ignore[union-attr]
         pts = lay_off(rest, view.table_melds, "family", view.dealt).deadwood_points
         assert pts >= dict(advice.options)[advice.action]
+
+
+def _last_draw(hand: str, top: str) -> tuple[PayMeView, list[Action]]:
+    """family, 3 dealt, two players: seat 0 draws ``top`` and goes out with 6H 7H 8H,
+    throwing it; seat 1 (``hand``) then has its last draw, the top discard ``top``."""
+    g = rig(new_game("family", players=2, seed=1), ["6H 7H 8H", hand], pile="JC", stock_top=top)
+    g.draw("stock")
+    g.go_out(top)
+    assert g.phase == "final_draw" and g.to_move == 1
+    return g.view(1), g.legal_actions()
+
+
+def _kept_after(cards: list[Card], view: PayMeView) -> int:
+    """The fewest points a last turn's cards (one too many) keep: the best discard, then
+    the best lay-offs onto the declarer's melds (exact, by the public lay_off)."""
+    return min(
+        lay_off(cards[:i] + cards[i + 1 :], view.table_melds, "family", 3).deadwood_points
+        for i in range(len(cards))
+    )
+
+
+def test_its_last_draw_weighs_the_top_discard_against_the_stock() -> None:
+    # 9C lowers the points at once (discard KC: 9H lays off, 9C 4C keep 13, against 14),
+    # so the greedy and strong bots take it; a stock card is expected to leave fewer.
+    view, legal = _last_draw("9H KC 4C", "9C")
+    advice = advise(view, legal)
+    assert advice.action == Draw(1, "stock") and "last turn" in advice.reason
+    values = {a: v for a, v in advice.options}
+    assert values[Draw(1, "discard")] == _kept_after([*view.hand, C("9C")], view) == 13
+    # The expected stock card (its kinds partly sampled) is close to the exact expectation
+    # over every unseen card, each tried with every discard and the best lay-offs.
+    unseen = ExpertBot(rules("family"), 0)._unseen(view)
+    exact = sum(n * _kept_after([*view.hand, c], view) for c, n in unseen.items())
+    exact /= sum(unseen.values())
+    assert abs(values[Draw(1, "stock")] - exact) < 0.5
+    assert values[Draw(1, "stock")] < 13
+    assert make_bot("strong", "family", 0).choose(view, legal) == Draw(1, "discard")
+
+
+def test_its_last_draw_takes_a_card_that_lays_off() -> None:
+    # 5H lays off onto 6H 7H 8H: with it the hand keeps 4C alone (4 points).
+    view, legal = _last_draw("9H KC 4C", "5H")
+    advice = advise(view, legal)
+    assert advice.action == Draw(1, "discard")
+    assert dict(advice.options)[Draw(1, "discard")] == 4.0
+    assert "Take 5" in advice.reason and "last turn" in advice.reason
+
+
+def test_its_last_draw_in_denexa_is_from_the_stock() -> None:
+    g = rig(new_game("denexa", players=2, seed=1), ["6H 7H 8H", "9H KC 4C"], pile="JC",
+            stock_top="5H")  # fmt: skip
+    g.draw("stock")
+    g.go_out("5H")
+    advice = advise(g.view(1), g.legal_actions())
+    assert advice.action == Draw(1, "stock") and "only place" in advice.reason
 
 
 def test_goes_out_when_it_can() -> None:

@@ -118,6 +118,22 @@ def _best_after_discard(hand: Hand, rules: Ruleset, dealt: int) -> int:
     return best_discard_points(hand, rules, dealt)[1]
 
 
+def discard_candidates(hand: Hand, rules: Ruleset, dealt: int) -> dict[Card, tuple[int, Hand]]:
+    """Discards worth weighing from a sorted ``hand``, each with the points and deadwood
+    of what is left: the best layout's deadwood cards (throwing one leaves that layout less
+    the card, no search needed), and the solver's best discard (one search), which breaks
+    a meld when that is better."""
+    total, dead = layout(hand, rules, dealt)
+    found: dict[Card, tuple[int, Hand]] = {}
+    for card in dead:
+        if card not in found:
+            found[card] = (total - rules.card_points(card, dealt), _without(dead, card))
+    card, _ = best_discard_points(hand, rules, dealt)
+    if card not in found:
+        found[card] = layout(_without(hand, card), rules, dealt)
+    return found
+
+
 def _best_lay_off(view: PayMeView, legal: Sequence[Action]) -> Action:
     """The legal lay-off that leaves the fewest points (the engine lists the best one)."""
     hand = sort_cards(view.hand)
@@ -320,23 +336,8 @@ class StrongBot(GreedyBot):
     # --- discards
 
     def _candidates(self, view: PayMeView) -> dict[Card, tuple[int, Hand]]:
-        """Discards worth weighing, each with the points and deadwood of what is left.
-
-        Throwing a card of the best layout's deadwood leaves that layout less the card (no
-        search needed); the one search of the best discard adds a card from a meld when
-        breaking it is better.
-        """
-        rules, dealt = view.rules, view.dealt
-        hand = sort_cards(view.hand)
-        total, dead = layout(hand, rules, dealt)
-        found: dict[Card, tuple[int, Hand]] = {}
-        for card in dead:
-            if card not in found:
-                found[card] = (total - rules.card_points(card, dealt), _without(dead, card))
-        card, _ = best_discard_points(hand, rules, dealt)
-        if card not in found:
-            found[card] = layout(_without(hand, card), rules, dealt)
-        return found
+        """Discards worth weighing from the seat's hand (:func:`discard_candidates`)."""
+        return discard_candidates(sort_cards(view.hand), view.rules, view.dealt)
 
     def _final_discard(self, view: PayMeView) -> Action:
         """Fewest points after lay-offs: keep the cards that fit the declarer's melds."""

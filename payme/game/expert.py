@@ -55,6 +55,7 @@ from payme.game.bots import (
     _with,
     _without,
     completing,
+    discard_candidates,
 )
 from payme.game.evaluation import (
     best_discard_points,
@@ -483,14 +484,7 @@ class ExpertBot(StrongBot):
         hand)."""
         rules, dealt = view.rules, view.dealt
         melds = tuple(view.table_melds)
-        total, dead = layout(hand, rules, dealt)
-        found: dict[Card, tuple[int, Hand]] = {}
-        for card in dead:
-            if card not in found:
-                found[card] = (total - rules.card_points(card, dealt), _without(dead, card))
-        card, _ = best_discard_points(hand, rules, dealt)
-        if card not in found:
-            found[card] = layout(_without(hand, card), rules, dealt)
+        found = discard_candidates(hand, rules, dealt)
         fits = self._fits
         ranked = sorted(
             (
