@@ -709,13 +709,15 @@ class _Search:
         # The listing's state (set by best): the melds that can take cards, the packing of
         # the candidate cards, lay-offs by meld and size, room left from each meld on, the
         # places already visited for the size being listed, and the one search of the
-        # whole hand that scores the sets laid off (None: each is evaluated).
+        # whole hand that scores the sets laid off (None: each is evaluated; built at the
+        # first set that needs it, since most hands need none).
         self._live: list[tuple[int, _Meld]] = []
         self._packed = _Packed([], counts)
         self._coded: dict[tuple[int, int], list[tuple[int, int, tuple[Card, ...]]]] = {}
         self._rooms: list[int] = []
         self._seen: set[tuple[int, int]] = set()
         self._whole: Search | None = None
+        self._whole_built = False
 
     def evaluate(self, cards: tuple[Card, ...]) -> Evaluation:
         ev = self.evaluations.get(cards)
@@ -754,9 +756,11 @@ class _Search:
         self._rooms = [sum(m.room for _, m in melds[i:]) for i in range(len(melds) + 1)]
         # The deadwood of the whole hand's best layout, as far as it is candidate cards.
         dead = packed.pack(c for c in deadwood if c in packed.shift)
-        self._whole = _plain_search(self.cards, self.t)
+        self._whole, self._whole_built = None, False
         best_points, best_left, best_choice, best_size = top, None, _NOTHING, 0
-        tight = False
+        # When every candidate card is deadwood the floor is exact already: the best layout
+        # less all of them reaches it, and pricing them at 0 finds nothing lower.
+        tight = packed.fits(start, dead)
         for size in range(1, most + 1):
             # Every set of this size or larger is worth at least (floor, size).
             if (floor, size) >= (best_points, best_size):
@@ -807,16 +811,20 @@ class _Search:
         floor = self._priced_without(candidates)
         if floor >= top:
             return floor
-        free = frozenset(
-            c.index
-            for _, m in self._live
-            for k in range(1, m.room + 1)
-            for added in m.options(k)
-            for c in added
-        )
-        if not free:
+        # A card that fits a meld by itself takes part in a lay-off, found without listing;
+        # a meld's lay-offs are listed by size only until all its candidates are found.
+        alone = 0
+        for _, m in self._live:
+            alone |= fitting_mask(m.meld, self.t)
+        found = {i for i in candidates if alone >> i & 1}
+        for _, m in self._live:
+            for k in range(1, m.room + 1):
+                if all(c.index in found for c in m.kinds):
+                    break
+                found.update(c.index for added in m.options(k) for c in added)
+        if not found:
             return top
-        return floor if free == candidates else self._priced_without(free)
+        return floor if found == candidates else self._priced_without(frozenset(found))
 
     def _priced_without(self, free: frozenset[int]) -> int:
         """The hand's fewest points with the cards ``free`` (indices) priced at 0."""
@@ -835,6 +843,8 @@ class _Search:
         search of the whole hand holds every candidate meld of the cards left, and its
         notes serve every start.  Anything else is evaluated afresh.
         """
+        if not self._whole_built:
+            self._whole, self._whole_built = _plain_search(self.cards, self.t), True
         h = self._whole
         if h is None:
             counts = Counter(self.cards)
@@ -927,6 +937,7 @@ def _declared(melds: Iterable[MeldLike], t: RuleTables) -> tuple[Meld, ...]:
 
 
 _CHECKED: set[tuple[Meld, RuleTables]] = set()
+_LAST_CHECKED: dict[int, tuple[Meld, RuleTables]] = {}
 
 
 def _declared_one(meld: MeldLike, t: RuleTables) -> Meld:
@@ -934,12 +945,20 @@ def _declared_one(meld: MeldLike, t: RuleTables) -> Meld:
     (games and bots ask about the same melds over and over)."""
     if type(meld) is not Meld:
         return parse_declared_meld(meld, t.rules, t.dealt)
+    # The very object checked last time for these tables is known at once: a meld hashes
+    # slowly, and a game asks about the same few Meld objects again and again.
+    known = _LAST_CHECKED.get(id(meld))
+    if known is not None and known[0] is meld and known[1] is t:
+        return meld
     key = (meld, t)
     if key not in _CHECKED:
         parse_declared_meld(meld, t.rules, t.dealt)  # raises when it is not valid
         if len(_CHECKED) >= _GROWN_MOST:
             _CHECKED.clear()
         _CHECKED.add(key)
+    if len(_LAST_CHECKED) >= 256:
+        _LAST_CHECKED.clear()
+    _LAST_CHECKED[id(meld)] = (meld, t)  # holding the meld keeps its id from being reused
     return meld
 
 
@@ -966,6 +985,8 @@ def _check_table(
     for hand in hands:
         counts.update(hand)
     pack = t.largest_pack
+    if all(n <= pack[card.index] for card, n in counts.items()):
+        return  # the usual case, told without sorting
     for card, n in sorted(counts.items()):
         if n > pack[card.index]:
             whose = "hands" if len(hands) > 1 else "hand"
@@ -1013,7 +1034,9 @@ def best_placements(
     t = tables_for(rules, dealt)
     declared = _declared(declarer_melds, t)
     _check_table((hand,), declared, t)
-    search = _Search(hand, declared if t.rules.lay_off else (), t)
+    if layout[0] == 0 or not t.rules.lay_off:
+        return layout[0], ()  # nothing to gain: what the search would find, without it
+    search = _Search(hand, declared, t)
     points, _, chosen = search.choose(*layout)
     return points, tuple(_placed(declared, chosen, t)[1])
 

@@ -14,6 +14,7 @@ from reference import DeclaredMeld, Reference
 from payme.cards import Card, CardError, parse_hand
 from payme.layoff import (
     LayOffResult,
+    best_placements,
     fitting_mask,
     grow_meld,
     lay_off,
@@ -556,3 +557,26 @@ def test_a_runs_lay_offs_are_those_growing_it_of_every_set_of_cards(ruleset: Rul
                 assert m.options(size) == expected, (str(meld), hand, size, dealt)
                 compared += 1
     assert compared >= 100
+
+
+@given(
+    st.sampled_from(["denexa", "family", "classic"]),
+    st.sampled_from([3, 7, 9, 12, 13]),
+    st.integers(0, 2**32),
+)
+def test_the_games_best_lay_off_is_lay_offs(name: str, dealt: int, seed: int) -> None:
+    """``best_placements`` (the game's path: the hand's layout known, its shortcuts for a
+    hand with nothing to gain) answers as :func:`lay_off` does."""
+    rng = random.Random(seed)
+    r = rules(name)
+    melds = random_declared(rng, name, dealt)
+    hand = tuple(sorted(random_layoff_hand(rng, name, dealt, melds)[: dealt + 1]))
+    counts = Counter(hand) + Counter(c for m in melds for c in m.cards)
+    if any(n > Pack.of(r).count(c) for c, n in counts.items()):
+        return
+    ev = evaluate(hand, r, dealt)
+    lo = lay_off(hand, melds, r, dealt)
+    assert best_placements(hand, melds, r, dealt, (ev.deadwood_points, ev.deadwood)) == (
+        lo.deadwood_points,
+        lo.lay_offs,
+    )
