@@ -258,6 +258,45 @@ def test_the_compiled_going_out_check_is_the_python_paths() -> None:
     assert out > 50
 
 
+@pytest.mark.compiled
+def test_the_compiled_priced_points_and_search_starts_are_the_python_searchs() -> None:
+    """``Hands.points`` (a hand priced otherwise: cards at 0, as the lay-off floor prices
+    them) and ``Hands.search`` (one search asked from many starts: the hand less a card or
+    two, as lay-offs ask) give the Python search's values, hand by hand."""
+    import random
+
+    from payme.solver.search import CompiledSearch, Search, _Solver, priced_points, value_search
+
+    rng = random.Random(5)
+    taken = searched = 0
+    for t, nat, hand in _compiled_hands(17):
+        if nat.hands is None or not hand:
+            continue
+        free = {c.index for c in rng.sample(hand, rng.randint(0, len(hand)))}
+        cost = tuple(0 if i in free else p for i, p in enumerate(t.points))
+        h = Search(hand, t, cost, nat.book)
+        want = _Solver(h).value(h.state0, h.n_any, 1) + h.aside  # the pure-Python search
+        if nat.hands.points(hand, cost) is None:
+            continue  # left to Python: scoped wild cards, or a hand the pack cannot hold
+        assert priced_points(hand, t, cost) == want, hand
+        taken += 1
+        got = value_search(hand, t)
+        assert isinstance(got, CompiledSearch)
+        h = Search(hand, t, t.points, nat.book)
+        plain = _Solver(h)
+        assert (got.state0, got.aside, got.isolated, got.n_any) == (
+            h.state0, h.aside, h.isolated, h.n_any,
+        )  # fmt: skip
+        for c in rng.sample(hand, min(3, len(hand))):
+            if c.index >= 52 or c in h.isolated:
+                continue
+            state = h.state0 - h.book.unit_of[c.index]
+            assert got.value(state, h.n_any, 1) == plain.value(state, h.n_any, 1), (hand, c)
+            searched += 1
+    assert taken > 2000
+    assert searched > 2000
+
+
 @pytest.mark.parametrize(
     "text",
     [

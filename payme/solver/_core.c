@@ -109,6 +109,18 @@ static int st_from(PyObject *o, st_t *s) {
     return 0;
 }
 
+/* State -> Python int. */
+static PyObject *st_to(const st_t *s) {
+    unsigned char buf[NW * 8];
+    for (int i = 0; i < NW; i++)
+        for (int k = 0; k < 8; k++) buf[i * 8 + k] = (unsigned char)(s->w[i] >> (8 * k));
+#if PY_VERSION_HEX >= 0x030D0000
+    return PyLong_FromUnsignedNativeBytes(buf, sizeof(buf), Py_ASNATIVEBYTES_LITTLE_ENDIAN);
+#else
+    return _PyLong_FromByteArray(buf, sizeof(buf), 1, 0);
+#endif
+}
+
 /* ---------------------------------------------------------------------------------------
  * Memo: open addressing on (state, balance); the value as the Python memo keeps it
  * (exact: value << 16 | pick + 8 in the general search, the value in the lean one; a cut
@@ -1428,7 +1440,7 @@ static PyObject *make_evaluation(const hctx_t *c, PyObject *hand, const st_t *st
 }
 
 static PyObject *hands_run(Hands *h, const int *index, PyObject *const *objs, Py_ssize_t n_cards,
-                           PyObject *hand, int mode);
+                           PyObject *hand, int mode, const int64_t *price);
 
 /* The best discard of a hand, as payme.solver.best_discard chooses it where no card is
  * barred from the discard: the least of (the search with one discard owed, 0, 0) and, for
@@ -1502,7 +1514,7 @@ static PyObject *discard_answer(const hctx_t *c, PyObject *hand, const st_t *sta
             PyTuple_SET_ITEM(kept, n_rest, objs[n_rest]);
             n_rest++;
         }
-        PyObject *ev = hands_run(h, rest, objs, n_rest, kept, 0);
+        PyObject *ev = hands_run(h, rest, objs, n_rest, kept, 0, NULL);
         Py_DECREF(kept);
         if (!ev || ev == Py_None) {
             if (ev) PyErr_SetString(PyExc_RuntimeError, "discard: the cards kept were not taken");
@@ -1557,15 +1569,71 @@ static PyObject *go_out_answer(const hctx_t *c, const st_t *state, const char *i
     return int_tuple(found, n_found);
 }
 
+/* The hand's search as an object of its own that outlives this call (a GSearch, its memo
+ * kept across the values asked), with what a caller needs to ask them: (search, start
+ * state, the regular cards set aside -- an index per copy, in the order of their
+ * positions --, the points of every card set aside, pure wild cards of any scope, cards
+ * other than regular ones). */
+static PyObject *search_object(const hctx_t *c, const st_t *state, int64_t aside,
+                               const char *iso_pos, const int *field, int others) {
+    const GSearch *src = c->g;
+    Hands *h = c->h;
+    GSearch *g = (GSearch *)GSearchType.tp_alloc(&GSearchType, 0);
+    if (!g) return NULL;
+    g->s = *src->sp;
+    g->sp = &g->s;
+    g->guard = src->guard;
+    g->n_any = src->n_any;
+    Py_ssize_t n_moves = src->start[NREG];
+    memcpy(g->start, src->start, sizeof(g->start));
+    g->end[0] = PyMem_Malloc(sizeof(int64_t) * (src->n_any + 1));
+    g->end[1] = PyMem_Malloc(sizeof(int64_t) * (src->n_any + 1));
+    g->moves = PyMem_Malloc(sizeof(gmove_t) * (n_moves ? n_moves : 1));
+    if (!g->end[0] || !g->end[1] || !g->moves) {
+        Py_DECREF(g);
+        return PyErr_NoMemory();
+    }
+    memcpy(g->end[0], src->end[0], sizeof(int64_t) * (src->n_any + 1));
+    memcpy(g->end[1], src->end[1], sizeof(int64_t) * (src->n_any + 1));
+    memcpy(g->moves, src->moves, sizeof(gmove_t) * n_moves);
+    int iso[64], n_iso = 0;
+    for (int p = 0; p < NREG; p++)
+        if (iso_pos[p])
+            for (int k = 0; k < field[p]; k++) iso[n_iso++] = h->index_at[p];
+    PyObject *start = st_to(state), *isolated = int_tuple(iso, n_iso);
+    if (!start || !isolated) {
+        Py_XDECREF(start);
+        Py_XDECREF(isolated);
+        Py_DECREF(g);
+        return NULL;
+    }
+    return Py_BuildValue("(NNNLii)", (PyObject *)g, start, isolated, (long long)aside,
+                         c->n_any, others);
+}
+
 /* The answer for the cards of ``index`` (their objects ``objs``), by ``mode``: 0, the
  * evaluation -- (points, search total, picks), or with ``hand`` (the caller's hand) the
  * Evaluation itself (see Hands.bind); 1, the best discard (see discard_answer); 2, the
- * discards that go out (see go_out_answer).  None for a hand not taken. */
+ * discards that go out (see go_out_answer).  ``price``: each kind of card's price in
+ * deadwood instead of the Hands' own (NULL: its own; mode 0 without ``hand`` only).  None
+ * for a hand not taken. */
 static PyObject *hands_run(Hands *h, const int *index, PyObject *const *objs, Py_ssize_t n_cards,
-                           PyObject *hand, int mode) {
+                           PyObject *hand, int mode, const int64_t *price) {
     if (h->n > 200000) hands_clear_cache(h); /* bounded, as the shape book's dicts */
     if (n_cards > h->max_hand) Py_RETURN_NONE;
     const shape_t *s = &h->s;
+    const int64_t *card_cost = h->card_cost;
+    shape_t priced;
+    if (price) {
+        if (mode || hand) {
+            PyErr_SetString(PyExc_RuntimeError, "a price is for the points alone");
+            return NULL;
+        }
+        priced = h->s;
+        for (int p = 0; p < NREG; p++) priced.cost[p] = price[h->index_at[p]];
+        s = &priced;
+        card_cost = price;
+    }
     unsigned char left[64];
     memcpy(left, h->limit, sizeof(left));
     uint32_t held[4] = {0, 0, 0, 0};
@@ -1598,7 +1666,7 @@ static PyObject *hands_run(Hands *h, const int *index, PyObject *const *objs, Py
         switch (h->kind[idx]) {
         case 1: c.single_idx[c.n_single++] = idx; break; /* a one-card meld: no points */
         case 2:
-            aside += h->card_cost[idx];
+            aside += card_cost[idx];
             c.aside_idx[c.n_aside++] = idx;
             break;
         case 3: c.any_idx[n_any++] = idx; break;
@@ -1617,13 +1685,13 @@ static PyObject *hands_run(Hands *h, const int *index, PyObject *const *objs, Py
      * sorts them; insertion sort: a handful). */
     for (int i = 1; i < n_any; i++) {
         int x = c.any_idx[i], k = i;
-        while (k > 0 && (h->card_cost[c.any_idx[k - 1]] < h->card_cost[x] ||
-                         (h->card_cost[c.any_idx[k - 1]] == h->card_cost[x] &&
+        while (k > 0 && (card_cost[c.any_idx[k - 1]] < card_cost[x] ||
+                         (card_cost[c.any_idx[k - 1]] == card_cost[x] &&
                           c.any_idx[k - 1] > x)))
             c.any_idx[k] = c.any_idx[k - 1], k--;
         c.any_idx[k] = x;
     }
-    for (int i = 0; i < n_any; i++) any_cost[i] = h->card_cost[c.any_idx[i]];
+    for (int i = 0; i < n_any; i++) any_cost[i] = card_cost[c.any_idx[i]];
     c.n_any = n_any;
     /* The leftover costs first: the only step that may call Python (and so let another
      * thread in, which may clear the bundle cache), before any bundle is held below. */
@@ -1766,6 +1834,10 @@ static PyObject *hands_run(Hands *h, const int *index, PyObject *const *objs, Py
         result = go_out_answer(&c, &state, iso_pos);
         goto done;
     }
+    if (mode == 3) {
+        result = search_object(&c, &state, aside, iso_pos, field, others);
+        goto done;
+    }
     int64_t total = g_solve(&g, &state, n_any, INF, 0);
     if (total == -2) goto done;
     int buf[PICKS_MOST];
@@ -1788,7 +1860,8 @@ done:
     return result;
 }
 
-static PyObject *cards_run(Hands *h, PyObject *cards, PyObject *hand, int mode) {
+static PyObject *cards_run(Hands *h, PyObject *cards, PyObject *hand, int mode,
+                           const int64_t *price) {
     if (!PyTuple_Check(cards)) Py_RETURN_NONE;
     Py_ssize_t n = PyTuple_GET_SIZE(cards);
     if (n > h->max_hand) Py_RETURN_NONE;
@@ -1812,11 +1885,11 @@ static PyObject *cards_run(Hands *h, PyObject *cards, PyObject *hand, int mode) 
         }
         index[i] = idx;
     }
-    return hands_run(h, index, &PyTuple_GET_ITEM(cards, 0), n, hand, mode);
+    return hands_run(h, index, &PyTuple_GET_ITEM(cards, 0), n, hand, mode, price);
 }
 
 static PyObject *Hands_evaluate(Hands *h, PyObject *cards) {
-    return cards_run(h, cards, NULL, 0);
+    return cards_run(h, cards, NULL, 0, NULL);
 }
 
 /* Python's str.split() whitespace among ASCII characters, and the comma parse_hand adds. */
@@ -1851,7 +1924,7 @@ static PyObject *text_run(Hands *h, PyObject *text, PyObject *hand, int mode) {
     }
     PyObject *objs[64];
     for (int k = 0; k < n; k++) objs[k] = h->card_of[index[k]];
-    return hands_run(h, index, objs, n, hand, mode);
+    return hands_run(h, index, objs, n, hand, mode, NULL);
 }
 
 static PyObject *Hands_evaluate_text(Hands *h, PyObject *text) {
@@ -1866,7 +1939,7 @@ static PyObject *Hands_evaluation(Hands *h, PyObject *hand) {
         return NULL;
     }
     if (PyUnicode_CheckExact(hand)) return text_run(h, hand, hand, 0);
-    if (PyTuple_CheckExact(hand)) return cards_run(h, hand, hand, 0);
+    if (PyTuple_CheckExact(hand)) return cards_run(h, hand, hand, 0, NULL);
     Py_RETURN_NONE;
 }
 
@@ -1875,7 +1948,41 @@ static PyObject *Hands_evaluation(Hands *h, PyObject *hand) {
  * Evaluation of the cards kept), or None for a hand not taken (or when no card may go). */
 static PyObject *Hands_discard(Hands *h, PyObject *hand) {
     if (PyUnicode_CheckExact(hand)) return text_run(h, hand, hand, 1);
-    if (PyTuple_CheckExact(hand)) return cards_run(h, hand, hand, 1);
+    if (PyTuple_CheckExact(hand)) return cards_run(h, hand, hand, 1, NULL);
+    Py_RETURN_NONE;
+}
+
+/* points(cards, price): the fewest points of a hand of cards with each kind of card
+ * priced in deadwood by ``price`` (by card index) instead, as a Search priced so finds
+ * them (value of the start plus the cards set aside), or None for a hand not taken. */
+static PyObject *Hands_points(Hands *h, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 2) {
+        PyErr_SetString(PyExc_TypeError, "points(cards, price)");
+        return NULL;
+    }
+    int64_t price[64];
+    if (PyObject_Length(args[1]) != h->n_cards) {
+        if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "points: a price per card");
+        return NULL;
+    }
+    if (int_list(args[1], price, h->n_cards, "price") < 0) return NULL;
+    for (int i = 0; i < h->n_cards; i++)
+        if (price[i] < 0 || price[i] > ((int64_t)1 << 24)) {
+            PyErr_SetString(PyExc_ValueError, "points: a price out of range");
+            return NULL;
+        }
+    PyObject *got = cards_run(h, args[0], NULL, 0, price);
+    if (!got || got == Py_None) return got;
+    PyObject *points = PyTuple_GET_ITEM(got, 0);
+    Py_INCREF(points);
+    Py_DECREF(got);
+    return points;
+}
+
+/* search(cards): the hand's search, to be asked values from many starts (see
+ * search_object), or None for a hand not taken. */
+static PyObject *Hands_search(Hands *h, PyObject *cards) {
+    if (PyTuple_CheckExact(cards)) return cards_run(h, cards, NULL, 3, NULL);
     Py_RETURN_NONE;
 }
 
@@ -1883,7 +1990,7 @@ static PyObject *Hands_discard(Hands *h, PyObject *hand) {
  * priced 1 a card; see going_out): card indexes, lowest first, -1 for none; () when it
  * cannot; None for a hand not taken. */
 static PyObject *Hands_go_out(Hands *h, PyObject *cards) {
-    if (PyTuple_CheckExact(cards)) return cards_run(h, cards, NULL, 2);
+    if (PyTuple_CheckExact(cards)) return cards_run(h, cards, NULL, 2, NULL);
     Py_RETURN_NONE;
 }
 
@@ -1947,6 +2054,11 @@ static PyMethodDef Hands_methods[] = {
      "evaluate_text(text): the same for a hand given as text."},
     {"discard", (PyCFunction)Hands_discard, METH_O,
      "discard(hand): (index thrown, Evaluation of the cards kept), or None."},
+    {"points", (PyCFunction)(void (*)(void))Hands_points, METH_FASTCALL,
+     "points(cards, price): the fewest points with these prices, or None."},
+    {"search", (PyCFunction)Hands_search, METH_O,
+     "search(cards): (GSearch, start state, cards set aside, their points, wild cards, "
+     "other cards), or None."},
     {"go_out", (PyCFunction)Hands_go_out, METH_O,
      "go_out(cards): the discards that go out (-1: none), or None for a hand not taken."},
     {"going_out", (PyCFunction)(void (*)(void))Hands_going_out, METH_FASTCALL,

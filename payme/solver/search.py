@@ -27,7 +27,7 @@ from payme.cards import _ANY_CASE, CARDS, N_CARDS, N_REGULAR, Card
 from payme.melds import RUN_MOST, RuleTables
 from payme.pack import MAX_HAND
 from payme.solver.backend import CORE, STATE_BITS
-from payme.solver.shapes import Bundle, Moves, ShapeBook, Template
+from payme.solver.shapes import Bundle, Moves, ShapeBook, Template, book_for
 
 if TYPE_CHECKING:
     from payme.solver._core import Fields, GSearch, Hands
@@ -721,6 +721,70 @@ def _terminal(
     return hit  # type: ignore[return-value]
 
 
+class CompiledSearch:
+    """A hand's search set up whole by the compiled core (``Hands.search`` in _core.c),
+    for callers that ask only values, from many starts: the fields of a :class:`Search`
+    they read, and its ``value``.  It has no candidate templates, so no layout."""
+
+    __slots__ = ("aside", "book", "isolated", "n_any", "others", "state0", "value")
+
+    def __init__(self, book: ShapeBook, found: tuple[GSearch, int, tuple[int, ...], int, int, int]):
+        core, self.state0, isolated, self.aside, self.n_any, self.others = found
+        self.book = book
+        self.isolated = [CARDS[i] for i in isolated]
+        self.value = core.value
+
+
+def value_search(cards: tuple[Card, ...], t: RuleTables) -> Search | CompiledSearch:
+    """A checked hand's search priced by the rule set's points, to be asked values (the
+    same as :meth:`Search.value`) from many starts: the compiled core's where it takes the
+    hand, else set up here.
+
+    >>> from payme.melds import tables_for
+    >>> from payme.cards import parse_hand
+    >>> t = tables_for("denexa", 9)
+    >>> h = value_search(parse_hand("5H 6H 7H 8H KS"), t)
+    >>> h.value(h.state0, h.n_any, 1) + h.aside, [str(c) for c in h.isolated]
+    (10, ['KS'])
+    >>> h.value(h.state0 - h.book.unit_of[parse_hand("8H")[0].index], h.n_any, 1)
+    0
+    """
+    from payme.solver.natural import natural_for  # natural builds on this module
+
+    nat = natural_for(t)
+    if nat.hands is not None:
+        found = nat.hands.search(cards)
+        if found is not None:
+            return CompiledSearch(nat.book, found)
+    return Search(cards, t, t.points, nat.book)
+
+
+def priced_points(cards: tuple[Card, ...], t: RuleTables, cost: tuple[int, ...]) -> int:
+    """The fewest points of a hand with each kind of card priced in deadwood by ``cost``
+    (by card index) instead of the rule set's points: one search of a checked hand.
+
+    The compiled core answers it in one call where it takes the hand; otherwise the search
+    is set up here.
+
+    >>> from payme.melds import tables_for
+    >>> from payme.cards import parse_hand
+    >>> t = tables_for("denexa", 9)
+    >>> free = tuple(0 if c.token == "KS" else p for c, p in zip(CARDS, t.points))
+    >>> hand = parse_hand("5H 6H 7H KS 3C")
+    >>> priced_points(hand, t, t.points), priced_points(hand, t, free)
+    (15, 5)
+    """
+    from payme.solver.natural import natural_for  # natural builds on this module
+
+    hands = natural_for(t).hands
+    if hands is not None:
+        got: int | None = hands.points(cards, cost)
+        if got is not None:
+            return got
+    h = Search(cards, t, cost, book_for(t))
+    return h.value(h.state0, h.n_any, 1) + h.aside
+
+
 def compiled_hands(
     t: RuleTables, book: ShapeBook, cost: tuple[int, ...] | None = None
 ) -> Hands | None:
@@ -822,6 +886,6 @@ def _make_terminal(
 
 
 __all__ = [
-    "INF", "Leftover", "Path", "Scan", "Search", "Template", "Terminal", "compiled_hands",
-    "replay", "scan", "terminal_table",
+    "INF", "CompiledSearch", "Leftover", "Path", "Scan", "Search", "Template", "Terminal",
+    "compiled_hands", "priced_points", "replay", "scan", "terminal_table", "value_search",
 ]  # fmt: skip
