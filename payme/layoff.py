@@ -63,7 +63,7 @@ from payme.rulesets import Ruleset, RulesLike
 
 if TYPE_CHECKING:  # pragma: no cover
     from payme.solver import Evaluation
-    from payme.solver.search import Search
+    from payme.solver.search import CompiledSearch, Search
 
 MeldLike = Meld | CardsLike
 """A declarer's meld: a :class:`~payme.melds.Meld`, or its cards as text or cards."""
@@ -666,16 +666,14 @@ class _Packed:
         return out
 
 
-def _plain_search(cards: tuple[Card, ...], t: RuleTables) -> Search | None:
+def _plain_search(cards: tuple[Card, ...], t: RuleTables) -> Search | CompiledSearch | None:
     """The solver's search of a hand holding only regular cards (wild cards of a rank
     included) and cards never melded, or ``None`` for any other hand."""
-    from payme.solver.search import Search
-    from payme.solver.shapes import book_for
+    from payme.solver.search import value_search
 
     if any(c.index >= N_REGULAR and c.index not in t.never for c in cards):
         return None
-    h = Search(cards, t, t.points, book_for(t))
-    return None if h.n_any or h.scoped or h.singles else h
+    return value_search(cards, t)
 
 
 class _Search:
@@ -716,7 +714,7 @@ class _Search:
         self._coded: dict[tuple[int, int], list[tuple[int, int, tuple[Card, ...]]]] = {}
         self._rooms: list[int] = []
         self._seen: set[tuple[int, int]] = set()
-        self._whole: Search | None = None
+        self._whole: Search | CompiledSearch | None = None
         self._whole_built = False
 
     def evaluate(self, cards: tuple[Card, ...]) -> Evaluation:
@@ -828,12 +826,9 @@ class _Search:
 
     def _priced_without(self, free: frozenset[int]) -> int:
         """The hand's fewest points with the cards ``free`` (indices) priced at 0."""
-        from payme.solver.search import Search
-        from payme.solver.shapes import book_for
+        from payme.solver.search import priced_points
 
-        t = self.t
-        h = Search(self.cards, t, _free_cost(t, free), book_for(t))
-        return h.value(h.state0, h.n_any, 1) + h.aside
+        return priced_points(self.cards, self.t, _free_cost(self.t, free))
 
     def _points_without(self, laid: list[Card]) -> int:
         """The fewest points of the hand without the cards ``laid``.
