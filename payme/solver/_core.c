@@ -1952,6 +1952,25 @@ static PyObject *Hands_discard(Hands *h, PyObject *hand) {
     Py_RETURN_NONE;
 }
 
+/* Up to 64 ints from a sequence, each in [lo, hi] (``n``: how many there must be, or -1
+ * for any number): how many, or -1 with an exception set naming ``what``. */
+static Py_ssize_t bounded_ints(PyObject *seq, int64_t *out, Py_ssize_t n, int64_t lo, int64_t hi,
+                               const char *what) {
+    Py_ssize_t got = PyObject_Length(seq);
+    if (got < 0) return -1;
+    if (got > 64 || (n >= 0 && got != n)) {
+        PyErr_Format(PyExc_ValueError, "%s: %zd items", what, got);
+        return -1;
+    }
+    if (int_list(seq, out, got, what) < 0) return -1;
+    for (Py_ssize_t i = 0; i < got; i++)
+        if (out[i] < lo || out[i] > hi) {
+            PyErr_Format(PyExc_ValueError, "%s: %lld out of range", what, (long long)out[i]);
+            return -1;
+        }
+    return got;
+}
+
 /* points(cards, price): the fewest points of a hand of cards with each kind of card
  * priced in deadwood by ``price`` (by card index) instead, as a Search priced so finds
  * them (value of the start plus the cards set aside), or None for a hand not taken. */
@@ -1961,16 +1980,8 @@ static PyObject *Hands_points(Hands *h, PyObject *const *args, Py_ssize_t nargs)
         return NULL;
     }
     int64_t price[64];
-    if (PyObject_Length(args[1]) != h->n_cards) {
-        if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "points: a price per card");
+    if (bounded_ints(args[1], price, h->n_cards, 0, (int64_t)1 << 24, "points: price") < 0)
         return NULL;
-    }
-    if (int_list(args[1], price, h->n_cards, "price") < 0) return NULL;
-    for (int i = 0; i < h->n_cards; i++)
-        if (price[i] < 0 || price[i] > ((int64_t)1 << 24)) {
-            PyErr_SetString(PyExc_ValueError, "points: a price out of range");
-            return NULL;
-        }
     PyObject *got = cards_run(h, args[0], NULL, 0, price);
     if (!got || got == Py_None) return got;
     PyObject *points = PyTuple_GET_ITEM(got, 0);
@@ -2002,22 +2013,11 @@ static PyObject *Hands_going_out(Hands *h, PyObject *const *args, Py_ssize_t nar
         return NULL;
     }
     int64_t idx[64];
-    Py_ssize_t n = PyObject_Length(args[0]);
-    if (n < 0) return NULL;
-    if (n > 64 || int_list(args[0], idx, n, "barred") < 0) {
-        if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "going_out: too many cards");
-        return NULL;
-    }
-    int allow = PyObject_IsTrue(args[1]);
+    Py_ssize_t n = bounded_ints(args[0], idx, -1, 0, 63, "going_out: barred");
+    int allow = n < 0 ? -1 : PyObject_IsTrue(args[1]);
     if (allow < 0) return NULL;
     char barred[64] = {0};
-    for (Py_ssize_t i = 0; i < n; i++) {
-        if (idx[i] < 0 || idx[i] >= 64) {
-            PyErr_SetString(PyExc_ValueError, "going_out: a card index out of range");
-            return NULL;
-        }
-        barred[idx[i]] = 1;
-    }
+    for (Py_ssize_t i = 0; i < n; i++) barred[idx[i]] = 1;
     memcpy(h->barred, barred, sizeof(barred));
     h->allow_none = allow;
     Py_RETURN_NONE;
