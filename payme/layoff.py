@@ -287,7 +287,7 @@ def grow_meld(
     True
     """
     t = tables_for(rules, dealt)
-    declared = parse_declared_meld(meld, t.rules, t.dealt)
+    declared = _declared_one(meld, t)  # a Meld object checked once (a game asks again)
     result = _grow(declared, hand_cards(added, t), t)
     return None if result is None else result[0]
 

@@ -433,7 +433,7 @@ class PayMeGame(Game):
             return [Draw(seat, src) for src in self._draw_sources() if self._can_draw_from(src)]
         barred = self.rules.never_discarded
         throws: list[Action] = [
-            Discard(seat, c) for c in sort_cards(set(self._hands[seat])) if c.token not in barred
+            _discard(seat, c) for c in sort_cards(set(self._hands[seat])) if c.token not in barred
         ]
         if phase == "discard":
             return [GoOut(seat, d) for d in self._go_out_discards()] + throws
@@ -990,6 +990,19 @@ class PayMeGame(Game):
             f"PayMeGame(rules={self.rules.name!r}, players={self.players}, seed={self.seed}, "
             f"hand={self.hand_number}, phase={self.phase!r}, to_move={self.to_move})"
         )
+
+
+_DISCARDS: dict[tuple[int, Card], Discard] = {}
+
+
+def _discard(seat: int, card: Card) -> Discard:
+    """``Discard(seat, card)``, one object for each (actions are values): the legal actions
+    list every card of the hand at every turn."""
+    key = (seat, card)
+    action = _DISCARDS.get(key)
+    if action is None:
+        action = _DISCARDS[key] = Discard(seat, card)
+    return action
 
 
 def _per_seat_ints(values: dict[str, object], attr: str, players: int) -> list[int]:
