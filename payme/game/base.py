@@ -159,7 +159,8 @@ class Game(ABC):
         **own: Any,
     ) -> V:
         """The view of ``kind`` for ``seat``: the fields every view has, given what differs by
-        game, and ``own``, the fields only ``kind`` has (its constructor checks them)."""
+        game, and ``own``, the fields only ``kind`` has (all of them: see
+        :func:`~payme.game.view.built`)."""
         self._check_seat(seat)
         stock = len(self._stock)
         counted = self.rules.stock_counted
@@ -177,7 +178,7 @@ class Game(ABC):
             dealer=self.dealer,
             hand=hand,
             drawn=self._drawn if seat == self.to_move else None,
-            hand_counts=tuple(len(h) for h in self._hands),
+            hand_counts=tuple(map(len, self._hands)),
             stock_count=stock if counted else None,
             stock_estimate=stock if counted else stock_estimate(stock),
             discard_pile=discard_pile,
