@@ -2,8 +2,10 @@
 
 The rows of :mod:`benchmarks.bench_api` that exercise the solver (``denexa``: 14-card
 ``payme.evaluate`` from card strings; ``gin``: 10-card gin deadwood; ``gin_discard``:
-11-card best discard) run twice, each in a fresh process: once with the compiled core and
-once with ``PAYME_SOLVER=python``; the same hands, cold (the first calls of the process) and
+11-card best discard), and two of a Pay Me turn's questions (``denexa_discard``: the best
+discard of a 14-card denexa hand, the 13 dealt and the card drawn; ``denexa_out``: whether
+it can go out), run twice, each in a fresh process: once with the compiled core and once
+with ``PAYME_SOLVER=python``; the same hands, cold (the first calls of the process) and
 warm apart.  RLCard and OpenSpiel answer the same gin hands in the compiled run's process.
 
     python -m benchmarks backends
@@ -13,28 +15,62 @@ from __future__ import annotations
 
 import json
 import os
+import random
 import subprocess
 import sys
 from datetime import UTC, datetime
 from typing import Any
 
-from benchmarks.bench_api import COLD, WARM, _f, _machine, _stats
+from benchmarks.bench_api import (
+    COLD,
+    SEED,
+    WARM,
+    _denexa_pack,
+    _f,
+    _hands,
+    _machine,
+    _stats,
+    _timed,
+)
 from benchmarks.report import commit
 
 ROWS = {
     "denexa": "`evaluate`, denexa 14 cards",
     "gin": "gin 10-card deadwood",
     "gin_discard": "gin 11-card best discard",
+    "denexa_discard": "`best_discard`, denexa 14 cards (13 dealt)",
+    "denexa_out": "`can_go_out`, denexa 14 cards (13 dealt)",
 }
 DENEXA_TARGET = 0.01
 """Milliseconds: issue 13's target for the compiled core's 14-card denexa median."""
 
 
+def _row_turn(question: str) -> dict[str, Any]:
+    """A Pay Me turn's question (``best_discard`` or ``can_go_out``) of random 14-card denexa
+    hands from card strings, 13 dealt (kings wild), as a player asks it after drawing."""
+    rng = random.Random(SEED + 2)
+    texts = _hands(rng, COLD + WARM, 14, _denexa_pack())
+    import payme
+
+    ask = getattr(payme, question)  # the first use of a name imports its module
+    _, cpu, wall = _timed(lambda s: ask(s, rules="denexa", dealt=13), texts)
+    return {"payme": {"cpu": cpu, "wall": wall}}
+
+
+TURN_ROWS = {"denexa_discard": "best_discard", "denexa_out": "can_go_out"}
+"""This module's rows: the question each asks."""
+
+
 def _fresh(row: str, backend: str) -> dict[str, Any]:
     env = dict(os.environ, PAYME_SOLVER=backend)
+    call = (
+        f"from benchmarks.bench_backends import _row_turn; r = _row_turn({TURN_ROWS[row]!r})"
+        if row in TURN_ROWS
+        else f"from benchmarks.bench_api import ROWS; r = ROWS[{row!r}]()"
+    )
     code = (
-        "import json, sys, payme; from benchmarks.bench_api import ROWS; "
-        f"r = ROWS[{row!r}](); r['backend'] = payme.solver_backend(); print(json.dumps(r))"
+        f"import json, sys, payme; {call}; r['backend'] = payme.solver_backend(); "
+        "print(json.dumps(r))"
     )
     done = subprocess.run(
         [sys.executable, "-c", code], capture_output=True, text=True, check=True, env=env

@@ -240,7 +240,7 @@ def test_the_compiled_going_out_check_is_the_python_paths() -> None:
         nat = _prepared(t.rules, t.dealt)[1]  # the Natural can_go_out uses
         hands = nat.out_hands
         assert hands is not None
-        got = hands.go_out(hand)
+        got = hands.go_out(hand, -1 if t.dealt is None else t.dealt + 1)
         nat.out_hands = None  # the Python path
         try:
             want = can_go_out(hand, t.rules, t.dealt)
@@ -326,6 +326,36 @@ def test_a_hand_as_text_is_evaluated_as_its_cards(text: str, name: str) -> None:
         except ValueError as error:
             return type(error), str(error)
         return ev.deadwood_points, ev.cards, ev.melds, ev.deadwood, str(ev)
+
+    assert answer(text) == answer(None)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "7H 8H 9H JK 2C 5S 5D 5C KD 4S",  # denexa: goes out by throwing KD
+        "7h,8h,9h , jk\t2c\n5s\r5d\x0b5c\x0ckd 4s",
+        "5H 6H 7H 8H 9H TH JH QH KH AS",  # a long run: goes out by throwing AS
+        "7♥ 8♥ 9♥ JK 2C 5S 5D 5C KD 4S",
+        "7H 8H 9H JK 2C 5S 5D 5C KD",  # one card short: the error names the size
+        "JK JK JK JK JK JK JK JK JK JK",  # more copies than the pack holds
+        "7H 8H 1X 9H JK 2C 5S 5D 5C KD",
+        "",
+    ],
+)
+@pytest.mark.parametrize("name", ["denexa", "classic", "family", "three_pack"])
+def test_a_hand_as_text_goes_out_as_its_cards(text: str, name: str) -> None:
+    # The compiled core reads text for the going-out check too; the answer (or the error)
+    # must be the one for the parsed cards.
+    dealt = None if name == "three_pack" else 9
+
+    def answer(hand: object) -> object:
+        try:
+            if hand is None:
+                hand = payme.parse_hand(text)
+            return payme.can_go_out(hand, rules=name, dealt=dealt)  # type: ignore[arg-type]
+        except ValueError as error:
+            return type(error), str(error)
 
     assert answer(text) == answer(None)
 

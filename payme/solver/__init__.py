@@ -331,10 +331,10 @@ def can_go_out(
     """
     t, nat = _prepared(rules, dealt)
     out = nat.out_hands
-    if out is not None and type(hand) is tuple and (t.dealt is None or len(hand) == t.dealt + 1):
-        # The compiled core answers the same questions in one call (None: a hand it leaves
-        # to the path below, which names what is wrong with it).
-        hit: tuple[int, ...] | None = out.go_out(hand)
+    if out is not None:
+        # The compiled core answers the same questions in one call, text or cards (None: a
+        # hand it leaves to the path below, which names what is wrong with it).
+        hit: tuple[int, ...] | None = out.go_out(hand, -1 if t.dealt is None else t.dealt + 1)
         if hit is not None:
             return GoOutCheck(bool(hit), tuple([None if i < 0 else CARDS[i] for i in hit]))
     cards = hand_cards(hand, t)

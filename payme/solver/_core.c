@@ -749,6 +749,7 @@ typedef struct {
     int64_t last_costs[64], last_e0[66], last_e1[66], last_f0[66], last_f1[66];
     char barred[64]; /* by card index: may not be the card left over (see Hands.going_out) */
     int allow_none;  /* going out without a discard is allowed */
+    int go_out_size; /* the size of hand go_out takes (-1: any); set by each call */
     bslot_t *slots;
     size_t cap, n;
 } Hands;
@@ -1677,6 +1678,7 @@ static PyObject *hands_run(Hands *h, const int *index, PyObject *const *objs, Py
         for (int su = 0; su < 4; su++)
             if (copies[r][su] > 15) Py_RETURN_NONE;
     if (mode == 1 && !n_cards) Py_RETURN_NONE; /* no card to discard */
+    if (mode == 2 && h->go_out_size >= 0 && n_cards != h->go_out_size) Py_RETURN_NONE;
     if (mode == 1 && !h->ev_type) {
         PyErr_SetString(PyExc_RuntimeError, "Hands.discard before Hands.bind");
         return NULL;
@@ -1997,11 +1999,19 @@ static PyObject *Hands_search(Hands *h, PyObject *cards) {
     Py_RETURN_NONE;
 }
 
-/* go_out(cards): the discards that let a hand go out, as can_go_out finds them (a Hands
- * priced 1 a card; see going_out): card indexes, lowest first, -1 for none; () when it
- * cannot; None for a hand not taken. */
-static PyObject *Hands_go_out(Hands *h, PyObject *cards) {
-    if (PyTuple_CheckExact(cards)) return cards_run(h, cards, NULL, 2, NULL);
+/* go_out(hand, size): the discards that let a hand (text or cards) of ``size`` cards (-1:
+ * any) go out, as can_go_out finds them (a Hands priced 1 a card; see going_out): card
+ * indexes, lowest first, -1 for none; () when it cannot; None for a hand not taken (one of
+ * another size among them: can_go_out then names the size). */
+static PyObject *Hands_go_out(Hands *h, PyObject *const *args, Py_ssize_t nargs) {
+    long size = nargs == 2 ? PyLong_AsLong(args[1]) : -2;
+    if (size == -2 || (size == -1 && PyErr_Occurred())) {
+        if (!PyErr_Occurred()) PyErr_SetString(PyExc_TypeError, "go_out(hand, size)");
+        return NULL;
+    }
+    h->go_out_size = (int)size;
+    if (PyUnicode_CheckExact(args[0])) return text_run(h, args[0], NULL, 2);
+    if (PyTuple_CheckExact(args[0])) return cards_run(h, args[0], NULL, 2, NULL);
     Py_RETURN_NONE;
 }
 
@@ -2059,8 +2069,9 @@ static PyMethodDef Hands_methods[] = {
     {"search", (PyCFunction)Hands_search, METH_O,
      "search(cards): (GSearch, start state, cards set aside, their points, wild cards, "
      "other cards), or None."},
-    {"go_out", (PyCFunction)Hands_go_out, METH_O,
-     "go_out(cards): the discards that go out (-1: none), or None for a hand not taken."},
+    {"go_out", (PyCFunction)(void (*)(void))Hands_go_out, METH_FASTCALL,
+     "go_out(hand, size): the discards that go out (-1: none), or None for a hand not "
+     "taken."},
     {"going_out", (PyCFunction)(void (*)(void))Hands_going_out, METH_FASTCALL,
      "going_out(barred, allow_none): the going-out rules go_out follows."},
     {"evaluation", (PyCFunction)Hands_evaluation, METH_O,
