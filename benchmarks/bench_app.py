@@ -15,8 +15,9 @@ Side by side, for a change's before and after on a busy machine: ``--compare DIR
 this checkout and another one (``DIR``: e.g. ``git worktree add /tmp/before main``, with its
 compiled core) at once and alternates cold visits between them (A then B, then B then A; a
 first round is discarded), and prints per page the median first control, the kernel's CPU
-at that moment, the server's CPU during the visit and the widget models the page's state
-carries (``--pages a,b`` limits the pages)::
+at that moment, the server's CPU during the visit, the widget models the page's state
+carries, and when the kernel was ready, the notebook had run and the window's load event came
+(the phases before the front end starts; ``--pages a,b`` limits the pages)::
 
     .venv/bin/python -m benchmarks.bench_app --compare /tmp/before --pages play,puzzles
 """
@@ -207,6 +208,18 @@ def _cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
+# When, in seconds after the request, the page's kernel was ready (the template's mark), its
+# notebook had run (the page's HTML is complete) and the window's load event fired (Voilà's
+# front end starts then).
+PHASES_JS = """() => {
+  const mark = (name) => performance.getEntriesByName(name)[0]?.startTime ?? NaN;
+  const nav = performance.getEntriesByType("navigation")[0];
+  return {ready: mark("payme-kernel-ready") / 1000, notebook: mark("payme-notebook-done") / 1000,
+          load: nav.loadEventStart / 1000};
+}"""
+PHASES = (("ready", "kernel ready"), ("notebook", "notebook run"), ("load", "load event"))
+
+
 def _counted_visit(browser: Any, server: VoilaServer, name: str) -> dict[str, float]:
     """One cold visit: seconds to the first control, kernel and server CPU, widget models."""
     context = browser.new_context(viewport={"width": 1000, "height": 700})
@@ -237,6 +250,7 @@ def _counted_visit(browser: Any, server: VoilaServer, name: str) -> dict[str, fl
             "kernel": _cpu_seconds(pid) if pid else float("nan"),
             "server": _cpu_seconds(server.proc.pid) - server_cpu,
             "models": models[0],
+            **page.evaluate(PHASES_JS),
         }
     finally:
         context.close()
@@ -283,13 +297,15 @@ def compare(other: Path, pages: list[str], repeats: int = REPEATS) -> str:
         f"Side by side, {datetime.now(UTC):%Y-%m-%d %H:%M UTC}, {_machine()}; {repeats} cold "
         f"visits each, alternating; medians, before → after ({other} → {here}).",
         "",
-        "| page | first control (s) | kernel CPU (s) | server CPU (s) | widget models |",
-        "|---|---|---|---|---|",
+        "| page | first control (s) | "
+        + " | ".join(f"{label} (s)" for _, label in PHASES)
+        + " | kernel CPU (s) | server CPU (s) | widget models |",
+        "|---|---|" + "---|" * len(PHASES) + "---|---|---|",
     ]
+    keys = ["seconds", *(key for key, _ in PHASES), "kernel", "server"]
     for name in pages:
         cells = [
-            f"{median('before', name, key):{fmt}} → {median('after', name, key):{fmt}}"
-            for key, fmt in (("seconds", ".2f"), ("kernel", ".2f"), ("server", ".2f"))
+            f"{median('before', name, key):.2f} → {median('after', name, key):.2f}" for key in keys
         ]
         before, after = median("before", name, "models"), median("after", name, "models")
         cells.append(f"{before:.0f} → {after:.0f}")

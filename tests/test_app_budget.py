@@ -111,16 +111,25 @@ class FakeKernelManager:
         self.culled: list[str] = []
         self.seen_stopping: list[bool] = []
         self.budget: KernelBudget | None = None
+        self.started = 0
+        self.start_args: list[dict[str, Any]] = []
+
+    connection_dir = "."
 
     async def start_kernel(self, **kwargs: Any) -> str:
-        kernel_id = f"k{len(self.kernels)}"
+        self.started += 1
+        kernel_id = f"k{self.started - 1}"
         self.kernels[kernel_id] = FakeKernel()
         self._kernel_connections[kernel_id] = 0
+        self.start_args.append(kwargs)
         return kernel_id
 
+    def __contains__(self, kernel_id: str) -> bool:
+        return kernel_id in self.kernels
+
     async def shutdown_kernel(self, kernel_id: str, now: bool = False) -> None:
-        assert self.budget is not None
-        self.seen_stopping.append(kernel_id in self.budget.stopping)
+        if self.budget is not None:
+            self.seen_stopping.append(kernel_id in self.budget.stopping)
         del self.kernels[kernel_id]
 
     async def cull_kernel_if_idle(self, kernel_id: str) -> None:

@@ -10,6 +10,7 @@ import os
 import queue
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 from jinja2 import DictLoader, Environment
@@ -19,6 +20,24 @@ from jupyter_client.manager import KernelManager
 from payme.app.jinja_cache import MemoryBytecodeCache, install
 from payme.app.kernel_client import PageKernelClient
 from payme.app.server import SHARE
+
+
+def printed_by(client: Any, code: str) -> str:
+    """What running ``code`` in the (blocking) ``client``'s kernel prints, errors included."""
+    msg_id = client.execute(code)
+    printed = []
+    while True:
+        try:
+            msg = client.get_iopub_msg(timeout=30)
+        except queue.Empty:
+            break
+        if msg["parent_header"].get("msg_id") != msg_id:
+            continue
+        if msg["msg_type"] in ("stream", "error"):
+            printed.append(msg["content"].get("text") or str(msg["content"]))
+        if msg["msg_type"] == "status" and msg["content"]["execution_state"] == "idle":
+            break
+    return "".join(printed)
 
 
 def test_the_app_kernel_spec_overrides_python3_under_the_app_path() -> None:
@@ -42,24 +61,13 @@ def test_the_app_kernel_runs_code_without_the_debugger_and_keeps_bytecode(
     client.start_channels()
     try:
         client.wait_for_ready(timeout=60)
-        msg_id = client.execute(
+        printed = printed_by(
+            client,
             "import sys, ipykernel.debugger as d\n"
             "print(sys.modules['debugpy'] is None, d._is_debugpy_available, "
-            "sys.dont_write_bytecode, 6 * 7)"
+            "sys.dont_write_bytecode, 6 * 7)",
         )
-        printed = []
-        while True:
-            try:
-                msg = client.get_iopub_msg(timeout=30)
-            except queue.Empty:
-                break
-            if msg["parent_header"].get("msg_id") != msg_id:
-                continue
-            if msg["msg_type"] == "stream":
-                printed.append(msg["content"]["text"])
-            if msg["msg_type"] == "status" and msg["content"]["execution_state"] == "idle":
-                break
-        assert "".join(printed).split() == ["True", "False", "False", "42"]
+        assert printed.split() == ["True", "False", "False", "42"]
     finally:
         client.stop_channels()
         manager.shutdown_kernel(now=True)

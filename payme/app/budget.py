@@ -44,9 +44,10 @@ import contextlib
 import datetime
 import os
 import time
+from collections.abc import Callable, Iterable
 from contextvars import ContextVar
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 # Memory one page kernel is budgeted: the largest measured page kernel (Analysis, 175 MB
 # after loading pandas and matplotlib) plus room for a simulation's table.
@@ -73,6 +74,9 @@ MAX_CONNECT_S = 300.0
 STATIC = Path(__file__).resolve().parent / "static"
 # The busy page asks the browser to come back after this many seconds.
 RETRY_AFTER_S = 5
+
+if TYPE_CHECKING:
+    from payme.app.spare import SparePool
 
 
 def total_memory_mb() -> int | None:
@@ -177,6 +181,13 @@ class KernelBudget:
         self.stopping: set[str] = set()
         # Kernels whose page was sent and still holds its turn until it connects.
         self.opening: dict[str, asyncio.TimerHandle] = {}
+        # The kernels started ahead of visits (payme.app.spare): no page's yet, so a visit
+        # may take one even when they make K.
+        self.spare_ids: Callable[[], set[str]] = set
+
+    def pages(self, kernel_ids: Iterable[str]) -> int:
+        """How many of ``kernel_ids`` are pages' kernels (not spares)."""
+        return len(set(kernel_ids) - self.spare_ids())
 
     @property
     def queued(self) -> int:
@@ -288,7 +299,7 @@ def budget_handlers(render_handler: Any) -> tuple[type, type]:
             if path is not None and ("\x00" in path or len(path) > 1000):
                 raise tornado.web.HTTPError(404)  # Voilà's own handler answers 500
             budget: KernelBudget = self.settings["payme_budget"]
-            reservation = budget.admit(len(self.kernel_manager.list_kernel_ids()))
+            reservation = budget.admit(budget.pages(self.kernel_manager.list_kernel_ids()))
             if reservation is None:
                 _busy_page(self, "kernel budget full")
                 return
@@ -350,12 +361,16 @@ def budget_handlers(render_handler: Any) -> tuple[type, type]:
 
 
 def watch_kernel_manager(
-    kernel_manager: Any, budget: KernelBudget, idle_timeout: float, log: Any
+    kernel_manager: Any,
+    budget: KernelBudget,
+    idle_timeout: float,
+    log: Any,
+    spares: SparePool | None = None,
 ) -> None:
-    """Hook the budget into the kernel manager: release a visit's reservation once its kernel
-    runs, keep the culler off kernels whose page is being rendered, note connections and
-    shutdowns, and start the connected-idle culler with the first kernel (the event loop runs
-    by then)."""
+    """Hook the budget into the kernel manager: give a visit a spare kernel if one fits
+    (``spares``), release a visit's reservation once its kernel runs, keep the culler off
+    kernels whose page is being rendered and off spares, note connections and shutdowns, and
+    start the connected-idle culler with the first kernel (the event loop runs by then)."""
     from jupyter_core.utils import ensure_async
     from tornado.ioloop import PeriodicCallback
 
@@ -374,7 +389,13 @@ def watch_kernel_manager(
     async def start_kernel(*args: Any, **kwargs: Any) -> str:
         reservation = current_reservation.get()
         try:
-            kernel_id: str = await ensure_async(start_original(*args, **kwargs))
+            spare = None
+            if spares is not None and not args:
+                env = kwargs.get("env") or {}
+                spare = await spares.take(kwargs.get("kernel_name"), kwargs.get("path"), env)
+            kernel_id: str = (
+                spare if spare is not None else await ensure_async(start_original(*args, **kwargs))
+            )
         finally:
             if reservation is not None:
                 reservation.release()
@@ -396,10 +417,14 @@ def watch_kernel_manager(
             budget.awaiting.pop(kernel_id, None)
             budget.rendering_kernels.discard(kernel_id)
             budget.page_opened(kernel_id)
+            if spares is not None:
+                spares.forget(kernel_id)
 
     async def cull_kernel_if_idle(kernel_id: str) -> None:
         if kernel_id in budget.rendering_kernels:
             return  # its page is still being sent: the grace starts when it is
+        if spares is not None and spares.is_spare(kernel_id):
+            return  # started ahead for the next visit: it has no page by design
         await cull_original(kernel_id)
 
     def notify_connect(kernel_id: str) -> None:

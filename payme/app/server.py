@@ -187,6 +187,7 @@ def make_app_class() -> type:
     """Build the Voilà application subclass (Voilà is imported only here)."""
     from jupyter_core.paths import jupyter_config_path
     from jupyter_server.utils import url_path_join
+    from tornado.ioloop import IOLoop
     from traitlets import Float, Integer, default
     from voila.tornado.handler import TornadoVoilaHandler
     from voila.tornado.kernel_websocket_handler import VoilaKernelWebsocketHandler
@@ -200,6 +201,7 @@ def make_app_class() -> type:
     )
     from payme.app.jinja_cache import install as cache_templates
     from payme.app.sockets import kernel_socket_handler
+    from payme.app.spare import SPARE_KERNELS, SparePool
 
     cache_templates()  # templates compiled once per server, not per page view
     page_handler, alive_handler = budget_handlers(TornadoVoilaHandler)
@@ -234,6 +236,12 @@ def make_app_class() -> type:
             config=True,
             help="Seconds a connected page may stay idle before its kernel is shut down.",
         )
+        spare_kernels = Integer(
+            SPARE_KERNELS,
+            config=True,
+            help="Kernels started ahead of visits, each taken by the next visit instead of "
+            "starting its own (0: none; off with --preheat_kernel; see payme.app.spare).",
+        )
 
         def init_settings(self) -> dict[str, Any]:
             settings: dict[str, Any] = super().init_settings()
@@ -248,8 +256,28 @@ def make_app_class() -> type:
                 budget.max_renders,
             )
             settings["payme_budget"] = budget
-            watch_kernel_manager(self.kernel_manager, budget, self.idle_timeout, self.log)
+            spares = self._spares(budget)
+            watch_kernel_manager(self.kernel_manager, budget, self.idle_timeout, self.log, spares)
             return settings
+
+        def _spares(self, budget: KernelBudget) -> SparePool | None:
+            """The spare kernels (none with Voilà's preheated kernels, which start ahead
+            already); the first is started as soon as the server runs."""
+            if self.spare_kernels <= 0 or self.voila_configuration.preheat_kernel:
+                return None
+            manager = self.kernel_manager
+            spares = SparePool(
+                manager,
+                self.spare_kernels,
+                start_kernel=manager.start_kernel,  # its own, before the budget wraps it
+                room=lambda: len(manager.list_kernel_ids()) + budget.starting < budget.max_kernels,
+                quiet=lambda: budget.rendering == 0 and budget.queued == 0,
+                log=self.log,
+            )
+            budget.spare_ids = lambda: spares.spares
+            IOLoop.current().add_callback(spares.refill_later, 0.0)
+            self.log.info("payme: %d spare kernel(s) started ahead of visits", spares.size)
+            return spares
 
         @default("config_file_paths")
         def _config_file_paths_default(self) -> list[str]:

@@ -213,6 +213,29 @@ def kernel_pids(server: VoilaServer) -> list[int]:
     return found
 
 
+def spare_kernel_ids(server: VoilaServer) -> set[str]:
+    """The ids of the spare kernels no visit has taken yet (payme.app.spare), from the log."""
+    log = server.log_tail(1_000_000)
+    started = set(re.findall(r"payme: spare kernel ([-0-9a-f]+) started", log))
+    taken = set(re.findall(r"payme: a visit takes spare kernel ([-0-9a-f]+)", log))
+    gone = set(re.findall(r"Kernel shutdown: ([-0-9a-f]+)", log))
+    return started - taken - gone
+
+
+def page_kernel_pids(server: VoilaServer) -> list[int]:
+    """The process ids of the server's kernels that serve a page (spares left out)."""
+    spares = spare_kernel_ids(server)
+    found = []
+    for pid in kernel_pids(server):
+        try:
+            argv = Path(f"/proc/{pid}/cmdline").read_bytes().decode(errors="replace")
+        except OSError:
+            continue
+        if not any(f"kernel-{kernel_id}.json" in argv for kernel_id in spares):
+            found.append(pid)
+    return found
+
+
 def _require_chromium() -> None:
     if Path(CHROMIUM).exists():
         return

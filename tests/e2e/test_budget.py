@@ -1,7 +1,9 @@
 """The kernel budget and the lost-connection message, in a real server and browser.
 
 The servers here shorten the timeouts (seconds instead of the 30 s and 600 s of voila.json)
-so the tests run quickly; test_setup checks the shipped values.
+so the tests run quickly; test_setup checks the shipped values.  They keep the spare kernel
+(payme.app.spare) of the shipped settings: it counts among the K kernels, so the counts of
+all kernels are bounded by K, and the pages' kernels are counted without it.
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ from typing import Any
 
 import pytest
 
-from .conftest import VoilaServer, kernel_pids, serving, wait_ready
+from .conftest import VoilaServer, kernel_pids, page_kernel_pids, serving, wait_ready
 
 pytestmark = pytest.mark.e2e
 
@@ -54,18 +56,18 @@ def _abandon(url: str) -> None:
 
 
 def test_abandoned_loads_leave_no_kernels(small_server: VoilaServer) -> None:
-    _wait_for(lambda: not kernel_pids(small_server), 60, "a quiet server")
+    _wait_for(lambda: not page_kernel_pids(small_server), 60, "a quiet server")
     for _ in range(10):
         _abandon(small_server.page_url("puzzles"))
         assert len(kernel_pids(small_server)) <= 2
     # Kernels whose page never connects are shut down once idle (3 s here, 30 s shipped).
-    _wait_for(lambda: not kernel_pids(small_server), 90, "the abandoned kernels are shut down")
+    _wait_for(lambda: not page_kernel_pids(small_server), 90, "the abandoned kernels are shut down")
 
 
 def test_full_budget_gives_a_busy_page_that_retries(
     small_server: VoilaServer, browser: Any, page_errors: list[str]
 ) -> None:
-    _wait_for(lambda: not kernel_pids(small_server), 60, "a quiet server")
+    _wait_for(lambda: not page_kernel_pids(small_server), 60, "a quiet server")
     context = browser.new_context(viewport={"width": 1000, "height": 700})
     try:
         pages = []
@@ -74,7 +76,7 @@ def test_full_budget_gives_a_busy_page_that_retries(
             tab.goto(small_server.page_url("puzzles"), wait_until="domcontentloaded")
             wait_ready(tab)
             pages.append(tab)
-        assert len(kernel_pids(small_server)) == 2
+        assert len(page_kernel_pids(small_server)) == 2
         # A third visitor: the friendly busy page, not a third kernel.
         try:
             urllib.request.urlopen(small_server.page_url("hand_builder"), timeout=60)
@@ -87,7 +89,7 @@ def test_full_budget_gives_a_busy_page_that_retries(
         third = context.new_page()
         third.goto(small_server.page_url("hand_builder"), wait_until="domcontentloaded")
         assert third.locator("h1").inner_text() == BUSY
-        assert len(kernel_pids(small_server)) == 2
+        assert len(page_kernel_pids(small_server)) == 2
         # One visitor leaves: the busy page gets in by itself.
         pages[0].close(run_before_unload=True)
         wait_ready(third)
@@ -119,7 +121,7 @@ def test_pages_opened_at_once_each_get_the_page_or_the_busy_page_first(
     of the busy page (its retry then succeeds), and no page loses its kernel to the
     never-connected rule while it waits to be rendered or to connect."""
     server = one_render_server
-    _wait_for(lambda: not kernel_pids(server), 60, "a quiet server")
+    _wait_for(lambda: not page_kernel_pids(server), 60, "a quiet server")
     contexts = [browser.new_context(viewport={"width": 1000, "height": 700}) for _ in range(4)]
     busy: list[str] = []
     errors: list[str] = []
@@ -144,7 +146,7 @@ def test_pages_opened_at_once_each_get_the_page_or_the_busy_page_first(
         for tab in tabs:
             assert tab.get_by_text(LOST).count() == 0
             assert tab.get_by_text(BUSY).count() == 0
-        assert len(kernel_pids(server)) == 4
+        assert len(page_kernel_pids(server)) == 4
     finally:
         for context in contexts:
             context.close()
@@ -159,11 +161,11 @@ def idle_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[VoilaServe
 
 def _open_alone(server: VoilaServer, page: Any, name: str) -> int:
     """Open ``name`` on a server with no other kernel; the pid of the page's kernel."""
-    _wait_for(lambda: not kernel_pids(server), 60, "a quiet server")
+    _wait_for(lambda: not page_kernel_pids(server), 60, "a quiet server")
     page.goto(server.page_url(name), wait_until="domcontentloaded")
     wait_ready(page)
-    _wait_for(lambda: len(kernel_pids(server)) == 1, 30, "one kernel")
-    return kernel_pids(server)[0]
+    _wait_for(lambda: len(page_kernel_pids(server)) == 1, 30, "one kernel")
+    return page_kernel_pids(server)[0]
 
 
 def test_a_killed_kernel_is_said_out_loud_and_not_restarted(
@@ -175,7 +177,7 @@ def test_a_killed_kernel_is_said_out_loud_and_not_restarted(
     page.get_by_text(LOST).wait_for(state="visible", timeout=30_000)
     # Not restarted: a restarted kernel would run without the page's execute lock.
     time.sleep(3)
-    assert kernel_pids(idle_server) == []
+    assert page_kernel_pids(idle_server) == []
     assert page.get_by_role("button", name="Reload").is_visible()
     page.get_by_role("button", name="Reload").click()
     wait_ready(page)
@@ -187,7 +189,7 @@ def test_an_idle_page_is_shut_down_and_says_so(
 ) -> None:
     _open_alone(idle_server, page, "hand_builder")
     page.get_by_text(LOST).wait_for(state="visible", timeout=60_000)
-    assert kernel_pids(idle_server) == []
+    assert page_kernel_pids(idle_server) == []
 
 
 STALLED = "This page did not finish loading — reload to try again."

@@ -4,19 +4,26 @@
   page (payme.app.preload), so the browser fetches it while the kernel runs the notebook,
   and every preload is used (Chromium warns in the console about one that is not).
 * The app's pages run on the app's kernel (payme.app.kernel), not on ipykernel's launcher.
+* A visit takes the spare kernel started ahead (payme.app.spare): the page gets its query,
+  its kernel is locked like any page's, and the next spare is started.
 """
 
 from __future__ import annotations
 
 import json
+import re
+import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+from playwright.sync_api import expect
 
 from payme.app.preload import SCRIPTS
 
-from .conftest import VoilaServer, wait_ready
+from .conftest import VoilaServer, serving, spare_kernel_ids, wait_ready
+from .test_security import SEND_MESSAGES_JS, _execute
 
 # Chromium's warning about a preload not used soon after the load event comes about 3 s
 # after it.
@@ -68,3 +75,41 @@ def test_pages_run_on_the_app_kernel(open_page: Any) -> None:
             found.append(argv)
     assert len(found) == 1, found
     assert found[0][1:3] == ["-m", "payme.app.kernel"]
+
+
+@pytest.fixture(scope="module")
+def spare_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[VoilaServer]:
+    yield from serving(tmp_path_factory.mktemp("spare"), ["--PaymeVoila.spare_kernels=1"])
+
+
+def _one_spare(server: VoilaServer, seconds: float = 60) -> str:
+    deadline = time.monotonic() + seconds
+    while len(spares := spare_kernel_ids(server)) != 1:
+        assert time.monotonic() < deadline, server.log_tail()
+        time.sleep(0.2)
+    return spares.pop()
+
+
+def test_a_visit_takes_the_spare_kernel_with_its_own_query(
+    spare_server: VoilaServer, page: Any, page_errors: list[str], tmp_path: Path
+) -> None:
+    spare = _one_spare(spare_server)
+    page.goto(spare_server.page_url("puzzles", "id=denexa-7-discard-42"), wait_until="commit")
+    wait_ready(page)
+    config = json.loads(page.locator("#jupyter-config-data").text_content() or "{}")
+    assert config["kernelId"] == spare
+    assert f"payme: a visit takes spare kernel {spare}" in spare_server.log_tail(5000)
+    # The visit's query reached the kernel started before the visit.
+    expect(page.locator(".payme-puzzle-id")).to_have_text("denexa-7-discard-42")
+    # Its kernel is locked like any page's: code sent from the page does not run.
+    marker = tmp_path / "ran.txt"
+    attack = f"import pathlib; pathlib.Path({str(marker)!r}).write_text('ran')"
+    sent = [["shell", "execute_request", _execute(attack)], ["shell", "comm_info_request", {}]]
+    refused, answered = page.evaluate(SEND_MESSAGES_JS, sent)
+    assert not [m for m in refused if m["msg_type"] in {"stream", "execute_result"}]
+    assert answered and not marker.exists()
+    # The next visit finds a new spare.
+    assert re.fullmatch(r"[-0-9a-f]+", _one_spare(spare_server)) and spare not in (
+        spare_kernel_ids(spare_server)
+    )
+    assert page_errors == []
