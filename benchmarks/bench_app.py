@@ -218,6 +218,8 @@ PHASES_JS = """() => {
           load: nav.loadEventStart / 1000};
 }"""
 PHASES = (("ready", "kernel ready"), ("notebook", "notebook run"), ("load", "load event"))
+# Seconds between the side-by-side visits.
+SETTLE_S = 3.0
 
 
 def _counted_visit(browser: Any, server: VoilaServer, name: str) -> dict[str, float]:
@@ -285,6 +287,9 @@ def compare(other: Path, pages: list[str], repeats: int = REPEATS) -> str:
                             visit = _counted_visit(browser, servers[kind], name)
                             if round_:  # the first round warms caches on both sides
                                 found[kind].setdefault(name, []).append(visit)
+                            # What a visit leaves to do (a spare kernel's start) must not
+                            # count against the next visit, of either checkout.
+                            time.sleep(SETTLE_S)
                 browser.close()
         finally:
             for server in servers.values():
