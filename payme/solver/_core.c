@@ -749,7 +749,6 @@ typedef struct {
     int64_t last_costs[64], last_e0[66], last_e1[66], last_f0[66], last_f1[66];
     char barred[64]; /* by card index: may not be the card left over (see Hands.going_out) */
     int allow_none;  /* going out without a discard is allowed */
-    int go_out_size; /* the size of hand go_out takes (-1: any); set by each call */
     bslot_t *slots;
     size_t cap, n;
 } Hands;
@@ -1678,7 +1677,6 @@ static PyObject *hands_run(Hands *h, const int *index, PyObject *const *objs, Py
         for (int su = 0; su < 4; su++)
             if (copies[r][su] > 15) Py_RETURN_NONE;
     if (mode == 1 && !n_cards) Py_RETURN_NONE; /* no card to discard */
-    if (mode == 2 && h->go_out_size >= 0 && n_cards != h->go_out_size) Py_RETURN_NONE;
     if (mode == 1 && !h->ev_type) {
         PyErr_SetString(PyExc_RuntimeError, "Hands.discard before Hands.bind");
         return NULL;
@@ -1901,8 +1899,9 @@ static inline int separates(unsigned char ch) {
 
 /* evaluate_text(text): the same for a hand given as text, read as parse_hand reads it
  * (tokens between commas and whitespace, each a known spelling); None for text holding
- * anything else (non-ASCII, an unknown token: parse_hand then reads it or names it). */
-static PyObject *text_run(Hands *h, PyObject *text, PyObject *hand, int mode) {
+ * anything else (non-ASCII, an unknown token: parse_hand then reads it or names it), or
+ * of another number of cards than ``size`` (-1: any). */
+static PyObject *text_run(Hands *h, PyObject *text, PyObject *hand, int mode, int size) {
     if (!PyUnicode_Check(text) || !PyUnicode_IS_ASCII(text)) Py_RETURN_NONE;
     const unsigned char *at = (const unsigned char *)PyUnicode_DATA(text);
     Py_ssize_t len = PyUnicode_GET_LENGTH(text), i = 0;
@@ -1924,13 +1923,14 @@ static PyObject *text_run(Hands *h, PyObject *text, PyObject *hand, int mode) {
         if (!h->spelled[slot] || n == h->max_hand) Py_RETURN_NONE;
         index[n++] = h->spelled_as[slot];
     }
+    if (size >= 0 && n != size) Py_RETURN_NONE; /* a hand of another size: Python names it */
     PyObject *objs[64];
     for (int k = 0; k < n; k++) objs[k] = h->card_of[index[k]];
     return hands_run(h, index, objs, n, hand, mode, NULL);
 }
 
 static PyObject *Hands_evaluate_text(Hands *h, PyObject *text) {
-    return text_run(h, text, NULL, 0);
+    return text_run(h, text, NULL, 0, -1);
 }
 
 /* evaluation(hand): the Evaluation of a hand given as text or a tuple of cards, as
@@ -1940,7 +1940,7 @@ static PyObject *Hands_evaluation(Hands *h, PyObject *hand) {
         PyErr_SetString(PyExc_RuntimeError, "Hands.evaluation before Hands.bind");
         return NULL;
     }
-    if (PyUnicode_CheckExact(hand)) return text_run(h, hand, hand, 0);
+    if (PyUnicode_CheckExact(hand)) return text_run(h, hand, hand, 0, -1);
     if (PyTuple_CheckExact(hand)) return cards_run(h, hand, hand, 0, NULL);
     Py_RETURN_NONE;
 }
@@ -1949,7 +1949,7 @@ static PyObject *Hands_evaluation(Hands *h, PyObject *hand) {
  * where no card is barred from the discard (see discard_answer): (index of the card,
  * Evaluation of the cards kept), or None for a hand not taken (or when no card may go). */
 static PyObject *Hands_discard(Hands *h, PyObject *hand) {
-    if (PyUnicode_CheckExact(hand)) return text_run(h, hand, hand, 1);
+    if (PyUnicode_CheckExact(hand)) return text_run(h, hand, hand, 1, -1);
     if (PyTuple_CheckExact(hand)) return cards_run(h, hand, hand, 1, NULL);
     Py_RETURN_NONE;
 }
@@ -2009,9 +2009,9 @@ static PyObject *Hands_go_out(Hands *h, PyObject *const *args, Py_ssize_t nargs)
         if (!PyErr_Occurred()) PyErr_SetString(PyExc_TypeError, "go_out(hand, size)");
         return NULL;
     }
-    h->go_out_size = (int)size;
-    if (PyUnicode_CheckExact(args[0])) return text_run(h, args[0], NULL, 2);
-    if (PyTuple_CheckExact(args[0])) return cards_run(h, args[0], NULL, 2, NULL);
+    if (PyUnicode_CheckExact(args[0])) return text_run(h, args[0], NULL, 2, (int)size);
+    if (PyTuple_CheckExact(args[0]) && (size < 0 || PyTuple_GET_SIZE(args[0]) == size))
+        return cards_run(h, args[0], NULL, 2, NULL);
     Py_RETURN_NONE;
 }
 
