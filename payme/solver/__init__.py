@@ -336,7 +336,9 @@ def can_go_out(
         # hand it leaves to the path below, which names what is wrong with it).
         hit: tuple[int, ...] | None = out.go_out(hand, -1 if t.dealt is None else t.dealt + 1)
         if hit is not None:
-            return GoOutCheck(bool(hit), tuple([None if i < 0 else CARDS[i] for i in hit]))
+            if not hit:
+                return _CANNOT  # most hands (immutable, so one object serves them all)
+            return GoOutCheck(True, tuple([None if i < 0 else CARDS[i] for i in hit]))
     cards = hand_cards(hand, t)
     r = t.rules
     mode = r.going_out
@@ -360,6 +362,10 @@ def can_go_out(
         if c.token not in barred and _melds_without(h, c):
             found.append(c)
     return GoOutCheck(bool(found), tuple(found))
+
+
+_CANNOT: Final = GoOutCheck(False, ())
+"""The answer for a hand that cannot go out."""
 
 
 def _melds_without(h: Search, card: Card | None) -> bool:
