@@ -99,3 +99,25 @@ def test_compare_mode_states_its_player_limit() -> None:
         "Comparing the three Pay Me rule sets needs 2 to 6 players (the most every one of "
         "them allows), not 8."
     )
+
+
+def test_a_plot_is_an_inline_svg_image_with_its_words() -> None:
+    import base64
+    import re
+
+    from matplotlib.figure import Figure
+
+    from payme.widgets.analysis import figure_html
+
+    fig = Figure(figsize=(3, 2), layout="constrained")
+    ax = fig.subplots()
+    ax.plot([1, 2, 3], [3, 1, 2])
+    ax.set_title("Penalty <points>")
+    html = figure_html(fig, 'Mean penalty by hand "3 players"')
+    found = re.search(r'src="data:image/svg\+xml;base64,([A-Za-z0-9+/=]+)"', html)
+    assert found, html[:200]
+    svg = base64.b64decode(found.group(1)).decode("utf-8")
+    assert svg.lstrip().startswith("<?xml") and "<svg" in svg and "</svg>" in svg
+    assert "<dc:date>" not in svg  # no timestamp: the same run gives the same page
+    assert 'alt="Mean penalty by hand &quot;3 players&quot;"' in html
+    assert "<figcaption>Mean penalty by hand &quot;3 players&quot;</figcaption>" in html
