@@ -17,6 +17,7 @@ the page goes on working.
 
 from __future__ import annotations
 
+import functools
 import html
 import warnings
 from collections.abc import Mapping
@@ -42,8 +43,13 @@ _CSS = """<style>
 .payme-tutorial-prompt { font-weight: 600; margin: 0.3em 0; max-width: 46em; }
 </style>"""
 
-# Answer widgets wider than this scroll rather than push the page sideways.
-_FULL = widgets.Layout(max_width="100%", overflow="auto")
+
+@functools.cache
+def _full_width() -> widgets.Layout:
+    """The layout of the answer widgets: wider than the page, they scroll rather than push it
+    sideways.  One shared model, made on first use (a kernel that imports this module ahead
+    of its page, payme.app.spare, sends no widget it does not show)."""
+    return widgets.Layout(max_width="100%", overflow="auto")
 
 
 def _button(label: str, tooltip: str, css: str, icon: str = "") -> widgets.Button:
@@ -146,10 +152,10 @@ class Tutorial(widgets.VBox):  # type: ignore[misc]
             "jump",
         )
         self.title = _part(widgets.HTML(), "title")
-        self.body = _part(widgets.HTML(layout=_FULL), "text")
+        self.body = _part(widgets.HTML(layout=_full_width()), "text")
 
         self.prompt = _part(widgets.HTML(), "prompt")
-        self.cards = _part(widgets.HTML(layout=_FULL), "cards")
+        self.cards = _part(widgets.HTML(layout=_full_width()), "cards")
         self.answer_box = _part(
             widgets.Box(layout=widgets.Layout(flex_flow="row wrap", max_width="100%")), "answer"
         )
@@ -167,7 +173,7 @@ class Tutorial(widgets.VBox):  # type: ignore[misc]
             "refresh",
         )
         self.q_counter = _part(widgets.HTML(), "question-counter")
-        self.figure = _part(widgets.HTML(layout=_FULL), "figure")
+        self.figure = _part(widgets.HTML(layout=_full_width()), "figure")
         self.demo = _part(widgets.VBox(), "demo")
 
         self.back_btn.on_click(guard(lambda _b: self.go(self.index - 1)))
