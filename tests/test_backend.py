@@ -259,6 +259,28 @@ def test_the_compiled_going_out_check_is_the_python_paths() -> None:
 
 
 @pytest.mark.compiled
+def test_the_card_indexes_of_an_evaluation_refuse_picks_that_are_not_its_walk() -> None:
+    """``Hands.card_indexes`` replays an evaluation's walk from picks given from Python: picks
+    that are no walk of the hand are refused with an error, never read out of bounds."""
+    from payme.solver import _prepared
+
+    t, nat = _prepared("denexa", 9)
+    assert nat.hands is not None
+    hand = payme.parse_hand("5H 6H 7H 8H KS 9C")
+    ev = nat.hands.evaluation(hand)
+    picks = ev._pending[1][3]
+    assert nat.hands.card_indexes(hand, t, 0, picks) == (
+        bytes(sorted(c.index for c in hand)),
+        bytes([payme.parse_hand("KS")[0].index]),
+    )
+    for bad in [(99,), (-5,), (0,) * 300, (-1,) * 7, ("x",)]:
+        with pytest.raises((ValueError, TypeError)):
+            nat.hands.card_indexes(hand, t, 0, bad)
+    with pytest.raises(ValueError, match="does not take"):
+        nat.hands.card_indexes("5H 6H GROUP", t, 0, ())
+
+
+@pytest.mark.compiled
 def test_the_compiled_priced_points_and_search_starts_are_the_python_searchs() -> None:
     """``Hands.points`` (a hand priced otherwise: cards at 0, as the lay-off floor prices
     them) and ``Hands.search`` (one search asked from many starts: the hand less a card or

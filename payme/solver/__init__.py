@@ -72,6 +72,13 @@ class Evaluation:
                 if name in _LAID_OUT and name in d:
                     return d[name]  # another thread laid it out meanwhile
                 raise AttributeError(f"'Evaluation' object has no attribute {name!r}")
+            if len(pending) > 2 and name != "melds":
+                # The compiled core's evaluation also knows its cards' and its deadwood's
+                # indexes, or how to find them without the layout (which gives the same).
+                if len(pending) == 3:
+                    pending = d["_pending"] = (*pending[:2], *pending[2](*pending[1]))
+                value = d[name] = tuple([CARDS[i] for i in pending[2 if name == "cards" else 3]])
+                return value
             d["cards"], d["melds"], d["deadwood"] = pending[0](*pending[1])
             d.pop("_pending", None)
             return d[name]
@@ -89,7 +96,9 @@ _LAID_OUT: Final = frozenset(("cards", "melds", "deadwood"))
 Laid = tuple[tuple[Card, ...], tuple[Meld, ...], tuple[Card, ...]]
 """An evaluation's cards, melds and deadwood."""
 LayOut = tuple[Callable[..., Laid], tuple[Any, ...]]
-"""A function and its arguments, giving an evaluation's cards, melds and deadwood."""
+"""A function and its arguments, giving an evaluation's cards, melds and deadwood (the
+compiled core's evaluations add the card indexes of their cards and deadwood, as bytes, or
+a function of the same arguments that gives them)."""
 
 
 @dataclass(frozen=True)
@@ -199,13 +208,24 @@ def _discard_laid_out(hand: str | tuple[Card, ...], t: RuleTables, thrown: int) 
     return ev.cards, ev.melds, ev.deadwood
 
 
+def _card_indexes(
+    hand: str | tuple[Card, ...], t: RuleTables, total: int, picks: tuple[int, ...]
+) -> tuple[bytes, bytes]:
+    """The card indexes of the cards and of the deadwood of an evaluation the compiled core
+    made (the same arguments as :func:`_laid_out_later`): its walk replayed in C."""
+    hands = natural_for(t).hands
+    assert hands is not None, "an evaluation of the compiled core without it"
+    return hands.card_indexes(hand, t, total, picks)
+
+
 def _laid_out_later(
     hand: str | tuple[Card, ...], t: RuleTables, total: int, picks: tuple[int, ...]
 ) -> Laid:
     """The same from the compiled core's picks (``Hands.evaluation`` in _core.c makes an
-    evaluation to be laid out so): the hand's search set up again in Python (the same
-    candidates in the same order), its picks replayed; a hand of natural cards laid out by
-    the lean path, as :func:`evaluate` lays it out without the core."""
+    evaluation to be laid out so; its cards and deadwood alone come from
+    :func:`_card_indexes`, which gives the same): the hand's search set up again in Python
+    (the same candidates in the same order), its picks replayed; a hand of natural cards
+    laid out by the lean path, as :func:`evaluate` lays it out without the core."""
     cards = hand if type(hand) is tuple else parse_hand(hand)
     nat = natural_for(t)
     found = scan(cards, nat.book)
@@ -290,7 +310,9 @@ def _prepared(rules: RulesLike, dealt: int | None) -> tuple[RuleTables, Natural]
     nat = natural_for(t)
     if nat.hands is not None:
         # What the compiled core's evaluations are: this module's, laid out here.
-        nat.hands.bind(Evaluation, t.rules, t.dealt, _laid_out_later, t, _discard_laid_out)
+        nat.hands.bind(
+            Evaluation, t.rules, t.dealt, _laid_out_later, t, _discard_laid_out, _card_indexes
+        )
     if cacheable:
         if len(_PREPARED) > 256:
             _PREPARED.clear()

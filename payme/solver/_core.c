@@ -743,8 +743,8 @@ typedef struct {
     uint64_t spelled[1024]; /* a token's bytes (up to 8) -> its index + 1 in spelled_as */
     int spelled_as[1024];
     PyObject *ev_type, *ev_rules, *ev_dealt, *ev_later, *ev_tables; /* see Hands.bind */
-    PyObject *ev_discard_later;
-    PyObject *name_points, *name_rules, *name_dealt, *name_pending, *name_cards, *name_deadwood;
+    PyObject *ev_discard_later, *ev_indexes;
+    PyObject *name_points, *name_rules, *name_dealt, *name_pending;
     int last_n; /* the ends of the last costs asked (most hands: no wild card, n = 0) */
     int64_t last_costs[64], last_e0[66], last_e1[66], last_f0[66], last_f1[66];
     char barred[64]; /* by card index: may not be the card left over (see Hands.going_out) */
@@ -1099,8 +1099,7 @@ static void Hands_dealloc(Hands *h) {
     Py_XDECREF(h->ev_dealt);
     Py_XDECREF(h->ev_later);
     Py_XDECREF(h->ev_discard_later);
-    Py_XDECREF(h->name_cards);
-    Py_XDECREF(h->name_deadwood);
+    Py_XDECREF(h->ev_indexes);
     Py_XDECREF(h->ev_tables);
     Py_XDECREF(h->name_points);
     Py_XDECREF(h->name_rules);
@@ -1190,11 +1189,7 @@ static PyObject *Hands_new(PyTypeObject *type, PyObject *args, PyObject *kw) {
     h->name_rules = PyUnicode_InternFromString("rules");
     h->name_dealt = PyUnicode_InternFromString("dealt");
     h->name_pending = PyUnicode_InternFromString("_pending");
-    h->name_cards = PyUnicode_InternFromString("cards");
-    h->name_deadwood = PyUnicode_InternFromString("deadwood");
-    if (!h->name_points || !h->name_rules || !h->name_dealt || !h->name_pending ||
-        !h->name_cards || !h->name_deadwood)
-        goto fail;
+    if (!h->name_points || !h->name_rules || !h->name_dealt || !h->name_pending) goto fail;
     h->allow_none = 1;
     if (PyTuple_GET_SIZE(cards) != n) goto bad;
     for (int i = 0; i < n; i++) {
@@ -1356,60 +1351,72 @@ static int hand_walk(const hctx_t *c, const st_t *start, int64_t b, int owed, co
     return thrown;
 }
 
-/* The cards counted in ``dead`` (and those set aside) as a tuple of shared Card objects,
- * lowest index first: an evaluation's deadwood. */
-static PyObject *dead_tuple(const hctx_t *c, int *dead) {
-    for (int i = 0; i < c->n_aside; i++) dead[c->aside_idx[i]]++;
-    int n = 0;
-    for (int i = 0; i < 64; i++) n += dead[i];
-    PyObject *out = PyTuple_New(n);
-    if (!out) return NULL;
-    int at = 0;
-    for (int i = 0; i < 64; i++)
-        for (int k = 0; k < dead[i]; k++) {
-            PyObject *card = c->h->card_of[i];
-            Py_INCREF(card);
-            PyTuple_SET_ITEM(out, at++, card);
-        }
-    return out;
-}
-
-/* The hand's card objects but the first of index ``skip`` (-1: none), lowest index first
- * (a stable sort, as sorted(cards, key=index)): an evaluation's cards. */
-static PyObject *kept_tuple(const hctx_t *c, int skip) {
-    int order[64], n = 0;
-    for (int i = 0; i < c->n_cards; i++) {
-        if (c->index[i] == skip) {
-            skip = -2; /* only the first */
+/* Whether picks given from outside replay from ``start`` within the search's moves (each
+ * a move at its card that fits, or -1, -2, -3; no card left unmoved or moved twice): 0, or
+ * -1 with an exception set. */
+static int check_picks(const GSearch *g, const st_t *start, const int *picks, int n) {
+    const shape_t *s = g->sp;
+    st_t state = *start, sg;
+    for (int i = 0; i < n; i++) {
+        if (st_zero(&state) || picks[i] < -3) goto bad;
+        int j = slot_of(s, &state);
+        if (j == NREG) goto bad;
+        if (picks[i] < 0) {
+            st_sub(&state, &state, &s->unit[j]);
             continue;
         }
-        int x = i, q = n++;
-        while (q > 0 && c->index[order[q - 1]] > c->index[x]) order[q] = order[q - 1], q--;
-        order[q] = x;
+        if (picks[i] >= g->start[j + 1] - g->start[j]) goto bad;
+        const gmove_t *mv = &g->moves[g->start[j] + picks[i]];
+        for (int w = 0; w < NW; w++) sg.w[w] = state.w[w] | g->guard.w[w];
+        if (!st_fits(&sg, &mv->delta, &g->guard)) goto bad;
+        st_sub(&state, &state, &mv->delta);
     }
-    PyObject *out = PyTuple_New(n);
-    if (!out) return NULL;
-    for (int i = 0; i < n; i++) {
-        PyObject *card = c->objs[order[i]];
-        Py_INCREF(card);
-        PyTuple_SET_ITEM(out, i, card);
-    }
-    return out;
+    return 0;
+bad:
+    PyErr_SetString(PyExc_ValueError, "card_indexes: picks that are not a walk of this hand");
+    return -1;
 }
 
-/* An Evaluation as solver._lazy_evaluation makes it, with its cards and deadwood set:
- * its points, rules and round, and the pending melds (``pending``: the function that lays
- * the hand out, and its arguments; it sets cards and deadwood again, to the same values).
- * Steals ``cards``, ``dead`` and ``pending``. */
-static PyObject *new_evaluation(Hands *h, int64_t points, PyObject *cards, PyObject *dead,
-                                PyObject *pending) {
-    PyObject *ev = NULL, *d = NULL, *pts = NULL;
-    if (!cards || !dead || !pending) goto done;
+/* The cards counted in ``dead`` (and those set aside) as bytes of card indexes, lowest
+ * first: an evaluation's deadwood. */
+static PyObject *dead_bytes(const hctx_t *c, int *dead) {
+    for (int i = 0; i < c->n_aside; i++) dead[c->aside_idx[i]]++;
+    char out[64];
+    int n = 0;
+    for (int i = 0; i < 64; i++)
+        for (int k = 0; k < dead[i] && n < 64; k++) out[n++] = (char)i;
+    return PyBytes_FromStringAndSize(out, n);
+}
+
+/* The hand's card indexes but one of ``skip`` (-1: none), lowest first, as bytes: an
+ * evaluation's cards. */
+static PyObject *kept_bytes(const hctx_t *c, int skip) {
+    int count[64] = {0};
+    for (int i = 0; i < c->n_cards; i++) count[c->index[i]]++;
+    if (skip >= 0) count[skip]--;
+    char out[64];
+    int n = 0;
+    for (int i = 0; i < 64; i++)
+        for (int k = 0; k < count[i] && n < 64; k++) out[n++] = (char)i;
+    return PyBytes_FromStringAndSize(out, n);
+}
+
+/* An Evaluation as solver._lazy_evaluation makes it: its points, rules and round, and
+ * what it lays out when read (``_pending``: the function that lays out the hand and its
+ * arguments, then either the card indexes of its cards and of its deadwood, or a function
+ * of the same arguments that gives them; Evaluation reads its cards and deadwood from
+ * those without the layout).  Steals ``args``, ``kept`` and ``dead``; ``kept`` NULL: the
+ * indexes come from Hands.bind's card_indexes. */
+static PyObject *new_evaluation(Hands *h, int64_t points, PyObject *later, PyObject *args,
+                                PyObject *kept, PyObject *dead) {
+    PyObject *ev = NULL, *d = NULL, *pts = NULL, *pending = NULL;
+    if (!args || (kept ? !dead : 0)) goto done;
+    pending = kept ? PyTuple_Pack(4, later, args, kept, dead)
+                   : PyTuple_Pack(3, later, args, h->ev_indexes);
+    if (!pending) goto done;
     PyTypeObject *type = (PyTypeObject *)h->ev_type;
     ev = type->tp_alloc(type, 0);
     if (!ev || !(d = PyObject_GenericGetDict(ev, NULL)) || !(pts = PyLong_FromLongLong(points)) ||
-        PyDict_SetItem(d, h->name_cards, cards) < 0 ||
-        PyDict_SetItem(d, h->name_deadwood, dead) < 0 ||
         PyDict_SetItem(d, h->name_points, pts) < 0 ||
         PyDict_SetItem(d, h->name_rules, h->ev_rules) < 0 ||
         PyDict_SetItem(d, h->name_dealt, h->ev_dealt) < 0 ||
@@ -1418,7 +1425,8 @@ static PyObject *new_evaluation(Hands *h, int64_t points, PyObject *cards, PyObj
 done:
     Py_XDECREF(pts);
     Py_XDECREF(d);
-    Py_XDECREF(cards);
+    Py_XDECREF(args);
+    Py_XDECREF(kept);
     Py_XDECREF(dead);
     Py_XDECREF(pending);
     return ev;
@@ -1427,20 +1435,17 @@ done:
 /* The Evaluation of a hand searched with no discard owed (``total``: the search's value,
  * ``points``: with the cards set aside), laid out by laid_out(hand, tables, total, picks)
  * when its melds are read. */
-static PyObject *make_evaluation(const hctx_t *c, PyObject *hand, const st_t *state,
-                                 int64_t points, int64_t total, const int *buf, int n) {
+static PyObject *make_evaluation(const hctx_t *c, PyObject *hand, int64_t points, int64_t total,
+                                 const int *buf, int n) {
     Hands *h = c->h;
     PyObject *picks = int_tuple(buf, n);
     if (!picks) return NULL;
-    int dead[64] = {0};
-    hand_walk(c, state, c->n_any, 0, buf, n, dead);
-    PyObject *pending = Py_BuildValue("(O(OOLN))", h->ev_later, hand, h->ev_tables,
-                                      (long long)total, picks);
-    return new_evaluation(h, points, kept_tuple(c, -1), dead_tuple(c, dead), pending);
+    PyObject *args = Py_BuildValue("(OOLN)", hand, h->ev_tables, (long long)total, picks);
+    return new_evaluation(h, points, h->ev_later, args, NULL, NULL);
 }
 
 static PyObject *hands_run(Hands *h, const int *index, PyObject *const *objs, Py_ssize_t n_cards,
-                           PyObject *hand, int mode, const int64_t *price);
+                           PyObject *hand, int mode, const int64_t *price, PyObject *picks);
 
 /* The best discard of a hand, as payme.solver.best_discard chooses it where no card is
  * barred from the discard: the least of (the search with one discard owed, 0, 0) and, for
@@ -1495,7 +1500,7 @@ static PyObject *discard_answer(const hctx_t *c, PyObject *hand, const st_t *sta
         int n = st_zero(state) ? 0 : g_picks(g, state, 0, 0, buf);
         if (n < 0) return NULL;
         hand_walk(c, state, 0, 0, buf, n, dead);
-        dead[thrown]--; /* set aside: counted by dead_tuple */
+        dead[thrown]--; /* set aside: counted by dead_bytes */
     } else {
         /* The cards kept, evaluated afresh (best_discard's general path). */
         int rest[64], n_rest = 0;
@@ -1514,7 +1519,7 @@ static PyObject *discard_answer(const hctx_t *c, PyObject *hand, const st_t *sta
             PyTuple_SET_ITEM(kept, n_rest, objs[n_rest]);
             n_rest++;
         }
-        PyObject *ev = hands_run(h, rest, objs, n_rest, kept, 0, NULL);
+        PyObject *ev = hands_run(h, rest, objs, n_rest, kept, 0, NULL, NULL);
         Py_DECREF(kept);
         if (!ev || ev == Py_None) {
             if (ev) PyErr_SetString(PyExc_RuntimeError, "discard: the cards kept were not taken");
@@ -1523,10 +1528,9 @@ static PyObject *discard_answer(const hctx_t *c, PyObject *hand, const st_t *sta
         }
         return Py_BuildValue("(iN)", (int)thrown, ev);
     }
-    PyObject *pending = Py_BuildValue("(O(OOi))", h->ev_discard_later, hand, h->ev_tables,
-                                      (int)thrown);
-    PyObject *ev = new_evaluation(h, best, kept_tuple(c, (int)thrown), dead_tuple(c, dead),
-                                  pending);
+    PyObject *args = Py_BuildValue("(OOi)", hand, h->ev_tables, (int)thrown);
+    PyObject *ev = new_evaluation(h, best, h->ev_discard_later, args, kept_bytes(c, (int)thrown),
+                                  dead_bytes(c, dead));
     return ev ? Py_BuildValue("(iN)", (int)thrown, ev) : NULL;
 }
 
@@ -1614,11 +1618,12 @@ static PyObject *search_object(const hctx_t *c, const st_t *state, int64_t aside
 /* The answer for the cards of ``index`` (their objects ``objs``), by ``mode``: 0, the
  * evaluation -- (points, search total, picks), or with ``hand`` (the caller's hand) the
  * Evaluation itself (see Hands.bind); 1, the best discard (see discard_answer); 2, the
- * discards that go out (see go_out_answer).  ``price``: each kind of card's price in
- * deadwood instead of the Hands' own (NULL: its own; mode 0 without ``hand`` only).  None
- * for a hand not taken. */
+ * discards that go out (see go_out_answer); 3, the search itself (see search_object); 4,
+ * the card indexes of an evaluation's cards and deadwood from its picks ``walk`` (see
+ * card_indexes).  ``price``: each kind of card's price in deadwood instead of the Hands'
+ * own (NULL: its own; mode 0 without ``hand`` only).  None for a hand not taken. */
 static PyObject *hands_run(Hands *h, const int *index, PyObject *const *objs, Py_ssize_t n_cards,
-                           PyObject *hand, int mode, const int64_t *price) {
+                           PyObject *hand, int mode, const int64_t *price, PyObject *walk) {
     if (h->n > 200000) hands_clear_cache(h); /* bounded, as the shape book's dicts */
     if (n_cards > h->max_hand) Py_RETURN_NONE;
     const shape_t *s = &h->s;
@@ -1838,6 +1843,27 @@ static PyObject *hands_run(Hands *h, const int *index, PyObject *const *objs, Py
         result = search_object(&c, &state, aside, iso_pos, field, others);
         goto done;
     }
+    if (mode == 4) {
+        /* The walk of the picks given (an evaluation's, see card_indexes). */
+        int given[PICKS_MOST], dead[64] = {0};
+        Py_ssize_t n = PyTuple_GET_SIZE(walk);
+        if (n > PICKS_MOST) {
+            PyErr_SetString(PyExc_ValueError, "card_indexes: too many picks");
+            goto done;
+        }
+        for (Py_ssize_t i = 0; i < n; i++) {
+            long x = PyLong_AsLong(PyTuple_GET_ITEM(walk, i));
+            if (x == -1 && PyErr_Occurred()) goto done;
+            given[i] = x < -3 || x > 1 << 20 ? -4 : (int)x; /* -4: refused below */
+        }
+        if (check_picks(&g, &state, given, (int)n) < 0) goto done;
+        hand_walk(&c, &state, n_any, 0, given, (int)n, dead);
+        PyObject *kept = kept_bytes(&c, -1), *dd = dead_bytes(&c, dead);
+        if (kept && dd) result = PyTuple_Pack(2, kept, dd);
+        Py_XDECREF(kept);
+        Py_XDECREF(dd);
+        goto done;
+    }
     int64_t total = g_solve(&g, &state, n_any, INF, 0);
     if (total == -2) goto done;
     int buf[PICKS_MOST];
@@ -1851,7 +1877,7 @@ static PyObject *hands_run(Hands *h, const int *index, PyObject *const *objs, Py
     } else if (total >= INF) { /* never: leaving every card unmelded always answers */
         result = Py_NewRef(Py_None);
     } else {
-        result = make_evaluation(&c, hand, &state, total + aside, total, buf, n);
+        result = make_evaluation(&c, hand, total + aside, total, buf, n);
     }
 done:
     table_free(&g.memo[0]);
@@ -1861,7 +1887,7 @@ done:
 }
 
 static PyObject *cards_run(Hands *h, PyObject *cards, PyObject *hand, int mode,
-                           const int64_t *price) {
+                           const int64_t *price, PyObject *picks) {
     if (!PyTuple_Check(cards)) Py_RETURN_NONE;
     Py_ssize_t n = PyTuple_GET_SIZE(cards);
     if (n > h->max_hand) Py_RETURN_NONE;
@@ -1885,11 +1911,11 @@ static PyObject *cards_run(Hands *h, PyObject *cards, PyObject *hand, int mode,
         }
         index[i] = idx;
     }
-    return hands_run(h, index, &PyTuple_GET_ITEM(cards, 0), n, hand, mode, price);
+    return hands_run(h, index, &PyTuple_GET_ITEM(cards, 0), n, hand, mode, price, picks);
 }
 
 static PyObject *Hands_evaluate(Hands *h, PyObject *cards) {
-    return cards_run(h, cards, NULL, 0, NULL);
+    return cards_run(h, cards, NULL, 0, NULL, NULL);
 }
 
 /* Python's str.split() whitespace among ASCII characters, and the comma parse_hand adds. */
@@ -1901,7 +1927,8 @@ static inline int separates(unsigned char ch) {
  * (tokens between commas and whitespace, each a known spelling); None for text holding
  * anything else (non-ASCII, an unknown token: parse_hand then reads it or names it), or
  * of another number of cards than ``size`` (-1: any). */
-static PyObject *text_run(Hands *h, PyObject *text, PyObject *hand, int mode, int size) {
+static PyObject *text_run(Hands *h, PyObject *text, PyObject *hand, int mode, int size,
+                          PyObject *picks) {
     if (!PyUnicode_Check(text) || !PyUnicode_IS_ASCII(text)) Py_RETURN_NONE;
     const unsigned char *at = (const unsigned char *)PyUnicode_DATA(text);
     Py_ssize_t len = PyUnicode_GET_LENGTH(text), i = 0;
@@ -1926,11 +1953,11 @@ static PyObject *text_run(Hands *h, PyObject *text, PyObject *hand, int mode, in
     if (size >= 0 && n != size) Py_RETURN_NONE; /* a hand of another size: Python names it */
     PyObject *objs[64];
     for (int k = 0; k < n; k++) objs[k] = h->card_of[index[k]];
-    return hands_run(h, index, objs, n, hand, mode, NULL);
+    return hands_run(h, index, objs, n, hand, mode, NULL, picks);
 }
 
 static PyObject *Hands_evaluate_text(Hands *h, PyObject *text) {
-    return text_run(h, text, NULL, 0, -1);
+    return text_run(h, text, NULL, 0, -1, NULL);
 }
 
 /* evaluation(hand): the Evaluation of a hand given as text or a tuple of cards, as
@@ -1940,8 +1967,8 @@ static PyObject *Hands_evaluation(Hands *h, PyObject *hand) {
         PyErr_SetString(PyExc_RuntimeError, "Hands.evaluation before Hands.bind");
         return NULL;
     }
-    if (PyUnicode_CheckExact(hand)) return text_run(h, hand, hand, 0, -1);
-    if (PyTuple_CheckExact(hand)) return cards_run(h, hand, hand, 0, NULL);
+    if (PyUnicode_CheckExact(hand)) return text_run(h, hand, hand, 0, -1, NULL);
+    if (PyTuple_CheckExact(hand)) return cards_run(h, hand, hand, 0, NULL, NULL);
     Py_RETURN_NONE;
 }
 
@@ -1949,8 +1976,8 @@ static PyObject *Hands_evaluation(Hands *h, PyObject *hand) {
  * where no card is barred from the discard (see discard_answer): (index of the card,
  * Evaluation of the cards kept), or None for a hand not taken (or when no card may go). */
 static PyObject *Hands_discard(Hands *h, PyObject *hand) {
-    if (PyUnicode_CheckExact(hand)) return text_run(h, hand, hand, 1, -1);
-    if (PyTuple_CheckExact(hand)) return cards_run(h, hand, hand, 1, NULL);
+    if (PyUnicode_CheckExact(hand)) return text_run(h, hand, hand, 1, -1, NULL);
+    if (PyTuple_CheckExact(hand)) return cards_run(h, hand, hand, 1, NULL, NULL);
     Py_RETURN_NONE;
 }
 
@@ -1984,7 +2011,7 @@ static PyObject *Hands_points(Hands *h, PyObject *const *args, Py_ssize_t nargs)
     int64_t price[64];
     if (bounded_ints(args[1], price, h->n_cards, 0, (int64_t)1 << 24, "points: price") < 0)
         return NULL;
-    PyObject *got = cards_run(h, args[0], NULL, 0, price);
+    PyObject *got = cards_run(h, args[0], NULL, 0, price, NULL);
     if (!got || got == Py_None) return got;
     PyObject *points = PyTuple_GET_ITEM(got, 0);
     Py_INCREF(points);
@@ -1992,10 +2019,30 @@ static PyObject *Hands_points(Hands *h, PyObject *const *args, Py_ssize_t nargs)
     return points;
 }
 
+/* card_indexes(hand, tables, total, picks): the card indexes (bytes, lowest first) of
+ * the cards and of the deadwood of the evaluation that evaluation() made of ``hand`` with
+ * these picks (its walk replayed, no search); ``tables`` and ``total`` are not read (the
+ * arguments of the evaluation's layout). */
+static PyObject *Hands_card_indexes(Hands *h, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 4 || !PyTuple_Check(args[3])) {
+        PyErr_SetString(PyExc_TypeError, "card_indexes(hand, tables, total, picks)");
+        return NULL;
+    }
+    PyObject *got = PyUnicode_CheckExact(args[0]) ? text_run(h, args[0], NULL, 4, -1, args[3])
+                    : PyTuple_CheckExact(args[0]) ? cards_run(h, args[0], NULL, 4, NULL, args[3])
+                                                  : Py_NewRef(Py_None);
+    if (got == Py_None) {
+        Py_DECREF(got);
+        PyErr_SetString(PyExc_ValueError, "card_indexes: a hand evaluation() does not take");
+        return NULL;
+    }
+    return got;
+}
+
 /* search(cards): the hand's search, to be asked values from many starts (see
  * search_object), or None for a hand not taken. */
 static PyObject *Hands_search(Hands *h, PyObject *cards) {
-    if (PyTuple_CheckExact(cards)) return cards_run(h, cards, NULL, 3, NULL);
+    if (PyTuple_CheckExact(cards)) return cards_run(h, cards, NULL, 3, NULL, NULL);
     Py_RETURN_NONE;
 }
 
@@ -2009,9 +2056,9 @@ static PyObject *Hands_go_out(Hands *h, PyObject *const *args, Py_ssize_t nargs)
         if (!PyErr_Occurred()) PyErr_SetString(PyExc_TypeError, "go_out(hand, size)");
         return NULL;
     }
-    if (PyUnicode_CheckExact(args[0])) return text_run(h, args[0], NULL, 2, (int)size);
+    if (PyUnicode_CheckExact(args[0])) return text_run(h, args[0], NULL, 2, (int)size, NULL);
     if (PyTuple_CheckExact(args[0]) && (size < 0 || PyTuple_GET_SIZE(args[0]) == size))
-        return cards_run(h, args[0], NULL, 2, NULL);
+        return cards_run(h, args[0], NULL, 2, NULL, NULL);
     Py_RETURN_NONE;
 }
 
@@ -2033,19 +2080,21 @@ static PyObject *Hands_going_out(Hands *h, PyObject *const *args, Py_ssize_t nar
     Py_RETURN_NONE;
 }
 
-/* bind(cls, rules, dealt, laid_out, tables, discard_laid_out): what evaluation() and
- * discard() make: instances of cls with these rules and dealt, their melds laid out by
+/* bind(cls, rules, dealt, laid_out, tables, discard_laid_out, indexes): what evaluation()
+ * and discard() make: instances of cls with these rules and dealt, laid out by
  * laid_out(hand, tables, total, picks), or after a discard by
- * discard_laid_out(hand, tables, index of the card thrown). */
+ * discard_laid_out(hand, tables, index of the card thrown); an evaluation() reads its cards'
+ * and deadwood's indexes from indexes(hand, tables, total, picks) (see card_indexes). */
 static PyObject *Hands_bind(Hands *h, PyObject *const *args, Py_ssize_t nargs) {
-    if (nargs != 6 || !PyType_Check(args[0])) {
+    if (nargs != 7 || !PyType_Check(args[0])) {
         PyErr_SetString(PyExc_TypeError,
-                        "bind(cls, rules, dealt, laid_out, tables, discard_laid_out)");
+                        "bind(cls, rules, dealt, laid_out, tables, discard_laid_out, indexes)");
         return NULL;
     }
-    PyObject **slot[6] = {&h->ev_type,  &h->ev_rules,  &h->ev_dealt,
-                          &h->ev_later, &h->ev_tables, &h->ev_discard_later};
-    for (int i = 0; i < 6; i++) {
+    PyObject **slot[7] = {&h->ev_type,   &h->ev_rules,  &h->ev_dealt,
+                          &h->ev_later,  &h->ev_tables, &h->ev_discard_later,
+                          &h->ev_indexes};
+    for (int i = 0; i < 7; i++) {
         Py_INCREF(args[i]);
         Py_XSETREF(*slot[i], args[i]);
     }
@@ -2066,6 +2115,8 @@ static PyMethodDef Hands_methods[] = {
      "discard(hand): (index thrown, Evaluation of the cards kept), or None."},
     {"points", (PyCFunction)(void (*)(void))Hands_points, METH_FASTCALL,
      "points(cards, price): the fewest points with these prices, or None."},
+    {"card_indexes", (PyCFunction)(void (*)(void))Hands_card_indexes, METH_FASTCALL,
+     "card_indexes(hand, tables, total, picks): (cards, deadwood) as card indexes."},
     {"search", (PyCFunction)Hands_search, METH_O,
      "search(cards): (GSearch, start state, cards set aside, their points, wild cards, "
      "other cards), or None."},

@@ -76,6 +76,10 @@ class Hands:
         laid_out: Callable[..., Any],
         tables: object,
         discard_laid_out: Callable[..., Any],
+        indexes: Callable[..., tuple[bytes, bytes]],
         /,
     ) -> None: ...
+    def card_indexes(
+        self, hand: object, tables: object, total: int, picks: tuple[int, ...], /
+    ) -> tuple[bytes, bytes]: ...
     def forget(self) -> None: ...
