@@ -97,8 +97,8 @@ Laid = tuple[tuple[Card, ...], tuple[Meld, ...], tuple[Card, ...]]
 """An evaluation's cards, melds and deadwood."""
 LayOut = tuple[Callable[..., Laid], tuple[Any, ...]]
 """A function and its arguments, giving an evaluation's cards, melds and deadwood (the
-compiled core's evaluations add the card indexes of their cards and deadwood, as bytes, or
-a function of the same arguments that gives them)."""
+compiled core's evaluations may add a function of the same arguments that gives the card
+indexes of their cards and deadwood, as bytes, and then those indexes)."""
 
 
 @dataclass(frozen=True)

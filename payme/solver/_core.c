@@ -744,7 +744,7 @@ typedef struct {
     int spelled_as[1024];
     PyObject *ev_type, *ev_rules, *ev_dealt, *ev_later, *ev_tables; /* see Hands.bind */
     PyObject *ev_discard_later, *ev_indexes;
-    PyObject *name_points, *name_rules, *name_dealt, *name_pending;
+    PyObject *name_points, *name_rules, *name_dealt, *name_pending, *name_cards, *name_deadwood;
     int last_n; /* the ends of the last costs asked (most hands: no wild card, n = 0) */
     int64_t last_costs[64], last_e0[66], last_e1[66], last_f0[66], last_f1[66];
     char barred[64]; /* by card index: may not be the card left over (see Hands.going_out) */
@@ -1105,6 +1105,8 @@ static void Hands_dealloc(Hands *h) {
     Py_XDECREF(h->name_rules);
     Py_XDECREF(h->name_dealt);
     Py_XDECREF(h->name_pending);
+    Py_XDECREF(h->name_cards);
+    Py_XDECREF(h->name_deadwood);
     Py_XDECREF(h->card_type);
     Py_XDECREF(h->index_name);
     Py_XDECREF(h->ends_for);
@@ -1189,7 +1191,11 @@ static PyObject *Hands_new(PyTypeObject *type, PyObject *args, PyObject *kw) {
     h->name_rules = PyUnicode_InternFromString("rules");
     h->name_dealt = PyUnicode_InternFromString("dealt");
     h->name_pending = PyUnicode_InternFromString("_pending");
-    if (!h->name_points || !h->name_rules || !h->name_dealt || !h->name_pending) goto fail;
+    h->name_cards = PyUnicode_InternFromString("cards");
+    h->name_deadwood = PyUnicode_InternFromString("deadwood");
+    if (!h->name_points || !h->name_rules || !h->name_dealt || !h->name_pending ||
+        !h->name_cards || !h->name_deadwood)
+        goto fail;
     h->allow_none = 1;
     if (PyTuple_GET_SIZE(cards) != n) goto bad;
     for (int i = 0; i < n; i++) {
@@ -1377,46 +1383,57 @@ bad:
     return -1;
 }
 
-/* The cards counted in ``dead`` (and those set aside) as bytes of card indexes, lowest
- * first: an evaluation's deadwood. */
-static PyObject *dead_bytes(const hctx_t *c, int *dead) {
+/* The cards counted in ``dead`` (and those set aside) as card indexes, lowest first, into
+ * ``out``: an evaluation's deadwood.  How many. */
+static int dead_indexes(const hctx_t *c, int *dead, char *out) {
     for (int i = 0; i < c->n_aside; i++) dead[c->aside_idx[i]]++;
-    char out[64];
     int n = 0;
     for (int i = 0; i < 64; i++)
         for (int k = 0; k < dead[i] && n < 64; k++) out[n++] = (char)i;
-    return PyBytes_FromStringAndSize(out, n);
+    return n;
 }
 
-/* The hand's card indexes but one of ``skip`` (-1: none), lowest first, as bytes: an
- * evaluation's cards. */
-static PyObject *kept_bytes(const hctx_t *c, int skip) {
+/* The hand's card indexes but one of ``skip`` (-1: none), lowest first, into ``out``: an
+ * evaluation's cards.  How many. */
+static int kept_indexes(const hctx_t *c, int skip, char *out) {
     int count[64] = {0};
     for (int i = 0; i < c->n_cards; i++) count[c->index[i]]++;
     if (skip >= 0) count[skip]--;
-    char out[64];
     int n = 0;
     for (int i = 0; i < 64; i++)
         for (int k = 0; k < count[i] && n < 64; k++) out[n++] = (char)i;
-    return PyBytes_FromStringAndSize(out, n);
+    return n;
+}
+
+/* The shared Card objects of n card indexes, as a tuple. */
+static PyObject *cards_tuple(const Hands *h, const char *idx, int n) {
+    PyObject *out = PyTuple_New(n);
+    if (!out) return NULL;
+    for (int i = 0; i < n; i++) {
+        PyObject *card = h->card_of[(int)idx[i]];
+        Py_INCREF(card);
+        PyTuple_SET_ITEM(out, i, card);
+    }
+    return out;
 }
 
 /* An Evaluation as solver._lazy_evaluation makes it: its points, rules and round, and
  * what it lays out when read (``_pending``: the function that lays out the hand and its
- * arguments, then either the card indexes of its cards and of its deadwood, or a function
- * of the same arguments that gives them; Evaluation reads its cards and deadwood from
- * those without the layout).  Steals ``args``, ``kept`` and ``dead``; ``kept`` NULL: the
- * indexes come from Hands.bind's card_indexes. */
+ * arguments).  With ``cards`` (and ``dead``) its cards and deadwood are set at once (a best
+ * discard's: its caller reads them); without, ``_pending`` adds Hands.bind's indexes, a
+ * function of the same arguments that gives their card indexes, which Evaluation reads
+ * without the layout.  Steals ``args``, ``cards`` and ``dead``. */
 static PyObject *new_evaluation(Hands *h, int64_t points, PyObject *later, PyObject *args,
-                                PyObject *kept, PyObject *dead) {
+                                PyObject *cards, PyObject *dead) {
     PyObject *ev = NULL, *d = NULL, *pts = NULL, *pending = NULL;
-    if (!args || (kept ? !dead : 0)) goto done;
-    pending = kept ? PyTuple_Pack(4, later, args, kept, dead)
-                   : PyTuple_Pack(3, later, args, h->ev_indexes);
+    if (!args || (cards ? !dead : 0)) goto done;
+    pending = cards ? PyTuple_Pack(2, later, args) : PyTuple_Pack(3, later, args, h->ev_indexes);
     if (!pending) goto done;
     PyTypeObject *type = (PyTypeObject *)h->ev_type;
     ev = type->tp_alloc(type, 0);
     if (!ev || !(d = PyObject_GenericGetDict(ev, NULL)) || !(pts = PyLong_FromLongLong(points)) ||
+        (cards && (PyDict_SetItem(d, h->name_cards, cards) < 0 ||
+                   PyDict_SetItem(d, h->name_deadwood, dead) < 0)) ||
         PyDict_SetItem(d, h->name_points, pts) < 0 ||
         PyDict_SetItem(d, h->name_rules, h->ev_rules) < 0 ||
         PyDict_SetItem(d, h->name_dealt, h->ev_dealt) < 0 ||
@@ -1426,7 +1443,7 @@ done:
     Py_XDECREF(pts);
     Py_XDECREF(d);
     Py_XDECREF(args);
-    Py_XDECREF(kept);
+    Py_XDECREF(cards);
     Py_XDECREF(dead);
     Py_XDECREF(pending);
     return ev;
@@ -1435,13 +1452,20 @@ done:
 /* The Evaluation of a hand searched with no discard owed (``total``: the search's value,
  * ``points``: with the cards set aside), laid out by laid_out(hand, tables, total, picks)
  * when its melds are read. */
-static PyObject *make_evaluation(const hctx_t *c, PyObject *hand, int64_t points, int64_t total,
-                                 const int *buf, int n) {
+static PyObject *make_evaluation(const hctx_t *c, PyObject *hand, const st_t *state,
+                                 int64_t points, int64_t total, const int *buf, int n,
+                                 int at_once) {
     Hands *h = c->h;
     PyObject *picks = int_tuple(buf, n);
     if (!picks) return NULL;
     PyObject *args = Py_BuildValue("(OOLN)", hand, h->ev_tables, (long long)total, picks);
-    return new_evaluation(h, points, h->ev_later, args, NULL, NULL);
+    if (!at_once) return new_evaluation(h, points, h->ev_later, args, NULL, NULL);
+    int dead[64] = {0};
+    char kept[64], lost[64];
+    hand_walk(c, state, c->n_any, 0, buf, n, dead);
+    int n_kept = kept_indexes(c, -1, kept), n_lost = dead_indexes(c, dead, lost);
+    return new_evaluation(h, points, h->ev_later, args, cards_tuple(h, kept, n_kept),
+                          cards_tuple(h, lost, n_lost));
 }
 
 static PyObject *hands_run(Hands *h, const int *index, PyObject *const *objs, Py_ssize_t n_cards,
@@ -1500,7 +1524,7 @@ static PyObject *discard_answer(const hctx_t *c, PyObject *hand, const st_t *sta
         int n = st_zero(state) ? 0 : g_picks(g, state, 0, 0, buf);
         if (n < 0) return NULL;
         hand_walk(c, state, 0, 0, buf, n, dead);
-        dead[thrown]--; /* set aside: counted by dead_bytes */
+        dead[thrown]--; /* set aside: counted by dead_indexes */
     } else {
         /* The cards kept, evaluated afresh (best_discard's general path). */
         int rest[64], n_rest = 0;
@@ -1519,7 +1543,7 @@ static PyObject *discard_answer(const hctx_t *c, PyObject *hand, const st_t *sta
             PyTuple_SET_ITEM(kept, n_rest, objs[n_rest]);
             n_rest++;
         }
-        PyObject *ev = hands_run(h, rest, objs, n_rest, kept, 0, NULL, NULL);
+        PyObject *ev = hands_run(h, rest, objs, n_rest, kept, 5, NULL, NULL);
         Py_DECREF(kept);
         if (!ev || ev == Py_None) {
             if (ev) PyErr_SetString(PyExc_RuntimeError, "discard: the cards kept were not taken");
@@ -1529,8 +1553,10 @@ static PyObject *discard_answer(const hctx_t *c, PyObject *hand, const st_t *sta
         return Py_BuildValue("(iN)", (int)thrown, ev);
     }
     PyObject *args = Py_BuildValue("(OOi)", hand, h->ev_tables, (int)thrown);
-    PyObject *ev = new_evaluation(h, best, h->ev_discard_later, args, kept_bytes(c, (int)thrown),
-                                  dead_bytes(c, dead));
+    char kept[64], lost[64];
+    int n_kept = kept_indexes(c, (int)thrown, kept), n_lost = dead_indexes(c, dead, lost);
+    PyObject *ev = new_evaluation(h, best, h->ev_discard_later, args,
+                                  cards_tuple(h, kept, n_kept), cards_tuple(h, lost, n_lost));
     return ev ? Py_BuildValue("(iN)", (int)thrown, ev) : NULL;
 }
 
@@ -1620,8 +1646,9 @@ static PyObject *search_object(const hctx_t *c, const st_t *state, int64_t aside
  * Evaluation itself (see Hands.bind); 1, the best discard (see discard_answer); 2, the
  * discards that go out (see go_out_answer); 3, the search itself (see search_object); 4,
  * the card indexes of an evaluation's cards and deadwood from its picks ``walk`` (see
- * card_indexes).  ``price``: each kind of card's price in deadwood instead of the Hands'
- * own (NULL: its own; mode 0 without ``hand`` only).  None for a hand not taken. */
+ * card_indexes); 5, as 0 with ``hand``, the Evaluation's cards and deadwood set at once.
+ * ``price``: each kind of card's price in deadwood instead of the Hands' own (NULL: its
+ * own; mode 0 without ``hand`` only).  None for a hand not taken. */
 static PyObject *hands_run(Hands *h, const int *index, PyObject *const *objs, Py_ssize_t n_cards,
                            PyObject *hand, int mode, const int64_t *price, PyObject *walk) {
     if (h->n > 200000) hands_clear_cache(h); /* bounded, as the shape book's dicts */
@@ -1858,10 +1885,9 @@ static PyObject *hands_run(Hands *h, const int *index, PyObject *const *objs, Py
         }
         if (check_picks(&g, &state, given, (int)n) < 0) goto done;
         hand_walk(&c, &state, n_any, 0, given, (int)n, dead);
-        PyObject *kept = kept_bytes(&c, -1), *dd = dead_bytes(&c, dead);
-        if (kept && dd) result = PyTuple_Pack(2, kept, dd);
-        Py_XDECREF(kept);
-        Py_XDECREF(dd);
+        char kept[64], lost[64];
+        int n_kept = kept_indexes(&c, -1, kept), n_lost = dead_indexes(&c, dead, lost);
+        result = Py_BuildValue("(y#y#)", kept, (Py_ssize_t)n_kept, lost, (Py_ssize_t)n_lost);
         goto done;
     }
     int64_t total = g_solve(&g, &state, n_any, INF, 0);
@@ -1877,7 +1903,7 @@ static PyObject *hands_run(Hands *h, const int *index, PyObject *const *objs, Py
     } else if (total >= INF) { /* never: leaving every card unmelded always answers */
         result = Py_NewRef(Py_None);
     } else {
-        result = make_evaluation(&c, hand, total + aside, total, buf, n);
+        result = make_evaluation(&c, hand, &state, total + aside, total, buf, n, mode == 5);
     }
 done:
     table_free(&g.memo[0]);
