@@ -276,7 +276,7 @@ def make_app_class() -> type:
             )
             budget.spare_ids = lambda: spares.spares
             IOLoop.current().add_callback(spares.refill_later, 0.0)
-            self.log.info("payme: %d spare kernel(s) started ahead of visits", spares.size)
+            self.log.info("payme: keeps %d spare kernel(s) started ahead of visits", spares.size)
             return spares
 
         @default("config_file_paths")
