@@ -5,7 +5,8 @@ Serves ``notebooks/`` with the app server twice, as ``make app`` does (settings 
 (a pool of one executed kernel per notebook).  For each page, Chromium opens it ``REPEATS``
 times; the time runs from ``page.goto`` to the first visible button/text box/dropdown (the
 landing page has none: its list of links counts).  Memory is the resident set size of the
-page's kernel process, read from /proc while the page is open::
+page's kernel process, read from /proc while the page is open.  Visits are 2 s apart
+(``SETTLE_S``), so each finds the server idle::
 
     .venv/bin/python -m benchmarks app      # or: .venv/bin/python -m benchmarks.bench_app
 
@@ -46,6 +47,10 @@ READY = {"index": ".payme-landing"}
 HEADING = ".payme-skeleton h1, .payme-page-header h1, .payme-landing h1"
 TIMEOUT_MS = 120_000
 PREHEAT = ["--preheat_kernel=True", "--pool_size=1"]
+# Seconds between visits: what a visit leaves to do (the spare kernel's start for the next
+# visit, payme.app.spare; the kernel's shutdown as its page closes) is done before the next
+# visit, which finds the server idle, as a visitor who reads a page before the next does.
+SETTLE_S = 2.0
 
 
 def _pages() -> list[str]:
@@ -142,6 +147,7 @@ def measure(preheat: bool) -> Timings:
                             if kind == "cold":
                                 found["paint"].append(paint)
                             found["rss"].append(mb)
+                            time.sleep(SETTLE_S)  # a visit to a server that is idle again
                     results[name] = found
                 browser.close()
         finally:
@@ -177,7 +183,10 @@ def run() -> str:
         f"Measured {started} on {machine}; {REPEATS} visits per page and column, headless "
         "Chromium 156; median (slowest) seconds. *cold*: a new browser profile each visit; "
         "*warm*: Voilà's scripts already cached, as when a visitor comes from the landing "
-        "page. The machine is shared with other work, so the times are noisy upper bounds.",
+        "page. *fresh kernel*: the page's notebook runs during the visit, in the spare "
+        "kernel the server started ahead (payme.app.spare); *preheated*: Voilà's pool, whose "
+        f"kernels have run the notebook already. Visits are {SETTLE_S:g} s apart. The "
+        "machine is shared with other work, so the times are noisy upper bounds.",
         "",
         "The first column is the first paint: the page's heading (and the site header), "
         "which the template sends before the kernel has run the notebook.",
@@ -218,8 +227,6 @@ PHASES_JS = """() => {
           load: nav.loadEventStart / 1000};
 }"""
 PHASES = (("ready", "kernel ready"), ("notebook", "notebook run"), ("load", "load event"))
-# Seconds between the side-by-side visits.
-SETTLE_S = 3.0
 
 
 def _counted_visit(browser: Any, server: VoilaServer, name: str) -> dict[str, float]:
@@ -287,8 +294,8 @@ def compare(other: Path, pages: list[str], repeats: int = REPEATS) -> str:
                             visit = _counted_visit(browser, servers[kind], name)
                             if round_:  # the first round warms caches on both sides
                                 found[kind].setdefault(name, []).append(visit)
-                            # What a visit leaves to do (a spare kernel's start) must not
-                            # count against the next visit, of either checkout.
+                            # What a visit leaves to do must not count against the next
+                            # visit, of either checkout.
                             time.sleep(SETTLE_S)
                 browser.close()
         finally:
