@@ -345,6 +345,8 @@ class ExpertBot(StrongBot):
     """The chance that someone else goes out before this seat draws again (per round; about
     0.2 early in a hand to 0.3 later in four-player family games of the benchmark lineup)."""
     PAIR_WEIGHT = 1.0
+    TIE_LINKS = False
+    SPOT_POINTS = False
     PER_DRAW = 100
     """Work units (:meth:`Outlook.cost`) for weighing one hand's next draw."""
     WORK = 200
@@ -356,13 +358,16 @@ class ExpertBot(StrongBot):
     """Discards weighed in full (the most promising by points, the rest are worse)."""
     TAKE_MARGIN = 0.5
     """Points a taken discard must gain over the stock (it shows the table what we keep)."""
-    FINAL_WORK = 12
+    FINAL_WORK = 24
     """Work units (:meth:`Outlook.cost`) for the stock cards tried in a last draw: the
-    kinds of card that may meld or lay off tried at most (12 with no wild card held)."""
+    kinds of card that may meld or lay off tried at most (24 with no wild card held)."""
     FINAL_MIN = 2
     """Kinds of such stock cards tried at least, whatever the cost."""
-    FINAL_DRAW_WIDTH = 2
-    """Last discards tried with an exact lay-off search for each of those stock cards."""
+    FINAL_SEARCHES = 4
+    """Work units for the exact lay-off searches of a last draw's top discard (at most
+    ``FINAL_WIDTH``): none with two wild cards or more held (a lay-off search of a 13-card
+    hand holding three took 40-90 ms here), the cards that fit the declarer's melds one
+    by one counted instead."""
 
     def __init__(self, rules: Ruleset, seed: int = 0) -> None:
         super().__init__(rules, seed)
@@ -404,6 +409,12 @@ class ExpertBot(StrongBot):
             return self._advise_final_discard(view)
         return self._advise_discard(view)
 
+    def _lay_off_threat(self, view: PayMeView) -> Counter[Card]:
+        if not self.SPOT_POINTS:
+            return super()._lay_off_threat(view)
+        rules, dealt = view.rules, view.dealt
+        return Counter({c: n * rules.card_points(c, dealt) for c, n in self._unseen(view).items()})
+
     # --- weighing
 
     def _outlook(self, view: PayMeView) -> Outlook:
@@ -429,7 +440,16 @@ class ExpertBot(StrongBot):
         scored.setdefault(card, pts)
         plain = {c: p for c, p in scored.items() if not rules.is_wild(c, dealt)}
         pool = plain or scored
-        order = sorted(pool, key=lambda c: (pool[c], -rules.card_points(c, dealt), c))
+        if self.TIE_LINKS:
+            related = _RELATED
+
+            def links(c: Card) -> int:
+                row = c.index * _KINDS
+                return sum(1 for d in hand if d is not c and related[row + d.index])
+
+            order = sorted(pool, key=lambda c: (pool[c], -rules.card_points(c, dealt), links(c), c))
+        else:
+            order = sorted(pool, key=lambda c: (pool[c], -rules.card_points(c, dealt), c))
         return [(c, _without(hand, c)) for c in order[: self.WIDTH]]
 
     def _best_keep(self, view: PayMeView, hand: Hand, outlook: Outlook) -> list[tuple[float, Card]]:
@@ -481,7 +501,7 @@ class ExpertBot(StrongBot):
         after laying off the cards that fit the declarer's melds one by one; the ``width``
         best are tried with the best lay-offs counted exactly (each costs a lay-off search,
         so their number is bounded: the time per decision stays within budget, whatever the
-        hand)."""
+        hand).  With ``width`` 0, the ranking alone (no lay-off search)."""
         rules, dealt = view.rules, view.dealt
         melds = tuple(view.table_melds)
         found = discard_candidates(hand, rules, dealt)
@@ -494,6 +514,8 @@ class ExpertBot(StrongBot):
             )
             for card, (pts, left) in found.items()
         )
+        if not width:
+            return ranked
         weighed: list[tuple[int, int, Card]] = []
         for _, _, card in ranked[:width]:
             rest = _without(hand, card)
@@ -515,19 +537,22 @@ class ExpertBot(StrongBot):
 
     def _advise_final_discard(self, view: PayMeView) -> Advice:
         """The last discard of the hand: the fewest points after the best lay-offs
-        (:meth:`_final_options`)."""
+        (:meth:`_final_options`; with two wild cards or more held, the cards that fit the
+        declarer's melds one by one, as the searches would take too long)."""
         rules = view.rules
         hand = tuple(sorted(view.hand))
         self._fitting = {}
-        weighed = self._final_options(view, hand, self.FINAL_WIDTH)
+        width = min(self.FINAL_WIDTH, self.FINAL_SEARCHES // self._outlook(view).cost(hand))
+        weighed = self._final_options(view, hand, width)
         pts, _, card = weighed[0]
         action = Discard(view.seat, card)
         options = tuple((Discard(view.seat, c), float(p)) for p, _, c in weighed)
         after = "after laying off onto the declarer's melds" if rules.lay_off else "in the end"
+        about = "" if width else "about "
         return Advice(
             action,
             f"Discard {label(card)}: this is your last turn, and the cards you keep score "
-            f"{pts} points {after}, the fewest you can.",
+            f"{about}{pts} points {after}, the fewest you can.",
             options,
         )
 
@@ -539,7 +564,9 @@ class ExpertBot(StrongBot):
         A stock card that melds with nothing in the hand and fits none of the declarer's
         melds either goes back or takes the place of the costliest card that would stay in
         the deadwood; the others are each tried (as many kinds as ``FINAL_WORK`` allows,
-        evenly spread, each with ``FINAL_DRAW_WIDTH`` exact lay-off searches)."""
+        evenly spread), each by the points its best last discard leaves less the cards
+        that fit the declarer's melds one by one (no lay-off search: with wild cards held,
+        a search of a 13-card hand took up to 10 ms here)."""
         sources = {a.source: a for a in legal if isinstance(a, Draw)}
         top = view.top_discard
         if "discard" not in sources or top is None:
@@ -552,17 +579,25 @@ class ExpertBot(StrongBot):
         rules, dealt = view.rules, view.dealt
         hand = tuple(sorted(view.hand))
         self._fitting = {}
-        take = float(self._final_options(view, _with(hand, top), self.FINAL_WIDTH)[0][0])
-        melds = tuple(view.table_melds)
-        if rules.lay_off and melds:
-            now, placed = best_lay_off_points(hand, melds, rules, dealt)
-        else:
-            now, placed = layout(hand, rules, dealt)[0], ()
-        left = Counter(layout(hand, rules, dealt)[1])
-        for _, cards in placed:
-            left.subtract(cards)
-        costliest = max((rules.card_points(c, dealt) for c in +left), default=0)
+        grown = _with(hand, top)
         outlook = self._outlook(view)
+        # Lay-off searches grow with the wild cards held, like the solver's (Outlook.cost).
+        width = min(self.FINAL_WIDTH, self.FINAL_SEARCHES // outlook.cost(hand))
+        take = float(self._final_options(view, grown, width)[0][0])
+        melds = tuple(view.table_melds)
+        pts, dead = layout(hand, rules, dealt)
+        left = Counter(dead)
+        if width and rules.lay_off and melds:
+            now, placed = best_lay_off_points(hand, melds, rules, dealt)
+            for _, cards in placed:
+                left.subtract(cards)
+        else:  # the cards that fit the declarer's melds one by one
+            now = pts
+            for card in dead:
+                if self._fits(card, view):
+                    now -= rules.card_points(card, dealt)
+                    left[card] -= 1
+        costliest = max((rules.card_points(c, dealt) for c in +left), default=0)
         may_meld = outlook.may_meld(hand)
         expect = 0.0
         tried: list[tuple[Card, int]] = []
@@ -571,7 +606,6 @@ class ExpertBot(StrongBot):
                 tried.append((card, n))
             else:
                 expect += n * (now - max(0, costliest - outlook.points_of(card)))
-        # Lay-off searches grow with the wild cards held, like the solver's (Outlook.cost).
         most = max(self.FINAL_MIN, self.FINAL_WORK // outlook.cost(hand))
         if len(tried) > most:
             step = len(tried) / most
@@ -581,7 +615,7 @@ class ExpertBot(StrongBot):
         if sample:
             scale = sum(n for _, n in tried) / sum(n for _, n in sample)
             for card, n in sample:
-                best = self._final_options(view, _with(hand, card), self.FINAL_DRAW_WIDTH)[0][0]
+                best = self._final_options(view, _with(hand, card), 0)[0][0]
                 expect += n * scale * min(now, best)
         stock = expect / outlook.total if outlook.total else float(now)
         options = tuple(
