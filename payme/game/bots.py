@@ -235,7 +235,7 @@ class StrongBot(GreedyBot):
         spots for the cards they could hold (every arrangement scores 0: all cards melded)."""
         if not view.rules.lay_off:
             return outs[0]
-        unseen = self._lay_off_threat(view)
+        unseen = self._unseen(view)
         best: tuple[int, GoOut] | None = None
         for out in outs:
             kept = list(view.hand)
@@ -248,10 +248,6 @@ class StrongBot(GreedyBot):
         return outs[0] if best is None else best[1]
 
     # --- what is still out there
-
-    def _lay_off_threat(self, view: PayMeView) -> Counter[Card]:
-        """What each unseen card counts for when it fits a meld laid down: its copies."""
-        return self._unseen(view)
 
     def _unseen(self, view: PayMeView) -> Counter[Card]:
         """Cards not in this seat's hand, the discard pile, the table or known hands."""

@@ -345,8 +345,7 @@ class ExpertBot(StrongBot):
     """The chance that someone else goes out before this seat draws again (per round; about
     0.2 early in a hand to 0.3 later in four-player family games of the benchmark lineup)."""
     PAIR_WEIGHT = 1.0
-    TIE_LINKS = False
-    SPOT_POINTS = False
+    """Weight of the pair savings in a hand's worth (0.5, 2 and 3 tried: no gain or worse)."""
     PER_DRAW = 100
     """Work units (:meth:`Outlook.cost`) for weighing one hand's next draw."""
     WORK = 200
@@ -409,12 +408,6 @@ class ExpertBot(StrongBot):
             return self._advise_final_discard(view)
         return self._advise_discard(view)
 
-    def _lay_off_threat(self, view: PayMeView) -> Counter[Card]:
-        if not self.SPOT_POINTS:
-            return super()._lay_off_threat(view)
-        rules, dealt = view.rules, view.dealt
-        return Counter({c: n * rules.card_points(c, dealt) for c, n in self._unseen(view).items()})
-
     # --- weighing
 
     def _outlook(self, view: PayMeView) -> Outlook:
@@ -440,16 +433,7 @@ class ExpertBot(StrongBot):
         scored.setdefault(card, pts)
         plain = {c: p for c, p in scored.items() if not rules.is_wild(c, dealt)}
         pool = plain or scored
-        if self.TIE_LINKS:
-            related = _RELATED
-
-            def links(c: Card) -> int:
-                row = c.index * _KINDS
-                return sum(1 for d in hand if d is not c and related[row + d.index])
-
-            order = sorted(pool, key=lambda c: (pool[c], -rules.card_points(c, dealt), links(c), c))
-        else:
-            order = sorted(pool, key=lambda c: (pool[c], -rules.card_points(c, dealt), c))
+        order = sorted(pool, key=lambda c: (pool[c], -rules.card_points(c, dealt), c))
         return [(c, _without(hand, c)) for c in order[: self.WIDTH]]
 
     def _best_keep(self, view: PayMeView, hand: Hand, outlook: Outlook) -> list[tuple[float, Card]]:
