@@ -221,7 +221,7 @@ def _meld_variants(cards: tuple[Card, ...], t: RuleTables) -> tuple[Meld, ...]:
     return known
 
 
-_REMEMBERED = 1 << 16
+_REMEMBERED = 1 << 12  # small, like layoff's memos: its Melds are walked by every full GC
 _VARIANTS: dict[tuple[tuple[Card, ...], RuleTables], tuple[Meld, ...]] = {}
 
 
