@@ -134,8 +134,20 @@ def discard_candidates(hand: Hand, rules: Ruleset, dealt: int) -> dict[Card, tup
     return found
 
 
+def _listed(legal: Sequence[Action], action: Action) -> Action:
+    """``action`` as the very object ``legal`` lists, when it lists one equal to it: a game
+    of bots applies a listed action without checking it again."""
+    for candidate in legal:
+        if candidate == action:
+            return candidate
+    return action
+
+
 def _best_lay_off(view: PayMeView, legal: Sequence[Action]) -> Action:
     """The legal lay-off that leaves the fewest points (the engine lists the best one)."""
+    if len(legal) == 1:
+        # Nothing fits (the engine lists each card that fits alone): no search to make.
+        return legal[0]
     hand = sort_cards(view.hand)
     wanted = best_lay_off_points(hand, view.table_melds, view.rules, view.dealt)[1]
     for action in legal:
@@ -191,7 +203,7 @@ class GreedyBot(SeededBot):
 
     def _discard(self, view: PayMeView, legal: Sequence[Action]) -> Action:
         card = best_discard_points(sort_cards(view.hand), view.rules, view.dealt)[0]
-        return Discard(view.seat, card)
+        return _listed(legal, Discard(view.seat, card))
 
 
 class StrongBot(GreedyBot):

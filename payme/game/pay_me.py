@@ -26,7 +26,7 @@ import random
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from types import MappingProxyType
-from typing import ClassVar, cast
+from typing import Any, ClassVar, cast
 
 from payme.cards import Card, CardsLike, format_hand, parse_card, parse_hand, sort_cards
 from payme.deprecation import moved_attribute
@@ -431,17 +431,17 @@ class PayMeGame(Game):
         phase = self.phase
         if phase in ("draw", "final_draw"):
             return [Draw(seat, src) for src in self._draw_sources() if self._can_draw_from(src)]
+        if phase == "lay_off":
+            return self._layoff_options(seat)
+        if phase != "discard" and phase != "final_discard":
+            return []
         barred = self.rules.never_discarded
         throws: list[Action] = [
             _discard(seat, c) for c in sort_cards(set(self._hands[seat])) if c.token not in barred
         ]
         if phase == "discard":
             return [GoOut(seat, d) for d in self._go_out_discards()] + throws
-        if phase == "final_discard":
-            return throws
-        if phase == "lay_off":
-            return self._layoff_options(seat)
-        return []
+        return throws
 
     def _draw_sources(self) -> tuple[DrawFrom, ...]:
         if self.phase == "final_draw":
@@ -718,7 +718,14 @@ class PayMeGame(Game):
         from payme.layoff import fitting_mask
 
         t = tables_for(self.rules, self._dealt)
-        masks = [fitting_mask(meld, t) for meld in self._declarer_melds]
+        melds = tuple(self._declarer_melds)
+        # The opponents lay off onto the same melds one after another (and a meld hashes
+        # slowly): the masks of the melds asked about last are kept, told by identity
+        # (a tuple compares its items by identity first).
+        last_melds, last_t, masks = _LAST_MASKS
+        if last_t is not t or last_melds != melds:
+            masks = [fitting_mask(meld, t) for meld in melds]
+            _LAST_MASKS[:] = [melds, t, masks]
         # In card order, then meld order (the order the legal actions list them in).
         return [
             LayOff(seat, ((index, (card,)),))
@@ -992,13 +999,15 @@ class PayMeGame(Game):
         )
 
 
-_DISCARDS: dict[tuple[int, Card], Discard] = {}
+_DISCARDS: dict[int, Discard] = {}
+_LAST_MASKS: list[Any] = [(), None, []]
 
 
 def _discard(seat: int, card: Card) -> Discard:
     """``Discard(seat, card)``, one object for each (actions are values): the legal actions
     list every card of the hand at every turn."""
-    key = (seat, card)
+    # Keyed by one int: a (seat, card) tuple hashes the card by a Python call each time.
+    key = seat << 8 | card.index
     action = _DISCARDS.get(key)
     if action is None:
         action = _DISCARDS[key] = Discard(seat, card)
