@@ -363,6 +363,11 @@ def fitting_mask(meld: Meld, t: RuleTables) -> int:
     >>> format_hand(c for c in CARDS if mask >> c.index & 1)
     '3S 3H 4H 8H 3D 3C JK'
     """
+    # The very object asked about last time for these tables is known at once (a meld
+    # hashes slowly; a game asks about the same few Meld objects again and again).
+    last = _LAST_FITTING.get(id(meld))
+    if last is not None and last[0] is meld and last[1] is t:
+        return last[2]
     key = (meld, t)
     found = _FITTING.get(key)
     if found is None:
@@ -372,6 +377,9 @@ def fitting_mask(meld: Meld, t: RuleTables) -> int:
         if len(_FITTING) >= _GROWN_MOST:
             _FITTING.clear()
         _FITTING[key] = found
+    if len(_LAST_FITTING) >= 256:
+        _LAST_FITTING.clear()
+    _LAST_FITTING[id(meld)] = (meld, t, found)  # holding the meld keeps its id in use
     return found
 
 
@@ -477,6 +485,7 @@ def _natural_here(meld: Meld) -> Callable[[Card], bool]:
 
 
 _FITTING: dict[tuple[Meld, RuleTables], int] = {}
+_LAST_FITTING: dict[int, tuple[Meld, RuleTables, int]] = {}
 _PACK_KINDS: dict[RuleTables, Counter[Card]] = {}
 
 

@@ -46,7 +46,7 @@ from payme.game.actions import (
 from payme.game.arrangement import declare, declared_verdict
 from payme.game.base import Game, GameOption, ResultRow
 from payme.game.evaluation import points
-from payme.game.view import HandSummary, PayMeView
+from payme.game.view import HandSummary, PayMeView, built
 from payme.melds import Meld, fixed_meld_problem, tables_for
 from payme.pack import Pack
 from payme.rulesets import Ruleset, RulesLike
@@ -325,7 +325,10 @@ class PayMeGame(Game):
     # ------------------------------------------------------------------ the deal
 
     def _record(self, event: str, action: Action | None = None, **details: object) -> Record:
-        rec = Record(
+        # Built without the frozen dataclass's constructor (see view.built): a bot game
+        # records about 300 events a game.
+        rec = built(
+            Record,
             number=len(self._history) + 1,
             action=action,
             event=event,

@@ -27,6 +27,7 @@ from payme.melds import Meld
 from payme.rulesets import Ruleset
 
 V = TypeVar("V", bound="SeatView")
+_D = TypeVar("_D")
 """A kind of seat view: :class:`SeatView` or one game's own."""
 
 
@@ -61,11 +62,12 @@ def stock_estimate(n: int) -> int:
     return max(5, 5 * round(n / 5))
 
 
-def built(kind: type[V], **values: Any) -> V:
+def built(kind: type[_D], **values: Any) -> _D:
     """A view of ``kind`` holding ``values``, one per field, as ``kind(**values)`` makes
     it but ten times faster: a frozen dataclass's constructor sets each of a view's ~30
     fields through ``object.__setattr__``, and a bot game builds a view at every move.
-    Views have no checks in their constructor to skip (a test compares the two ways).
+    Views have no checks in their constructor to skip (a test compares the two ways); a
+    game's :class:`~payme.game.actions.Record` neither, and is built the same way.
 
     >>> from payme.game import new_game
     >>> v = new_game("denexa", players=2, seed=3).view(1)
