@@ -315,3 +315,25 @@ def test_pairs_lower_a_large_deadwood_by_what_completing_them_saves() -> None:
     # Sparer deadwood never scores below zero, however many pairs it holds.
     crowded = tuple(sorted(parse_hand("2S 2H 2C 3S 3H 3C")))
     assert outlook.estimate(1, crowded) >= 0.0
+
+
+def test_pairs_weigh_half_in_a_big_hand() -> None:
+    # From 9 cards dealt a deadwood holds many pairs, one draw completes one of them at
+    # most, so their savings weigh BIG_PAIR_WEIGHT (0.5) there and PAIR_WEIGHT (1) below.
+    from payme.cards import parse_hand
+
+    bot = ExpertBot(rules("denexa"), seed=1)
+    dead = tuple(sorted(parse_hand("2S 5H 5C KD")))  # one pair: two 5s (neither wild)
+    worth = {}
+    for dealt in (8, 9):
+        g = new_game(
+            dataclasses.replace(rules("denexa"), first_dealt=dealt, hands=1), players=4, seed=2
+        )
+        view = g.view(g.to_move)
+        assert isinstance(view, PayMeView) and view.dealt == dealt
+        outlook = bot._outlook(view)
+        saved = outlook.pair_savings(dead)
+        assert saved > 0
+        worth[dealt] = (outlook.estimate(40, dead), saved)
+    assert worth[8][0] == pytest.approx(40 - 0.7 * worth[8][1])
+    assert worth[9][0] == pytest.approx(40 - 0.7 * 0.5 * worth[9][1])
