@@ -912,7 +912,10 @@ class _Search:
         # Nothing onto this meld first, then fewer cards before more: the order in which
         # equally good lay-offs are preferred.
         self._spread(i + 1, size, left, choice, laid, reach)
-        for k in range(1, min(size, m.room) + 1):
+        # Onto the last meld only lay-offs of all the cards still to place reach anything
+        # (size <= its room, checked above): the smaller ones are not tried.
+        sizes = range(1, min(size, m.room) + 1) if i + 1 < len(melds) else (size,) * (size > 0)
+        for k in sizes:
             for code, pts, added in self._options(i, k):
                 if (whole - code) & guards == guards:
                     self._spread(
