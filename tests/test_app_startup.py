@@ -4,7 +4,6 @@ notebook as soon as the kernel answers."""
 
 from __future__ import annotations
 
-import asyncio
 import json
 import os
 import queue
@@ -20,6 +19,9 @@ from jupyter_client.manager import KernelManager
 from payme.app.jinja_cache import MemoryBytecodeCache, install
 from payme.app.kernel_client import PageKernelClient
 from payme.app.server import SHARE
+from tests.test_app_budget import (
+    _run,  # asyncio.run in a thread: Playwright may hold this one's loop
+)
 
 
 def printed_by(client: Any, code: str) -> str:
@@ -160,7 +162,7 @@ def test_page_client_is_ready_at_the_idle_of_its_own_request() -> None:
         return [_reply(request)], iopub
 
     client = _ScriptedClient(answer)
-    asyncio.run(client.wait_for_ready(timeout=5))
+    _run(client.wait_for_ready(timeout=5))
     assert client.requests == ["info-0"]  # one request: no waiting for silence, no retry
     assert client.iopub.messages == []  # what was broadcast before the idle is read
 
@@ -172,17 +174,17 @@ def test_page_client_asks_again_when_the_broadcast_channel_missed_the_idle() -> 
         return ([_reply(request)] if n == 0 else []), ([] if n == 0 else idle)
 
     client = _ScriptedClient(answer)
-    asyncio.run(client.wait_for_ready(timeout=5))
+    _run(client.wait_for_ready(timeout=5))
     assert client.requests == ["info-0", "info-1"]
 
 
 def test_page_client_gives_up_on_a_dead_or_silent_kernel() -> None:
     silent = _ScriptedClient(lambda n, request: ([], []), alive=False)
     with pytest.raises(RuntimeError, match="died"):
-        asyncio.run(silent.wait_for_ready(timeout=5))
+        _run(silent.wait_for_ready(timeout=5))
     no_idle = _ScriptedClient(lambda n, request: ([_reply(request)], []))
     with pytest.raises(RuntimeError, match=r"respond in 0\.1 seconds"):
-        asyncio.run(no_idle.wait_for_ready(timeout=0.1))
+        _run(no_idle.wait_for_ready(timeout=0.1))
 
 
 def test_the_server_runs_notebooks_through_the_page_client(tmp_path: Path) -> None:
@@ -216,4 +218,4 @@ def test_the_server_runs_notebooks_through_the_page_client(tmp_path: Path) -> No
             client.stop_channels()
             await manager.shutdown_kernel(now=True)
 
-    assert asyncio.run(first_cell()) == ["42\n"]
+    assert _run(first_cell()) == ["42\n"]
