@@ -427,3 +427,24 @@ def test_real_rummy_three_pack_rows() -> None:
     assert df.groupby("game")["winner"].sum().le(3).all()
     assert ((df["how"] != "") == df["winner"]).all()
     assert df.groupby("game")["how"].apply(lambda h: (h == "went out").sum()).le(1).all()
+
+
+def test_games_run_with_fewer_young_collections_and_the_threshold_comes_back() -> None:
+    import gc
+
+    from payme.analysis.simulate import YOUNG_THRESHOLD
+
+    seen: list[int] = []
+
+    def watching_play(rules: Ruleset, players: int, bots: Any = (), seed: int = 0, **o: Any) -> Any:
+        seen.append(gc.get_threshold()[0])
+        return fake_play(rules, players, bots, seed)
+
+    before = gc.get_threshold()
+    simulate(games=3, players=2, bots="greedy", workers=1, play=watching_play)
+    assert seen == [max(before[0], YOUNG_THRESHOLD)] * 3
+    assert gc.get_threshold() == before
+    # Also after a game that fails.
+    with pytest.raises(SimulationError):
+        simulate(games=4, players=2, bots="greedy", seed=3, workers=1, play=failing_play)
+    assert gc.get_threshold() == before

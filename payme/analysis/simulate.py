@@ -22,13 +22,14 @@ Pandas is imported only when :func:`simulate` runs, so ``import payme`` stays li
 
 from __future__ import annotations
 
+import contextlib
 import gc
 import hashlib
 import importlib
 import math
 import os
 import time
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -211,18 +212,36 @@ def play_batch(plan: Plan, start: int, stop: int) -> list[Row]:
 
         play = play_game
     rows = []
-    for game in range(start, stop):
-        seed = game_seed(plan.seed, game)
-        try:
-            finished = play(plan.rules, plan.players, bots=plan.bots, seed=seed, **plan.options)
-            results = finished.results()
-        except Exception as exc:
-            raise SimulationError(
-                f"game {game} ({plan.rules.name}, {plan.players} players, bots "
-                f"{', '.join(plan.bots)}, seed {seed}) failed: {exc!r}"
-            ) from exc
-        rows.extend(_rows_of_game(plan, game, results))
+    with _fewer_young_collections():
+        for game in range(start, stop):
+            seed = game_seed(plan.seed, game)
+            try:
+                finished = play(plan.rules, plan.players, bots=plan.bots, seed=seed, **plan.options)
+                results = finished.results()
+            except Exception as exc:
+                raise SimulationError(
+                    f"game {game} ({plan.rules.name}, {plan.players} players, bots "
+                    f"{', '.join(plan.bots)}, seed {seed}) failed: {exc!r}"
+                ) from exc
+            rows.extend(_rows_of_game(plan, game, results))
     return rows
+
+
+# A game makes and drops many small objects (actions, views, search states): with Python's
+# default of a young collection every 700 new container objects, those collections took 6-9 %
+# of a greedy game's CPU (20.1 -> 18.2 ms a game, 300 games, one process). 20,000 costs a few
+# MB at most. Restored after the batch: the threshold is the whole process's.
+YOUNG_THRESHOLD = 20_000
+
+
+@contextlib.contextmanager
+def _fewer_young_collections() -> Iterator[None]:
+    old = gc.get_threshold()
+    gc.set_threshold(max(old[0], YOUNG_THRESHOLD), *old[1:])
+    try:
+        yield
+    finally:
+        gc.set_threshold(*old)
 
 
 def batches(games: int, workers: int) -> list[tuple[int, int]]:
