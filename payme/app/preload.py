@@ -64,6 +64,8 @@ _VOILA_ENTRY += [3916, 3649, 8487, 9684, 4041, 143, 7155, 3144, 1601, 4972, 9890
 _VOILA_ENTRY += [3459, 630, 5688, 2930, 73, 1187, 4173, 7483, 431, 3989, 8766, 9151, 4729]
 _VOILA_ENTRY += [6382, 5044, 7598, 9081, 7770, 3249, 4653, 8862, 9981, 5767, 4222, 8773, 3307]
 _VOILA_ENTRY += [6008, 8017, 457, 9212]
+# The landing page (notebooks/index.ipynb) shows no widget, so it needs none of these.
+LANDING = "index"
 _WIDGET_CONTROLS = (
     "@jupyter-widgets/jupyterlab-manager/static/727.2abc0b27bd0932fb5f81.js?v=2abc0b27bd0932fb5f81",
     "@jupyter-widgets/jupyterlab-manager/static/586.5a62b313f9ec1d9df348.js?v=5a62b313f9ec1d9df348",
@@ -99,9 +101,14 @@ def preload_partial() -> str:
     lines.append(
         "{#- Scripts the front end fetches after the page has arrived, fetched now instead -#}"
     )
+    controls = {("labextensions", p) for p in _WIDGET_CONTROLS}
     for place, path in SCRIPTS:
         url = f"{{{{ page_config['{_URL_KEY[place]}'] | e }}}}/{path}"
-        lines.append(f'<link rel="preload" as="script" href="{url}">')
+        tag = f'<link rel="preload" as="script" href="{url}">'
+        if (place, path) in controls:
+            # The landing page has no control: the browser would warn that these went unused.
+            tag = f"{{% if payme_page != {LANDING!r} %}}{tag}{{% endif %}}"
+        lines.append(tag)
     return "\n".join(lines) + "\n"
 
 

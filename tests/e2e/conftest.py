@@ -165,12 +165,21 @@ class VoilaServer:
             log.close()
         return self
 
+    def _follow_moved_port(self) -> None:
+        """The free port chosen for the server can be taken before it binds (a kernel's
+        ports are random too); Jupyter then serves on the next port and says so."""
+        log = self.log_tail(200)
+        if "is already in use" in log:
+            moved = re.search(r"running at:\s*http://[^/\s]+:(\d+)/", log)
+            if moved:
+                self.port = int(moved.group(1))
+
     def _wait_ready(self) -> None:
         # A static file: answers as soon as the server listens, and starts no kernel.
-        probe = self.url("voila/static/voila.js")
         deadline = time.monotonic() + READY_TIMEOUT_S
         assert self.proc is not None
         while time.monotonic() < deadline:
+            probe = self.url("voila/static/voila.js")
             if self.proc.poll() is not None:
                 raise RuntimeError(f"Voilà exited with {self.proc.returncode}:\n{self.log_tail()}")
             try:
@@ -179,6 +188,7 @@ class VoilaServer:
             except urllib.error.HTTPError:
                 return  # any HTTP answer means it is serving
             except OSError:
+                self._follow_moved_port()
                 time.sleep(0.1)
         raise TimeoutError(
             f"Voilà not ready after {READY_TIMEOUT_S:.0f} s on port {self.port}:\n{self.log_tail()}"

@@ -81,9 +81,26 @@ def test_every_page_links_the_app_style_sheet(voila_app: VoilaServer, path: str)
 
 
 def test_landing_page_links_every_page(
-    open_page: Any, page_errors: list[str], outside_requests: list[str]
+    page: Any, open_page: Any, page_errors: list[str], outside_requests: list[str]
 ) -> None:
+    warnings: list[str] = []
+    page.on("console", lambda msg: warnings.append(msg.text) if msg.type == "warning" else None)
+    page.add_init_script("window.paymeStallMs = 1500;")
     page = open_page("index", ready=".payme-landing")
+    # The landing page has no control: its skeleton goes once its content is there, it is
+    # never called stalled, and nothing preloaded for controls goes unused (Chromium warns
+    # about an unused preload a few seconds after the load event).
+    assert page.locator(".payme-skeleton").is_hidden()
+    page.wait_for_timeout(4000)
+    assert page.locator("#payme-page-stalled").count() == 0
+    assert [w for w in warnings if "preload" in w] == []
+    # Under Voilà (Binder's first page) JupyterLab's rendered-HTML styles do not win: the
+    # button's words are white on green, and the destinations have no list bullets.
+    style = page.evaluate(
+        "[getComputedStyle(document.querySelector('.payme-cta')).color,"
+        " getComputedStyle(document.querySelector('.payme-destinations > li')).listStyleType]"
+    )
+    assert style == ["rgb(255, 255, 255)", "none"]
     links = page.locator(".payme-destinations a")
     hrefs = [links.nth(i).get_attribute("href") for i in range(links.count())]
     assert hrefs == [p.notebook for p in PAGES]

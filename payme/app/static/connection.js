@@ -92,8 +92,9 @@
       });
   }
 
+  // A control has shown, or the page is the landing page, which has none.
   function rendered() {
-    return document.querySelector("#rendered_cells .jupyter-widgets") !== null;
+    return document.querySelector("#rendered_cells .jupyter-widgets, #rendered_cells .payme-landing") !== null;
   }
 
   // A page of the app's notebooks (it has a kernel) with no control a while after loading.
