@@ -33,6 +33,8 @@ nitpick_ignore_regex = [
     # The compiled core's types (payme/solver/_core.c) have no Python source to document.
     ("py:class", r"(payme\.solver\._core\.)?(Hands|Fields|GSearch|NSearch)"),
     ("py:class", r"(pd|pandas|matplotlib)\..*|Figure|Axes"),
+    # Type variables in signatures (autodoc links them, but they are not documented objects).
+    ("py:class", r"payme\.game\.view\.(V|_D)"),
 ]
 
 html_theme = "alabaster"
