@@ -17,6 +17,7 @@ still on its way; the executor reads only messages answering its own requests an
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from queue import Empty
 from typing import Any
 
@@ -62,29 +63,31 @@ class PageKernelClient(AsyncKernelClient):
         :data:`REPLY_WAIT_S` (or at once if the kernel has died)."""
         if not await self._async_is_alive():
             raise RuntimeError("Kernel died before replying to kernel_info")
-        until = time.monotonic() + REPLY_WAIT_S
-        while (left := until - time.monotonic()) > 0:
-            try:
-                msg: dict[str, Any] = await self.shell_channel.get_msg(timeout=left)
-            except Empty:
-                return None
-            if msg["parent_header"].get("msg_id") in sent:
-                return msg
-        return None
+        return await self._first(self.shell_channel, REPLY_WAIT_S, lambda msg: True, sent)
 
     async def _idle_after(self, sent: set[str]) -> bool:
         """Whether the broadcast ``idle`` status of one of the ``sent`` requests arrives
         within :data:`IDLE_WAIT_S` (everything broadcast before it is read on the way)."""
-        until = time.monotonic() + IDLE_WAIT_S
+
+        def idle(msg: dict[str, Any]) -> bool:
+            return bool(
+                msg["msg_type"] == "status" and msg["content"].get("execution_state") == "idle"
+            )
+
+        return await self._first(self.iopub_channel, IDLE_WAIT_S, idle, sent) is not None
+
+    @staticmethod
+    async def _first(
+        channel: Any, wait: float, wanted: Callable[[dict[str, Any]], bool], sent: set[str]
+    ) -> dict[str, Any] | None:
+        """The first message on ``channel`` within ``wait`` seconds that answers one of the
+        ``sent`` requests and is ``wanted``, or ``None``."""
+        until = time.monotonic() + wait
         while (left := until - time.monotonic()) > 0:
             try:
-                msg: dict[str, Any] = await self.iopub_channel.get_msg(timeout=left)
+                msg: dict[str, Any] = await channel.get_msg(timeout=left)
             except Empty:
-                return False
-            if (
-                msg["msg_type"] == "status"
-                and msg["parent_header"].get("msg_id") in sent
-                and msg["content"].get("execution_state") == "idle"
-            ):
-                return True
-        return False
+                return None
+            if msg["parent_header"].get("msg_id") in sent and wanted(msg):
+                return msg
+        return None
