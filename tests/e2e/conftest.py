@@ -264,6 +264,23 @@ def serving(workdir: Path, options: list[str]) -> Iterator[VoilaServer]:
         server.stop()
 
 
+def leave(context: Any) -> None:
+    """Close a browser context the way a visitor closes a tab: each page's ``beforeunload``
+    runs, so Voilà's script asks the server to shut its kernel down.
+
+    Playwright's ``context.close()`` alone skips it, and each page's kernel then lived until the
+    culler took it 30-40 s later: a fast run of tests opened pages quicker than that, reached the
+    server's kernel budget and was served the busy page (HTTP 503).
+    """
+    for pg in list(context.pages):
+        try:
+            with pg.expect_event("close", timeout=10_000):
+                pg.close(run_before_unload=True)
+        except Exception as exc:  # a crashed or hung page: the culler still takes its kernel
+            print(f"closing {pg.url} with its goodbye failed: {exc}")
+    context.close()
+
+
 def rightmost(page: Any, root: str) -> float:
     """How far right (px) the furthest element inside ``root`` reaches, cards included."""
     return float(
@@ -323,7 +340,7 @@ def page(browser: Any, request: pytest.FixtureRequest) -> Iterator[Any]:
                 pg.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
             except Exception as exc:  # a crashed page must not hide the test's own failure
                 print(f"screenshot failed: {exc}")
-        context.close()
+        leave(context)
 
 
 @pytest.fixture

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from .conftest import VoilaServer, wait_ready
+from .conftest import VoilaServer, leave, wait_ready
 
 pytestmark = pytest.mark.e2e
 
@@ -80,7 +80,7 @@ def visit(browser: Any, voila_app: VoilaServer) -> Any:
 
     yield _visit
     for context in contexts:
-        context.close()
+        leave(context)
 
 
 def serious_violations(page: Any) -> list[str]:
