@@ -20,7 +20,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from payme.cards import RANK_NAMES, Card, parse_card
+from payme.cards import CARDS, JOKER_INDEX, RANK_NAMES, Card, parse_card
 from payme.rulesets import Ruleset
 
 
@@ -53,6 +53,34 @@ def wild_phrase(rules: Ruleset, dealt: int | None) -> str:
     """What the round makes wild, e.g. "sevens are wild" (``""`` where no rank is wild)."""
     wild = rules.round_wild_rank(dealt) if dealt is not None else None
     return f"{rank_plural(wild)} are wild" if wild is not None else ""
+
+
+def wild_cards(rules: Ruleset, dealt: int | None) -> str:
+    """Every kind of card that is wild in a round, in words, read from the rule set (``""``
+    where nothing is): the ranks, then jokers, then special cards with the melds they serve.
+
+    >>> from payme.rulesets import rules
+    >>> wild_cards(rules("denexa"), 3), wild_cards(rules("family"), 7)
+    ('twos, threes and jokers', 'sevens and jokers')
+    >>> wild_cards(rules("three_pack"), 7)
+    'WILD (in any meld), GROUP (in groups only) and SEQ (in sequences only)'
+    """
+    pack = rules.pack_counts(None)
+    parts = [
+        rank_plural(rank)
+        for rank in range(1, 14)
+        if rules.wild_scope(Card.regular(rank, "S"), dealt) is not None
+    ]
+    if pack[JOKER_INDEX] and rules.is_wild(CARDS[JOKER_INDEX], dealt):
+        parts.append("jokers")
+    where = {"any": "in any meld", "set": "in groups only", "run": "in sequences only"}
+    for card in CARDS[JOKER_INDEX + 1 :]:
+        scope = rules.wild_scope(card, dealt)
+        if pack[card.index] and scope is not None:
+            parts.append(f"{card.token} ({where[scope]})")
+    if len(parts) < 2:
+        return "".join(parts)
+    return ", ".join(parts[:-1]) + " and " + parts[-1]
 
 
 # Where the opponents sit, clockwise from your left, for each number of players.
@@ -163,5 +191,6 @@ __all__ = [
     "plain_words",
     "rank_plural",
     "seat_names",
+    "wild_cards",
     "wild_phrase",
 ]

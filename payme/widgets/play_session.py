@@ -35,7 +35,7 @@ from payme.game.actions import (
     Record,
 )
 from payme.rulesets import rules as get_rules
-from payme.words import label, plain_words, seat_names
+from payme.words import label, plain_words, seat_names, wild_cards
 
 __all__ = [
     "BOT_WORDS",
@@ -516,10 +516,10 @@ class PlaySession:
     def title(self) -> str:
         game = self.game
         if self.kind.KEEPS_SCORE:
-            wild = game.rules.round_wild_rank(game.dealt)
+            wild = wild_cards(game.rules, game.dealt)
             text = f"{self.rules.title} · hand {game.hand_number} of {game.rules.hands}"
             text += f" · {game.dealt} cards dealt"
-            return text + (f" · {_rank_word(wild)} wild" if wild else "")
+            return text + (f" · wild: {wild}" if wild else "")
         return f"{self.rules.title} · {game.dealt} cards dealt"
 
     def log(self, last: int = 12) -> list[str]:
@@ -572,10 +572,6 @@ def _game_at(position: str) -> Any:
 def _money(cents: int) -> str:
     sign = "+" if cents > 0 else "−" if cents < 0 else ""
     return f"{sign}${abs(cents) / 100:.2f}"
-
-
-def _rank_word(rank: int) -> str:
-    return {1: "aces", 11: "jacks", 12: "queens", 13: "kings"}.get(rank, f"{rank}s")
 
 
 def _plural(n: int, word: str) -> str:

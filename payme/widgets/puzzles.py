@@ -29,7 +29,7 @@ from urllib.parse import urlencode
 
 import ipywidgets as widgets
 
-from payme.cards import CARDS, JOKER_INDEX, Card, parse_hand
+from payme.cards import parse_hand
 from payme.display import (
     go_out_html,
     hand_html,
@@ -51,9 +51,9 @@ from payme.rulesets import PRESETS, Ruleset
 from payme.rulesets import rules as get_rules
 from payme.widgets.messages import MessageBox, guarded
 from payme.widgets.url_state import UrlState
-from payme.words import rank_plural
+from payme.words import wild_cards
 
-__all__ = ["KIND_LABELS", "PuzzlePage", "wild_phrase"]
+__all__ = ["KIND_LABELS", "PuzzlePage", "wild_this_round"]
 
 KIND_LABELS: Final[dict[str, str]] = {
     "discard": "Choose the discard",
@@ -84,31 +84,16 @@ PUZZLE_CSS: Final = """<style>
 </style>"""
 
 
-def wild_phrase(rules: Ruleset, dealt: int) -> str:
+def wild_this_round(rules: Ruleset, dealt: int) -> str:
     """What is wild in a round, read from the rule set (never from its name).
 
-    >>> wild_phrase(get_rules("classic"), 7)
+    >>> wild_this_round(get_rules("classic"), 7)
     'Wild this round: sevens and jokers.'
-    >>> wild_phrase(get_rules("three_pack"), 7)
+    >>> wild_this_round(get_rules("three_pack"), 7)
     'Wild this round: WILD (in any meld), GROUP (in groups only) and SEQ (in sequences only).'
     """
-    pack = rules.pack_counts(None)
-    parts = [
-        rank_plural(rank)
-        for rank in range(1, 14)
-        if rules.wild_scope(Card.regular(rank, "S"), dealt) is not None
-    ]
-    if pack[JOKER_INDEX] and rules.is_wild(CARDS[JOKER_INDEX], dealt):
-        parts.append("jokers")
-    where = {"any": "in any meld", "set": "in groups only", "run": "in sequences only"}
-    for card in CARDS[JOKER_INDEX + 1 :]:
-        scope = rules.wild_scope(card, dealt)
-        if pack[card.index] and scope is not None:
-            parts.append(f"{card.token} ({where[scope]})")
-    if not parts:
-        return "Nothing is wild this round."
-    listed = parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
-    return f"Wild this round: {listed}."
+    listed = wild_cards(rules, dealt)
+    return f"Wild this round: {listed}." if listed else "Nothing is wild this round."
 
 
 def _seed_of(puzzle_id: str) -> int:
@@ -330,7 +315,7 @@ class PuzzlePage(widgets.VBox):  # type: ignore[misc]
         self.solution_view.value = ""
         self.info.value = (
             '<p style="margin:8px 0 2px 0">'
-            f"{escape(r.title)} · {dealt} cards dealt · {escape(wild_phrase(r, dealt))} · "
+            f"{escape(r.title)} · {dealt} cards dealt · {escape(wild_this_round(r, dealt))} · "
             f'Difficulty: <span class="payme-puzzle-grade">{puzzle.difficulty}</span></p>'
         )
         title = KIND_LABELS[puzzle.kind]

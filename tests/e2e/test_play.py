@@ -117,7 +117,7 @@ def test_a_whole_denexa_game_with_clicks_on_the_table(
 ) -> None:
     page = open_page("play", query="rules=denexa&players=2&bots=greedy&seed=4", ready=READY)
     expect(page.locator(f"{TABLE} .pm-title")).to_contain_text(
-        "Pay Me (Denexa rules) · hand 1 of 11 · 3 cards dealt · 3s wild"
+        "Pay Me (Denexa rules) · hand 1 of 11 · 3 cards dealt · wild: twos, threes and jokers"
     )
     expect(page.locator(f"{TABLE} .pm-seat")).to_contain_text("North · greedy bot")
     titles = _play_by_clicks(page, hands=99)
