@@ -842,3 +842,15 @@ def test_the_seating_explanation_lists_the_other_players_as_a_sentence() -> None
     names = others.replace(" and ", ", ").split(", ")
     assert len(names) >= 2 and all(re.fullmatch(r"Player \d", n) for n in names)
     assert " and " in others and others.count(" and ") == 1
+
+
+def test_a_questions_cards_are_named_as_players_write_them() -> None:
+    """The caption over a question's cards says "joker joker Q♣", never the notation's codes."""
+    t = Tutorial("denexa")
+    t.go(next(i for i, s in enumerate(t.steps) if s.key == "wild_limits"))
+    for index, question in enumerate(t.questions):
+        t.show_question(index)
+        if question.caption == "JK JK QC":
+            assert "joker joker Q♣" in t.cards.value and "JK JK QC" not in t.cards.value
+            return
+    raise AssertionError("the wild-limits step has no question on JK JK QC")

@@ -33,6 +33,7 @@ from payme.tutorial.checks import Question
 from payme.tutorial.markup import cards_html
 from payme.tutorial.steps import Step
 from payme.widgets import MessageBox, guarded
+from payme.words import plain_words
 
 _CSS = """<style>
 .payme-tutorial-text p { margin: 0.4em 0; line-height: 1.45; max-width: 46em; }
@@ -377,9 +378,9 @@ class Tutorial(widgets.VBox):  # type: ignore[misc]
             f"<span style='color:#555'>Question {q_index + 1} of {len(self.questions)}</span>"
         )
         self.prompt.value = f"<div>{html.escape(q.prompt)}</div>"
-        cards = (
-            cards_html(q.cards, self.rules, q.dealt, caption=q.caption or None) if q.cards else ""
-        )
+        # The caption names the cards as players write them ("joker joker Q♣", not "JK JK QC").
+        caption = plain_words(q.caption, ()) if q.caption else None
+        cards = cards_html(q.cards, self.rules, q.dealt, caption=caption) if q.cards else ""
         self.cards.value = q.show + cards
         self.another_btn.disabled = len(self.questions) < 2
         self.answer_widget = self._answer_widget(q)
