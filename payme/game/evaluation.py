@@ -15,20 +15,22 @@ out), so the answers are kept, keyed on the hand in canonical order.
 
 from __future__ import annotations
 
-from functools import lru_cache
 from typing import Any
 
 from payme.cards import CARDS, Card
+from payme.codes import melds_code, placements_code, placements_of, points_of, scored_code
 from payme.deprecation import renamed
 from payme.rulesets import Ruleset
 
 Hand = tuple[Card, ...]
 """A hand in canonical (sorted) order."""
 
-# The memo holds only bytes and ints (a hand as its cards' indices), which the garbage
-# collector does not track: hundreds of thousands of remembered hands as tuples of cards
-# made each full collection take 50-500 ms, paid by whichever move happened to trigger it.
-_layouts: dict[tuple[Ruleset, int], dict[bytes, tuple[int, bytes]]] = {}
+# The memos hold only bytes and ints (a hand as its cards' indices, see payme.codes), which
+# the garbage collector does not track: hundreds of thousands of remembered hands as tuples
+# of cards made each full collection take 50-500 ms, paid by whichever move happened to
+# trigger it.  Not even tuples of them: a dict into which a new tuple goes is tracked
+# again, and the next full collection visits every entry (20-30 ms after 250 games).
+_layouts: dict[tuple[Ruleset, int], dict[bytes, bytes]] = {}
 _MAX_LAYOUTS = 1 << 18
 _count = 0
 _last: list[Any] = [None, None, {}]
@@ -51,17 +53,17 @@ def layout(hand: Hand, rules: Ruleset, dealt: int) -> tuple[int, Hand]:
         dead = tuple(ev.deadwood)
         _remember(table, key, ev.deadwood_points, dead)
         return ev.deadwood_points, dead
-    return known[0], tuple([CARDS[i] for i in known[1]])
+    return points_of(known), tuple([CARDS[i] for i in known[2:]])
 
 
-def _remember(table: dict[bytes, tuple[int, bytes]], key: bytes, pts: int, dead: Hand) -> None:
+def _remember(table: dict[bytes, bytes], key: bytes, pts: int, dead: Hand) -> None:
     global _count
     if _count >= _MAX_LAYOUTS:
         for known in _layouts.values():
             known.clear()  # crude but bounded: games only revisit recent hands
         _count = 0
     _count += 1
-    table[key] = (pts, bytes([c.index for c in dead]))
+    table[key] = scored_code(pts, bytes([c.index for c in dead]))
 
 
 def points(hand: Hand, rules: Ruleset, dealt: int) -> int:
@@ -75,7 +77,8 @@ def deadwood(hand: Hand, rules: Ruleset, dealt: int) -> Hand:
 
 
 _MAX_ANSWERS = 1 << 13
-_discards: dict[tuple[Ruleset, int], dict[bytes, tuple[int, int]]] = {}
+_discards: dict[tuple[Ruleset, int], dict[bytes, int]] = {}
+"""The best discard's index and the points left (``points << 8 | index``), by hand."""
 _outs: dict[tuple[Ruleset, int], dict[bytes, bytes]] = {}
 _NO_DISCARD = 255
 """Stands for ``None`` (going out without a discard) among the card indices of a go-out memo."""
@@ -99,19 +102,19 @@ def _table(memo: dict[tuple[Ruleset, int], dict[bytes, Any]], rules: Ruleset, de
 
 def best_discard_points(hand: Hand, rules: Ruleset, dealt: int) -> tuple[Card, int]:
     """The discard leaving the fewest deadwood points, and those points (one search)."""
-    # Kept as bytes and ints, like the layouts (see above), not as tuples of cards.
+    # Kept as bytes and ints, like the layouts (see above), not as tuples.
     table = _table(_discards, rules, dealt)
     key = bytes([c.index for c in hand])
     known = table.get(key)
     if known is not None:
-        return CARDS[known[0]], known[1]
+        return CARDS[known & 255], known >> 8
     from payme.solver import best_discard as solve
 
     found = solve(hand, rules, dealt)
     ev = found.evaluation
     rest = bytes([c.index for c in sorted(ev.cards)])
     _remember(_layouts.setdefault((rules, dealt), {}), rest, ev.deadwood_points, tuple(ev.deadwood))
-    table[key] = (found.card.index, found.deadwood_points)
+    table[key] = found.deadwood_points << 8 | found.card.index
     return found.card, found.deadwood_points
 
 
@@ -144,16 +147,27 @@ def discard_points(hand: Hand, rules: Ruleset, dealt: int) -> tuple[tuple[Card, 
     return tuple(out)
 
 
-@lru_cache(maxsize=1 << 12)
+_lay_offs: dict[tuple[Ruleset, int], dict[bytes, bytes]] = {}
+
+
 def best_lay_off_points(
     hand: Hand, melds: tuple[Any, ...], rules: Ruleset, dealt: int
 ) -> tuple[int, tuple[tuple[int, tuple[Card, ...]], ...]]:
     """The fewest points a sorted hand reaches with its own melds and lay-offs onto the
     declarer's ``melds`` (:class:`payme.melds.Meld` objects), and the lay-offs that do it."""
-    from payme.layoff import best_placements
+    # Kept as codes (payme.codes), like the layouts: the hands and Meld objects of its
+    # keys, held as objects, were the largest part of what a full collection walked.
+    table = _table(_lay_offs, rules, dealt)
+    key = bytes([c.index for c in hand]) + melds_code(melds)
+    known = table.get(key)
+    if known is None:
+        from payme.layoff import best_placements
 
-    # The hand's own best layout is known by now (the hands were scored when shown).
-    return best_placements(hand, melds, rules, dealt, layout(hand, rules, dealt))
+        # The hand's own best layout is known by now (the hands were scored when shown).
+        found = best_placements(hand, melds, rules, dealt, layout(hand, rules, dealt))
+        table[key] = scored_code(found[0], placements_code(found[1]))
+        return found
+    return points_of(known), placements_of(known[2:])
 
 
 def may_fit(card: Card, meld: Any, rules: Ruleset, dealt: int) -> bool:
@@ -182,8 +196,8 @@ def clear() -> None:
     _count = 0
     _discards.clear()
     _outs.clear()
+    _lay_offs.clear()
     _recent.clear()
-    best_lay_off_points.cache_clear()
 
 
 __all__ = [
