@@ -47,6 +47,7 @@ from itertools import pairwise, product
 from typing import TYPE_CHECKING, Any
 
 from payme.cards import CARDS, N_REGULAR, SUITS, Card, CardError, CardsLike, format_hand, html_by
+from payme.codes import cards_of, hand_code, meld_at, meld_code, table_for
 from payme.deprecation import renamed
 from payme.melds import (
     ACE_HIGH,
@@ -235,29 +236,47 @@ def _grow_run(
     return None
 
 
-_GROWN: dict[tuple[Meld, tuple[Card, ...], RuleTables], tuple[Meld, tuple[Card, ...]] | None] = {}
-# Kept small on purpose: these memos hold Meld objects, which the garbage collector walks in
-# every full collection. At 1 << 16 a process that had played 250 games held 284,000 tracked
-# objects and a full collection (inside some bot decision) took 110-920 ms; at 1 << 12, with
-# arrangement's memo bounded the same way, 83,000 and 55 ms, for the same CPU time a game.
+_GROWN: dict[RuleTables, dict[bytes, bytes]] = {}
+"""Grown melds by rule tables, then by the code of the meld and the added cards (see
+:mod:`payme.codes`): the grown meld's code and the added cards in placing order, or
+``b""`` when the grown meld is invalid."""
+# Bounded, though its codes cost the garbage collector nothing (payme.codes): a game only
+# asks again about recent melds.
 _GROWN_MOST = 1 << 12
+
+
+def _grown(meld: Meld, code: bytes, added: tuple[Card, ...], t: RuleTables) -> bytes:
+    """:data:`_GROWN`'s entry for ``meld`` (whose code is ``code``) grown by ``added``.
+
+    Remembered: in a game every opponent tries the same declarer's melds, and the legal
+    actions, the best lay-off and the single lay-offs ask the same questions.
+    """
+    table = table_for(_GROWN, t)
+    key = code + bytes([c.index for c in added])
+    found = table.get(key)
+    if found is None:
+        result = _grow_now(meld, added, t)
+        found = b"" if result is None else meld_code(result[0]) + hand_code(result[1])
+        if len(table) >= _GROWN_MOST:
+            table.clear()
+        table[key] = found
+    return found
+
+
+def _grows(meld: Meld, code: bytes, added: tuple[Card, ...], t: RuleTables) -> bool:
+    """Whether ``meld`` (whose code is ``code``) grown by ``added`` is valid."""
+    return bool(_grown(meld, code, added, t))
 
 
 def _grow(
     meld: Meld, added: tuple[Card, ...], t: RuleTables
 ) -> tuple[Meld, tuple[Card, ...]] | None:
-    """The grown meld and the added cards in placing order, or ``None`` if it is invalid.
-
-    Remembered (a bounded table): in a game every opponent tries the same declarer's melds,
-    and the legal actions, the best lay-off and the single lay-offs ask the same questions.
-    """
-    key = (meld, added, t)
-    if key in _GROWN:
-        return _GROWN[key]
-    if len(_GROWN) >= _GROWN_MOST:
-        _GROWN.clear()
-    found = _GROWN[key] = _grow_now(meld, added, t)
-    return found
+    """The grown meld and the added cards in placing order, or ``None`` if it is invalid."""
+    found = _grown(meld, meld_code(meld), added, t)
+    if not found:
+        return None
+    grown, at = meld_at(found, 0)
+    return grown, cards_of(found[at:])
 
 
 def _grow_now(
@@ -368,16 +387,17 @@ def fitting_mask(meld: Meld, t: RuleTables) -> int:
     last = _LAST_FITTING.get(id(meld))
     if last is not None and last[0] is meld and last[1] is t:
         return last[2]
-    key = (meld, t)
-    found = _FITTING.get(key)
+    table = table_for(_FITTING, t)
+    key = meld_code(meld)
+    found = table.get(key)
     if found is None:
         found = _placed_mask(meld, t)
         if found is None:
             found = _grown_mask(meld, t)
-        if len(_FITTING) >= _GROWN_MOST:
-            _FITTING.clear()
-        _FITTING[key] = found
-    if len(_LAST_FITTING) >= 256:
+        if len(table) >= _GROWN_MOST:
+            table.clear()
+        table[key] = found
+    if len(_LAST_FITTING) >= _LAST_MOST:
         _LAST_FITTING.clear()
     _LAST_FITTING[id(meld)] = (meld, t, found)  # holding the meld keeps its id in use
     return found
@@ -446,14 +466,15 @@ def _grown_mask(meld: Meld, t: RuleTables) -> int:
     # one answer per scope of wild card.
     as_wild: dict[str | None, bool] = {}
     natural = _natural_here(meld)
+    code = meld_code(meld)
     for card in _candidates(meld, _pack_kinds(t), t):
         scope = t.scope[card.index]
         if natural(card):
-            fits = _grow(meld, (card,), t) is not None
+            fits = _grows(meld, code, (card,), t)
         elif scope in as_wild:
             fits = as_wild[scope]
         else:
-            fits = as_wild[scope] = _grow(meld, (card,), t) is not None
+            fits = as_wild[scope] = _grows(meld, code, (card,), t)
         if fits:
             found |= 1 << card.index
     return found
@@ -484,8 +505,12 @@ def _natural_here(meld: Meld) -> Callable[[Card], bool]:
     return lambda card: card.index < N_REGULAR and card.suit == suit
 
 
-_FITTING: dict[tuple[Meld, RuleTables], int] = {}
+_FITTING: dict[RuleTables, dict[bytes, int]] = {}
+"""Fitting masks by rule tables, then by the meld's code (:mod:`payme.codes`)."""
 _LAST_FITTING: dict[int, tuple[Meld, RuleTables, int]] = {}
+_LAST_MOST = 64
+"""The objects known by identity (the ``_LAST_`` memos): few, since they hold Meld objects
+the garbage collector walks; a game asks about a handful of melds at a time."""
 _PACK_KINDS: dict[RuleTables, Counter[Card]] = {}
 
 
@@ -586,7 +611,8 @@ class _Meld:
             kinds = self.kinds
             if self.places is None:
                 tried = (_cards_of(kinds, counts) for counts in _multisets(self.most, size))
-                found = [added for added in tried if _grow(self.meld, added, self.t) is not None]
+                meld, code, t = self.meld, meld_code(self.meld), self.t
+                found = [added for added in tried if _grows(meld, code, added, t)]
             else:
                 found = [_cards_of(kinds, counts) for counts in self._run_fillings(size)]
             found.sort()
@@ -818,7 +844,9 @@ class _Search:
         which they are unmelded, less their points, so no set laid off leaves fewer points
         than this.)  Every candidate card is tried first, a search that often settles it
         alone; then only the cards of some valid lay-off, which lists them all."""
-        candidates = frozenset(c.index for c in self._packed.kinds)
+        candidates = 0
+        for c in self._packed.kinds:
+            candidates |= 1 << c.index
         floor = self._priced_without(candidates)
         if floor >= top:
             return floor
@@ -827,18 +855,21 @@ class _Search:
         alone = 0
         for _, m in self._live:
             alone |= fitting_mask(m.meld, self.t)
-        found = {i for i in candidates if alone >> i & 1}
+        found = candidates & alone
         for _, m in self._live:
             for k in range(1, m.room + 1):
-                if all(c.index in found for c in m.kinds):
+                if all(found >> c.index & 1 for c in m.kinds):
                     break
-                found.update(c.index for added in m.options(k) for c in added)
+                for added in m.options(k):
+                    for c in added:
+                        found |= 1 << c.index
         if not found:
             return top
-        return floor if found == candidates else self._priced_without(frozenset(found))
+        return floor if found == candidates else self._priced_without(found)
 
-    def _priced_without(self, free: frozenset[int]) -> int:
-        """The hand's fewest points with the cards ``free`` (indices) priced at 0."""
+    def _priced_without(self, free: int) -> int:
+        """The hand's fewest points with the cards in the mask ``free`` (bit ``index``)
+        priced at 0."""
         from payme.solver.search import priced_points
 
         return priced_points(self.cards, self.t, _free_cost(self.t, free))
@@ -923,18 +954,19 @@ class _Search:
                     )
 
 
-_FREE_COSTS: dict[tuple[RuleTables, frozenset[int]], tuple[int, ...]] = {}
+_FREE_COSTS: dict[RuleTables, dict[int, tuple[int, ...]]] = {}
+"""Prices by rule tables, then by the mask of the free cards' indices (ints only)."""
 
 
-def _free_cost(t: RuleTables, free: frozenset[int]) -> tuple[int, ...]:
-    """The rule set's penalty points with the cards ``free`` (indices) at 0, one tuple per
-    choice (the search keys its price tables on the tuple's identity)."""
-    key = (t, free)
-    cost = _FREE_COSTS.get(key)
+def _free_cost(t: RuleTables, free: int) -> tuple[int, ...]:
+    """The rule set's penalty points with the cards in the mask ``free`` (bit ``index``) at
+    0, one tuple per choice (the search keys its price tables on the tuple's identity)."""
+    table = table_for(_FREE_COSTS, t)
+    cost = table.get(free)
     if cost is None:
-        if len(_FREE_COSTS) >= 1024:
-            _FREE_COSTS.clear()
-        cost = _FREE_COSTS[key] = tuple(0 if i in free else p for i, p in enumerate(t.points))
+        if len(table) >= 1024:
+            table.clear()
+        cost = table[free] = tuple(0 if free >> i & 1 else p for i, p in enumerate(t.points))
     return cost
 
 
@@ -947,7 +979,9 @@ def _declared(melds: Iterable[MeldLike], t: RuleTables) -> tuple[Meld, ...]:
     return tuple(_declared_one(m, t) for m in melds)
 
 
-_CHECKED: set[tuple[Meld, RuleTables]] = set()
+_CHECKED: dict[RuleTables, dict[bytes, bool]] = {}
+"""The codes of the melds found valid (:mod:`payme.codes`), by rule tables (a dict, not a
+set: a set is always tracked by the garbage collector, whatever it holds)."""
 _LAST_CHECKED: dict[int, tuple[Meld, RuleTables]] = {}
 
 
@@ -961,13 +995,14 @@ def _declared_one(meld: MeldLike, t: RuleTables) -> Meld:
     known = _LAST_CHECKED.get(id(meld))
     if known is not None and known[0] is meld and known[1] is t:
         return meld
-    key = (meld, t)
-    if key not in _CHECKED:
+    checked = table_for(_CHECKED, t)
+    key = meld_code(meld)
+    if key not in checked:
         parse_declared_meld(meld, t.rules, t.dealt)  # raises when it is not valid
-        if len(_CHECKED) >= _GROWN_MOST:
-            _CHECKED.clear()
-        _CHECKED.add(key)
-    if len(_LAST_CHECKED) >= 256:
+        if len(checked) >= _GROWN_MOST:
+            checked.clear()
+        checked[key] = True
+    if len(_LAST_CHECKED) >= _LAST_MOST:
         _LAST_CHECKED.clear()
     _LAST_CHECKED[id(meld)] = (meld, t)  # holding the meld keeps its id from being reused
     return meld

@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from itertools import combinations, product
 
 from payme.cards import Card, CardsLike, format_hand
+from payme.codes import melds_code, melds_of, table_for
 from payme.game.actions import IllegalAction, Verdict
 from payme.game.evaluation import deadwood
 from payme.layoff import fitting_mask
@@ -204,10 +205,11 @@ def _meld_variants(cards: tuple[Card, ...], t: RuleTables) -> tuple[Meld, ...]:
     """The melds ``cards`` make: the set or run :func:`interpret` reads, and every other
     placement of a run's wild cards.  Remembered (bounded): the arrangements of a hand's
     cards, and of the same hand less each discard, meet the same groups again and again."""
-    key = (cards, t)
-    known = _VARIANTS.get(key)
+    table = table_for(_VARIANTS, t)
+    key = bytes([c.index for c in cards])
+    known = table.get(key)
     if known is not None:
-        return known
+        return melds_of(known)
     found: list[Meld] = []
     meld, _ = interpret(cards, t)
     if meld is not None:
@@ -215,14 +217,17 @@ def _meld_variants(cards: tuple[Card, ...], t: RuleTables) -> tuple[Meld, ...]:
     for run in run_variants(tuple(sorted(cards)), t):
         if meld is None or run.stands_for != meld.stands_for or run.kind != meld.kind:
             found.append(run)
-    if len(_VARIANTS) >= _REMEMBERED:
-        _VARIANTS.clear()
-    known = _VARIANTS[key] = tuple(found)
-    return known
+    if len(table) >= _REMEMBERED:
+        table.clear()
+    table[key] = melds_code(found)
+    return tuple(found)
 
 
-_REMEMBERED = 1 << 12  # small, like layoff's memos: its Melds are walked by every full GC
-_VARIANTS: dict[tuple[tuple[Card, ...], RuleTables], tuple[Meld, ...]] = {}
+_REMEMBERED = 1 << 12
+_VARIANTS: dict[RuleTables, dict[bytes, bytes]] = {}
+"""The codes of each group's melds (:mod:`payme.codes`: kept as Meld objects, they were a
+large part of what every full garbage collection walked), by rule tables, then by the
+group's cards."""
 
 
 def _subsets(cards: list[Card], sizes: range) -> Iterator[tuple[Card, ...]]:

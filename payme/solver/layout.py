@@ -7,6 +7,7 @@ from operator import attrgetter
 from typing import Final
 
 from payme.cards import CARDS, N_REGULAR, SUITS, Card
+from payme.codes import CARD_OF, hand_code, meld_code, meld_of, stands_code
 from payme.melds import (
     RUN_MOST,
     Meld,
@@ -103,31 +104,32 @@ def _build(tpl: Template, wilds: list[Card]) -> Meld:
         hit = _RECIPES[(id(tpl), k)] = (tpl, _recipe(tpl, k))
     kind, naturals, at, stand_ins, whole = hit[1]
     if whole is not None:
-        return whole
+        return meld_of(whole)
     if k > 1:
         wilds = sorted(wilds, key=_index)
-    cards = list(naturals)
+    cards = [CARDS[i] for i in naturals]
     if kind == "run":
         # The wild cards fill the gaps of the run low to high, lowest card first.
         for slot, w in zip(at, wilds, strict=True):
             cards[slot] = w
-        return new_meld("run", tuple(cards), stand_ins)
+        return new_meld("run", tuple(cards), tuple([CARD_OF[i] for i in stand_ins]))
     # A set is in canonical order: each wild card goes after the natural cards with an
     # index up to its own (a natural card first on a tie) and after the wild cards before
     # it (lower or equal index).
-    stands: list[Card | None] = list(naturals)
+    stands: list[Card | None] = list(cards)
     for i, w in enumerate(wilds):
         slot = bisect_right(at, w.index) + i
         cards.insert(slot, w)
-        stands.insert(slot, stand_ins[i])
+        stands.insert(slot, CARD_OF[stand_ins[i]])
     return new_meld("set", tuple(cards), tuple(stands))
 
 
-_Recipe = tuple[str, tuple[Card, ...], tuple[int, ...], tuple[Card | None, ...], Meld | None]
+_Recipe = tuple[str, bytes, tuple[int, ...], bytes, bytes | None]
 """How to make a candidate's meld with ``k`` wild cards: its kind and natural cards; for a
 run its gap places (indexes into the run) and every card's stand-in, for a set its natural
 cards' indexes and what the ``i``-th wild card (lowest first) stands for; and with no wild
-cards the meld itself."""
+cards the meld itself.  Cards are indices and melds codes (:mod:`payme.codes`): as Card
+and Meld objects, thousands of recipes were walked by every full garbage collection."""
 
 _RECIPES: dict[tuple[int, int], tuple[Template, _Recipe]] = {}
 
@@ -143,16 +145,18 @@ def _recipe(tpl: Template, k: int) -> _Recipe:
         copies = shape[0]
         naturals = [CARDS[s * 13 + number - 1] for s in range(4) for _ in range(copies[s])]
         model = build_set(number, naturals, [joker] * k)
-        stand_ins = tuple(
+        stand_ins = stands_code(
             s for c, s in zip(model.cards, model.stands_for, strict=True) if c is joker
         )
-        whole = model if not k else None
-        return "set", tuple(naturals), tuple(c.index for c in naturals), stand_ins, whole
+        whole = meld_code(model) if not k else None
+        indices = tuple(c.index for c in naturals)
+        return "set", bytes(indices), indices, stand_ins, whole
     ranks, places, _, _, low = shape  # type: ignore[misc]
     by_place = {p: CARDS[number * 13 + r - 1] for r, p in zip(ranks, places, strict=True)}
     model = build_run(SUITS[number], low, by_place, [joker] * k)
     gaps = tuple(i for i, c in enumerate(model.cards) if c.index >= N_REGULAR)
-    return "run", model.cards, gaps, model.stands_for, model if not k else None
+    stands = stands_code(model.stands_for)
+    return "run", hand_code(model.cards), gaps, stands, meld_code(model) if not k else None
 
 
 def _join_runs(melds: list[Meld], t: RuleTables) -> list[Meld]:
