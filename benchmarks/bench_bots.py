@@ -28,7 +28,9 @@ per kind played in the main process for their timing alone (default 0),
 play (default ``denexa,family,three_pack``),
 ``BENCH_BOTS_LOG`` a file to which each game's bots and results are appended as it ends
 (its decision times go to ``LOG.ms``; ``python -m benchmarks.bench_bots LOG [KIND ...]``
-prints the tables of the whole deals in it),
+prints the tables of the whole deals in it, and ``python -m benchmarks.bench_bots
+--against BASE TRIAL [KIND ...]`` the paired changes of a trial's log against a baseline's
+on the deals both hold),
 and ``BENCH_BOTS_FIRST`` the first game number to play (a second process can take the
 upper part of the range).  A run started again with the same ``BENCH_BOTS_LOG`` skips the
 games already in it.
@@ -405,6 +407,37 @@ def log_section(path: str, kinds: Sequence[str]) -> str:
     return "\n".join(lines) + "\n"
 
 
+def against_lines(
+    base: list[tuple[tuple[str, ...], tuple[float, ...]]],
+    trial: list[tuple[tuple[str, ...], tuple[float, ...]]],
+    kind: str,
+) -> list[str]:
+    """A trial's games against a baseline's on the deals both hold (a variant of a bot
+    tried on the first deals of the benchmark): each Pay Me bot's change of mean total a
+    game, paired deal by deal, with its 95% interval, and the expert-to-strong ratio of
+    each (lower is better for the expert).
+
+    >>> deal = lambda e, s: [(("expert", "strong"), (float(e), float(s)))] * 4  # 4 seatings
+    >>> base, trial = deal(10, 12) + deal(12, 10), deal(9, 12)  # the trial: the first deal
+    >>> for line in against_lines(base, trial, "family")[2:]:
+    ...     print(line)
+    | expert | 1 | -1.00 ± 0.00 |
+    | strong | 1 | +0.00 ± 0.00 |
+    | ratio expert / strong | 1 | 0.750 (was 0.833) |
+    """
+    k = len(lineup(kind))
+    deals = min(len(base), len(trial)) // k
+    was, now = _per_bot(kind, base[: deals * k]), _per_bot(kind, trial[: deals * k])
+    lines = ["| bot | deals | trial − base |", "| --- | ---: | ---: |"]
+    for name in ("expert", "strong"):
+        mean, half = interval([t - b for t, b in zip(now[name], was[name], strict=True)])
+        lines.append(f"| {name} | {deals} | {mean:+.2f} ± {half:.2f} |")
+    ratio = ratiointerval(now["expert"], now["strong"])
+    old = ratiointerval(was["expert"], was["strong"])
+    lines.append(f"| ratio expert / strong | {deals} | {ratio[0]:.3f} (was {old[0]:.3f}) |")
+    return lines
+
+
 def _timed_games(path: str, kind: str) -> int:
     """How many games of ``kind`` the ``LOG.ms`` files hold the decision times of."""
     games = 0
@@ -418,7 +451,12 @@ def _timed_games(path: str, kind: str) -> int:
 if __name__ == "__main__":
     import sys
 
-    if len(sys.argv) >= 2:  # python -m benchmarks.bench_bots LOG [KIND ...]: a log's tables
+    if sys.argv[1:2] == ["--against"]:  # ... --against BASE TRIAL [KIND ...]: a trial
+        for kind in sys.argv[4:] or KINDS:
+            base, trial = read_log(sys.argv[2], kind), read_log(sys.argv[3], kind)
+            if base and trial:
+                print(f"{kind}:", *against_lines(base, trial, kind), sep="\n")
+    elif len(sys.argv) >= 2:  # python -m benchmarks.bench_bots LOG [KIND ...]: a log's tables
         print(log_section(sys.argv[1], sys.argv[2:] or KINDS))
     else:
         print(run())
