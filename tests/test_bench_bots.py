@@ -36,3 +36,31 @@ def test_a_partial_deal_in_a_log_is_left_out(tmp_path: Path) -> None:
     _log(path, [(90, 100), (110, 120)])
     path.write_text("".join(path.read_text().splitlines(keepends=True)[:6]))  # 1.5 deals
     assert len(read_log(str(path), "denexa")) == 4
+
+
+def test_the_timing_row_tells_the_full_collections_inside_decisions_apart(tmp_path: Path) -> None:
+    from benchmarks.bench_bots import read_timings, timing_line
+
+    log = tmp_path / "bots.log"
+    # Each decision's CPU ms, and after a "+" the full garbage collection inside it.
+    (tmp_path / "bots.log.ms").write_text(
+        "denexa 0 1.00 2.00 61.20+48.10\ndenexa 1 4.00 9.50+3.00\n"
+    )
+    decisions, swept = read_timings(str(log), "denexa")
+    assert len(decisions) == len(swept) == 5
+    cells = [c.strip() for c in timing_line("denexa", decisions, 2, swept).split("|")[1:-1]]
+    # games, decisions, median, p95, p99, slowest, over 50 ms, slowest without collections,
+    # decisions with one, the longest one
+    assert cells[1:] == [
+        "2",
+        "5",
+        "4.00",
+        "61.2",
+        "61.2",
+        "61.2",
+        "1",
+        "13.1",
+        "2",
+        "48.1",
+        "≤ 50 ms",
+    ]
