@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 
 from payme import codes, layoff
 from payme.cards import CARDS, Card
-from payme.game import arrangement, evaluation, play_game
+from payme.game import arrangement, evaluation, play_game, three_pack
 from payme.melds import Meld, RuleTables, check_meld, tables_for
 from payme.rulesets import Ruleset, rules
 from payme.solver import evaluate
@@ -121,6 +121,15 @@ def test_the_solver_recipes_hold_no_tracked_object(played: None) -> None:
     _collect()
     tracked = [part for part in _below(recipes) if gc.is_tracked(part) and part is not recipes]
     assert not tracked, tracked[:3]
+
+
+def test_the_rummy_3_pack_memo_is_not_tracked() -> None:
+    three_pack._caches.clear()
+    for seed in range(2):
+        assert play_game("three_pack", 3, ("expert", "strong", "greedy"), seed, dealt=7).over
+    tables = [table for _, table in three_pack._caches.values()]
+    assert sum(map(len, tables)) > 100
+    assert not any(gc.is_tracked(table) for table in tables)
 
 
 def test_melds_known_by_identity_are_few(played: None) -> None:

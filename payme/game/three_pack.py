@@ -49,9 +49,10 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any, cast
+from typing import cast
 
 from payme.cards import Card, format_hand, parse_card
+from payme.codes import CARD_OF, stands_code
 from payme.game import position
 from payme.game.actions import (
     Action,
@@ -125,14 +126,20 @@ def seven_pile_shuffle(cards: Sequence[Card]) -> list[Card]:
 
 
 _CACHE_LIMIT = 200_000
-_caches: dict[int, tuple[Ruleset, dict[tuple[str, bytes], Any]]] = {}
+_caches: dict[int, tuple[Ruleset, dict[bytes, bytes | int]]] = {}
+_OUT = b"\xfe"
+_COUNT = b"\xfd"
+"""The first byte of a memo's key, saying which question it answers (no card has these
+indices); the rest is the hand's sorted card indices."""
 
 
-def _cache(rules: Ruleset) -> dict[tuple[str, bytes], Any]:
+def _cache(rules: Ruleset) -> dict[bytes, bytes | int]:
     """Solver answers for one rule set, keyed by a hand's sorted card indices.
 
     Keyed by the rule set's identity (kept alive in the entry) because hashing a whole
-    Ruleset, or a tuple of cards, on every question costs more than many answers.
+    Ruleset, or a tuple of cards, on every question costs more than many answers.  Its
+    keys and answers are bytes and ints only (see :mod:`payme.codes`): the garbage collector
+    never tracks the table, so its full collections need not visit its entries.
     """
     entry = _caches.get(id(rules))
     if entry is None or entry[0] is not rules:
@@ -210,21 +217,21 @@ def go_out_options(rules: Ruleset, hand: Iterable[Card]) -> tuple[Card | None, .
     """
     cards = tuple(hand)
     cache = _cache(rules)
-    key = ("out", _key(cards))
+    key = _OUT + _key(cards)
     known = cache.get(key)
-    if known is None:
-        # Where every card counts 1, one evaluation (the fewest unmelded cards) settles most
-        # go-out questions: the solver's can_go_out tries each leftover card in turn.
-        if _hopeless(rules, cards) or (counts_cards(rules) and unmelded_count(rules, cards) > 1):
-            known = ()
-        else:
-            from payme.solver import can_go_out
+    if isinstance(known, bytes):
+        return tuple([CARD_OF[i] for i in known])
+    # Where every card counts 1, one evaluation (the fewest unmelded cards) settles most
+    # go-out questions: the solver's can_go_out tries each leftover card in turn.
+    found: tuple[Card | None, ...] = ()
+    if not (_hopeless(rules, cards) or (counts_cards(rules) and unmelded_count(rules, cards) > 1)):
+        from payme.solver import can_go_out
 
-            result = can_go_out(cards, rules)
-            never = set(rules.never_left_over)
-            known = tuple(d for d in result.discards if d is None or d.token not in never)
-        cache[key] = known
-    return known
+        result = can_go_out(cards, rules)
+        never = set(rules.never_left_over)
+        found = tuple(d for d in result.discards if d is None or d.token not in never)
+    cache[key] = stands_code(found)
+    return found
 
 
 def unmelded_count(rules: Ruleset, hand: Iterable[Card]) -> int:
@@ -236,13 +243,14 @@ def unmelded_count(rules: Ruleset, hand: Iterable[Card]) -> int:
     """
     cards = tuple(hand)
     cache = _cache(rules)
-    key = ("count", _key(cards))
+    key = _COUNT + _key(cards)
     known = cache.get(key)
-    if known is None:
-        from payme.solver import evaluate
+    if isinstance(known, int):
+        return known
+    from payme.solver import evaluate
 
-        known = cache[key] = int(evaluate(cards, rules).deadwood_points)
-    return known
+    count = cache[key] = int(evaluate(cards, rules).deadwood_points)
+    return count
 
 
 def _melds_of(rules: Ruleset, hand: Sequence[Card]) -> tuple[Meld, ...]:
