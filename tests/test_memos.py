@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 
 from payme import codes, layoff
 from payme.cards import CARDS, Card
-from payme.game import arrangement, evaluation, play_game, three_pack
+from payme.game import arrangement, evaluation, make_bot, new_game, play_game, three_pack
 from payme.melds import Meld, RuleTables, check_meld, tables_for
 from payme.rulesets import Ruleset, rules
 from payme.solver import evaluate
@@ -130,6 +130,17 @@ def test_the_rummy_3_pack_memo_is_not_tracked() -> None:
     tables = [table for _, table in three_pack._caches.values()]
     assert sum(map(len, tables)) > 100
     assert not any(gc.is_tracked(table) for table in tables)
+
+
+def test_the_rummy_3_pack_experts_values_are_not_tracked() -> None:
+    """The expert's memo of weighed hands (up to 50,000 entries a game) holds bytes keys."""
+    game = new_game("three_pack", 3, 5, dealt=7)
+    expert = make_bot("expert", "three_pack", 5)
+    while not game.over and game.to_move is not None:
+        action = expert.choose(game.view(game.to_move), game.legal_actions())
+        game.apply(action)
+    assert len(expert._values) > 100
+    assert not gc.is_tracked(expert._values)
 
 
 def test_melds_known_by_identity_are_few(played: None) -> None:

@@ -89,6 +89,20 @@ def label(card: Card) -> str:
     return str(short_label(card))
 
 
+def search_cost(hand: Hand, rules: Ruleset, dealt: int) -> int:
+    """Work units of one search of ``hand``: a search grows fast with the wild cards the
+    hand holds (each can stand for many cards; with five, one search of a 10-card hand took
+    2-3 ms here, against 0.05 ms with none), so ``1 + w²`` for ``w`` wild cards.
+
+    >>> from payme.cards import parse_hand
+    >>> from payme.rulesets import rules
+    >>> search_cost(parse_hand("KS KH JK 5D"), rules("family"), 13)
+    10
+    """
+    wilds = sum(1 for c in hand if rules.is_wild(c, dealt))
+    return 1 + wilds * wilds
+
+
 class Outlook:
     """What the next draw may bring a hand, over a seat's unseen cards.
 
@@ -300,11 +314,8 @@ class Outlook:
         return expect / self.total, outs / self.total
 
     def cost(self, hand: Hand) -> int:
-        """Work units of one search of ``hand`` plus a card: a search grows fast with the
-        wild cards the hand holds (each can stand for many cards; with five, one search of
-        a 10-card hand took 2-3 ms here, against 0.05 ms with none)."""
-        wilds = sum(1 for c in hand if self.rules.is_wild(c, self.dealt))
-        return 1 + wilds * wilds
+        """Work units of one search of ``hand`` plus a card (:func:`search_cost`)."""
+        return search_cost(hand, self.rules, self.dealt)
 
     def _sample(self, hand: Hand, melding: list[tuple[Card, int]]) -> list[tuple[Card, int]]:
         """The kinds of card that may meld that are searched: all of them when their work
@@ -373,6 +384,12 @@ class ExpertBot(StrongBot):
     kinds of card that may meld or lay off tried at most (24 with no wild card held)."""
     FINAL_MIN = 2
     """Kinds of such stock cards tried at least, whatever the cost."""
+    FINAL_DISCARD_WORK = 20
+    """Work units (:func:`search_cost` of the hand) for the exact lay-off searches of a
+    last discard (at most ``FINAL_WIDTH``): four with two wild cards or fewer held, two with
+    three, one with four, none with more (the ranking alone). Four searches of a 13-card
+    `family` hand holding three or four wild cards took 52-60 ms (13-17 ms each: no wild
+    limits prune them), the only decisions over 50 ms in 8,000 games."""
     FINAL_SEARCHES = 4
     """Work units for the exact lay-off searches of a last draw's top discard (at most
     ``FINAL_WIDTH``): none with two wild cards or more held (a lay-off search of a 13-card
@@ -532,13 +549,16 @@ class ExpertBot(StrongBot):
 
     def _advise_final_discard(self, view: PayMeView) -> Advice:
         """The last discard of the hand: the fewest points after the best lay-offs
-        (:meth:`_final_options`, always with exact searches: with the wild cards held
-        counted one by one instead, the expert's `denexa` total rose by 1.5 ± 0.3 points a
-        game in 166 deals of the benchmark, where wild cards lay off)."""
+        (:meth:`_final_options`, with exact searches as far as ``FINAL_DISCARD_WORK``
+        allows: with the wild cards held counted one by one instead, the expert's `denexa`
+        total rose by 1.5 ± 0.3 points a game in 166 deals of the benchmark, where wild
+        cards lay off)."""
         rules = view.rules
         hand = tuple(sorted(view.hand))
         self._fitting = {}
-        weighed = self._final_options(view, hand, self.FINAL_WIDTH)
+        cost = search_cost(hand, rules, view.dealt)
+        width = min(self.FINAL_WIDTH, self.FINAL_DISCARD_WORK // cost)
+        weighed = self._final_options(view, hand, width)
         pts, _, card = weighed[0]
         action = Discard(view.seat, card)
         options = tuple((Discard(view.seat, c), float(p)) for p, _, c in weighed)

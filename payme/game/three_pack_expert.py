@@ -28,6 +28,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from payme.cards import Card
+from payme.codes import NO_CARD, hand_code
 from payme.game.actions import Action, Discard, Draw, GoOut, LayDownRummy
 from payme.game.three_pack import go_out_options
 from payme.game.three_pack_bots import ThreePackStrongBot, _winning_move
@@ -53,7 +54,10 @@ class ThreePackExpert(ThreePackStrongBot):
 
     def __init__(self, rules: Ruleset, seed: int) -> None:
         super().__init__(rules, seed)
-        self._values: dict[tuple[tuple[Card, ...], tuple[tuple[Card, int], ...]], float] = {}
+        # Keyed by bytes (the hand's cards, NO_CARD, then each unseen kind and its copies):
+        # up to 50,000 entries a game, which tuples of cards would put in every full
+        # garbage collection's way (20-31 ms inside a decision, see payme.codes).
+        self._values: dict[bytes, float] = {}
 
     # --- weighing -------------------------------------------------------------------
 
@@ -70,7 +74,9 @@ class ThreePackExpert(ThreePackStrongBot):
     def value(self, hand: Sequence[Card], unseen: Counter[Card], total: int) -> float:
         """Expected unmelded cards after the next draw and a discard (going out counts as
         ``-OUT_BONUS``) for a hand of the cards dealt; lower is better."""
-        key = (tuple(sorted(hand)), tuple(sorted(unseen.items())))
+        key = hand_code(sorted(hand)) + bytes(
+            [NO_CARD, *(x for card, n in sorted(unseen.items()) for x in (card.index, n))]
+        )
         known = self._values.get(key)
         if known is not None:
             return known
