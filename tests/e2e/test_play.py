@@ -299,6 +299,10 @@ def test_drag_and_sort_reorder_the_hand(open_page: Any, page_errors: list[str]) 
     _act(page, page.locator(f"{TABLE} .pm-stock"))
     cards = page.locator(f"{TABLE} .pm-hand-card")
     expect(cards).to_have_count(4)
+    # The draw is shown step by step first; a card pressed meanwhile belongs to a picture of
+    # the move, not to the hand.  The mouse acts where the cards are on screen: scroll there.
+    expect(page.locator(TABLE)).to_have_attribute("data-animating", "false")
+    page.locator(f"{TABLE} .pm-hand").scroll_into_view_if_needed()
 
     def order() -> list[str]:
         return [str(c.get_attribute("data-card")) for c in cards.all()]
