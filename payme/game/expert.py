@@ -314,7 +314,7 @@ class Outlook:
         return expect / self.total, outs / self.total
 
     def cost(self, hand: Hand) -> int:
-        """Work units of one search of ``hand`` plus a card (:func:`search_cost`)."""
+        """Work units of one search of ``hand`` plus a card (``search_cost``)."""
         return search_cost(hand, self.rules, self.dealt)
 
     def _sample(self, hand: Hand, melding: list[tuple[Card, int]]) -> list[tuple[Card, int]]:
@@ -385,7 +385,7 @@ class ExpertBot(StrongBot):
     FINAL_MIN = 2
     """Kinds of such stock cards tried at least, whatever the cost."""
     FINAL_DISCARD_WORK = 20
-    """Work units (:func:`search_cost` of the hand) for the exact lay-off searches of a
+    """Work units (``search_cost`` of the hand) for the exact lay-off searches of a
     last discard (at most ``FINAL_WIDTH``): four with two wild cards or fewer held, two with
     three, one with four, none with more (the ranking alone). Four searches of a 13-card
     `family` hand holding three or four wild cards took 52-60 ms (13-17 ms each: no wild
