@@ -22,6 +22,7 @@ RENAMED = [
     ("payme.game.evaluation", "best_lay_off", "payme.game.evaluation", "best_lay_off_points"),
     ("payme.game.three_pack_bots", "StrongBot", "payme.game.three_pack_bots", "ThreePackStrongBot"),
     ("payme.game.three_pack_bots", "BOT_NAMES", "payme.game", "BOT_NAMES"),
+    ("payme.widgets.puzzles", "wild_phrase", "payme.widgets.puzzles", "wild_this_round"),
 ]
 
 

@@ -30,6 +30,7 @@ from urllib.parse import urlencode
 import ipywidgets as widgets
 
 from payme.cards import parse_hand
+from payme.deprecation import renamed
 from payme.display import (
     go_out_html,
     hand_html,
@@ -573,3 +574,7 @@ def _placeholder() -> Puzzle:
     # A page opened from a link shows the linked puzzle at once; this cheap puzzle stands in
     # while the widgets are built, so no puzzle is generated twice.
     return puzzle_from_id("denexa-3-deadwood-0")
+
+
+# Renamed 2026-12-02: payme.words.wild_phrase is another sentence.
+__getattr__ = renamed(__name__, {"wild_phrase": "payme.widgets.puzzles:wild_this_round"})
