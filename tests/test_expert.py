@@ -337,3 +337,38 @@ def test_pairs_weigh_half_in_a_big_hand() -> None:
         worth[dealt] = (outlook.estimate(40, dead), saved)
     assert worth[8][0] == pytest.approx(40 - 0.7 * worth[8][1])
     assert worth[9][0] == pytest.approx(40 - 0.7 * 0.5 * worth[9][1])
+
+
+def test_a_last_discard_searches_fewer_lay_offs_the_more_wild_cards_it_holds(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Four exact lay-off searches of a 13-card family hand holding 3-4 wild cards took up
+    # to 60 ms: the searches of a last discard are bounded by 1 + w² work units a search.
+    from payme.game import expert
+
+    searched: list[int] = []
+
+    def counted(*args: object) -> object:
+        searched.append(1)
+        return real(*args)
+
+    real = expert.best_lay_off_points
+    monkeypatch.setattr(expert, "best_lay_off_points", counted)
+    family = dataclasses.replace(rules("family"), first_dealt=13, hands=1)
+    seen: dict[int, int] = {}
+    bot = ExpertBot(family, seed=0)
+    for seed in range(40):
+        g = new_game(family, players=4, seed=seed)
+        while not g.over and g.phase != "hand_over":
+            view = g.view(g.to_move)
+            if g.phase == "final_discard":
+                assert isinstance(view, PayMeView)
+                wilds = sum(1 for c in view.hand if family.is_wild(c, 13))
+                searched.clear()
+                bot.choose(view, g.legal_actions())
+                allowed = {0: 4, 1: 4, 2: 4, 3: 2, 4: 1}.get(wilds, 0)
+                assert len(searched) <= allowed, (wilds, len(searched))
+                seen[wilds] = max(seen.get(wilds, 0), len(searched))
+            g.apply(make_bot("greedy", family, seed).choose(view, g.legal_actions()))
+    # Hands with few wild cards still get all four searches, and the bound was tested.
+    assert seen.get(0) == 4 and seen.get(3) == 2, seen
