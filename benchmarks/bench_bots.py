@@ -18,7 +18,11 @@ their cards).
    many took over 50 ms) over every decision the expert makes in those games.  Target:
    ≤ 50 ms.  The interpreter's full garbage collections run inside whichever decision
    triggers them and count in its time; the table also says how many decisions held one,
-   the longest such collection, and the slowest decision without it.
+   the longest such collection, and the slowest decision without it.  Each process takes
+   what it holds after its imports out of later collections (``gc.freeze``), as the app's
+   page kernels do after start-up (``payme.app.page``): a bot's decisions run there, and
+   a full collection then walks only what was made since.  ``BENCH_BOTS_FREEZE=0`` leaves
+   that out, timing the bot in a process that never froze anything.
 
 Run::
 
@@ -33,6 +37,7 @@ play (default ``denexa,family,three_pack``),
 prints the tables of the whole deals in it, and ``python -m benchmarks.bench_bots
 --against BASE TRIAL [KIND ...]`` the paired changes of a trial's log against a baseline's
 on the deals both hold),
+``BENCH_BOTS_FREEZE`` (default 1) whether start-up is frozen,
 and ``BENCH_BOTS_FIRST`` the first game number to play (a second process can take the
 upper part of the range).  A run started again with the same ``BENCH_BOTS_LOG`` skips the
 games already in it.
@@ -41,6 +46,7 @@ games already in it.
 from __future__ import annotations
 
 import gc
+import importlib
 import math
 import os
 import statistics
@@ -60,6 +66,7 @@ WORKERS = int(os.environ.get("BENCH_BOTS_WORKERS", "2"))
 KINDS = tuple(os.environ.get("BENCH_BOTS_KINDS", "denexa,family,three_pack").split(","))
 LOG = os.environ.get("BENCH_BOTS_LOG", "")
 FIRST = int(os.environ.get("BENCH_BOTS_FIRST", "0"))
+FREEZE = os.environ.get("BENCH_BOTS_FREEZE", "1") != "0"
 SEED = 13_2026
 PAY_ME_LINEUP = ("expert", "strong", "greedy", "greedy")
 THREE_PACK_LINEUP = ("expert", "strong", "greedy")
@@ -132,6 +139,21 @@ _WARM = False
 """Whether this process has already played a game (its first decision pays the imports)."""
 
 
+def _start_up() -> None:
+    """Import what the games use and, unless ``BENCH_BOTS_FREEZE=0``, take every object held
+    then out of later collections, as the app's page kernels do once the page is built."""
+    for name in (
+        "payme.solver",
+        "payme.layoff",
+        "payme.game.expert",
+        "payme.game.three_pack_expert",
+    ):
+        importlib.import_module(name)
+    if FREEZE:
+        gc.collect()
+        gc.freeze()
+
+
 def _one_game(
     job: tuple[str, int],
 ) -> tuple[tuple[str, ...], tuple[float, ...], list[float], list[float]]:
@@ -143,6 +165,7 @@ def _one_game(
     kind, number = job
     bots = seating(kind, number)
     if not _WARM:
+        _start_up()
         play(kind, bots, SEED + deal(kind, number))
         _WARM = True
     timings: list[float] = []
@@ -339,6 +362,8 @@ def run() -> str:
         "",
     ]
     timing: list[str] = []
+    if TIMED:
+        _start_up()
     for kind in KINDS:
         timings: list[float] = []
         for k in range(TIMED):  # extra games, timed after a first untimed one
