@@ -1,14 +1,14 @@
 """Phrases the app writes about cards and rules, each in one place.
 
-The engine, the pages and the tutorial say "sevens are wild" or "12 points" the same way
+The engine, the pages and the tutorial say "sevens and jokers are wild" or "12 points" the same way
 because they ask here.  What a phrase depends on is read from the rule set's data, never
 from which game it is.
 
 >>> from payme.rulesets import rules
 >>> rank_plural(7), rank_plural(6), rank_plural(1), rank_plural(12)
 ('sevens', 'sixes', 'aces', 'queens')
->>> wild_phrase(rules("denexa"), 7), wild_phrase(rules("three_pack"), 7)
-('sevens are wild', '')
+>>> wild_phrase(rules("classic"), 7), wild_phrase(rules("three_pack"), 7)
+('sevens and jokers are wild', '')
 >>> deadwood_unit(rules("family")), deadwood_unit(rules("three_pack"))
 ('points', 'unmelded cards')
 >>> amount(1, rules("three_pack")), amount(15, rules("denexa"))
@@ -50,9 +50,10 @@ def amount(n: int, rules: Ruleset | None) -> str:
 
 
 def wild_phrase(rules: Ruleset, dealt: int | None) -> str:
-    """What the round makes wild, e.g. "sevens are wild" (``""`` where no rank is wild)."""
+    """What a round with a wild rank makes wild, every wild card named, e.g. "twos, sevens
+    and jokers are wild" (``""`` where the round has no wild rank)."""
     wild = rules.round_wild_rank(dealt) if dealt is not None else None
-    return f"{rank_plural(wild)} are wild" if wild is not None else ""
+    return f"{wild_cards(rules, dealt)} are wild" if wild is not None else ""
 
 
 def wild_cards(rules: Ruleset, dealt: int | None) -> str:

@@ -49,7 +49,8 @@ def test_phrases_live_once_and_read_the_rule_set() -> None:
     assert [rank_plural(r) for r in (1, 2, 6, 10, 11, 13)] == [
         "aces", "twos", "sixes", "tens", "jacks", "kings",
     ]  # fmt: skip
-    assert wild_phrase(rules("family"), 12) == "queens are wild"
+    assert wild_phrase(rules("family"), 12) == "queens and jokers are wild"
+    assert wild_phrase(rules("denexa"), 3) == "twos, threes and jokers are wild"
     assert wild_phrase(rules("three_pack"), None) == ""
     assert deadwood_unit(rules("denexa")) == "points"
     assert deadwood_unit(rules("three_pack")) == "unmelded cards"

@@ -87,9 +87,13 @@ def test_rules_picker_keeps_dealt_inside_the_new_range_and_calls_back() -> None:
     assert seen == [("three_pack", 10)] and calls == [1]
     picker._dealt_dd.value = 4
     assert seen[-1] == ("three_pack", 4)
-    # The round's wild rank is in the dealt labels of Pay Me rule sets.
+    # The round's wild cards, all of them, are in the dealt labels of Pay Me rule sets.
     picker.rules = "family"
-    assert dict((v, k) for k, v in picker._dealt_dd.options)[11] == "11 cards (wild rank J)"
+    labels = dict((v, k) for k, v in picker._dealt_dd.options)
+    assert labels[11] == "11 cards (wild: jacks and jokers)"
+    picker.rules = "denexa"
+    labels = dict((v, k) for k, v in picker._dealt_dd.options)
+    assert labels[9] == "9 cards (wild: twos, nines and jokers)"
 
 
 # --- the card picker ------------------------------------------------------------------------

@@ -26,6 +26,7 @@ from payme.pack import MAX_HAND, check_hand
 from payme.rulesets import PRESETS, Ruleset, RulesLike
 from payme.rulesets import rules as get_rules
 from payme.widgets.messages import MessageBox, call_back, guarded
+from payme.words import wild_cards
 
 __all__ = ["CardPicker", "HandInput", "RulesPicker"]
 
@@ -118,7 +119,7 @@ class RulesPicker(widgets.HBox):  # type: ignore[misc]
         wild = ruleset.round_wild_rank(n)
         if wild is None:
             return f"{n} cards"
-        return f"{n} cards (wild rank {RANK_LABELS[wild - 1]})"
+        return f"{n} cards (wild: {wild_cards(ruleset, n)})"
 
     def _fill_options(self, ruleset: Ruleset, dealt: int | None, players: int | None) -> None:
         self._quiet = True

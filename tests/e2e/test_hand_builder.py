@@ -67,7 +67,8 @@ def test_nonsense_shows_a_message_and_the_page_keeps_working(
     page.locator(".payme-pick-row button", has_text=re.compile(r"^K♠")).click()
     expect()(page.locator(TEXT)).to_have_value("KS")
     hand = "5S 5D 5C 9H 9D 2C"
-    page.locator(".payme-dealt select").select_option(label="5 cards (wild rank 5)")
+    dealt = page.locator(".payme-dealt select")
+    dealt.select_option(label="5 cards (wild: twos, fives and jokers)")
     type_hand(page, hand)
     expect()(page.locator(".payme-deadwood figcaption")).to_have_text(
         deadwood_caption(hand, "denexa", 5)
