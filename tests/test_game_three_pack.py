@@ -6,6 +6,7 @@ from __future__ import annotations
 import dataclasses
 import random
 from collections import Counter
+from collections.abc import Sequence
 from operator import attrgetter
 
 import pytest
@@ -35,6 +36,7 @@ from payme.game.three_pack import (
     seven_pile_shuffle,
 )
 from payme.pack import Pack
+from payme.rulesets import Ruleset
 
 _index = attrgetter("index")
 
@@ -783,6 +785,64 @@ def test_the_quick_no_never_contradicts_the_solver() -> None:
             options = tuple(d for d in solver.discards if d is None or d.token != "NOGO")
             assert go_out_options(TP, hand) == options, hand
     assert refused > 300
+
+
+def _hopeless_by_definition(rules: Ruleset, hand: Sequence[Card]) -> bool:
+    """``_hopeless`` as its docstring states it, card by card (its first, plain form)."""
+    from payme.game.three_pack import _run_gap
+
+    need = min(rules.set_min, rules.run_min) - 1
+    if need < 1:
+        return False
+    wilds = stuck = 0
+    barred = False
+    ranks: Counter[int] = Counter()
+    suits: dict[str, set[int]] = {}
+    for c in hand:
+        if rules.wild_scope(c, None) is not None:
+            wilds += 1
+        elif c.rank is None or c.suit is None:
+            if c.token in rules.single_card_melds:
+                continue
+            stuck += 1
+            barred = barred or c.token in rules.never_left_over
+        else:
+            ranks[c.rank] += 1
+            suits.setdefault(c.suit, set()).add(c.rank)
+    lonely = sum(
+        1
+        for held in suits.values()
+        for rank in held
+        if ranks[rank] == 1
+        and not any(r != rank and _run_gap(rules, rank, r) <= wilds + 1 for r in held)
+    )
+    stuck += max(0, lonely - wilds // need)
+    return stuck > 1 or (barred and stuck > 0)
+
+
+def test_the_quick_no_reads_each_card_as_its_definition_does() -> None:
+    """The bit-mask ``_hopeless`` gives the plain definition's answer on random hands of
+    regular, wild and special cards, under the preset and under changed rules (ace low
+    only, longer melds, no one-card melds, other cards never left over)."""
+    from payme.game.three_pack import _hopeless
+
+    rule_sets = [
+        TP,
+        dataclasses.replace(TP, name="tp-ace-low", ace="low"),
+        dataclasses.replace(TP, name="tp-four", set_min=4, run_min=4),
+        dataclasses.replace(TP, name="tp-no-singles", single_card_melds=()),
+        dataclasses.replace(TP, name="tp-never", never_left_over=("NOGO", "NOMELD")),
+    ]
+    deck = Pack.of(TP, 4, {"NOMELD": 3, "NOGO": 3, "WILD": 6}).cards()
+    rng = random.Random(11)
+    answers: Counter[bool] = Counter()
+    for rules in rule_sets:
+        for _ in range(1500):
+            hand = rng.sample(deck, rng.randint(1, 12))
+            expected = _hopeless_by_definition(rules, hand)
+            assert _hopeless(rules, hand) == expected, (rules.name, format_hand(hand))
+            answers[expected] += 1
+    assert answers[True] > 1000 and answers[False] > 1000
 
 
 def test_an_agreed_tie_game_has_no_winner_and_keeps_the_first_player() -> None:

@@ -51,7 +51,7 @@ from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from typing import cast
 
-from payme.cards import Card, format_hand, parse_card
+from payme.cards import CARDS, SUITS, Card, format_hand, parse_card
 from payme.codes import CARD_OF, stands_code
 from payme.game import position
 from payme.game.actions import (
@@ -161,6 +161,45 @@ def _run_gap(rules: Ruleset, a: int, b: int) -> int:
     return gap
 
 
+class _Lonely:
+    """What :func:`_hopeless` reads of a rule set, worked out once: for each card index its
+    kind (``_WILD``, ``_SINGLE``: a one-card meld, ``_STUCK``, ``_BARRED``: stuck and never
+    left over, else its rank), its suit's place, and for each rank and reach the ranks of
+    its suit close enough to share a sequence with it."""
+
+    __slots__ = ("kind", "near", "need", "rules", "suit")
+
+    def __init__(self, rules: Ruleset) -> None:
+        self.rules = rules
+        self.need = min(rules.set_min, rules.run_min) - 1
+        self.kind: list[int] = []
+        self.suit: list[int] = []
+        for card in CARDS:
+            if rules.wild_scope(card, None) is not None:
+                kind = _WILD
+            elif card.rank is None or card.suit is None:
+                if card.token in rules.single_card_melds:
+                    kind = _SINGLE
+                else:
+                    kind = _BARRED if card.token in rules.never_left_over else _STUCK
+            else:
+                kind = card.rank
+            self.kind.append(kind)
+            self.suit.append(SUITS.index(card.suit) if card.suit is not None else 0)
+        # near[rank][reach]: a bit for every other rank within ``reach`` places of ``rank``.
+        self.near = [
+            [
+                sum(1 << r for r in range(1, 14) if r != k and _run_gap(rules, k, r) <= reach)
+                for reach in range(15)
+            ]
+            for k in range(14)
+        ]
+
+
+_WILD, _SINGLE, _STUCK, _BARRED = -1, -2, -3, -4
+_LONELY: dict[int, _Lonely] = {}
+
+
 def _hopeless(rules: Ruleset, hand: Sequence[Card]) -> bool:
     """A quick proof that ``hand`` cannot go out: two cards no meld could hold.
 
@@ -172,33 +211,37 @@ def _hopeless(rules: Ruleset, hand: Sequence[Card]) -> bool:
     never share a meld, so at most ``w // 2`` of them are melded; the rest are stuck.  Two
     stuck cards, or a stuck card that may not be left over, and the hand cannot go out.
     One-card melds (RUMMY) are never stuck.  The solver need not be asked.
+
+    It runs on every go-out question of the Rummy 3-Pack bots, so what it reads of the rule
+    set is worked out once (:class:`_Lonely`) and the ranks of each suit are bit masks.
     """
-    need = min(rules.set_min, rules.run_min) - 1
+    table = _LONELY.get(id(rules))
+    if table is None or table.rules is not rules:
+        table = _LONELY[id(rules)] = _Lonely(rules)
+    need = table.need
     if need < 1:
         return False
-    wilds = 0
-    stuck = 0
+    kinds, suits = table.kind, table.suit
+    wilds = stuck = 0
     barred = False
-    ranks: Counter[int] = Counter()
-    suits: dict[str, set[int]] = {}
+    copies = [0] * 14
+    held = [0, 0, 0, 0]
     for c in hand:
-        if rules.wild_scope(c, None) is not None:
+        kind = kinds[c.index]
+        if kind > 0:
+            copies[kind] += 1
+            held[suits[c.index]] |= 1 << kind
+        elif kind == _WILD:
             wilds += 1
-        elif c.rank is None or c.suit is None:
-            if c.token in rules.single_card_melds:
-                continue
+        elif kind != _SINGLE:
             stuck += 1
-            barred = barred or c.token in rules.never_left_over
-        else:
-            ranks[c.rank] += 1
-            suits.setdefault(c.suit, set()).add(c.rank)
-    reach = wilds + 1
+            barred = barred or kind == _BARRED
+    near = table.near
+    reach = min(wilds + 1, 14)
     lonely = 0
-    for held in suits.values():
-        for rank in held:
-            if ranks[rank] == 1 and not any(
-                r != rank and _run_gap(rules, rank, r) <= reach for r in held
-            ):
+    for mask in held:
+        for rank in range(1, 14):
+            if mask >> rank & 1 and copies[rank] == 1 and not mask & near[rank][reach]:
                 lonely += 1
     stuck += max(0, lonely - wilds // need)
     return stuck > 1 or (barred and stuck > 0)
