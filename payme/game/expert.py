@@ -131,6 +131,9 @@ class Outlook:
         self.hazard = hazard
         self.pair_weight = pair_weight
         self.wild = {c: rules.is_wild(c, dealt) for c, _ in self.kinds}
+        # A natural card for pair_savings, by index: one with a rank that is not wild among
+        # the unseen kinds (a kind none of which is unseen counts as natural there).
+        self._natural = [c.rank is not None and not self.wild.get(c) for c in CARDS]
         self.points = {c: rules.card_points(c, dealt) for c, _ in self.kinds}
         self._draws: dict[Hand, tuple[float, float]] = {}
         self._pairs: dict[Hand, float] = {}
@@ -199,27 +202,35 @@ class Outlook:
                 if not any(related[c.index * _KINDS + last] for c in dead[:-1]):
                     self._pairs[dead] = base
                     return base
-        wild = self.wild
-        natural = [c for c in dead if c.rank is not None and not wild.get(c)]
+        # By card index, not by card: this runs some 70,000 times in a slow decision, and
+        # looking cards up by index costs no hashing.  The sum runs over the same pairs in
+        # the same order as pair by pair over the cards, so it is the same float.
+        natural = self._natural
+        indices = [c.index for c in dead if natural[c.index]]
+        terms = self._pair_terms
         saved = 0.0
-        for i, a in enumerate(natural):
-            row = a.index * _KINDS
-            for b in natural[i + 1 :]:
-                if related[row + b.index]:
-                    saved += self._pair_saving(a, b)
+        for i, a in enumerate(indices):
+            row = a * _KINDS
+            for b in indices[i + 1 :]:
+                if related[row + b]:
+                    term = terms.get(row + b)
+                    saved += self._pair_saving(a, b) if term is None else term
         self._pairs[dead] = saved
         return saved
 
-    def _pair_saving(self, a: Card, b: Card) -> float:
-        """One pair's term of :meth:`pair_savings` (each pair's found once a decision)."""
-        key = a.index * _KINDS + b.index
+    def _pair_saving(self, a: int, b: int) -> float:
+        """One pair's term of :meth:`pair_savings`, for the cards of indices ``a`` and
+        ``b`` (each pair's found once a decision)."""
+        key = a * _KINDS + b
         known = self._pair_terms.get(key)
         if known is None:
+            first, second = CARDS[a], CARDS[b]
             counts, wild, total = self.counts, self.wild, self.total
-            need = completing(a, b, self.rules)
+            need = completing(first, second, self.rules)
             n = sum(counts.get(c, 0) for c in need if not wild.get(c))
             share = n / total + self.wild_share if total and need else 0.0
-            known = self._pair_terms[key] = share * (self.points_of(a) + self.points_of(b))
+            points = self.points_of(first) + self.points_of(second)
+            known = self._pair_terms[key] = share * points
         return known
 
     def out_chance(self, dead: Hand) -> float:
