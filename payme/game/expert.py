@@ -136,7 +136,7 @@ class Outlook:
         self._natural = [c.rank is not None and not self.wild.get(c) for c in CARDS]
         self.points = {c: rules.card_points(c, dealt) for c, _ in self.kinds}
         self._draws: dict[Hand, tuple[float, float]] = {}
-        self._pairs: dict[Hand, float] = {}
+        self._pairs: dict[bytes, float] = {}  # by the deadwood's card indices
         self._pair_terms: dict[int, float] = {}
         self.counts = dict(unseen)
         self.wild_share = sum(n for c, n in self.kinds if self.wild[c]) / max(1, self.total)
@@ -189,24 +189,28 @@ class Outlook:
         >>> o.pair_savings(tuple(parse_hand("5H 7H KS")))  # 6H: half the unseen cards
         5.0
         """
-        known = self._pairs.get(dead)
+        # By card index, not by card: this runs some 200,000 times in a slow decision, and
+        # indices (and the bytes of them, the memo's key) cost no hashing of cards.  The
+        # sum runs over the same pairs in the same order as pair by pair over the cards, so
+        # it is the same float.
+        indices = [c.index for c in dead]
+        key = bytes(indices)
+        pairs = self._pairs
+        known = pairs.get(key)
         if known is not None:
             return known
         related = _RELATED
-        if len(dead) > 2:
+        if len(indices) > 2:
             # A card added to a weighed deadwood that pairs with none of it adds nothing
             # (the draw of a card that melds with nothing, weighed for every such card).
-            base = self._pairs.get(dead[:-1])
+            base = pairs.get(key[:-1])
             if base is not None:
-                last = dead[-1].index
-                if not any(related[c.index * _KINDS + last] for c in dead[:-1]):
-                    self._pairs[dead] = base
+                last = indices[-1]
+                if not any(related[i * _KINDS + last] for i in indices[:-1]):
+                    pairs[key] = base
                     return base
-        # By card index, not by card: this runs some 70,000 times in a slow decision, and
-        # looking cards up by index costs no hashing.  The sum runs over the same pairs in
-        # the same order as pair by pair over the cards, so it is the same float.
         natural = self._natural
-        indices = [c.index for c in dead if natural[c.index]]
+        indices = [i for i in indices if natural[i]]
         terms = self._pair_terms
         saved = 0.0
         for i, a in enumerate(indices):
@@ -215,7 +219,7 @@ class Outlook:
                 if related[row + b]:
                     term = terms.get(row + b)
                     saved += self._pair_saving(a, b) if term is None else term
-        self._pairs[dead] = saved
+        pairs[key] = saved
         return saved
 
     def _pair_saving(self, a: int, b: int) -> float:
