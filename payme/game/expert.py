@@ -210,12 +210,12 @@ class Outlook:
                     pairs[key] = base
                     return base
         natural = self._natural
-        indices = [i for i in indices if natural[i]]
+        naturals = [i for i in indices if natural[i]]
         terms = self._pair_terms
         saved = 0.0
-        for i, a in enumerate(indices):
+        for i, a in enumerate(naturals):
             row = a * _KINDS
-            for b in indices[i + 1 :]:
+            for b in naturals[i + 1 :]:
                 if related[row + b]:
                     term = terms.get(row + b)
                     saved += self._pair_saving(a, b) if term is None else term
