@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from pay_me_helpers import rig
 
-from payme.cards import CARDS, parse_card, parse_hand
+from payme.cards import CARDS, format_hand, parse_card, parse_hand
 from payme.game import play_game, replay
 from payme.game.actions import GoOut, IllegalAction
 from payme.game.arrangement import (
@@ -198,10 +198,39 @@ def test_parts_of_a_hand_meld_whole_as_evaluate_says(name: str) -> None:
             if not part or Counter(part) - Counter(hand):
                 continue
             whole = not evaluate(tuple(part), name, dealt).deadwood
-            assert meldable.whole(sorted(part)) == whole, (hand, part, dealt)
+            assert meldable.whole(sorted(c.index for c in part)) == whole, (hand, part, dealt)
             checked += 1
             melded += whole
     assert checked >= 200 and melded >= 50
+
+
+@pytest.mark.parametrize("name", ["denexa", "family", "classic"])
+def test_going_out_lists_each_discards_arrangements_as_arrangements_does(name: str) -> None:
+    # The strong bot asks for every discard's arrangements at once (one search of the
+    # whole hand answers for all of them): the lists must be arrangements' own, in order.
+    from payme.game.arrangement import going_out_arrangements
+
+    rng = random.Random(f"going-out-{name}")
+    ruleset = rules(name)
+    pack = [c for c, n in zip(CARDS, ruleset.pack_counts(None), strict=True) for _ in range(n)]
+    listed = 0
+    for _ in range(40):
+        dealt = rng.randint(3, 13)
+        big = evaluate(tuple(rng.sample(pack, 24)), name, dealt)
+        cards = [c for m in big.melds for c in m.cards][:13] + list(big.deadwood[:1])
+        discards = [None, *sorted(set(cards))]
+        together = list(going_out_arrangements(cards, discards, name, dealt, 8))
+        one_by_one = []
+        for d in discards:
+            kept = list(cards)
+            if d is not None:
+                kept.remove(d)
+            one_by_one += [(d, melds) for melds in arrangements(tuple(kept), name, dealt, 8)]
+        assert together == one_by_one, (format_hand(cards), dealt)
+        listed += len(together)
+    assert listed > 60
+    with pytest.raises(ValueError, match="QS is not in the hand"):
+        list(going_out_arrangements("5H 6H JK 2C", ["QS"], "family", 9))
 
 
 def test_the_tightest_arrangement_leaves_the_fewest_lay_off_spots() -> None:

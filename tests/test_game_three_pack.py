@@ -37,6 +37,7 @@ from payme.game.three_pack import (
 )
 from payme.pack import Pack
 from payme.rulesets import Ruleset
+from payme.solver import evaluate
 
 _index = attrgetter("index")
 
@@ -843,6 +844,40 @@ def test_the_quick_no_reads_each_card_as_its_definition_does() -> None:
             assert _hopeless(rules, hand) == expected, (rules.name, format_hand(hand))
             answers[expected] += 1
     assert answers[True] > 1000 and answers[False] > 1000
+
+
+def test_a_lonely_card_adds_exactly_one_unmelded_card() -> None:
+    """The expert skips the solver for a drawn card ``lonely_cards`` names: the hand with it
+    must leave exactly one more card unmelded, under the preset and changed rules, with
+    wild cards of every scope (WILD, GROUP, SEQ) in the hands."""
+    from payme.game.three_pack import lonely_cards
+
+    rule_sets = [
+        TP,
+        dataclasses.replace(TP, name="tp-ace-low", ace="low"),
+        dataclasses.replace(TP, name="tp-four", set_min=4, run_min=4),
+        dataclasses.replace(TP, name="tp-no-singles", single_card_melds=()),
+    ]
+    deck = Pack.of(TP, 4, {"NOMELD": 3, "NOGO": 3, "WILD": 6}).cards()
+    scoped = [c for c in CARDS if c.token in ("GROUP", "SEQ")]
+    rng = random.Random(12)
+    checked = hands_with_some = 0
+    for rules in rule_sets:
+        for _ in range(120):
+            hand = rng.sample(deck, rng.randint(4, 9))
+            missing = [c for c in scoped if c not in hand]
+            if missing and rng.random() < 0.5:
+                hand[0] = rng.choice(missing)
+            mask = lonely_cards(rules, hand)
+            hands_with_some += mask != 0
+            base = evaluate(tuple(hand), rules).deadwood_points
+            for card in CARDS[:52]:
+                if mask >> card.index & 1:
+                    grown = evaluate((*hand, card), rules)
+                    assert grown.deadwood_points == base + 1, (rules.name, format_hand(hand), card)
+                    assert card in grown.deadwood
+                    checked += 1
+    assert hands_with_some > 300 and checked > 5000
 
 
 def test_an_agreed_tie_game_has_no_winner_and_keeps_the_first_player() -> None:

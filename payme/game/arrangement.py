@@ -26,7 +26,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from itertools import combinations, product
 
-from payme.cards import Card, CardsLike, format_hand
+from payme.cards import CARDS, N_REGULAR, Card, CardsLike, format_hand
 from payme.codes import melds_code, melds_of, table_for
 from payme.game.actions import IllegalAction, Verdict
 from payme.game.evaluation import deadwood
@@ -201,15 +201,17 @@ def _key(melds: Iterable[Meld]) -> tuple[tuple[object, ...], ...]:
     return tuple(sorted((m.kind, m.cards, m.stands_for) for m in melds))
 
 
-def _meld_variants(cards: tuple[Card, ...], t: RuleTables) -> tuple[Meld, ...]:
-    """The melds ``cards`` make: the set or run :func:`interpret` reads, and every other
-    placement of a run's wild cards.  Remembered (bounded): the arrangements of a hand's
-    cards, and of the same hand less each discard, meet the same groups again and again."""
+def _meld_variants(group: tuple[int, ...], t: RuleTables) -> tuple[Meld, ...]:
+    """The melds the cards of ``group`` (card indices) make: the set or run :func:`interpret`
+    reads, and every other placement of a run's wild cards.  Remembered (bounded): the
+    arrangements of a hand's cards, and of the same hand less each discard, meet the same
+    groups again and again."""
     table = table_for(_VARIANTS, t)
-    key = bytes([c.index for c in cards])
+    key = bytes(group)
     known = table.get(key)
     if known is not None:
         return melds_of(known)
+    cards = tuple(CARDS[i] for i in group)
     found: list[Meld] = []
     meld, _ = interpret(cards, t)
     if meld is not None:
@@ -229,57 +231,62 @@ _VARIANTS: dict[RuleTables, dict[bytes, bytes]] = {}
 large part of what every full garbage collection walked), by rule tables, then by the
 group's cards."""
 
+# The search below lists groups of card indices (ints hash and compare in C; a card's order
+# is its index's), and turns them into Meld objects only as melds are chosen.
 
-def _subsets(cards: list[Card], sizes: range) -> Iterator[tuple[Card, ...]]:
-    """Distinct sub-multisets of ``cards`` (sorted) of the given sizes."""
+
+def _subsets(cards: list[int], sizes: range) -> Iterator[tuple[int, ...]]:
+    """Distinct sub-multisets of ``cards`` (sorted card indices) of the given sizes."""
     for size in sizes:
-        seen: set[tuple[Card, ...]] = set()
+        seen: set[tuple[int, ...]] = set()
         for group in combinations(cards, size):
             if group not in seen:
                 seen.add(group)
                 yield group
 
 
-def _groups_with(first: Card, rest: list[Card], t: RuleTables) -> Iterator[tuple[Card, ...]]:
-    """The other cards of each meld ``first`` could head, taken from ``rest``.
+def _groups_with(first: int, rest: list[int], t: RuleTables) -> Iterator[tuple[int, ...]]:
+    """The other cards of each meld the card ``first`` could head, taken from ``rest``
+    (card indices, sorted).
 
     ``first`` is the first card left in canonical order that stands for itself, when there
     is one: then a set's partners share its rank (or are wild) and a run's naturals lie
     above it in its suit (the cards before it in canonical order are placed already).
     """
-    if t.scope[first.index] is not None or first.rank is None:
+    scope = t.scope
+    if scope[first] is not None or first >= N_REGULAR:
         yield from _subsets(rest, range(min(t.set_min, t.run_min) - 1, len(rest) + 1))
         return
-    wild_in = {
-        kind: [c for c in rest if t.scope[c.index] in ("any", kind)] for kind in ("set", "run")
-    }
-    same_rank = [c for c in rest if t.scope[c.index] is None and c.rank == first.rank]
+    set_wilds = [c for c in rest if scope[c] in ("any", "set")]
+    wilds = [c for c in rest if scope[c] in ("any", "run")]  # sorted, as ``rest`` is
+    regular = [c for c in rest if c < N_REGULAR and scope[c] is None]
+    same_rank = [c for c in regular if c % 13 == first % 13]
     most = len(rest) if t.set_max is None else t.set_max - 1
-    pool = sorted(same_rank + wild_in["set"])
+    pool = sorted(same_rank + set_wilds)
     yield from _subsets(pool, range(t.set_min - 1, min(most, len(pool)) + 1))
     # Runs: each window of places holding ``first``; a place is its natural card or a wild.
-    suit, rank = first.suit, first.rank
-    naturals: dict[int, Card] = {}
-    for c in rest:
-        if t.scope[c.index] is None and c.suit == suit and c.rank is not None:
-            naturals.setdefault(c.rank, c)
-            if c.rank == 1 and t.ace_high:
+    suit, rank = first // 13, first % 13 + 1
+    naturals: dict[int, int] = {}
+    for c in regular:
+        if c // 13 == suit:
+            naturals.setdefault(c % 13 + 1, c)
+            if c % 13 == 0 and t.ace_high:
                 naturals.setdefault(14, c)
-    wilds = sorted(wild_in["run"])
     top = 14 if t.ace_high else 13
-    yielded: set[tuple[Card, ...]] = set()
+    yielded: set[tuple[int, ...]] = set()
     for n in range(t.run_min, min(13, len(rest) + 1) + 1):
         for low in range(max(1, rank - len(wilds)), rank + 1):
             high = low + n - 1
             if high > top:
                 break
-            open_places = [p for p in range(low, high + 1) if p != rank]
             options = [
-                [naturals[p], None] if p in naturals and p > rank else [None] for p in open_places
+                (naturals[p], -1) if p in naturals and p > rank else (-1,)
+                for p in range(low, high + 1)
+                if p != rank
             ]
             for choice in product(*options):
-                picked = [c for c in choice if c is not None]
-                if len({id(c) for c in picked}) != len(picked):
+                picked = [c for c in choice if c >= 0]
+                if len(set(picked)) != len(picked):
                     continue  # an ace may not sit low and high at once
                 k = len(choice) - len(picked)
                 if k > len(wilds):
@@ -308,19 +315,57 @@ def arrangements(
     >>> arrangements("5H 6H 8C", "family", 9)
     ()
     """
-    from payme.solver import evaluate
-
     t = tables_for(rules, dealt)
     hand = tuple(sorted(hand_cards(cards, t)))
+    return _arrangements(hand, t, limit, _Meldable(hand, t))
+
+
+def going_out_arrangements(
+    hand: CardsLike,
+    discards: Iterable[Card | str | None],
+    rules: RulesLike = "denexa",
+    dealt: int | None = None,
+    limit: int = ARRANGEMENT_LIMIT,
+) -> Iterator[tuple[Card | None, tuple[Meld, ...]]]:
+    """``(discard, melds)`` for each of ``discards`` (``None``: no discard) and each of the
+    :func:`arrangements` of ``hand`` less that card, in that order: the same lists, with
+    one search of the whole hand shared by every discard.
+
+    >>> [(str(d), len(a)) for d, a in going_out_arrangements("5H 6H JK 2C", ["2C"], "family", 9)]
+    [('2C', 1), ('2C', 1)]
+    """
+    t = tables_for(rules, dealt)
+    cards = tuple(sorted(hand_cards(hand, t)))
+    shared = _Meldable(cards, t)
+    for each in discards:
+        kept = list(cards)
+        discard = None if each is None else Card(each)
+        if discard is not None:
+            if discard not in kept:
+                raise ValueError(f"{discard} is not in the hand, so it cannot be the discard.")
+            kept.remove(discard)
+        # A part of the kept cards is a part of the hand: the hand's search answers for it,
+        # unless it had to step aside for cards this discard leaves behind.
+        meldable = shared if shared.search is not None else _Meldable(tuple(kept), t)
+        for melds in _arrangements(tuple(kept), t, limit, meldable):
+            yield discard, melds
+
+
+def _arrangements(
+    hand: tuple[Card, ...], t: RuleTables, limit: int, meldable: _Meldable
+) -> tuple[tuple[Meld, ...], ...]:
+    """:func:`arrangements` of ``hand`` (sorted cards); ``meldable`` answers for its parts."""
+    from payme.solver import evaluate
+
     best = evaluate(hand, t.rules, t.dealt)
     if best.deadwood:
         return ()
     found: list[tuple[Meld, ...]] = [tuple(best.melds)] if best.melds else [()]
     seen = {_key(best.melds)}
     work = [0]
-    meldable = _Meldable(hand, t)
+    scope, single = t.scope, t.single
 
-    def search(left: tuple[Card, ...], chosen: list[Meld]) -> None:
+    def search(left: tuple[int, ...], chosen: list[Meld]) -> None:
         if len(found) >= limit or work[0] >= _WORK_LIMIT:
             return
         if not left:
@@ -331,11 +376,12 @@ def arrangements(
             return
         # Place the first card that stands for itself for sure (it narrows the partners
         # to its rank and suit), else the first card.
-        first = next((c for c in left if t.scope[c.index] is None), left[0])
+        first = next((c for c in left if scope[c] is None), left[0])
         rest = list(left)
         rest.remove(first)
-        if first.index in t.single:
-            chosen.append(Meld("single", (first,), (first,)))
+        if first in single:
+            card = CARDS[first]
+            chosen.append(Meld("single", (card,), (card,)))
             search(tuple(rest), chosen)
             chosen.pop()
             return
@@ -353,7 +399,7 @@ def arrangements(
                 search(tuple(remaining), chosen)
                 chosen.pop()
 
-    search(hand, [])
+    search(tuple(c.index for c in hand), [])
     return tuple(found)
 
 
@@ -374,17 +420,16 @@ class _Meldable:
         self.pure = frozenset(c.index for c in h.pure_any)
         self.isolated = frozenset(c.index for c in h.isolated)
 
-    def whole(self, part: list[Card]) -> bool:
-        """Whether every card of ``part`` (cards of the hand) fits in a meld."""
+    def whole(self, part: list[int]) -> bool:
+        """Whether every card of ``part`` (indices of cards of the hand) fits in a meld."""
         h = self.search
         if h is None:
-            return not deadwood(tuple(part), self.t.rules, self.t.dealt or 0)
+            return not deadwood(tuple(CARDS[i] for i in part), self.t.rules, self.t.dealt or 0)
         # The part's start: its regular cards packed as the whole hand's are, and its pure
         # wild cards as the balance; a card that melds with none of the hand is left over.
         pure, isolated, unit_of = self.pure, self.isolated, h.book.unit_of
         state = wild = 0
-        for card in part:
-            i = card.index
+        for i in part:
             if i in pure:
                 wild += 1
             elif i in isolated:
@@ -455,6 +500,7 @@ __all__ = [
     "declare",
     "declared_melds",
     "declared_verdict",
+    "going_out_arrangements",
     "lay_off_spots",
     "tightest_arrangement",
 ]

@@ -32,7 +32,7 @@ from typing import Protocol
 from payme.cards import CARDS, Card, sort_cards
 from payme.game import BOT_NAMES, game_class
 from payme.game.actions import Action, Discard, Draw, GoOut, LayOff
-from payme.game.arrangement import arrangements, lay_off_spots
+from payme.game.arrangement import going_out_arrangements, lay_off_spots
 from payme.game.base import Game, GameOption
 from payme.game.evaluation import (
     best_discard_points,
@@ -248,15 +248,17 @@ class StrongBot(GreedyBot):
         if not view.rules.lay_off:
             return outs[0]
         unseen = self._unseen(view)
-        best: tuple[int, GoOut] | None = None
+        by_discard: dict[Card | None, GoOut] = {}
         for out in outs:
-            kept = list(view.hand)
-            if out.discard is not None:
-                kept.remove(out.discard)
-            for melds in arrangements(tuple(kept), view.rules, view.dealt, self.ARRANGEMENTS):
-                spots = lay_off_spots(melds, unseen, view.rules, view.dealt)
-                if best is None or spots < best[0]:
-                    best = (spots, GoOut(out.seat, out.discard, melds))
+            by_discard.setdefault(out.discard, out)
+        best: tuple[int, GoOut] | None = None
+        for discard, melds in going_out_arrangements(
+            view.hand, [out.discard for out in outs], view.rules, view.dealt, self.ARRANGEMENTS
+        ):
+            spots = lay_off_spots(melds, unseen, view.rules, view.dealt)
+            if best is None or spots < best[0]:
+                out = by_discard[discard]
+                best = (spots, GoOut(out.seat, out.discard, melds))
         return outs[0] if best is None else best[1]
 
     # --- what is still out there

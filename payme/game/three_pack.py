@@ -51,7 +51,7 @@ from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from typing import cast
 
-from payme.cards import CARDS, SUITS, Card, format_hand, parse_card
+from payme.cards import CARDS, N_REGULAR, SUITS, Card, format_hand, parse_card
 from payme.codes import CARD_OF, stands_code
 from payme.game import position
 from payme.game.actions import (
@@ -215,9 +215,7 @@ def _hopeless(rules: Ruleset, hand: Sequence[Card]) -> bool:
     It runs on every go-out question of the Rummy 3-Pack bots, so what it reads of the rule
     set is worked out once (:class:`_Lonely`) and the ranks of each suit are bit masks.
     """
-    table = _LONELY.get(id(rules))
-    if table is None or table.rules is not rules:
-        table = _LONELY[id(rules)] = _Lonely(rules)
+    table = _lonely_table(rules)
     need = table.need
     if need < 1:
         return False
@@ -245,6 +243,52 @@ def _hopeless(rules: Ruleset, hand: Sequence[Card]) -> bool:
                 lonely += 1
     stuck += max(0, lonely - wilds // need)
     return stuck > 1 or (barred and stuck > 0)
+
+
+def _lonely_table(rules: Ruleset) -> _Lonely:
+    table = _LONELY.get(id(rules))
+    if table is None or table.rules is not rules:
+        table = _LONELY[id(rules)] = _Lonely(rules)
+    return table
+
+
+def lonely_cards(rules: Ruleset, hand: Sequence[Card]) -> int:
+    """The natural cards that could join no meld with ``hand``, as a mask of card indices
+    (bit ``card.index``): added to the hand, such a card is left over whatever the layout,
+    so the hand's fewest unmelded cards grow by exactly one.
+
+    A card is lonely here as in :func:`_hopeless`: the hand has no natural card of its
+    rank, none of its suit close enough for the hand's wild cards to fill the gap, and
+    fewer wild cards than a meld needs besides it.
+
+    >>> from payme.cards import parse_card, parse_hand
+    >>> mask = lonely_cards(get_rules("three_pack"), parse_hand("5H 6H 9C 9S KD GROUP"))
+    >>> [mask >> parse_card(t).index & 1 for t in ("2S", "7H", "9D", "JD", "TD")]
+    [1, 0, 0, 0, 1]
+    """
+    table = _lonely_table(rules)
+    need = table.need
+    if need < 1:
+        return 0
+    kinds, suits, near = table.kind, table.suit, table.near
+    wilds = ranks = 0
+    held = [0, 0, 0, 0]
+    for c in hand:
+        kind = kinds[c.index]
+        if kind > 0:
+            held[suits[c.index]] |= 1 << kind
+            ranks |= 1 << kind
+        elif kind == _WILD:
+            wilds += 1
+    if wilds >= need:
+        return 0
+    reach = min(wilds + 1, 14)
+    mask = 0
+    for i in range(N_REGULAR):
+        kind = kinds[i]
+        if kind > 0 and not ranks >> kind & 1 and not held[suits[i]] & near[kind][reach]:
+            mask |= 1 << i
+    return mask
 
 
 def go_out_options(rules: Ruleset, hand: Iterable[Card]) -> tuple[Card | None, ...]:

@@ -30,10 +30,11 @@ from typing import Any
 from payme.cards import Card
 from payme.codes import NO_CARD, hand_code
 from payme.game.actions import Action, Discard, Draw, GoOut, LayDownRummy
-from payme.game.three_pack import go_out_options
+from payme.game.three_pack import go_out_options, lonely_cards
 from payme.game.three_pack_bots import ThreePackStrongBot, _winning_move
 from payme.game.view import SeatView, ThreePackView, narrow
 from payme.rulesets import Ruleset
+from payme.words import counts_cards
 
 
 def _label(card: Card) -> str:
@@ -58,12 +59,24 @@ class ThreePackExpert(ThreePackStrongBot):
         # up to 50,000 entries a game, which tuples of cards would put in every full
         # garbage collection's way (20-31 ms inside a decision, see payme.codes).
         self._values: dict[bytes, float] = {}
+        self.count_cards = counts_cards(rules)
 
     # --- weighing -------------------------------------------------------------------
 
     def goes_out(self, hand: Sequence[Card]) -> bool:
         """Whether a hand of ``dealt + 1`` cards can go out now (exact)."""
         return bool(go_out_options(self.rules, hand))
+
+    def _after_draw(self, grown: list[Card]) -> int | None:
+        """``None`` when ``grown`` (a hand and the card drawn) can go out, else its fewest
+        unmelded cards.  Where every card counts 1, a hand with two or more unmelded cards
+        cannot go out, and that settles most draws without the go-out question."""
+        if self.count_cards:
+            count = self.unmelded(grown)
+            if count > 1:
+                return count
+            return None if self.goes_out(grown) else count
+        return None if self.goes_out(grown) else self.unmelded(grown)
 
     def may_meld(self, hand: Sequence[Card]) -> Callable[[Card], bool]:
         """A quick test of whether a card could meld with ``hand`` (never a false no)."""
@@ -86,16 +99,19 @@ class ThreePackExpert(ThreePackStrongBot):
         if not total:
             return float(base)
         may_meld = self.may_meld(hand)
+        # A card that melds with nothing leaves one more unmelded card: thrown back, the
+        # hand is as it was (and cannot go out unless every card was melded before).
+        lonely = lonely_cards(self.rules, hand) if base and self.count_cards else 0
         expect = 0.0
         for card, n in unseen.items():
-            if not may_meld(card):
+            if lonely >> card.index & 1 or not may_meld(card):
                 expect += n * base  # it is thrown back
                 continue
-            grown = [*hand, card]
-            if self.goes_out(grown):
+            after = self._after_draw([*hand, card])
+            if after is None:
                 expect -= n * self.OUT_BONUS
             else:
-                expect += n * max(0, self.unmelded(grown) - 1)
+                expect += n * max(0, after - 1)
         known = self._values[key] = expect / total
         return known
 
@@ -174,16 +190,21 @@ class ThreePackExpert(ThreePackStrongBot):
         here = self.value(hand, unseen, total)
         gain = max(0.0, base - here)
         may_meld = self.may_meld(hand)
+        lonely = lonely_cards(self.rules, hand) if base and self.count_cards else 0
         expect = 0.0
         for card, n in unseen.items():
             if not may_meld(card):
                 expect += n * here
                 continue
-            grown = [*hand, card]
-            if self.goes_out(grown):
+            if lonely >> card.index & 1:
+                # One more unmelded card, so no going out (see value).
+                expect += n * min(here, base - gain)
+                continue
+            after = self._after_draw([*hand, card])
+            if after is None:
                 expect -= n * self.OUT_BONUS
             else:
-                expect += n * min(here, max(0, self.unmelded(grown) - 1) - gain)
+                expect += n * min(here, max(0, after - 1) - gain)
         return expect / total
 
     # --- advice ---------------------------------------------------------------------

@@ -137,6 +137,9 @@ def _count(cards: tuple[Card, ...], book: ShapeBook) -> Scan:
     return held, tally, state, others
 
 
+_NO_USES: list[int] = []
+
+
 class Search:
     """One hand prepared for the search under one rule set, round and pricing.
 
@@ -350,21 +353,25 @@ class Search:
 
     def _expand_scoped(self) -> None:
         """Candidate melds in one variant per number of scoped wild cards they use."""
-        uses: list[list[int]] = [[] for _ in self.cands]
-        for p, moves in enumerate(self.cands):
+        cands, templates = self.cands, self.templates
+        # Only the anchors with candidate melds are read (a shared empty list elsewhere).
+        uses: list[list[int]] = [_NO_USES] * len(cands)
+        n_set, unit_g, n_run, unit_q = self.n_set, self.unit_g, self.n_run, self.unit_q
+        for p, moves in enumerate(cands):
             if not moves:
                 continue
             grown: list[tuple[int, int]] = []
             tpls: list[Template] = []
-            for (delta, k), tpl in zip(moves, self.templates[p], strict=True):
-                is_set = tpl[0] == "set"
-                have, unit = (self.n_set, self.unit_g) if is_set else (self.n_run, self.unit_q)
+            used: list[int] = []
+            for (delta, k), tpl in zip(moves, templates[p], strict=True):
+                have, unit = (n_set, unit_g) if tpl[0] == "set" else (n_run, unit_q)
                 for use in range(min(k, have), -1, -1):
                     grown.append((delta + use * unit, k - use))
                     tpls.append(tpl)
-                    uses[p].append(use)
-            self.cands[p] = tuple(grown)
-            self.templates[p] = tuple(tpls)
+                    used.append(use)
+            cands[p] = tuple(grown)
+            templates[p] = tuple(tpls)
+            uses[p] = used
         self.uses = uses
 
     def scoped_left(self, state: int) -> tuple[int, int]:
