@@ -372,3 +372,69 @@ def test_a_last_discard_searches_fewer_lay_offs_the_more_wild_cards_it_holds(
             g.apply(make_bot("greedy", family, seed).choose(view, g.legal_actions()))
     # Hands with few wild cards still get all four searches, and the bound was tested.
     assert seen.get(0) == 4 and seen.get(3) == 2, seen
+
+
+def test_the_outlooks_shortcuts_give_the_floats_of_its_definitions() -> None:
+    # Outlook.kept and Outlook._draw work the pair savings out inline (the same pairs
+    # summed in the same order); the plain definitions, estimate by estimate, must give
+    # the very same floats on random hands, for Denexa and family rules.
+    import random
+    from collections import Counter
+    from functools import reduce
+    from operator import add
+
+    import payme.game.expert as expert
+    from payme.cards import CARDS
+    from payme.game.bots import _with, _without
+    from payme.game.evaluation import layout
+
+    class Plain(expert.Outlook):
+        def kept(self, hand: tuple[Card, ...]) -> float:
+            pts, dead = layout(hand, self.rules, self.dealt)
+            if len(dead) <= 1:
+                return 0.0
+            return min(self.estimate(pts - self.points_of(c), _without(dead, c)) for c in set(dead))
+
+    def plain_draw(o: Plain, hand: tuple[Card, ...]) -> tuple[float, float]:
+        # _draw as its docstring defines it, each card's worth from estimate or kept, added
+        # up in _draw's order (the cards thrown back, then those tried) one by one.
+        pts, dead = layout(hand, o.rules, o.dealt)
+        if not dead:
+            return 0.0, 1.0
+        here = o.estimate(pts, dead)
+        swaps = [(pts - o.points_of(w), _without(dead, w)) for w in set(dead)]
+        if len(dead) > 3:
+            swaps = [min(swaps, key=lambda s: s[0])]
+        may = o.may_meld(hand)
+        thrown = [
+            n * min(here, *(o.estimate(p + o.points[c], (*d, c)) for p, d in swaps))
+            for c, n in o.kinds
+            if not may(c)
+        ]
+        melding = [(c, n) for c, n in o.kinds if may(c)]
+        tried = o._sample(hand, melding)
+        scale = sum(n for _, n in melding) / sum(n for _, n in tried) if tried else 0.0
+        weighed = [(n * scale, o.kept(_with(hand, c))) for c, n in tried]
+        expect = reduce(add, [*thrown, *(w * v for w, v in weighed)], 0.0)
+        outs = reduce(add, [w for w, v in weighed if v == 0.0], 0.0)
+        return expect / o.total, outs / o.total
+
+    rng = random.Random(21)
+    compared = long_deadwood = 0
+    for name in ("denexa", "family"):
+        ruleset = rules(name)
+        for _ in range(30):
+            dealt = rng.randint(6, 13)
+            pack = [c for i, n in enumerate(ruleset.pack_counts(4)) for c in [CARDS[i]] * n]
+            rng.shuffle(pack)
+            hand = tuple(sorted(pack[:dealt]))
+            unseen = Counter(pack[dealt : dealt + rng.randint(20, 60)])
+            fast = expert.Outlook(ruleset, dealt, unseen, 0.3, per_draw=10**6)
+            plain = Plain(ruleset, dealt, unseen, 0.3, per_draw=10**6)
+            assert fast.draw(hand) == plain_draw(plain, hand), (name, dealt, hand)
+            for card in list(unseen)[:8]:
+                grown = _with(hand, card)
+                assert fast.kept(grown) == plain.kept(grown), (name, dealt, grown)
+                long_deadwood += len(layout(grown, ruleset, dealt)[1]) > 3
+            compared += 1
+    assert compared == 60 and long_deadwood > 200

@@ -225,7 +225,7 @@ def _meld_variants(group: tuple[int, ...], t: RuleTables) -> tuple[Meld, ...]:
     return tuple(found)
 
 
-_REMEMBERED = 1 << 12
+_REMEMBERED = 1 << 15
 _VARIANTS: dict[RuleTables, dict[bytes, bytes]] = {}
 """The codes of each group's melds (:mod:`payme.codes`: kept as Meld objects, they were a
 large part of what every full garbage collection walked), by rule tables, then by the

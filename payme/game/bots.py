@@ -259,6 +259,8 @@ class StrongBot(GreedyBot):
             if best is None or spots < best[0]:
                 out = by_discard[discard]
                 best = (spots, GoOut(out.seat, out.discard, melds))
+                if not spots:
+                    break  # none can leave fewer
         return outs[0] if best is None else best[1]
 
     # --- what is still out there
