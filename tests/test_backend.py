@@ -400,3 +400,38 @@ def test_an_out_of_date_build_is_not_used(tmp_path: Path) -> None:
     assert not out_of_date(SimpleNamespace(SOURCE=digest), tmp_path / "absent.c")  # type: ignore[arg-type]
     if CORE is not None:  # the build in use here matches its source
         assert not out_of_date(CORE)
+
+
+_SEARCHES_LEFT = """
+import gc, random
+import payme
+from payme.cards import CARDS
+from payme.rulesets import rules
+from payme.solver import evaluate
+from payme.solver.search import Search
+
+ruleset = rules("three_pack")
+pack = [c for c, n in zip(CARDS, ruleset.pack_counts(None)) for _ in range(n)]
+scoped = [c for c in CARDS if c.token in ("GROUP", "SEQ")]
+rng = random.Random(5)
+gc.collect()
+gc.disable()
+for _ in range(300):
+    hand = [c for c in rng.sample(pack, 8) if c not in scoped] + scoped
+    evaluate(tuple(hand), ruleset).deadwood_points  # a hand the search is set up for
+print(payme.solver_backend(), sum(type(o) is Search for o in gc.get_objects()))
+"""
+
+
+def test_the_compiled_search_is_freed_without_the_garbage_collector() -> None:
+    # A hand with GROUP and SEQ is set up in Python and searched by the core; the set-up
+    # must not be a reference cycle with its search (a bot's decision makes thousands:
+    # left to the collector, they made its full collections inside decisions long).
+    env = {k: v for k, v in os.environ.items() if k != "PAYME_SOLVER"}
+    done = subprocess.run(
+        [sys.executable, "-c", _SEARCHES_LEFT], env=env, capture_output=True, text=True, timeout=120
+    )
+    assert done.returncode == 0, done.stderr
+    backend, left = done.stdout.split()
+    assert backend == "compiled"
+    assert int(left) == 0

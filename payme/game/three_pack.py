@@ -167,13 +167,14 @@ class _Lonely:
     left over, else its rank), its suit's place, and for each rank and reach the ranks of
     its suit close enough to share a sequence with it."""
 
-    __slots__ = ("kind", "near", "need", "rules", "suit")
+    __slots__ = ("kind", "near", "need", "rules", "scope", "suit")
 
     def __init__(self, rules: Ruleset) -> None:
         self.rules = rules
         self.need = min(rules.set_min, rules.run_min) - 1
         self.kind: list[int] = []
         self.suit: list[int] = []
+        self.scope = [rules.wild_scope(card, None) for card in CARDS]
         for card in CARDS:
             if rules.wild_scope(card, None) is not None:
                 kind = _WILD
@@ -257,32 +258,36 @@ def lonely_cards(rules: Ruleset, hand: Sequence[Card]) -> int:
     (bit ``card.index``): added to the hand, such a card is left over whatever the layout,
     so the hand's fewest unmelded cards grow by exactly one.
 
-    A card is lonely here as in :func:`_hopeless`: the hand has no natural card of its
-    rank, none of its suit close enough for the hand's wild cards to fill the gap, and
-    fewer wild cards than a meld needs besides it.
+    A card is lonely when the hand has no natural card of its rank, none of its suit close
+    enough for the wild cards that may sit in a run (WILD, SEQ) to fill the gap, and too
+    few wild cards to make a set (WILD, GROUP) or a run with it alone.
 
     >>> from payme.cards import parse_card, parse_hand
     >>> mask = lonely_cards(get_rules("three_pack"), parse_hand("5H 6H 9C 9S KD GROUP"))
-    >>> [mask >> parse_card(t).index & 1 for t in ("2S", "7H", "9D", "JD", "TD")]
+    >>> [mask >> parse_card(t).index & 1 for t in ("2S", "7H", "9D", "QD", "JD")]
     [1, 0, 0, 0, 1]
     """
     table = _lonely_table(rules)
-    need = table.need
-    if need < 1:
+    if table.need < 1:
         return 0
-    kinds, suits, near = table.kind, table.suit, table.near
-    wilds = ranks = 0
+    kinds, suits, near, scopes = table.kind, table.suit, table.near, table.scope
+    in_sets = in_runs = ranks = 0
     held = [0, 0, 0, 0]
     for c in hand:
-        kind = kinds[c.index]
+        i = c.index
+        kind = kinds[i]
+        if kind == _WILD:
+            scope = scopes[i]
+            in_sets += scope != "run"
+            in_runs += scope != "set"
+            if i < N_REGULAR:
+                kind = i % 13 + 1  # a wild card of a rank may play as itself too
         if kind > 0:
-            held[suits[c.index]] |= 1 << kind
+            held[suits[i]] |= 1 << kind
             ranks |= 1 << kind
-        elif kind == _WILD:
-            wilds += 1
-    if wilds >= need:
-        return 0
-    reach = min(wilds + 1, 14)
+    if in_sets >= rules.set_min - 1 or in_runs >= rules.run_min - 1:
+        return 0  # wild cards alone could meld any card
+    reach = min(in_runs + 1, 14)
     mask = 0
     for i in range(N_REGULAR):
         kind = kinds[i]

@@ -392,7 +392,12 @@ class Search:
 
         ``d`` is 0 when a discard is owed, 1 when not.
         """
-        return self._plain.walk(d)
+        p = self._plain
+        state, b = self.state0, self.n_any
+        total = p.solve(state, b, INF) if d else p.value(state, b, d)
+        if total >= INF:
+            return Path(total, [], [], [], None, NO_LEFTOVER, 0, 0, 0)
+        return replay(self, total, p.picks(state, b, d), d)
 
     def picks(self, d: int) -> tuple[int, ...]:
         """The first best moves of one best layout from the start (see ``_Solver.picks``),
@@ -584,14 +589,6 @@ class _Solver:
         for memo in (*self.memos, *self.memos_d):
             memo.clear()
 
-    def walk(self, d: int) -> Path:
-        h = self.h
-        state, b = h.state0, h.n_any
-        total = self.solve(state, b, INF) if d else self.value(state, b, d)
-        if total >= INF:
-            return Path(total, [], [], [], None, NO_LEFTOVER, 0, 0, 0)
-        return replay(h, total, self.picks(state, b, d), d)
-
 
 def replay(h: Search, total: int, picks: tuple[int, ...], d: int) -> Path:
     """The :class:`Path` of one best layout from its ``picks`` (see ``_Solver.picks``):
@@ -643,7 +640,9 @@ class _CompiledSolver(_Solver):
     __slots__ = ("core", "entry", "picks", "release", "value")
 
     def __init__(self, h: Search, core: GSearch) -> None:
-        self.h = h
+        # No reference back to the hand (the core holds what it needs): the hand and its
+        # search are then no reference cycle, and are freed as soon as they are dropped,
+        # not left for the garbage collector (thousands of them in a bot's decision).
         self.off = h.n_conv
         self.core = core
         self.solve = core.solve
