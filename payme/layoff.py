@@ -940,13 +940,20 @@ class _Search:
         index, m = melds[i]
         guards = self._packed.guards
         whole = left | guards
+        if i + 1 == len(melds):
+            # The last meld, its ends written out (a call each cost more than the test):
+            # nothing onto it, then all the cards still to place.
+            if not size and left not in reach:
+                reach[left] = (choice, laid)
+            if size:
+                for code, pts, added in self._options(i, size):
+                    if (whole - code) & guards == guards and left - code not in reach:
+                        reach[left - code] = ((*choice, (index, added)), laid + pts)
+            return
         # Nothing onto this meld first, then fewer cards before more: the order in which
         # equally good lay-offs are preferred.
         self._spread(i + 1, size, left, choice, laid, reach)
-        # Onto the last meld only lay-offs of all the cards still to place reach anything
-        # (size <= its room, checked above): the smaller ones are not tried.
-        sizes = range(1, min(size, m.room) + 1) if i + 1 < len(melds) else (size,) * (size > 0)
-        for k in sizes:
+        for k in range(1, min(size, m.room) + 1):
             for code, pts, added in self._options(i, k):
                 if (whole - code) & guards == guards:
                     self._spread(
