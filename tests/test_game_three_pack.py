@@ -881,6 +881,26 @@ def test_a_lonely_card_adds_exactly_one_unmelded_card() -> None:
     assert hands_with_some > 300 and checked > 5000
 
 
+def test_the_answer_memo_drops_its_oldest_answers_when_full(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Cleared whole, the memo made every decision of the next games start cold; now only
+    # the oldest quarter goes, and the recent answers stay.
+    import payme.game.three_pack as three_pack
+    from payme.game.three_pack import unmelded_count
+
+    monkeypatch.setattr(three_pack, "_CACHE_LIMIT", 8)
+    ruleset = dataclasses.replace(TP, name="tp-memo")  # a rule set of its own: a new memo
+    hands = [parse_hand(f"{r}H {r}S {r}C 2D") for r in "3456789TJQKA"]
+    for hand in hands:
+        assert unmelded_count(ruleset, hand) == 1
+    kept = three_pack._cache(ruleset)
+    assert len(kept) == 8
+    assert [three_pack._COUNT + three_pack._key(h) in kept for h in hands] == [False] * 4 + [
+        True
+    ] * 8
+
+
 def test_an_agreed_tie_game_has_no_winner_and_keeps_the_first_player() -> None:
     g = new_three_pack_game(players=3, seed=4, first=0)
     g = arrange(g, {1: "RUMMY 2C 6D KH 9S 4H 8D"})
