@@ -885,7 +885,7 @@ def test_the_answer_memo_drops_its_oldest_answers_when_full(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     # Cleared whole, the memo made every decision of the next games start cold; now only
-    # the oldest quarter goes, and the recent answers stay.
+    # the oldest answers go (one at a time with this limit), and the recent ones stay.
     import payme.game.three_pack as three_pack
     from payme.game.three_pack import unmelded_count
 
