@@ -317,7 +317,7 @@ def arrangements(
     """
     t = tables_for(rules, dealt)
     hand = tuple(sorted(hand_cards(cards, t)))
-    return _arrangements(hand, t, limit, _Meldable(hand, t))
+    return _arrangements(hand, t, limit, _Meldable(hand, t), {})
 
 
 def going_out_arrangements(
@@ -337,6 +337,7 @@ def going_out_arrangements(
     t = tables_for(rules, dealt)
     cards = tuple(sorted(hand_cards(hand, t)))
     shared = _Meldable(cards, t)
+    groups: dict[bytes, tuple[tuple[int, ...], ...]] = {}  # the same parts meet again
     for each in discards:
         kept = list(cards)
         discard = None if each is None else Card(each)
@@ -347,14 +348,19 @@ def going_out_arrangements(
         # A part of the kept cards is a part of the hand: the hand's search answers for it,
         # unless it had to step aside for cards this discard leaves behind.
         meldable = shared if shared.search is not None else _Meldable(tuple(kept), t)
-        for melds in _arrangements(tuple(kept), t, limit, meldable):
+        for melds in _arrangements(tuple(kept), t, limit, meldable, groups):
             yield discard, melds
 
 
 def _arrangements(
-    hand: tuple[Card, ...], t: RuleTables, limit: int, meldable: _Meldable
+    hand: tuple[Card, ...],
+    t: RuleTables,
+    limit: int,
+    meldable: _Meldable,
+    groups: dict[bytes, tuple[tuple[int, ...], ...]],
 ) -> tuple[tuple[Meld, ...], ...]:
-    """:func:`arrangements` of ``hand`` (sorted cards); ``meldable`` answers for its parts."""
+    """:func:`arrangements` of ``hand`` (sorted cards); ``meldable`` answers for its parts,
+    and ``groups`` remembers the groups each first card heads in the cards left."""
     from payme.solver import evaluate
 
     best = evaluate(hand, t.rules, t.dealt)
@@ -385,7 +391,11 @@ def _arrangements(
             search(tuple(rest), chosen)
             chosen.pop()
             return
-        for group in _groups_with(first, rest, t):
+        part = bytes([first, *rest])
+        heads = groups.get(part)
+        if heads is None:
+            heads = groups[part] = tuple(_groups_with(first, rest, t))
+        for group in heads:
             work[0] += 1
             if work[0] >= _WORK_LIMIT or len(found) >= limit:
                 return
