@@ -168,10 +168,11 @@ def _run_gap(rules: Ruleset, a: int, b: int) -> int:
 
 
 class _Lonely:
-    """What :func:`_hopeless` reads of a rule set, worked out once: for each card index its
-    kind (``_WILD``, ``_SINGLE``: a one-card meld, ``_STUCK``, ``_BARRED``: stuck and never
-    left over, else its rank), its suit's place, and for each rank and reach the ranks of
-    its suit close enough to share a sequence with it."""
+    """What :func:`_hopeless` and :func:`lonely_cards` read of a rule set, worked out once:
+    for each card index its wild scope and its kind (``_WILD``, ``_SINGLE``: a one-card
+    meld, ``_STUCK``, ``_BARRED``: stuck and never left over, else its rank), its suit's
+    place, and for each rank and reach the ranks of its suit close enough to share a
+    sequence with it."""
 
     __slots__ = ("kind", "near", "need", "rules", "scope", "suit")
 
@@ -182,7 +183,7 @@ class _Lonely:
         self.suit: list[int] = []
         self.scope = [rules.wild_scope(card, None) for card in CARDS]
         for card in CARDS:
-            if rules.wild_scope(card, None) is not None:
+            if self.scope[card.index] is not None:
                 kind = _WILD
             elif card.rank is None or card.suit is None:
                 if card.token in rules.single_card_melds:
