@@ -66,12 +66,16 @@ def test_the_memos_hold_nothing_the_garbage_collector_walks() -> None:
         evaluation.go_out_discards(hand, r, 10)
         # The pack holds two of each card: the hand lays off holds none of the melds'.
         evaluation.best_lay_off_points(tuple(c for c in hand if c not in on_table), melds, r, 10)
-    memos = (evaluation._layouts, evaluation._discards, evaluation._outs, evaluation._lay_offs)
+    for layouts in evaluation._layouts.values():
+        assert len(layouts) > 300 and not layouts.tracked()
+        held = [*layouts.new.items(), *layouts.old.items()]
+        assert not any(gc.is_tracked(k) or gc.is_tracked(v) for k, v in held)
+    memos = (evaluation._discards, evaluation._outs, evaluation._lay_offs)
     for memo in memos:
         for table in memo.values():
             assert not gc.is_tracked(table)
             assert not any(gc.is_tracked(k) or gc.is_tracked(v) for k, v in table.items())
-    for memo in memos[1:]:
+    for memo in memos:
         assert [len(table) for table in memo.values()] == [300]
 
 

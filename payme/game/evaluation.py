@@ -20,6 +20,7 @@ from typing import Any
 from payme.cards import CARDS, Card
 from payme.codes import melds_code, placements_code, placements_of, points_of, scored_code
 from payme.deprecation import renamed
+from payme.memo import RecentMemo
 from payme.rulesets import Ruleset
 
 Hand = tuple[Card, ...]
@@ -30,20 +31,32 @@ Hand = tuple[Card, ...]
 # of cards made each full collection take 50-500 ms, paid by whichever move happened to
 # trigger it.  Not even tuples of them: a dict into which a new tuple goes is tracked
 # again, and the next full collection visits every entry (20-30 ms after 250 games).
-_layouts: dict[tuple[Ruleset, int], dict[bytes, bytes]] = {}
-_MAX_LAYOUTS = 1 << 18
-_count = 0
-_last: list[Any] = [None, None, {}]
+_layouts: dict[tuple[Ruleset, int], RecentMemo[bytes]] = {}
+"""The best layouts, the most recent for each rule set and cards dealt (at most 256 of
+them).  A game stores some 1,000-2,000 layouts and reads many more, of its own hands and of
+small hands other games held too.  (A dict bounded by clearing it at 262,144 layouts spent
+10-25 ms now and then making its table anew or clearing it, inside a decision.)"""
+_LAYOUT_SIZE = 1 << 13
+_last: list[Any] = [None, None, None]
 """The rule set, cards dealt and table of the last lookup (a rule set hashes slowly)."""
+
+
+def _layout_table(rules: Ruleset, dealt: int) -> RecentMemo[bytes]:
+    if _last[0] is rules and _last[1] == dealt:
+        last: RecentMemo[bytes] = _last[2]
+        return last
+    table = _layouts.get((rules, dealt))
+    if table is None:
+        if len(_layouts) >= 256:
+            _layouts.clear()
+        table = _layouts[rules, dealt] = RecentMemo(_LAYOUT_SIZE)
+    _last[:] = [rules, dealt, table]
+    return table
 
 
 def layout(hand: Hand, rules: Ruleset, dealt: int) -> tuple[int, Hand]:
     """The fewest deadwood points of a sorted hand and the deadwood of its best layout."""
-    if _last[0] is rules and _last[1] == dealt:
-        table = _last[2]
-    else:
-        table = _layouts.setdefault((rules, dealt), {})
-        _last[:] = [rules, dealt, table]
+    table = _layout_table(rules, dealt)
     key = bytes([c.index for c in hand])
     known = table.get(key)
     if known is None:
@@ -51,19 +64,9 @@ def layout(hand: Hand, rules: Ruleset, dealt: int) -> tuple[int, Hand]:
 
         ev = evaluate(hand, rules, dealt)
         dead = tuple(ev.deadwood)
-        _remember(table, key, ev.deadwood_points, dead)
+        table.put(key, scored_code(ev.deadwood_points, bytes([c.index for c in dead])))
         return ev.deadwood_points, dead
     return points_of(known), tuple([CARDS[i] for i in known[2:]])
-
-
-def _remember(table: dict[bytes, bytes], key: bytes, pts: int, dead: Hand) -> None:
-    global _count
-    if _count >= _MAX_LAYOUTS:
-        for known in _layouts.values():
-            known.clear()  # crude but bounded: games only revisit recent hands
-        _count = 0
-    _count += 1
-    table[key] = scored_code(pts, bytes([c.index for c in dead]))
 
 
 def points(hand: Hand, rules: Ruleset, dealt: int) -> int:
@@ -113,7 +116,8 @@ def best_discard_points(hand: Hand, rules: Ruleset, dealt: int) -> tuple[Card, i
     found = solve(hand, rules, dealt)
     ev = found.evaluation
     rest = bytes([c.index for c in sorted(ev.cards)])
-    _remember(_layouts.setdefault((rules, dealt), {}), rest, ev.deadwood_points, tuple(ev.deadwood))
+    dead = bytes([c.index for c in ev.deadwood])
+    _layout_table(rules, dealt).put(rest, scored_code(ev.deadwood_points, dead))
     table[key] = found.deadwood_points << 8 | found.card.index
     return found.card, found.deadwood_points
 
@@ -190,10 +194,8 @@ def may_fit(card: Card, meld: Any, rules: Ruleset, dealt: int) -> bool:
 
 def clear() -> None:
     """Forget every remembered answer."""
-    global _count
     _layouts.clear()
-    _last[:] = [None, None, {}]
-    _count = 0
+    _last[:] = [None, None, None]
     _discards.clear()
     _outs.clear()
     _lay_offs.clear()

@@ -49,7 +49,6 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
-from itertools import islice
 from typing import cast
 
 from payme.cards import CARDS, N_REGULAR, SUITS, Card, format_hand, parse_card
@@ -72,6 +71,7 @@ from payme.game.arrangement import declared_verdict
 from payme.game.base import Game, GameOption, ResultRow
 from payme.game.view import PublicEvent, ThreePackView
 from payme.melds import Meld
+from payme.memo import RecentMemo
 from payme.pack import MAX_HAND, Pack
 from payme.rulesets import Ruleset, RulesLike
 from payme.rulesets import rules as get_rules
@@ -126,33 +126,28 @@ def seven_pile_shuffle(cards: Sequence[Card]) -> list[Card]:
     return stacked
 
 
-_CACHE_LIMIT = 200_000
-_caches: dict[int, tuple[Ruleset, dict[bytes, bytes | int]]] = {}
+_CACHE_SIZE = 1 << 15
+_caches: dict[int, tuple[Ruleset, RecentMemo[bytes | int]]] = {}
 _OUT = b"\xfe"
 _COUNT = b"\xfd"
 """The first byte of a memo's key, saying which question it answers (no card has these
 indices); the rest is the hand's sorted card indices."""
 
 
-def _cache(rules: Ruleset) -> dict[bytes, bytes | int]:
+def _cache(rules: Ruleset) -> RecentMemo[bytes | int]:
     """Solver answers for one rule set, keyed by a hand's sorted card indices.
 
     Keyed by the rule set's identity (kept alive in the entry) because hashing a whole
-    Ruleset, or a tuple of cards, on every question costs more than many answers.  Its
-    keys and answers are bytes and ints only (see :mod:`payme.codes`): the garbage collector
-    never tracks the table, so its full collections need not visit its entries.
+    Ruleset, or a tuple of cards, on every question costs more than many answers.  A
+    game asks some 3,000-4,000 questions, and many again in its later turns: the
+    :class:`~payme.memo.RecentMemo` keeps the last 32,768-65,536 answers.  (A dict bounded
+    at 200,000 answers spent 15-40 ms making its table anew now and then, inside a
+    decision.)
     """
     entry = _caches.get(id(rules))
     if entry is None or entry[0] is not rules:
-        entry = _caches[id(rules)] = (rules, {})
-    table = entry[1]
-    if len(table) > _CACHE_LIMIT:
-        # The oldest answers go, a few at a time (a dict keeps the order of insertion):
-        # cleared whole, the table made the next games' decisions start cold, each at
-        # several times the cost; a quarter at once took some 20 ms inside one decision.
-        for key in list(islice(table, max(1, _CACHE_LIMIT // 64))):
-            del table[key]
-    return table
+        entry = _caches[id(rules)] = (rules, RecentMemo(_CACHE_SIZE))
+    return entry[1]
 
 
 def _key(hand: Iterable[Card]) -> bytes:
@@ -329,7 +324,7 @@ def go_out_options(rules: Ruleset, hand: Iterable[Card]) -> tuple[Card | None, .
         result = can_go_out(cards, rules)
         never = set(rules.never_left_over)
         found = tuple(d for d in result.discards if d is None or d.token not in never)
-    cache[key] = stands_code(found)
+    cache.put(key, stands_code(found))
     return found
 
 
@@ -348,7 +343,8 @@ def unmelded_count(rules: Ruleset, hand: Iterable[Card]) -> int:
         return known
     from payme.solver import evaluate
 
-    count = cache[key] = int(evaluate(cards, rules).deadwood_points)
+    count = int(evaluate(cards, rules).deadwood_points)
+    cache.put(key, count)
     return count
 
 

@@ -33,6 +33,7 @@ from payme.game.actions import Action, Discard, Draw, GoOut, LayDownRummy
 from payme.game.three_pack import go_out_options, lonely_cards
 from payme.game.three_pack_bots import ThreePackStrongBot, _winning_move
 from payme.game.view import SeatView, ThreePackView, narrow
+from payme.memo import RecentMemo
 from payme.rulesets import Ruleset
 from payme.words import counts_cards
 
@@ -57,8 +58,10 @@ class ThreePackExpert(ThreePackStrongBot):
         super().__init__(rules, seed)
         # Keyed by bytes (the hand's cards, NO_CARD, then each unseen kind and its copies):
         # up to 50,000 entries a game, which tuples of cards would put in every full
-        # garbage collection's way (20-31 ms inside a decision, see payme.codes).
-        self._values: dict[bytes, float] = {}
+        # garbage collection's way (20-31 ms inside a decision, see payme.codes).  A turn
+        # asks some 4,000 (its unseen cards are in every key), and the memo keeps the last
+        # 16,384-32,768, never pausing long to drop or grow a table (payme.memo).
+        self._values: RecentMemo[float] = RecentMemo(1 << 14)
         self.count_cards = counts_cards(rules)
 
     # --- weighing -------------------------------------------------------------------
@@ -93,8 +96,6 @@ class ThreePackExpert(ThreePackStrongBot):
         known = self._values.get(key)
         if known is not None:
             return known
-        if len(self._values) > 50_000:
-            self._values.clear()
         base = self.unmelded(hand)
         if not total:
             return float(base)
@@ -112,7 +113,8 @@ class ThreePackExpert(ThreePackStrongBot):
                 expect -= n * self.OUT_BONUS
             else:
                 expect += n * max(0, after - 1)
-        known = self._values[key] = expect / total
+        known = expect / total
+        self._values.put(key, known)
         return known
 
     def out_chance(self, hand: Sequence[Card], unseen: Counter[Card]) -> float:
