@@ -562,20 +562,24 @@ def _multisets(most: list[int], size: int) -> Iterator[tuple[int, ...]]:
     room = [0] * (n + 1)
     for i in range(n - 1, -1, -1):
         room[i] = room[i + 1] + most[i]
-    counts = [0] * n
+    return _fill(most, room, [0] * n, 0, size)
 
-    def fill(i: int, left: int) -> Iterator[tuple[int, ...]]:
-        if left == 0:
-            yield tuple(counts)
-            return
-        if i == n or room[i] < left:
-            return
-        for k in range(min(most[i], left), -1, -1):
-            counts[i] = k
-            yield from fill(i + 1, left - k)
-        counts[i] = 0
 
-    return fill(0, size)
+def _fill(
+    most: list[int], room: list[int], counts: list[int], i: int, left: int
+) -> Iterator[tuple[int, ...]]:
+    """:func:`_multisets` from kind ``i`` on, ``left`` cards still to take (a function of
+    its own: a nested one calling itself would be a reference cycle, left for the garbage
+    collector, at every call)."""
+    if left == 0:
+        yield tuple(counts)
+        return
+    if i == len(most) or room[i] < left:
+        return
+    for k in range(min(most[i], left), -1, -1):
+        counts[i] = k
+        yield from _fill(most, room, counts, i + 1, left - k)
+    counts[i] = 0
 
 
 def _cards_of(kinds: list[Card], counts: tuple[int, ...]) -> tuple[Card, ...]:

@@ -367,50 +367,72 @@ def _arrangements(
     if best.deadwood:
         return ()
     found: list[tuple[Meld, ...]] = [tuple(best.melds)] if best.melds else [()]
-    seen = {_key(best.melds)}
-    work = [0]
-    scope, single = t.scope, t.single
+    _Search(t, limit, meldable, groups, found, {_key(best.melds)}).place(
+        tuple(c.index for c in hand), []
+    )
+    return tuple(found)
 
-    def search(left: tuple[int, ...], chosen: list[Meld]) -> None:
-        if len(found) >= limit or work[0] >= _WORK_LIMIT:
+
+class _Search:
+    """The search of :func:`_arrangements`: a class, not a nested function calling itself,
+    which would be a reference cycle (holding the hand's whole search) left for the
+    garbage collector at every call."""
+
+    __slots__ = ("found", "groups", "limit", "meldable", "scope", "seen", "single", "t", "work")
+
+    def __init__(
+        self,
+        t: RuleTables,
+        limit: int,
+        meldable: _Meldable,
+        groups: dict[bytes, tuple[tuple[int, ...], ...]],
+        found: list[tuple[Meld, ...]],
+        seen: set[tuple[tuple[object, ...], ...]],
+    ) -> None:
+        self.t, self.limit, self.meldable, self.groups = t, limit, meldable, groups
+        self.found, self.seen, self.work = found, seen, 0
+        self.scope, self.single = t.scope, t.single
+
+    def place(self, left: tuple[int, ...], chosen: list[Meld]) -> None:
+        found, limit = self.found, self.limit
+        if len(found) >= limit or self.work >= _WORK_LIMIT:
             return
         if not left:
             key = _key(chosen)
-            if key not in seen:
-                seen.add(key)
+            if key not in self.seen:
+                self.seen.add(key)
                 found.append(tuple(chosen))
             return
         # Place the first card that stands for itself for sure (it narrows the partners
         # to its rank and suit), else the first card.
+        scope = self.scope
         first = next((c for c in left if scope[c] is None), left[0])
         rest = list(left)
         rest.remove(first)
-        if first in single:
+        if first in self.single:
             card = CARDS[first]
             chosen.append(Meld("single", (card,), (card,)))
-            search(tuple(rest), chosen)
+            self.place(tuple(rest), chosen)
             chosen.pop()
             return
+        t, groups = self.t, self.groups
         part = bytes([first, *rest])
         heads = groups.get(part)
         if heads is None:
             heads = groups[part] = tuple(_groups_with(first, rest, t))
         for group in heads:
-            work[0] += 1
-            if work[0] >= _WORK_LIMIT or len(found) >= limit:
+            self.work += 1
+            if self.work >= _WORK_LIMIT or len(found) >= limit:
                 return
             remaining = list(rest)
             for c in group:
                 remaining.remove(c)
-            if remaining and not meldable.whole(remaining):
+            if remaining and not self.meldable.whole(remaining):
                 continue  # the rest cannot all be melded: no arrangement this way
             for meld in _meld_variants((first, *group), t):
                 chosen.append(meld)
-                search(tuple(remaining), chosen)
+                self.place(tuple(remaining), chosen)
                 chosen.pop()
-
-    search(tuple(c.index for c in hand), [])
-    return tuple(found)
 
 
 class _Meldable:
