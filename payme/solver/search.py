@@ -683,7 +683,7 @@ def _solver(h: Search) -> _Solver:
     return _CompiledSolver(h, core)
 
 
-_FIELDS: dict[tuple[int, int], tuple[ShapeBook, list[int], Fields]] = {}
+_FIELDS: dict[tuple[int, int], tuple[ShapeBook, tuple[int, ...], Fields]] = {}
 """The compiled core's copy of a shape book's layout and a pricing (by position), made once
 (keyed by their identities; the objects are kept, so an id is not reused meanwhile)."""
 

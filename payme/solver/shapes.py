@@ -98,23 +98,27 @@ class ShapeBook:
         copies = max(t.largest_pack[:N_REGULAR])
         w = max(copies, 1).bit_length() + 1
         self.width = w
-        self.pos_of = [(i % 13) * 4 + i // 13 for i in range(N_REGULAR)]
-        self.index_at = [0] * N_REGULAR
+        # Tuples, not lists, in these tables: a tuple of numbers is soon untracked by the
+        # garbage collector, while a list is walked by every full collection for as long as
+        # the process lives (a book for each rule set and round).
+        self.pos_of = tuple((i % 13) * 4 + i // 13 for i in range(N_REGULAR))
+        index_at = [0] * N_REGULAR
         for i, p in enumerate(self.pos_of):
-            self.index_at[p] = i
+            index_at[p] = i
+        self.index_at = tuple(index_at)
         self.card_at = [CARDS[i] for i in self.index_at]
-        self.unit_of = [1 << (p * w) for p in self.pos_of]
-        self.unit_at = [1 << (p * w) for p in range(N_REGULAR)]
-        self.field_of = [u * ((1 << w) - 1) for u in self.unit_of]  # each card's whole field
+        self.unit_of = tuple(1 << (p * w) for p in self.pos_of)
+        self.unit_at = tuple(1 << (p * w) for p in range(N_REGULAR))
+        self.field_of = tuple(u * ((1 << w) - 1) for u in self.unit_of)  # each card's field
         self.guard = sum(1 << (p * w + w - 1) for p in range(N_REGULAR))
         # Bits above the regular cards hold counts of scoped wild cards (see Search): their
         # "position" is N_REGULAR, which the search reads as "no regular card left".
-        self.pos_at_bit = [min(b // w, N_REGULAR) for b in range(N_REGULAR * w + 64)]
-        self.conv_at = [t.scope[self.index_at[p]] is not None for p in range(N_REGULAR)]
+        self.pos_at_bit = tuple(min(b // w, N_REGULAR) for b in range(N_REGULAR * w + 64))
+        self.conv_at = tuple(t.scope[self.index_at[p]] is not None for p in range(N_REGULAR))
         conv_pos = [p for p in range(N_REGULAR) if self.conv_at[p]]
         # Masks picking bit ``k`` of every wild-of-a-rank field: counting those cards left.
-        self.conv_masks = [sum(1 << (p * w + k) for p in conv_pos) for k in range(w - 1)]
-        self.conv_bits = list(enumerate(self.conv_masks))  # (bit, mask) pairs, for loops
+        self.conv_masks = tuple(sum(1 << (p * w + k) for p in conv_pos) for k in range(w - 1))
+        self.conv_bits = tuple(enumerate(self.conv_masks))  # (bit, mask) pairs, for loops
         # The whole fields of the wild cards of a rank; the lowest bit of every field; and a
         # field's every bit, at the lowest field (spreading a field's lowest bit to all).
         self.conv_fields = sum(self.field_of[self.index_at[p]] for p in conv_pos)
@@ -126,11 +130,11 @@ class ShapeBook:
         self.limit = bytes(min(pack[i], 15 if i < N_REGULAR else 255) for i in range(N_CARDS))
         # The rule set's penalty points by position (cost_at(t.points), at hand), and the
         # leftover table of a hand without pure wild cards (see search.terminal_table).
-        self.points_at = [t.points[i] for i in self.index_at]
+        self.points_at = tuple(t.points[i] for i in self.index_at)
         self.plain_terminal: Any = None
         # run_plan for each count of wild cards a hand may use in runs (at most 63).
         self.plans = [self.run_plan(w) for w in range(64)]
-        self._costs: dict[int, tuple[tuple[int, ...], list[int]]] = {}
+        self._costs: dict[int, tuple[tuple[int, ...], tuple[int, ...]]] = {}
         # Shapes and bundles depend on the meld rules only, not on the round (which cards
         # are wild changes nothing about which cards a meld may take), so every round of a
         # rule set shares them.
@@ -169,13 +173,13 @@ class ShapeBook:
         self.bundles_by_key[key] = bundle
         return bundle
 
-    def cost_at(self, cost: tuple[int, ...]) -> list[int]:
+    def cost_at(self, cost: tuple[int, ...]) -> tuple[int, ...]:
         """``cost`` (by card index) rearranged by position in the packed state."""
         hit = self._costs.get(id(cost))
         if hit is None or hit[0] is not cost:
             if len(self._costs) >= 1024:
                 self._costs.clear()  # bounded: lay-offs price many sets of free cards
-            hit = (cost, [cost[i] for i in self.index_at])
+            hit = (cost, tuple(cost[i] for i in self.index_at))
             self._costs[id(cost)] = hit
         return hit[1]
 
