@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import random
+from itertools import combinations, product
+from typing import Any
 from collections import Counter
 
 import pytest
@@ -256,3 +258,73 @@ def test_the_strong_bot_goes_out_with_an_arrangement_that_shuts_out_unseen_cards
     )
     game.apply(choice)
     assert game.declarer == 0
+
+
+def _groups_reference(first: int, rest: list[int], t: Any) -> list[tuple[int, ...]]:
+    """The run groups ``_groups_with`` lists, the plain way: every window of places from
+    ``first``'s rank down by at most the wild cards, every choice of natural or wild for
+    each place, every set of wild cards for the wild places; each group once, in the order
+    first met."""
+    from payme.cards import N_REGULAR
+
+    scope = t.scope
+    wilds = [c for c in rest if scope[c] in ("any", "run")]
+    regular = [c for c in rest if c < N_REGULAR and scope[c] is None]
+    suit, rank = first // 13, first % 13 + 1
+    naturals: dict[int, int] = {}
+    for c in regular:
+        if c // 13 == suit:
+            naturals.setdefault(c % 13 + 1, c)
+            if c % 13 == 0 and t.ace_high:
+                naturals.setdefault(14, c)
+    top = 14 if t.ace_high else 13
+    found: list[tuple[int, ...]] = []
+    for n in range(t.run_min, min(13, len(rest) + 1) + 1):
+        for low in range(max(1, rank - len(wilds)), rank + 1):
+            high = low + n - 1
+            if high > top:
+                break
+            options = [
+                (naturals[p], -1) if p in naturals and p > rank else (-1,)
+                for p in range(low, high + 1)
+                if p != rank
+            ]
+            for choice in product(*options):
+                picked = [c for c in choice if c >= 0]
+                k = len(choice) - len(picked)
+                for fill in sorted(set(combinations(wilds, k))) if k <= len(wilds) else ():
+                    group = tuple(sorted((*picked, *fill)))
+                    if group not in found:
+                        found.append(group)
+    return found
+
+
+@pytest.mark.parametrize("name", ["denexa", "classic", "family"])
+def test_run_groups_are_the_plain_listing_in_its_order(name: str) -> None:
+    # The listing prunes windows without wild cards enough and choices already listed;
+    # what it yields, and in what order (the bots' tie-breaks follow it), must not change.
+    from payme.cards import N_REGULAR
+    from payme.game.arrangement import _groups_with
+    from payme.melds import tables_for
+
+    rng = random.Random(7)
+    r = rules(name)
+    pack = [c for c, n in zip(CARDS, r.pack_counts(4), strict=True) for _ in range(n)]
+    checked = 0
+    for dealt in (3, 7, 11, 13):
+        t = tables_for(r, dealt)
+        for _ in range(60):
+            # Wild-rich hands: a third of the cards are wild where the round allows.
+            wild = [c for c in pack if t.scope[c.index] is not None]
+            hand = sorted(c.index for c in rng.sample(pack, 9) + rng.sample(wild, 4))
+            for first in sorted(set(hand)):
+                if t.scope[first] is not None or first >= N_REGULAR:
+                    continue
+                rest = list(hand)
+                rest.remove(first)
+                listed = list(_groups_with(first, rest, t))
+                runs = _groups_reference(first, rest, t)
+                # The sets come first, then the runs.
+                assert listed[len(listed) - len(runs) :] == runs, (dealt, first, rest)
+                checked += bool(runs)
+    assert checked > 300

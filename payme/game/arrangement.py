@@ -264,7 +264,10 @@ def _groups_with(first: int, rest: list[int], t: RuleTables) -> Iterator[tuple[i
     most = len(rest) if t.set_max is None else t.set_max - 1
     pool = sorted(same_rank + set_wilds)
     yield from _subsets(pool, range(t.set_min - 1, min(most, len(pool)) + 1))
-    # Runs: each window of places holding ``first``; a place is its natural card or a wild.
+    # Runs: each window of places from ``first``'s rank down by at most the wild cards; a
+    # place is its natural card or a wild.  Only a natural above ``first`` may take its place
+    # (a natural below it is placed already), so the choices are which of those naturals a
+    # window takes, the last place varying fastest; every other place is a wild card.
     suit, rank = first // 13, first % 13 + 1
     naturals: dict[int, int] = {}
     for c in regular:
@@ -273,25 +276,31 @@ def _groups_with(first: int, rest: list[int], t: RuleTables) -> Iterator[tuple[i
             if c % 13 == 0 and t.ace_high:
                 naturals.setdefault(14, c)
     top = 14 if t.ace_high else 13
+    fills: dict[int, list[tuple[int, ...]]] = {}  # the distinct sets of k wild cards
+    done: set[tuple[int, ...]] = set()  # the naturals and -k of each choice listed
     yielded: set[tuple[int, ...]] = set()
+    reachable = sum(1 for p in naturals if p > rank)  # naturals a window may take at most
     for n in range(t.run_min, min(13, len(rest) + 1) + 1):
+        if n - 1 - reachable > len(wilds):
+            break  # no window this long (or longer) has wild cards enough for its gaps
         for low in range(max(1, rank - len(wilds)), rank + 1):
             high = low + n - 1
             if high > top:
                 break
-            options = [
-                (naturals[p], -1) if p in naturals and p > rank else (-1,)
-                for p in range(low, high + 1)
-                if p != rank
-            ]
-            for choice in product(*options):
-                picked = [c for c in choice if c >= 0]
-                if len(set(picked)) != len(picked):
-                    continue  # an ace may not sit low and high at once
-                k = len(choice) - len(picked)
-                if k > len(wilds):
-                    continue
-                for fill in _subsets(wilds, range(k, k + 1)):
+            above = [naturals[p] for p in range(rank + 1, high + 1) if p in naturals]
+            places = n - 1 if high >= rank else n  # a window below ``first`` has n wilds
+            if places - len(above) > len(wilds):
+                continue  # even taking every natural, too few wild cards for the rest
+            for choice in product((True, False), repeat=len(above)):
+                picked = [c for c, taken in zip(above, choice, strict=True) if taken]
+                k = places - len(picked)
+                if k > len(wilds) or (tried := (*picked, -k)) in done:
+                    continue  # too few wild cards, or these groups were all listed already
+                done.add(tried)
+                fill_k = fills.get(k)
+                if fill_k is None:
+                    fill_k = fills[k] = list(_subsets(wilds, range(k, k + 1)))
+                for fill in fill_k:
                     group = tuple(sorted((*picked, *fill)))
                     if group not in yielded:
                         yielded.add(group)
