@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 import random
-from itertools import combinations, product
-from typing import Any
 from collections import Counter
+from itertools import combinations, product
 
 import pytest
 from hypothesis import given, settings
@@ -25,7 +24,7 @@ from payme.game.arrangement import (
 )
 from payme.game.bots import SAFETY_TURN_LIMIT, StrongBot
 from payme.game.pay_me import PayMeGame
-from payme.melds import check_meld
+from payme.melds import RuleTables, check_meld
 from payme.rulesets import rules
 from payme.solver import evaluate
 
@@ -260,7 +259,7 @@ def test_the_strong_bot_goes_out_with_an_arrangement_that_shuts_out_unseen_cards
     assert game.declarer == 0
 
 
-def _groups_reference(first: int, rest: list[int], t: Any) -> list[tuple[int, ...]]:
+def _groups_reference(first: int, rest: list[int], t: RuleTables) -> list[tuple[int, ...]]:
     """The run groups ``_groups_with`` lists, the plain way: every window of places from
     ``first``'s rank down by at most the wild cards, every choice of natural or wild for
     each place, every set of wild cards for the wild places; each group once, in the order
@@ -271,18 +270,15 @@ def _groups_reference(first: int, rest: list[int], t: Any) -> list[tuple[int, ..
     wilds = [c for c in rest if scope[c] in ("any", "run")]
     regular = [c for c in rest if c < N_REGULAR and scope[c] is None]
     suit, rank = first // 13, first % 13 + 1
-    naturals: dict[int, int] = {}
-    for c in regular:
-        if c // 13 == suit:
-            naturals.setdefault(c % 13 + 1, c)
-            if c % 13 == 0 and t.ace_high:
-                naturals.setdefault(14, c)
-    top = 14 if t.ace_high else 13
+    # Each place's natural card of the suit (an ace at both ends where it may be high).
+    naturals = {c % 13 + 1: c for c in reversed(regular) if c // 13 == suit}
+    if t.ace_high and 1 in naturals:
+        naturals[14] = naturals[1]
     found: list[tuple[int, ...]] = []
     for n in range(t.run_min, min(13, len(rest) + 1) + 1):
         for low in range(max(1, rank - len(wilds)), rank + 1):
             high = low + n - 1
-            if high > top:
+            if high > (14 if t.ace_high else 13):
                 break
             options = [
                 (naturals[p], -1) if p in naturals and p > rank else (-1,)
