@@ -30,8 +30,7 @@ from __future__ import annotations
 import gc
 from typing import Generic, TypeVar
 
-V = TypeVar("V")
-"""The answers' type: bytes, ints, or either (anything else would be tracked)."""
+V = TypeVar("V")  # the answers' type: bytes, ints or floats (anything else is tracked)
 
 
 class RecentMemo(Generic[V]):
