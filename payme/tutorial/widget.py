@@ -374,17 +374,21 @@ class Tutorial(widgets.VBox):  # type: ignore[misc]
         self.check_btn.disabled = self.show_btn.disabled = False
         self.q_index = q_index
         q = self.question
-        self.q_counter.value = (
-            f"<span style='color:#555'>Question {q_index + 1} of {len(self.questions)}</span>"
-        )
-        self.prompt.value = f"<div>{html.escape(q.prompt)}</div>"
+        # The answer widget goes in first and the prompt last, and the widget carries its
+        # question's number: a fast hand (or a browser test) that sees the new prompt types
+        # into the new box, not the last question's.
+        self.answer_widget = self._answer_widget(q)
+        self.answer_widget.add_class(f"payme-tutorial-answer-{q_index + 1}")
+        self.answer_box.children = [self.answer_widget]
         # The caption names the cards as players write them ("joker joker Q♣", not "JK JK QC").
         caption = plain_words(q.caption, ()) if q.caption else None
         cards = cards_html(q.cards, self.rules, q.dealt, caption=caption) if q.cards else ""
         self.cards.value = q.show + cards
         self.another_btn.disabled = len(self.questions) < 2
-        self.answer_widget = self._answer_widget(q)
-        self.answer_box.children = [self.answer_widget]
+        self.q_counter.value = (
+            f"<span style='color:#555'>Question {q_index + 1} of {len(self.questions)}</span>"
+        )
+        self.prompt.value = f"<div>{html.escape(q.prompt)}</div>"
 
     def _answer_widget(self, q: Question) -> Any:
         if q.kind == "yes_no":

@@ -221,6 +221,10 @@ def _open_question(
         f"Question {j + 1} of {len(questions)}"
     )
     expect()(page.locator(".payme-tutorial-prompt")).to_have_text(questions[j].prompt)
+    # The answer box is a new widget per question, drawn apart from the prompt: wait for this
+    # question's own, or a fast fill lands in the box being replaced (CI saw that once).
+    expect()(page.locator(f".payme-tutorial-answer-{j + 1}")).to_be_visible()
+    expect()(page.locator(".payme-tutorial-input")).to_have_count(1)
     return page, questions[j]
 
 
