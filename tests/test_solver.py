@@ -6,6 +6,7 @@ import dataclasses
 import itertools
 import random
 from collections import Counter
+from typing import Any
 
 import pytest
 
@@ -549,6 +550,73 @@ def test_candidate_runs_match_the_whole_suit_listing(r: Ruleset) -> None:
                 runs = want.get(p, [])
                 assert list(h.cands[p][: len(runs)]) == runs, (format_hand(hand), p)
                 assert all(tpl[0] == "set" for tpl in h.templates[p][len(runs) :])
+
+
+def _run_shapes_reference(book: Any, mask: int, wcap: int) -> list[Any]:
+    """Every run shape over the ranks of ``mask`` (bit r = rank r) with at most ``wcap`` wild
+    cards, listed the plain way: for each length, each window from the highest down, each
+    choice of held ranks left to wild cards; kept unless two wild cards would touch where
+    that is barred, or a run of twice the shortest length or more splits into two runs."""
+    from payme.melds import ACE_HIGH, RUN_MOST
+    from payme.solver.shapes import _splittable
+
+    t = book.t
+    ranks_held = {r for r in range(1, 14) if mask >> r & 1}
+    if t.ace_high and 1 in ranks_held:
+        ranks_held.add(ACE_HIGH)
+    most = min(book.run_most, mask.bit_count() + wcap)
+    if t.half_limit:
+        most = min(most, 2 * mask.bit_count())
+    shapes = []
+    for length in range(t.run_min, most + 1):
+        wild_most = min(wcap, length // 2) if t.half_limit else wcap
+        windows = set(range(1, RUN_MOST - length + 2))
+        if t.ace_high and ACE_HIGH - length + 1 >= 2:
+            windows.add(ACE_HIGH - length + 1)
+        for low in sorted(windows, reverse=True):
+            span = range(low, low + length)
+            held_here = [p for p in span if p in ranks_held]
+            gaps = length - len(held_here)
+            if not held_here or gaps > wild_most:
+                continue
+            for more in range(0, min(wild_most - gaps, len(held_here) - 1) + 1):
+                for given_up in itertools.combinations(held_here, more):
+                    kept = [p for p in held_here if p not in given_up]
+                    natural = [p in kept for p in span]
+                    touching = any(not a and not b for a, b in itertools.pairwise(natural))
+                    if t.adjacent_limit and touching:
+                        continue
+                    if length >= 2 * t.run_min and _splittable(
+                        natural, t.run_min, t.half_limit, t.all_wild_run_ok
+                    ):
+                        continue
+                    as_ranks = tuple(1 if p == ACE_HIGH else p for p in kept)
+                    shapes.append((as_ranks, tuple(kept), min(as_ranks), gaps + more, low))
+    return shapes
+
+
+@pytest.mark.parametrize("r", [*RUN_RULE_VARIANTS, THREE], ids=lambda r: r.name)
+def test_run_shapes_are_the_plain_listing(r: Ruleset) -> None:
+    """A cluster's run shapes, worked out window by window as bits with each pattern's
+    verdict kept, are the plain listing's, in its order: every mask of up to three ranks and
+    300 random ones, with 0 to 7 wild cards."""
+    from payme.melds import tables_for
+    from payme.solver.shapes import book_for
+
+    book = book_for(tables_for(r, 9))
+    masks = [
+        sum(2 << i for i in pick)
+        for k in (1, 2, 3)
+        for pick in itertools.combinations(range(13), k)
+    ]
+    rng = random.Random(f"run shapes/{r.name}")
+    masks += [rng.randrange(1, 1 << 13) << 1 for _ in range(300)]
+    for mask in masks:
+        for wcap in range(8):
+            assert book._make_runs(mask, wcap) == _run_shapes_reference(book, mask, wcap), (
+                mask,
+                wcap,
+            )
 
 
 @pytest.mark.parametrize("r", RUN_RULE_VARIANTS, ids=lambda r: r.name)

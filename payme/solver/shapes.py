@@ -144,7 +144,7 @@ class ShapeBook:
         )  # fmt: skip
         shared = _SHARED.get(shared_key)
         if shared is None:
-            shared = _SHARED[shared_key] = ({}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {})
+            shared = _SHARED[shared_key] = ({}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {})
         self._runs: dict[tuple[int, int], tuple[tuple[RunShape, ...], int]] = shared[0]
         self._run_parts: dict[tuple[int, int], tuple[RunShape, ...]] = shared[1]
         self._sets: dict[tuple[tuple[int, ...], int], tuple[tuple[SetShape, ...], int]] = shared[2]
@@ -165,6 +165,9 @@ class ShapeBook:
         # round shares them.
         self.natural_bundles: dict[int, Any] = shared[10]
         self.natural_melds: dict[int, Any] = shared[11]
+        # Whether a run's pattern of natural places is left out (see _refuse), by the
+        # places' bits and the run's length: at most 2**13 patterns a length.
+        self._refused: dict[tuple[int, int], bool] = shared[12]
 
     def remember(self, key: int, bundle: Bundle) -> Bundle:
         """Keep ``bundle`` under ``key`` in ``bundles_by_key`` (bounded in size)."""
@@ -386,51 +389,72 @@ class ShapeBook:
         return parts
 
     def _make_runs(self, mask: int, wcap: int) -> list[RunShape]:
+        """The run shapes over the ranks of ``mask`` with at most ``wcap`` wild cards, longest
+        last and, for each length, the highest window first.
+
+        Each window is read as bits: a window holding no rank, or needing more wild cards than
+        allowed, costs one test; whether a choice of natural places is refused (two wild
+        cards side by side where that is barred, or two shorter runs doing the same job)
+        depends only on the places' pattern, so it is worked out once per pattern.
+        """
         t = self.t
-        held = [False] * (ACE_HIGH + 2)
-        for r in range(1, 14):
-            if mask >> r & 1:
-                held[r] = True
-        if t.ace_high and held[1]:
-            held[ACE_HIGH] = True
+        held = mask & 0b11111111111110  # ranks 1..13
+        if t.ace_high and mask & 0b10:
+            held |= 1 << ACE_HIGH
         n_avail = mask.bit_count()
         most = min(self.run_most, n_avail + wcap)
         if t.half_limit:
             most = min(most, 2 * n_avail)
+        refused = self._refused
+        split_from = 2 * t.run_min
         out: list[RunShape] = []
         for length in range(t.run_min, most + 1):
             limit = min(wcap, length // 2) if t.half_limit else wcap
+            ones = (1 << length) - 1
             lows = list(range(1, RUN_MOST - length + 2))
             if t.ace_high and ACE_HIGH - length + 1 >= 2:
                 lows.append(ACE_HIGH - length + 1)
             # Highest window first: a wild card then extends a run upward when it can.
             for low in sorted(lows, reverse=True):
-                high = low + length - 1
-                avail = [p for p in range(low, high + 1) if held[p]]
-                forced = length - len(avail)
-                if forced > limit or not avail:
+                inside = held >> low & ones
+                if not inside:
                     continue
-                for extra in range(min(limit - forced, len(avail) - 1) + 1):
+                count = inside.bit_count()
+                forced = length - count
+                if forced > limit:
+                    continue
+                avail = [low + i for i in range(length) if inside >> i & 1]
+                for extra in range(min(limit - forced, count - 1) + 1):
                     for dropped in combinations(avail, extra):
-                        nat = [p for p in avail if p not in dropped]
-                        if t.adjacent_limit:
-                            natural = set(nat)
-                            if any(
-                                p not in natural and p + 1 not in natural for p in range(low, high)
-                            ):
-                                continue
-                        if length >= 2 * t.run_min and self._splits(low, high, nat):
-                            continue  # two shorter runs do the same job
-                        ranks = tuple(1 if p == ACE_HIGH else p for p in nat)
-                        out.append((ranks, tuple(nat), min(ranks), forced + extra, low))
+                        places = inside
+                        for p in dropped:
+                            places ^= 1 << (p - low)
+                        key = (places, length)
+                        skip = refused.get(key)
+                        if skip is None:
+                            skip = refused[key] = self._refuse(places, length, split_from)
+                        if skip:
+                            continue
+                        nat = tuple(p for p in avail if p not in dropped) if extra else tuple(avail)
+                        if nat[-1] == ACE_HIGH:
+                            ranks = (*nat[:-1], 1)
+                            out.append((ranks, nat, 1, forced + extra, low))
+                        else:
+                            out.append((nat, nat, nat[0], forced + extra, low))
         return out
 
-    def _splits(self, low: int, high: int, naturals: list[int]) -> bool:
-        """Whether a run over ``low..high`` with these natural places is two valid runs."""
+    def _refuse(self, places: int, length: int, split_from: int) -> bool:
+        """Whether a run of ``length`` places, natural where ``places`` has a bit, is left out:
+        two wild cards side by side under the no-adjacent-wilds rule, or (long enough) a run
+        that two shorter runs replace."""
         t = self.t
-        natural = set(naturals)
-        pattern = [p in natural for p in range(low, high + 1)]
-        return _splittable(pattern, t.run_min, t.half_limit, t.all_wild_run_ok)
+        wild = ~places & ((1 << length) - 1)
+        if t.adjacent_limit and wild & (wild >> 1):
+            return True
+        if length >= split_from:
+            pattern = [bool(places >> i & 1) for i in range(length)]
+            return _splittable(pattern, t.run_min, t.half_limit, t.all_wild_run_ok)
+        return False
 
     def _set_key(self, copies: tuple[int, ...], wilds: int) -> tuple[tuple[int, ...], int]:
         most = self.set_most
