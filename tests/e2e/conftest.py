@@ -45,6 +45,8 @@ from typing import Any
 
 import pytest
 
+from payme.app.kernel import VISIT_FILE
+
 REPO = Path(__file__).resolve().parents[2]
 NOTEBOOKS = REPO / "notebooks"
 ARTIFACTS = REPO / "test-artifacts"
@@ -233,16 +235,35 @@ def spare_kernel_ids(server: VoilaServer) -> set[str]:
 
 
 def page_kernel_pids(server: VoilaServer) -> list[int]:
-    """The process ids of the server's kernels that serve a page (spares left out)."""
+    """The process ids of the server's kernels that serve a page: spares left out, and so
+    are processes that have ended (a zombie until the server reaps it).
+
+    A spare is known from its start by its environment, which names its visit file
+    (payme.app.spare), before the log says it started: it serves a page once the log says a
+    visit took it.
+    """
     spares = spare_kernel_ids(server)
+    taken = set(
+        re.findall(r"payme: a visit takes spare kernel ([-0-9a-f]+)", server.log_tail(1_000_000))
+    )
     found = []
     for pid in kernel_pids(server):
+        proc = Path(f"/proc/{pid}")
         try:
-            argv = Path(f"/proc/{pid}/cmdline").read_bytes().decode(errors="replace")
+            state = (proc / "stat").read_text().rsplit(")", 1)[1].split()[0]
+            argv = (proc / "cmdline").read_bytes().decode(errors="replace")
+            environ = (proc / "environ").read_bytes()
         except OSError:
+            continue  # the process ended meanwhile
+        if state == "Z":
             continue
-        if not any(f"kernel-{kernel_id}.json" in argv for kernel_id in spares):
-            found.append(pid)
+        if any(f"kernel-{kernel_id}.json" in argv for kernel_id in spares):
+            continue
+        named = re.search(r"kernel-([-0-9a-f]+)\.json", argv)
+        started_spare = VISIT_FILE.encode() + b"=" in environ
+        if started_spare and (named is None or named.group(1) not in taken):
+            continue
+        found.append(pid)
     return found
 
 
