@@ -64,20 +64,33 @@ def _denexa_pack() -> list[str]:
     return [t for t in [*_TOKENS, "JK"] for _ in range(3)]
 
 
-def _timed(
-    call: Callable[[Any], Any], inputs: Sequence[Any]
-) -> tuple[list[Any], list[float], list[float]]:
+Timings = tuple[list[Any], list[float], list[float]]
+"""Answers, CPU ms and wall ms of calls, in call order."""
+
+
+def _time_call(
+    call: Callable[[Any], Any],
+    item: Any,
+    into: Timings,
+    pc: Callable[[], float] = time.perf_counter,
+    pt: Callable[[], float] = time.process_time,
+) -> None:
+    """Call ``call(item)``, timed alone; its answer, CPU ms and wall ms go to ``into``."""
+    w, c = pc(), pt()
+    answer = call(item)
+    c2, w2 = pt(), pc()
+    answers, cpu, wall = into
+    answers.append(answer)
+    cpu.append((c2 - c) * 1000)
+    wall.append((w2 - w) * 1000)
+
+
+def _timed(call: Callable[[Any], Any], inputs: Sequence[Any]) -> Timings:
     """Answers, CPU ms and wall ms of each call."""
-    cpu, wall, answers = [], [], []
-    pc, pt = time.perf_counter, time.process_time
+    into: Timings = ([], [], [])
     for item in inputs:
-        w, c = pc(), pt()
-        answer = call(item)
-        c2, w2 = pt(), pc()
-        cpu.append((c2 - c) * 1000)
-        wall.append((w2 - w) * 1000)
-        answers.append(answer)
-    return answers, cpu, wall
+        _time_call(call, item, into)
+    return into
 
 
 # --- the rows, each run in a fresh process ------------------------------------------------
@@ -163,27 +176,17 @@ def _row_gin(size: int, discard: bool) -> dict[str, Any]:
     # the shared machine falls on all of them alike; the others get their inputs converted
     # beforehand, payme its card strings.
     # "timer": an empty call timed the same way, in turn with the others: what the timing
-    # itself adds to each call (about a microsecond, as much as a whole compiled search).
+    # itself adds to each call (under a microsecond, as much as a whole compiled search).
     solvers: dict[str, Callable[[Any], int]] = {"payme": ours, "timer": lambda _: 0}
     inputs: dict[str, list[Any]] = {"payme": texts, "timer": texts}
     for name, (prepare, solve) in _others(size, discard).items():
         solvers[name] = solve
         inputs[name] = [prepare(s) for s in texts]
     names = list(solvers)
-    timed: dict[str, tuple[list[Any], list[float], list[float]]] = {
-        name: ([], [], []) for name in names
-    }  # answers, CPU ms, wall ms
-    pc, pt = time.perf_counter, time.process_time
+    timed: dict[str, Timings] = {name: ([], [], []) for name in names}
     for i in range(len(texts)):
         for name in names[i % len(names) :] + names[: i % len(names)]:
-            solve, item = solvers[name], inputs[name][i]
-            w, c = pc(), pt()
-            answer = solve(item)
-            c2, w2 = pt(), pc()
-            answers_of, cpu_of, wall_of = timed[name]
-            answers_of.append(answer)
-            cpu_of.append((c2 - c) * 1000)
-            wall_of.append((w2 - w) * 1000)
+            _time_call(solvers[name], inputs[name][i], timed[name])
     answers = timed["payme"][0]
     out: dict[str, Any] = {}
     for name in names:

@@ -406,7 +406,6 @@ class ShapeBook:
         if t.half_limit:
             most = min(most, 2 * n_avail)
         refused = self._refused
-        split_from = 2 * t.run_min
         out: list[RunShape] = []
         for length in range(t.run_min, most + 1):
             limit = min(wcap, length // 2) if t.half_limit else wcap
@@ -432,7 +431,7 @@ class ShapeBook:
                         key = (places, length)
                         skip = refused.get(key)
                         if skip is None:
-                            skip = refused[key] = self._refuse(places, length, split_from)
+                            skip = refused[key] = self._refuse(places, length)
                         if skip:
                             continue
                         nat = tuple(p for p in avail if p not in dropped) if extra else tuple(avail)
@@ -443,7 +442,7 @@ class ShapeBook:
                             out.append((nat, nat, nat[0], forced + extra, low))
         return out
 
-    def _refuse(self, places: int, length: int, split_from: int) -> bool:
+    def _refuse(self, places: int, length: int) -> bool:
         """Whether a run of ``length`` places, natural where ``places`` has a bit, is left out:
         two wild cards side by side under the no-adjacent-wilds rule, or (long enough) a run
         that two shorter runs replace."""
@@ -451,7 +450,7 @@ class ShapeBook:
         wild = ~places & ((1 << length) - 1)
         if t.adjacent_limit and wild & (wild >> 1):
             return True
-        if length >= split_from:
+        if length >= 2 * t.run_min:
             pattern = [bool(places >> i & 1) for i in range(length)]
             return _splittable(pattern, t.run_min, t.half_limit, t.all_wild_run_ok)
         return False

@@ -242,7 +242,6 @@ def page_kernel_pids(server: VoilaServer) -> list[int]:
     (payme.app.spare), before the log says it started: it serves a page once the log says a
     visit took it.
     """
-    spares = spare_kernel_ids(server)
     taken = set(
         re.findall(r"payme: a visit takes spare kernel ([-0-9a-f]+)", server.log_tail(1_000_000))
     )
@@ -256,8 +255,6 @@ def page_kernel_pids(server: VoilaServer) -> list[int]:
         except OSError:
             continue  # the process ended meanwhile
         if state == "Z":
-            continue
-        if any(f"kernel-{kernel_id}.json" in argv for kernel_id in spares):
             continue
         named = re.search(r"kernel-([-0-9a-f]+)\.json", argv)
         started_spare = VISIT_FILE.encode() + b"=" in environ
