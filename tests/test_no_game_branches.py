@@ -12,8 +12,8 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent / "payme"
 MODULES = [
     "widgets/play.py",
-    "widgets/play_session.py",
-    "widgets/play_view.py",
+    "play/session.py",
+    "play/view.py",
     "analysis/review.py",
     "analysis/simulate.py",
     "game/bots.py",

@@ -9,8 +9,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from payme.cards import parse_hand
-from payme.game.actions import Discard, Draw, GoOut, IllegalAction, LayOff
-from payme.widgets.play import YOU, PlayPage, PlaySession, decode_move, encode_move
+from payme.game.actions import Discard, Draw, GoOut, IllegalAction, LayOff, parse_action
+from payme.play.session import YOU, PlaySession, move_token, parse_move
+from payme.widgets.play import PlayPage
 
 
 def _play_out(session: PlaySession) -> int:
@@ -150,7 +151,7 @@ def test_a_move_the_link_cannot_play_is_named_and_the_moves_before_it_kept() -> 
     st.sampled_from(["s", "p", "p3", "d7H", "dTS", "o", "o9C", "l", "l0-8H-9H_1-QS", "r", "x", "n"])
 )
 def test_move_tokens_round_trip(token: str) -> None:
-    assert encode_move(decode_move(token)) == token
+    assert move_token(parse_move(token)) == token
 
 
 def _seat0_lays_off(page: PlayPage) -> bool:
@@ -261,11 +262,12 @@ def test_a_declared_meld_keeps_its_kind_and_wild_places_in_the_url() -> None:
     from payme.melds import Meld
 
     run = GoOut(YOU, None, (Meld("run", "3S(AH) 2H 3H"),))
-    token = encode_move(run)
+    token = run.token()
     assert token == "o_r3S~AH-2H-3H"
-    assert decode_move(token, YOU, "denexa", 3) == run
+    assert parse_action(token, YOU, "denexa", 3) == run
     a_set = GoOut(YOU, None, (Meld("set", "3S(2S) 2H 3H(2D)"),))
-    assert decode_move(encode_move(a_set), YOU, "family", 3) == a_set
+    assert a_set.token() == "o_s3S~2S-2H-3H~2D"
+    assert parse_action(a_set.token(), YOU, "family", 3) == a_set
 
 
 JK_POSITION = (

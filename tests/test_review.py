@@ -8,8 +8,8 @@ import re
 from payme.analysis.review import review_game, review_html
 from payme.game import advise
 from payme.game.actions import Discard, Draw, GoOut, LayOff
+from payme.play.session import PlaySession
 from payme.solver import evaluate
-from payme.widgets.play_session import PlaySession
 
 
 def _scripted_moves(rules: str, players: int, seed: int, hands: int) -> list[str]:

@@ -36,6 +36,9 @@ nitpick_ignore_regex = [
     # Type variables in signatures (autodoc links them, but they are not documented objects).
     ("py:class", r"payme\.game\.view\.(V|_D)|payme\.codes\.(R|K|V)|payme\.memo\.V"),
     ("py:obj", r"payme\.memo\.V"),  # RecentMemo's base, Generic[V]
+    # The widgets need ipywidgets and are not in this reference; the play model names the
+    # page that draws it.
+    ("py:class", r"(payme\.widgets\.play\.)?PlayPage"),
 ]
 
 html_theme = "alabaster"

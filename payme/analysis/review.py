@@ -102,11 +102,11 @@ def review_game(
 
     The strongest bot's advice (:func:`payme.game.advise`) is the choice compared with, or
     the bot named ``advisor``.  ``position``: the game started there (see
-    :class:`~payme.widgets.play_session.PlaySession`).
+    :class:`~payme.play.session.PlaySession`).
     """
     from payme.game import advise, make_bot
     from payme.game.actions import Draw
-    from payme.widgets.play_session import YOU, PlaySession, decode_move, encode_move
+    from payme.play.session import YOU, PlaySession, parse_move
 
     session = PlaySession(rules, players, bots, seed, position)
     bot = make_bot(advisor, session.rules, seed) if advisor else None
@@ -114,7 +114,7 @@ def review_game(
     decisions = []
     turn, hand = 0, 0
     for number, token in enumerate(moves):
-        action = decode_move(token, YOU, session.rules, session.game.dealt)
+        action = parse_move(token, YOU, session.rules, session.game.dealt)
         if action is None:
             session.next_hand()
             continue
@@ -152,7 +152,7 @@ def review_game(
                 )
             )
         session.act(action)
-        assert session.moves[-1] == encode_move(action) and action.seat == YOU
+        assert session.moves[-1] == action.token() and action.seat == YOU
     return GameReview(tuple(decisions), unit)
 
 

@@ -5,17 +5,32 @@ offers, for every action, a way to ask (``game.can(action)`` -> :class:`Verdict`
 reason when not), a way to insist (``game.verify(action)`` raises :class:`IllegalAction`
 naming the rule) and a way to act (``game.apply(action)`` -> :class:`Record`).  A game's
 record is its list of records; the seed plus the actions replays it exactly.
+
+Every action has a short text, its ``token()`` (what a game's link carries), and
+:func:`parse_action` reads one back: ``s`` draw from the stock, ``p`` take the top discard
+(``p3``: take 3), ``d7H`` discard, ``o9C`` go out discarding 9C (``o`` with none;
+``o9C_rJK~4H-5H-6H_s7S-7D-7C`` with the melds laid down, each with its kind's letter, its cards
+in place order and what a wild card stands for), ``l0-8H-9H_1-QS`` lay off (meld index,
+cards; ``l`` alone: nothing), ``r`` lay down both RUMMY cards, ``x`` drop out.
+
+>>> Discard(0, Card("7H")).token()
+'d7H'
+>>> parse_action("d7H", seat=1)
+Discard(seat=1, card=Card('7H'))
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Final, Literal, get_args
+from typing import TYPE_CHECKING, Final, Literal, get_args
 
-from payme.cards import Card
+from payme.cards import Card, parse_card, parse_hand
 from payme.melds import Meld
+
+if TYPE_CHECKING:  # pragma: no cover
+    from payme.rulesets import RulesLike
 
 DrawFrom = Literal["stock", "discard"]
 
@@ -54,11 +69,19 @@ class Draw:
     source: DrawFrom
     take: int = 1
 
+    def token(self) -> str:
+        """``s`` (the stock), ``p`` (the top discard), ``p3`` (the top 3 discards)."""
+        return ("s" if self.source == "stock" else "p") + (str(self.take) if self.take != 1 else "")
+
 
 @dataclass(frozen=True)
 class Discard:
     seat: int
     card: Card
+
+    def token(self) -> str:
+        """``d7H``: discard 7H."""
+        return "d" + self.card.token
 
 
 @dataclass(frozen=True)
@@ -75,6 +98,15 @@ class GoOut:
     discard: Card | None = None
     melds: tuple[Meld, ...] | None = None
 
+    def token(self) -> str:
+        """``o9C`` (discarding 9C; ``o``: no discard), then each declared meld after a ``_``.
+
+        >>> GoOut(0, Card("9C"), (Meld("run", "JK(4H) 5H 6H"),)).token()
+        'o9C_rJK~4H-5H-6H'
+        """
+        text = "o" + (self.discard.token if self.discard else "")
+        return text + "".join("_" + _meld_token(m) for m in self.melds or ())
+
 
 @dataclass(frozen=True)
 class LayOff:
@@ -87,6 +119,12 @@ class LayOff:
     seat: int
     placements: tuple[tuple[int, tuple[Card, ...]], ...] = ()
 
+    def token(self) -> str:
+        """``l0-8H-9H_1-QS``: 8H and 9H onto meld 0, QS onto meld 1 (``l``: nothing)."""
+        return "l" + "_".join(
+            "-".join([str(i), *(c.token for c in cards)]) for i, cards in self.placements
+        )
+
 
 @dataclass(frozen=True)
 class LayDownRummy:
@@ -94,12 +132,18 @@ class LayDownRummy:
 
     seat: int
 
+    def token(self) -> str:
+        return "r"
+
 
 @dataclass(frozen=True)
 class DropOut:
     """Rummy 3-Pack: leave the game; the cards leave play unseen."""
 
     seat: int
+
+    def token(self) -> str:
+        return "x"
 
 
 Action = Draw | Discard | GoOut | LayOff | LayDownRummy | DropOut
@@ -115,6 +159,96 @@ by ``_do_draw``, ``LayDownRummy`` by ``_do_lay_down_rummy``.
 >>> STEPS[GoOut]
 '_do_go_out'
 """
+
+
+def _meld_token(meld: Meld) -> str:
+    """A declared meld as text: its kind's letter, then its cards in place order, each wild
+    card with what it stands for: ``r3S~AH-2H-3H`` is the run A♥ 2♥ 3♥ with 3♠ as A♥."""
+    parts = [
+        c.token + (f"~{st.token}" if st is not None and st != c else "")
+        for c, st in zip(meld.cards, meld.stands_for, strict=True)
+    ]
+    return ("r" if meld.kind == "run" else "s") + "-".join(parts)
+
+
+def _read_meld(token: str) -> Meld | tuple[Card, ...]:
+    """The meld a :func:`_meld_token` wrote (cards without a kind letter: read as laid)."""
+    if token[:1] not in ("r", "s"):
+        return parse_hand(token.replace("-", " "))
+    kind: Literal["run", "set"] = "run" if token[0] == "r" else "set"
+    cards = []
+    for part in token[1:].split("-"):
+        card, _, stand = part.partition("~")
+        cards.append(f"{parse_card(card)}({parse_card(stand)})" if stand else str(parse_card(card)))
+    return Meld(kind, " ".join(cards))
+
+
+ACTION_TOKENS: Final = "s, p, d<card>, o<card>, l<melds>, r or x"
+"""The action tokens :func:`parse_action` reads, as an error message lists them."""
+
+
+def parse_action(
+    text: str, seat: int = 0, rules: RulesLike = "denexa", dealt: int | None = None
+) -> Action:
+    """The action of ``seat`` that ``text`` (an action's ``token()``) stands for; a bad
+    text is a ``ValueError`` naming it.  ``rules`` and ``dealt`` check a go-out's declared
+    melds (an invalid meld is refused with why).
+
+    >>> for token in ("s", "p3", "d7H", "o", "o9C", "l", "l0-8H-9H_1-QS", "r", "x"):
+    ...     assert parse_action(token).token() == token
+    >>> parse_action("o_rJK~4H-5H-6H", 0, "family", 9).melds
+    (Meld('run', 'JK(4H) 5H 6H'),)
+    >>> parse_action("q")
+    Traceback (most recent call last):
+    ...
+    ValueError: 'q' is not a move: moves are s, p, d<card>, o<card>, l<melds>, r or x
+    """
+    try:
+        head, rest = text[:1], text[1:]
+        if head in ("s", "p"):
+            take = int(rest) if rest else 1
+            return Draw(seat, "stock" if head == "s" else "discard", take)
+        if head == "d" and rest:
+            return Discard(seat, parse_card(rest))
+        if head == "o":
+            discard, *melds = rest.split("_")
+            card = parse_card(discard) if discard else None
+            if melds:
+                return go_out_with(seat, card, [_read_meld(m) for m in melds], rules, dealt)
+            return GoOut(seat, card)
+        if head == "l":
+            placements = []
+            for part in rest.split("_") if rest else []:
+                index, *cards = part.split("-")
+                placements.append((int(index), parse_hand(" ".join(cards))))
+            return LayOff(seat, tuple(placements))
+        if head == "r" and not rest:
+            return LayDownRummy(seat)
+        if head == "x" and not rest:
+            return DropOut(seat)
+    except ValueError as exc:
+        raise ValueError(f"{text!r} is not a move: {exc}") from None
+    raise ValueError(f"{text!r} is not a move: moves are {ACTION_TOKENS}")
+
+
+def go_out_with(
+    seat: int,
+    discard: Card | None,
+    groups: Sequence[Meld | Sequence[Card]],
+    rules: RulesLike,
+    dealt: int | None,
+) -> GoOut:
+    """Going out with the melds laid down as ``groups`` (each a :class:`~payme.melds.Meld`
+    or cards listed in place order, so a run's order says what its wild cards stand for);
+    an invalid meld is refused with why.
+
+    >>> go_out_with(0, None, [parse_hand("JK 5H 6H")], "family", 9).melds
+    (Meld('run', 'JK(4H) 5H 6H'),)
+    """
+    from payme.game.arrangement import declare
+
+    laid = [g if isinstance(g, Meld) else tuple(g) for g in groups]
+    return GoOut(seat, discard, declare(laid, rules, dealt))
 
 
 def check_form(action: object, players: int) -> Verdict:

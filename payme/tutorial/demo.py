@@ -27,7 +27,7 @@ from payme.rulesets import RulesLike
 from payme.rulesets import rules as get_rules
 from payme.tutorial.markup import cards_html
 from payme.widgets import MessageBox, guarded
-from payme.widgets.play_session import plain_words
+from payme.words import plain_words
 
 ME = 0
 

@@ -1,6 +1,6 @@
 """The Play page: a whole game of Pay Me or Rummy 3-Pack against bots, on a card table.
 
-:class:`PlayPage` draws a :class:`~payme.widgets.play_session.PlaySession` (the game, with no
+:class:`PlayPage` draws a :class:`~payme.play.session.PlaySession` (the game, with no
 widgets in it) on a :class:`~payme.widgets.table.CardTable` and turns the table's gestures
 into moves; a New game dialog, the scoreboard, the game review and the page's address
 (:class:`~payme.widgets.url_state.UrlState`) sit around it.
@@ -22,28 +22,24 @@ from typing import Any
 from urllib.parse import urlencode
 
 from payme.cards import Card, parse_card
+from payme.deprecation import renamed
 from payme.game import BOT_NAMES, actions
+from payme.game.actions import go_out_with
+from payme.play.session import YOU, PlaySession, bot_word
 from payme.rulesets import PRESETS
-from payme.widgets.play_session import (
-    YOU,
-    PlaySession,
-    bot_word,
-    decode_move,
-    encode_move,
-    go_out_with,
-    label,
-    seat_names,
-)
+from payme.words import label, seat_names
 
-__all__ = [
-    "YOU",
-    "PlayPage",
-    "PlaySession",
-    "decode_move",
-    "encode_move",
-    "label",
-    "seat_names",
-]
+__all__ = ["YOU", "PlayPage", "PlaySession"]
+
+__getattr__ = renamed(
+    "payme.widgets.play",
+    {
+        "encode_move": "payme.play.session:move_token",
+        "decode_move": "payme.play.session:parse_move",
+        "label": "payme.words:label",
+        "seat_names": "payme.words:seat_names",
+    },
+)
 
 
 # ---------------------------------------------------------------------- the page
@@ -469,7 +465,7 @@ class PlayPage:
 
     def refresh(self) -> None:
         """Draw the session on the table, the scoreboard and the buttons."""
-        from payme.widgets.play_view import TableState, scores_html
+        from payme.play.view import TableState, scores_html
 
         session = self._need_session()
         self._serial += 1

@@ -249,8 +249,8 @@ def test_the_review_lists_each_decision_with_its_cost(
 ) -> None:
     from payme.analysis.review import review_game
     from payme.game.actions import Discard, GoOut
+    from payme.play.session import PlaySession
     from payme.solver import evaluate
-    from payme.widgets.play_session import PlaySession
 
     # A scripted Rummy 3-Pack game: the first card discarded each turn, drawn from the stock.
     session = PlaySession("three_pack", 2, ("greedy",), 3)
