@@ -17,14 +17,15 @@ Card('7H')
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from payme.cards import Card, CardsLike, parse_hand
+from payme.deprecation import renamed
 from payme.rulesets import Ruleset, RulesLike
 from payme.rulesets import rules as get_rules
-from payme.words import amount, counts_cards
+from payme.words import amount, counts_cards, short_label, short_labels
 
 
 @dataclass(frozen=True)
@@ -42,17 +43,6 @@ class Advice:
 
     def __str__(self) -> str:
         return self.text()
-
-
-def label(card: Card) -> str:
-    """A card as a player reads it: ``7♥``, ``10♣``, ``JK``, ``RUMMY``."""
-    from payme.display.svg import short_label
-
-    return str(short_label(card))
-
-
-def labels(cards: Iterable[Card]) -> str:
-    return " ".join(label(c) for c in cards)
 
 
 def plain(text: str) -> str:
@@ -114,7 +104,7 @@ def _outs(r: Ruleset, kept: Sequence[Card], dealt: int | None) -> list[str]:
         if r.is_wild(card, dealt) and (card.rank is None or not _natural_helps(r, kept, card)):
             wild = True
             continue
-        named.append(label(card))
+        named.append(short_label(card))
     if wild:
         named.append("a wild card")
     return named
@@ -186,7 +176,7 @@ def discard_advice(
     after = evaluate(kept, r, dealt)
     whole = evaluate(cards, r, dealt)
     in_meld = next((m for m in whole.melds if chosen in m.cards), None)
-    name = label(chosen)
+    name = short_label(chosen)
     cost = r.card_points(chosen, dealt)
     loose = [r.card_points(c, dealt) for c in whole.deadwood]
     if (
@@ -204,11 +194,13 @@ def discard_advice(
         where = f"{name} is in no meld and would cost {amount(cost, r)}"
     else:
         where = (
-            f"{name} breaks your meld {labels(in_meld.cards)}, yet every other discard "
+            f"{name} breaks your meld {short_labels(in_meld.cards)}, yet every other discard "
             "leaves as much or more"
         )
     if after.deadwood:
-        left = f"your deadwood is {labels(after.deadwood)} ({amount(after.deadwood_points, r)})"
+        left = (
+            f"your deadwood is {short_labels(after.deadwood)} ({amount(after.deadwood_points, r)})"
+        )
         outs = _outs(r, kept, dealt)
     else:
         left = "every card you keep is in a meld, so you can go out now"
@@ -226,7 +218,7 @@ def discard_advice(
     if others:
         same = "as many unmelded cards" if counts_cards(r) else "as many points"
         fewer = max(len(_outs(r, _without(cards, c), dealt)) for c in others) < len(outs)
-        reason += f" Discarding {_or([label(c) for c in others])} would leave {same}" + (
+        reason += f" Discarding {_or([short_label(c) for c in others])} would leave {same}" + (
             ", but keeps fewer ways to go out." if fewer else ": it does as well."
         )
     if r.is_wild(chosen, dealt):
@@ -268,7 +260,7 @@ def go_out_advice(hand: CardsLike, rules: RulesLike = "denexa", dealt: int | Non
         ev = evaluate(cards, r, dealt)
         return Advice(
             "You cannot go out yet",
-            f"{labels(ev.deadwood)} fit in no meld ({amount(ev.deadwood_points, r)}); to go "
+            f"{short_labels(ev.deadwood)} fit in no meld ({amount(ev.deadwood_points, r)}); to go "
             "out every card must be in a meld but at most one.",
         )
     discard = out.discards[0]
@@ -276,12 +268,12 @@ def go_out_advice(hand: CardsLike, rules: RulesLike = "denexa", dealt: int | Non
     if discard is not None:
         kept.remove(discard)
     ev = evaluate(tuple(kept), r, dealt)
-    melds = "; ".join(f"{labels(m.cards)} make a {_kind(m)}" for m in ev.melds)
+    melds = "; ".join(f"{short_labels(m.cards)} make a {_kind(m)}" for m in ev.melds)
     if discard is None:
         return Advice(f"Go out{shout} with no discard", f"{melds}, so every card is in a meld.")
     return Advice(
-        f"Go out{shout}, discarding {label(discard)}",
-        f"{melds}, so every card but {label(discard)} is in a meld.",
+        f"Go out{shout}, discarding {short_label(discard)}",
+        f"{melds}, so every card but {short_label(discard)} is in a meld.",
         discard,
     )
 
@@ -315,7 +307,8 @@ def lay_off_advice(
             f"none of your cards fits the declarer's melds; you score {amount(alone, r)}.",
         )
     parts = [
-        f"{labels(added)} onto {labels(lo.declarer_melds[i].cards)}" for i, added in lo.lay_offs
+        f"{short_labels(added)} onto {short_labels(lo.declarer_melds[i].cards)}"
+        for i, added in lo.lay_offs
     ]
     return Advice(
         "Lay off " + "; ".join(parts),
@@ -330,85 +323,21 @@ def _kind(meld: Any) -> str:
     return {"set": "set", "run": "run"}.get(str(meld.kind), "meld")
 
 
-def explain_move(action: Any, view: Any, rules: RulesLike | None = None) -> Advice:
-    """A Play move (from a bot or a hint) with its reason, for the seat whose ``view`` it is.
-
-    ``view`` is a seat's view (an object or a dict with ``hand``, ``top_discard`` and, in
-    Pay Me, ``dealt``); ``rules`` defaults to the view's own rule set.  ``action`` is a game
-    action (``Draw``, ``Discard``, ``GoOut``, ``LayOff``, ``LayDownRummy``, ``DropOut``).
-
-    >>> from payme.game import new_game
-    >>> from payme.game.actions import Draw
-    >>> g = new_game("denexa", players=2, seed=1)
-    >>> advice = explain_move(Draw(g.to_move, "stock"), g.view(g.to_move))
-    >>> advice.move, bool(advice.reason)
-    ('Draw from the stock', True)
-    """
-    from payme.game.actions import Discard, Draw, GoOut, LayOff
-
-    def get(key: str) -> Any:
-        if isinstance(view, dict):
-            return view.get(key)
-        return getattr(view, key, None)
-
-    r = get_rules(rules) if rules is not None else get("rules") or get_rules("three_pack")
-    hand = tuple(get("hand"))
-    dealt = get("dealt") if r.dealt_matters else None
-    if isinstance(action, Discard):
-        return discard_advice(hand, r, dealt, card=action.card)
-    if isinstance(action, GoOut):
-        return go_out_advice(hand, r, dealt)
-    if isinstance(action, LayOff):
-        return lay_off_advice(hand, list(get("table_melds") or ()), r, dealt)
-    if isinstance(action, Draw):
-        return _draw_advice(action, hand, r, dealt, get("top_discard"))
-    name = type(action).__name__
-    if name == "LayDownRummy":
-        return Advice(
-            "Lay down both RUMMY cards", "laying down both RUMMY cards in one turn wins at once."
-        )
-    return Advice(str(action), "")
-
-
-def _draw_advice(
-    action: Any, hand: tuple[Card, ...], r: Ruleset, dealt: int | None, top: Card | None
-) -> Advice:
-    from payme.solver import best_discard, evaluate
-
-    now = evaluate(hand, r, dealt).deadwood_points
-    if action.source == "discard" and top is not None:
-        if action.take > 1:
-            return Advice(
-                f"Take the top {action.take} discards",
-                "the cards they bring meld with yours and lower what you hold unmelded.",
-            )
-        after = best_discard((*hand, top), rules=r, dealt=dealt)
-        return Advice(
-            f"Take the top discard ({label(top)})",
-            f"with {label(top)} and then discarding {label(after.card)} you would hold "
-            f"{amount(after.deadwood_points, r)} unmelded instead of {amount(now, r)}.",
-            top,
-        )
-    if top is None:
-        return Advice("Draw from the stock", "the discard pile is empty.")
-    after = best_discard((*hand, top), rules=r, dealt=dealt)
-    return Advice(
-        "Draw from the stock",
-        f"the top discard {label(top)} would not lower your deadwood ({amount(now, r)} now, "
-        f"{amount(after.deadwood_points, r)} with it), and an unknown card may help more "
-        "without showing the others what you collect.",
-    )
-
-
 __all__ = [
     "Advice",
     "amount",
     "discard_advice",
-    "explain_move",
     "go_out_advice",
-    "label",
-    "labels",
     "lay_off_advice",
     "plain",
     "ranking_note",
 ]
+
+__getattr__ = renamed(
+    "payme.advice",
+    {
+        "label": "payme.words:short_label",
+        "labels": "payme.words:short_labels",
+        "explain_move": "payme.game.explain:explain_move",
+    },
+)

@@ -49,7 +49,7 @@ from payme.deprecation import renamed
 from payme.melds import Meld, check_meld
 from payme.rulesets import PRESETS, Ruleset
 from payme.rulesets import rules as get_rules
-from payme.words import deadwood_unit
+from payme.words import deadwood_unit, short_label, short_labels
 
 PuzzleKind = Literal["deadwood", "discard", "go_out", "lay_off"]
 Difficulty = Literal["easy", "medium", "hard"]
@@ -419,17 +419,13 @@ def _points(cards: Iterable[Card], p: Puzzle) -> int:
 
 def _cards_text(cards: Iterable[Card]) -> str:
     """Cards as a player writes them: ``10♥ A♣`` (never the notation ``TH AC``)."""
-    from payme.advice import labels
-
-    return labels(cards)
+    return short_labels(cards)
 
 
 def _meld_text(meld: Meld) -> str:
     """A meld as a player reads it, each wild card with what it plays as: ``5♥ JK (as 6♥) 7♥``."""
-    from payme.advice import label
-
     return " ".join(
-        label(c) if s is c or s is None else f"{label(c)} (as {label(s)})"
+        short_label(c) if s is c or s is None else f"{short_label(c)} (as {short_label(s)})"
         for c, s in zip(meld.cards, meld.stands_for, strict=True)
     )
 

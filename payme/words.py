@@ -18,10 +18,40 @@ from which game it is.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
+from typing import Final
 
-from payme.cards import CARDS, JOKER_INDEX, RANK_NAMES, Card, parse_card
+from payme.cards import CARDS, JOKER_INDEX, RANK_NAMES, SUIT_SYMBOLS, Card, parse_card
 from payme.rulesets import Ruleset
+
+TEXT_STYLE: Final = "\ufe0e"
+"""Variation selector 15: asks for the text (not emoji) form of the symbol before it."""
+SUIT_MARKS: Final = {suit: symbol + TEXT_STYLE for suit, symbol in SUIT_SYMBOLS.items()}
+"""Each suit's symbol as printed on a card: ``payme.cards.SUIT_SYMBOLS`` in text style."""
+RANK_LABELS: Final = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
+"""The ranks as printed on a card, ace to king."""
+
+
+def rank_label(rank: int) -> str:
+    """The rank as printed on a card: ``A``, ``2`` … ``10``, ``J``, ``Q``, ``K``."""
+    return RANK_LABELS[rank - 1]
+
+
+def short_label(card: Card) -> str:
+    """A card as printed on it: ``7♥︎`` (text-style symbol), ``10♣︎``, ``JK``, ``WILD``.
+
+    >>> short_label(parse_card("TC")), short_label(parse_card("JK"))
+    ('10♣︎', 'JK')
+    """
+    rank, suit = card.rank, card.suit
+    if rank is None or suit is None:
+        return card.token
+    return rank_label(rank) + SUIT_MARKS[suit]
+
+
+def short_labels(cards: Iterable[Card]) -> str:
+    """Cards as printed on them, one space apart: ``7♥︎ 8♥︎ JK``."""
+    return " ".join(short_label(c) for c in cards)
 
 
 def rank_plural(rank: int) -> str:
@@ -115,13 +145,11 @@ def label(card: Card | None) -> str:
     >>> label(parse_card("TH")), label(parse_card("JK")), label(None)
     ('10♥︎', 'joker', '—')
     """
-    from payme.display.svg import short_label
-
     if card is None:
         return "—"
     if card.token == "JK":
         return "joker"
-    return str(short_label(card))
+    return short_label(card)
 
 
 # Verbs an engine sentence puts after a seat, said again after "you" ("you go", not "you goes").
@@ -185,13 +213,19 @@ def _plain_verb(verb: str) -> str:
 
 
 __all__ = [
+    "RANK_LABELS",
+    "SUIT_MARKS",
+    "TEXT_STYLE",
     "amount",
     "counts_cards",
     "deadwood_unit",
     "label",
     "plain_words",
+    "rank_label",
     "rank_plural",
     "seat_names",
+    "short_label",
+    "short_labels",
     "wild_cards",
     "wild_phrase",
 ]

@@ -13,13 +13,13 @@ import pytest
 
 from payme.advice import (
     discard_advice,
-    explain_move,
     go_out_advice,
     lay_off_advice,
     plain,
     ranking_note,
 )
 from payme.cards import parse_card, parse_hand
+from payme.game.explain import explain_move
 from payme.rulesets import rules
 from payme.solver import best_discard, evaluate
 

@@ -23,6 +23,16 @@ RENAMED = [
     ("payme.game.three_pack_bots", "StrongBot", "payme.game.three_pack_bots", "ThreePackStrongBot"),
     ("payme.game.three_pack_bots", "BOT_NAMES", "payme.game", "BOT_NAMES"),
     ("payme.widgets.puzzles", "wild_phrase", "payme.widgets.puzzles", "wild_this_round"),
+    ("payme.widgets.play_session", "encode_move", "payme.play.session", "move_token"),
+    ("payme.widgets.play_session", "decode_move", "payme.play.session", "parse_move"),
+    ("payme.widgets.play_session", "PlaySession", "payme.play.session", "PlaySession"),
+    ("payme.widgets.play", "encode_move", "payme.play.session", "move_token"),
+    ("payme.widgets.play", "decode_move", "payme.play.session", "parse_move"),
+    ("payme.widgets.play_view", "TableState", "payme.play.view", "TableState"),
+    ("payme.display.svg", "SUIT_SYMBOLS", "payme.words", "SUIT_MARKS"),
+    ("payme.advice", "label", "payme.words", "short_label"),
+    ("payme.advice", "explain_move", "payme.game.explain", "explain_move"),
+    ("payme.game.expert", "label", "payme.words", "short_label"),
 ]
 
 

@@ -22,7 +22,8 @@ from payme.display.html import (
     points_phrase,
     stand_ins,
 )
-from payme.display.svg import MARKS, card_svg, card_title, short_label
+from payme.display.svg import MARKS, card_svg, card_title
+from payme.words import short_label
 
 __all__ = [
     "MARKS",

@@ -20,8 +20,8 @@ from html import escape
 from typing import Any, Final
 
 from payme.cards import Card, parse_card
-from payme.display.svg import SUIT_SYMBOLS, card_svg, rank_label, short_label
-from payme.words import amount, counts_cards, rank_plural
+from payme.display.svg import card_svg
+from payme.words import SUIT_MARKS, amount, counts_cards, rank_label, rank_plural, short_label
 
 _ROW: Final = (
     "display:flex;flex-wrap:wrap;gap:4px;align-items:flex-end;max-width:100%;box-sizing:border-box"
@@ -180,7 +180,7 @@ def meld_label(meld: Any, rules: Any = None) -> str:
         span = len(cards) - 1
         if hi - lo < span:
             hi = min(lo + span, 14)
-        sym = SUIT_SYMBOLS.get(suit, "")
+        sym = SUIT_MARKS.get(suit, "")
         return f"{word} {rank_label((lo - 1) % 13 + 1)}{sym}–{rank_label((hi - 1) % 13 + 1)}{sym}"
     if kind == "single":
         return f"{cards[0].token}: a meld by itself"

@@ -20,14 +20,12 @@ import xml.etree.ElementTree as ET
 from typing import Final, Literal
 
 from payme.cards import Card
+from payme.deprecation import renamed
+from payme.words import SUIT_MARKS, rank_label, short_label
 
 Mark = Literal["wild", "deadwood", "meld", "selected", "laid_off"]
 MARKS: Final = ("wild", "deadwood", "meld", "selected", "laid_off")
 
-TEXT_STYLE: Final = "\ufe0e"
-"""Variation selector 15: asks for the text (not emoji) form of the symbol before it."""
-SUIT_SYMBOLS: Final = {s: sym + TEXT_STYLE for s, sym in zip("SHDC", "♠♥♦♣", strict=True)}
-RANK_LABELS: Final = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 
 RED: Final = "#b3001b"
 BLACK: Final = "#161616"
@@ -46,19 +44,6 @@ _SPECIAL_LOOK: Final[dict[str, tuple[str, tuple[str, ...], str]]] = {
 }
 
 _W, _H = 60, 84  # the viewBox; ``width`` scales it
-
-
-def rank_label(rank: int) -> str:
-    """The rank as printed on a card: ``A``, ``2`` … ``10``, ``J``, ``Q``, ``K``."""
-    return RANK_LABELS[rank - 1]
-
-
-def short_label(card: Card) -> str:
-    """A compact printed label: ``"7♥"`` (text-style symbol), ``"10♣"``, ``"JK"``, ``"WILD"``."""
-    rank, suit = card.rank, card.suit
-    if rank is None or suit is None:
-        return card.token
-    return rank_label(rank) + SUIT_SYMBOLS[suit]
 
 
 def suit_colour(card: Card) -> str:
@@ -102,7 +87,7 @@ def _text(parent: ET.Element, x: float, y: float, text: str, size: float, **attr
 def _regular_face(svg: ET.Element, rank: int, suit: str) -> None:
     colour = RED if suit in "HD" else BLACK
     face = ET.SubElement(svg, "g", {"fill": colour, "font-family": FONT, "class": "payme-face"})
-    label, symbol = rank_label(rank), SUIT_SYMBOLS[suit]
+    label, symbol = rank_label(rank), SUIT_MARKS[suit]
     # Corner index, read first when cards overlap or wrap.
     _text(face, 5, 18, label, 16 if len(label) == 1 else 14, **{"font-weight": "bold"})
     _text(face, 5.5, 33, symbol, 14)
@@ -291,3 +276,13 @@ def card_svg(
             **{"text-anchor": "middle", "fill": "white", "font-family": FONT},
         )  # fmt: skip
     return ET.tostring(svg, encoding="unicode")
+
+
+__getattr__ = renamed(
+    "payme.display.svg",
+    {
+        "SUIT_SYMBOLS": "payme.words:SUIT_MARKS",
+        "RANK_LABELS": "payme.words:RANK_LABELS",
+        "TEXT_STYLE": "payme.words:TEXT_STYLE",
+    },
+)

@@ -46,6 +46,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from payme.cards import CARDS, Card
+from payme.deprecation import renamed
 from payme.game.actions import Action, Discard, Draw, GoOut, LayOff
 from payme.game.bots import (
     StrongBot,
@@ -65,6 +66,7 @@ from payme.game.evaluation import (
 )
 from payme.game.view import PayMeView, SeatView, narrow
 from payme.rulesets import Ruleset
+from payme.words import short_label
 
 Hand = tuple[Card, ...]
 
@@ -80,13 +82,6 @@ class Advice:
     action: Action
     reason: str
     options: tuple[tuple[Action, float], ...] = ()
-
-
-def label(card: Card) -> str:
-    """A card as a player writes it: ``7♥``, ``10♣``, ``JK``."""
-    from payme.display.svg import short_label
-
-    return str(short_label(card))
 
 
 def search_cost(hand: Hand, rules: Ruleset, dealt: int) -> int:
@@ -498,7 +493,7 @@ class ExpertBot(StrongBot):
             assert isinstance(action, LayOff)
             if not action.placements:
                 return Advice(action, "Nothing in your hand fits the declarer's melds.")
-            cards = " ".join(label(c) for _, cs in action.placements for c in cs)
+            cards = " ".join(short_label(c) for _, cs in action.placements for c in cs)
             return Advice(action, f"Lay off {cards}: those cards then score nothing.")
         if isinstance(first, Draw):
             if view.final_turn:
@@ -571,14 +566,14 @@ class ExpertBot(StrongBot):
         _, chance = outlook.draw(rest)
         options = tuple((Discard(view.seat, c), v) for v, c in weighed)
         pts = layout(rest, view.rules, view.dealt)[0]
-        reason = f"Discard {label(card)}: the hand you keep has {pts} points of deadwood"
+        reason = f"Discard {short_label(card)}: the hand you keep has {pts} points of deadwood"
         if chance > 0:
             reason += f" and a {chance:.0%} chance of going out on the next draw"
         if len(weighed) > 1:
             other_value, other = weighed[1]
             reason += (
                 f"; it expects {value:.1f} penalty points against {other_value:.1f} "
-                f"for discarding {label(other)}"
+                f"for discarding {short_label(other)}"
             )
         return Advice(Discard(view.seat, card), reason + ".", options)
 
@@ -644,7 +639,7 @@ class ExpertBot(StrongBot):
         after = "after laying off onto the declarer's melds" if rules.lay_off else "in the end"
         return Advice(
             action,
-            f"Discard {label(card)}: this is your last turn, and the cards you keep score "
+            f"Discard {short_label(card)}: this is your last turn, and the cards you keep score "
             f"{pts} points {after}, the fewest you can.",
             options,
         )
@@ -668,7 +663,7 @@ class ExpertBot(StrongBot):
                 "Draw from the stock: in this last turn it is the only place to draw from.",
             )
         if "stock" not in sources:
-            return Advice(sources["discard"], f"Take {label(top)}: the stock is empty.")
+            return Advice(sources["discard"], f"Take {short_label(top)}: the stock is empty.")
         rules, dealt = view.rules, view.dealt
         hand = tuple(sorted(view.hand))
         self._fitting = {}
@@ -717,7 +712,7 @@ class ExpertBot(StrongBot):
         if take < stock:
             return Advice(
                 sources["discard"],
-                f"Take {label(top)}: this is your last turn, and with it the cards you keep "
+                f"Take {short_label(top)}: this is your last turn, and with it the cards you keep "
                 f"score {take:.0f} points against {stock:.1f} expected after a card from "
                 "the stock.",
                 options,
@@ -725,7 +720,7 @@ class ExpertBot(StrongBot):
         return Advice(
             sources["stock"],
             f"Draw from the stock: this is your last turn, and a card from the stock leaves "
-            f"{stock:.1f} points expected against {take:.0f} with {label(top)}.",
+            f"{stock:.1f} points expected against {take:.0f} with {short_label(top)}.",
             options,
         )
 
@@ -743,7 +738,7 @@ class ExpertBot(StrongBot):
         if go_out_discards(grown, rules, dealt):
             return Advice(
                 sources["discard"],
-                f"Take {label(top)}: with it you can go out at once.",
+                f"Take {short_label(top)}: with it you can go out at once.",
                 ((sources["discard"], 0.0),),
             )
         if not outlook.may_meld(hand)(top):
@@ -752,7 +747,7 @@ class ExpertBot(StrongBot):
             if layout(grown, rules, dealt)[0] - rules.card_points(top, dealt) >= pts - 5:
                 return Advice(
                     sources["stock"],
-                    f"Draw from the stock: {label(top)} melds with nothing in your hand.",
+                    f"Draw from the stock: {short_label(top)} melds with nothing in your hand.",
                 )
         # Both sides weighed alike: the best hand kept after taking it, against the
         # expected hand kept after a card from the stock.
@@ -764,13 +759,13 @@ class ExpertBot(StrongBot):
         if take <= stock - self.TAKE_MARGIN:
             return Advice(
                 sources["discard"],
-                f"Take {label(top)}: it leaves a hand expected to pay {take:.1f} points "
+                f"Take {short_label(top)}: it leaves a hand expected to pay {take:.1f} points "
                 f"against {stock:.1f} after a card from the stock.",
                 tuple(options),
             )
         return Advice(
             sources["stock"],
-            f"Draw from the stock: {label(top)} does not help enough "
+            f"Draw from the stock: {short_label(top)} does not help enough "
             f"(expected {stock:.1f} penalty points against {take:.1f} if you take it).",
             tuple(options),
         )
@@ -815,4 +810,6 @@ def advise(view: Any, legal: Sequence[Action], seed: int = 0) -> Advice:
     return advice
 
 
-__all__ = ["Advice", "ExpertBot", "Outlook", "advise", "label"]
+__all__ = ["Advice", "ExpertBot", "Outlook", "advise"]
+
+__getattr__ = renamed("payme.game.expert", {"label": "payme.words:short_label"})

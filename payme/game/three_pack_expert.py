@@ -35,13 +35,7 @@ from payme.game.three_pack_bots import ThreePackStrongBot, _winning_move
 from payme.game.view import SeatView, ThreePackView, narrow
 from payme.memo import RecentMemo
 from payme.rulesets import Ruleset
-from payme.words import counts_cards
-
-
-def _label(card: Card) -> str:
-    from payme.game.expert import label
-
-    return label(card)
+from payme.words import counts_cards, short_label
 
 
 class ThreePackExpert(ThreePackStrongBot):
@@ -229,10 +223,12 @@ class ThreePackExpert(ThreePackStrongBot):
             top = view.top_discard
             if action.source == "discard" and top is not None:
                 if self.goes_out([*hand, top]):
-                    return Advice(action, f"Take {_label(top)}: with it you can go out at once.")
+                    return Advice(
+                        action, f"Take {short_label(top)}: with it you can go out at once."
+                    )
                 return Advice(
                     action,
-                    f"Take {_label(top)}: it melds with your cards and leaves a better hand "
+                    f"Take {short_label(top)}: it melds with your cards and leaves a better hand "
                     "than a card from the stock is expected to.",
                 )
             return Advice(action, "Draw from the stock: the top discard does not help enough.")
@@ -241,7 +237,7 @@ class ThreePackExpert(ThreePackStrongBot):
             rest.remove(action.card)
             chance = self.out_chance(rest, unseen)
             words = (
-                f"Discard {_label(action.card)}: you keep {self.unmelded(rest)} unmelded "
+                f"Discard {short_label(action.card)}: you keep {self.unmelded(rest)} unmelded "
                 f"card{'s' if self.unmelded(rest) != 1 else ''}"
             )
             if chance:

@@ -21,12 +21,11 @@ from typing import Any
 import ipywidgets as widgets
 
 from payme.cards import CARDS, SUITS, Card, CardError, CardsLike, format_hand, parse_hand
-from payme.display.svg import RANK_LABELS, SUIT_SYMBOLS
 from payme.pack import MAX_HAND, check_hand
 from payme.rulesets import PRESETS, Ruleset, RulesLike
 from payme.rulesets import rules as get_rules
 from payme.widgets.messages import MessageBox, call_back, guarded
-from payme.words import wild_cards
+from payme.words import short_label, wild_cards
 
 __all__ = ["CardPicker", "HandInput", "RulesPicker"]
 
@@ -435,11 +434,7 @@ class CardPicker(widgets.VBox):  # type: ignore[misc]
         for c in cards:
             total = self._counts[c.index]
             left = total - held[c]
-            if c.rank is None or c.suit is None:
-                label = c.token
-            else:
-                label = RANK_LABELS[c.rank - 1] + SUIT_SYMBOLS[c.suit]
-            options.append((f"{label} {left}", c.index))
+            options.append((f"{short_label(c)} {left}", c.index))
             tips.append(f"{c.name}: {left} of {total} left")
         if list(row.options) != options:
             row.options = options
