@@ -19,7 +19,7 @@ from payme.game import (
     play_game,
     replay,
 )
-from payme.game.actions import Draw
+from payme.game.actions import STEPS, Discard, Draw, DropOut, IllegalAction, LayOff
 from payme.game.base import Game
 from payme.game.bots import play_out
 from payme.game.pay_me import PayMeGame
@@ -57,6 +57,32 @@ def test_both_games_offer_the_same_interface_and_view_fields(
     assert game.hand_number == 1 and game.dealt == view.dealt
     finished = _drive(game, 10_000, 5)
     assert finished.over and finished.view(0).winners == finished.winners()
+
+
+@pytest.mark.parametrize(("rules", "players", "options"), GAMES)
+def test_every_action_by_hand_in_both_games(
+    rules: str, players: int, options: dict[str, int]
+) -> None:
+    """``can_<step>`` / ``<step>`` for every action type, named after its step, in both
+    games; each builds the action of the player to move, as ``apply`` would take it."""
+    game = new_game(rules, players, 5, **options)
+    for step in STEPS.values():
+        name = step.removeprefix("_do_")
+        assert callable(getattr(game, name)) and callable(getattr(game, "can_" + name)), name
+    seat = game.to_move
+    assert game.can_draw() == game.can(Draw(seat, "stock"))
+    assert game.can_lay_off() == game.can(LayOff(seat))
+    assert game.can_drop_out() == game.can(DropOut(seat))
+    assert game.draw().action == Draw(seat, "stock")
+    card = game.hand_of(seat)[0]
+    assert game.can_discard(card.token) == game.can(Discard(seat, card))
+    assert game.discard(card.token).action == Discard(seat, card)
+    if not game.can_drop_out():  # Pay Me: a kind it does not know is refused with why
+        assert "not an action in Pay Me" in game.can_drop_out().reason
+        with pytest.raises(IllegalAction, match="not an action in Pay Me"):
+            game.drop_out()
+    with pytest.raises(TypeError, match="too many positional arguments"):
+        game.can_draw("stock", 1, 2)
 
 
 def test_each_game_has_its_own_view_type_and_a_bot_refuses_the_other_games_view() -> None:

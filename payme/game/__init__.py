@@ -66,13 +66,16 @@ Going out carries the declarer's arrangement: ``GoOut(seat, discard, melds=...)`
 ``"JK 5H 6H"``, ``check_arrangement`` gives a reason per meld, ``arrangements`` lists the
 choices, the engine's best layout first).  ``melds=None`` lays down the engine's layout.
 
-Pay Me's UI trio (every action: ask, insist, act)::
+Every action by hand, for the player to move, in both games (made from the action types:
+``can_<step>`` asks, ``<step>`` acts; a game refuses the kinds it does not know, saying why)::
 
-    g.can_draw("stock" | "discard"), g.draw(source)
+    g.can_draw(source="stock", take=1), g.draw(source="stock", take=1)
     g.can_discard(card), g.discard(card)
     g.can_go_out(discard=None, melds=None), g.go_out(discard=None, melds=None)
-    g.can_lay_off(placements), g.lay_off(placements)   # placements: ((meld index, cards), ...)
-    g.best_lay_off()                                   # the LayOff leaving the fewest points
+    g.can_lay_off(placements=()), g.lay_off(placements=())  # ((meld index, cards), ...)
+    g.can_lay_down_rummy(), g.lay_down_rummy()
+    g.can_drop_out(), g.drop_out()
+    g.best_lay_off()                               # Pay Me: the LayOff leaving the fewest points
 
 Same rules, players, seed and actions give the same game: the game owns a
 ``random.Random(seed)`` (the shuffles and stock rebuilds); bots own their own seeded rngs.

@@ -11,16 +11,30 @@ leaves a game changed.
 
 from __future__ import annotations
 
+import inspect
 import random
 from abc import ABC, abstractmethod
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
+from dataclasses import MISSING, fields
 from types import MappingProxyType
-from typing import Any, ClassVar, Self
+from typing import Any, ClassVar, Self, overload
 
-from payme.cards import Card
+from payme.cards import Card, parse_card, parse_hand
 from payme.deprecation import moved_attribute
-from payme.game.actions import STEPS, Action, IllegalAction, Record, Verdict
+from payme.game.actions import (
+    STEPS,
+    Action,
+    Discard,
+    Draw,
+    DropOut,
+    GoOut,
+    IllegalAction,
+    LayDownRummy,
+    LayOff,
+    Record,
+    Verdict,
+)
 from payme.game.view import SeatView, V, built, stock_estimate
 from payme.melds import Meld
 from payme.rulesets import Ruleset, RulesLike
@@ -30,6 +44,119 @@ GameOption = int | bool | Mapping[str, int] | None
 
 ResultRow = dict[str, Any]
 """One row of :meth:`Game.results` (plain values, one column per key: a DataFrame row)."""
+
+
+_BY_HAND_DEFAULTS: Mapping[str, object] = MappingProxyType({"source": "stock"})
+"""Defaults by hand where the action has none: a draw is from the stock unless told."""
+
+
+class _ByHand:
+    """One method of a game's action surface, made from an action type: ``game.discard("7H")``
+    does ``Discard(game.to_move, Card("7H"))`` and ``game.can_discard("7H")`` asks whether it
+    is legal.  Its arguments are the action's fields but the seat (the player to move), in
+    order and with their defaults; cards may be given as text, a go-out's melds as groups of
+    cards in place order (see :func:`~payme.game.arrangement.declare`) and lay-offs as
+    ``(meld index, cards)`` pairs.  The name must be the one :data:`~payme.game.actions.STEPS`
+    gives the type (``can_`` before it to ask), so both games' surfaces match their steps.
+    """
+
+    def __init__(self, kind: type[Action], *, ask: bool) -> None:
+        self.kind = kind
+        self.ask = ask
+        self.name = ("can_" if ask else "") + STEPS[kind].removeprefix("_do_")
+        params = [
+            inspect.Parameter(
+                f.name,
+                inspect.Parameter.POSITIONAL_OR_KEYWORD,
+                default=_BY_HAND_DEFAULTS.get(
+                    f.name, inspect.Parameter.empty if f.default is MISSING else f.default
+                ),
+            )
+            for f in fields(kind)
+            if f.name != "seat"
+        ]
+        self.signature = inspect.Signature(params)
+        what = "whether the player to move may do" if ask else "the player to move does"
+        self.__doc__ = f"``{self.name}{self.signature}``: {what} a {kind.__name__}."
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        if name != self.name:
+            raise TypeError(f"{owner.__name__}.{name} should be named {self.name}")
+
+    def __repr__(self) -> str:
+        return f"{self.name}{self.signature}"
+
+    def action(self, game: Game, args: tuple[object, ...], kwargs: dict[str, object]) -> Action:
+        """The action these arguments describe, for the player to move (seat -1 when the game
+        is over: then every action is refused); a group that is no valid meld raises
+        :class:`~payme.game.actions.IllegalAction` with the reason."""
+        bound = self.signature.bind(*args, **kwargs)
+        bound.apply_defaults()
+        values = {name: _read_field(game, name, v) for name, v in bound.arguments.items()}
+        seat = game.to_move if game.to_move is not None else -1
+        return self.kind(seat, **values)
+
+
+def _read_field(game: Game, name: str, value: Any) -> Any:
+    """An action's field given by hand, read: cards from text, melds and lay-offs from
+    groups of cards."""
+    if name in ("card", "discard") and isinstance(value, str):
+        return parse_card(value)
+    if name == "melds":
+        from payme.game.arrangement import declare
+
+        return declare(value, game.rules, game.dealt)
+    if name == "placements":
+        return tuple((i, parse_hand(cards)) for i, cards in value)
+    return value
+
+
+class _Do(_ByHand):
+    def __init__(self, kind: type[Action]) -> None:
+        super().__init__(kind, ask=False)
+
+    @overload
+    def __get__(self, game: None, owner: type | None = None) -> _Do: ...
+    @overload
+    def __get__(self, game: Game, owner: type | None = None) -> Callable[..., Record]: ...
+    def __get__(self, game: Game | None, owner: type | None = None) -> Any:
+        if game is None:
+            return self
+
+        def do(*args: object, **kwargs: object) -> Record:
+            if game.to_move is None:
+                raise IllegalAction("Nobody is to move: the game is over.", "end of the game")
+            return game.apply(self.action(game, args, kwargs))
+
+        return self._named(do)
+
+    def _named(self, method: Callable[..., Any]) -> Callable[..., Any]:
+        method.__name__ = method.__qualname__ = self.name
+        method.__doc__ = self.__doc__
+        method.__signature__ = self.signature  # type: ignore[attr-defined]
+        return method
+
+
+class _Ask(_Do):
+    def __init__(self, kind: type[Action]) -> None:
+        _ByHand.__init__(self, kind, ask=True)
+
+    @overload  # type: ignore[override]
+    def __get__(self, game: None, owner: type | None = None) -> _Ask: ...
+    @overload
+    def __get__(self, game: Game, owner: type | None = None) -> Callable[..., Verdict]: ...
+    def __get__(self, game: Game | None, owner: type | None = None) -> Any:
+        if game is None:
+            return self
+
+        def can(*args: object, **kwargs: object) -> Verdict:
+            try:
+                action = self.action(game, args, kwargs)
+            except IllegalAction as err:
+                return Verdict(False, err.reason, err.rule)
+            return game.can(action)
+
+        return self._named(can)
 
 
 _APPEND_ONLY = frozenset({"_history", "_actions", "_rows", "_summaries", "_public_log"})
@@ -257,6 +384,23 @@ class Game(ABC):
         cost a bot game about 3% of its time; a test checks every listed action with it)."""
         self._actions.append(action)
         return self._act(action)
+
+    # ------------------------------------------------------------------ by hand
+    # Every kind of action, asked and done by the player to move (see _ByHand), the same in
+    # both games: a game refuses, with the reason, the kinds it does not know.
+
+    can_draw = _Ask(Draw)
+    draw = _Do(Draw)
+    can_discard = _Ask(Discard)
+    discard = _Do(Discard)
+    can_go_out = _Ask(GoOut)
+    go_out = _Do(GoOut)
+    can_lay_off = _Ask(LayOff)
+    lay_off = _Do(LayOff)
+    can_lay_down_rummy = _Ask(LayDownRummy)
+    lay_down_rummy = _Do(LayDownRummy)
+    can_drop_out = _Ask(DropOut)
+    drop_out = _Do(DropOut)
 
     def _act(self, action: Action) -> Record:
         """Do a legal ``action`` (already checked by :meth:`can`): each game has one private

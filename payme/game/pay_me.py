@@ -24,11 +24,11 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping
 from types import MappingProxyType
 from typing import Any, ClassVar, cast
 
-from payme.cards import Card, CardsLike, format_hand, parse_card, parse_hand, sort_cards
+from payme.cards import Card, format_hand, parse_hand, sort_cards
 from payme.deprecation import moved_attribute
 from payme.game import position
 from payme.game.actions import (
@@ -43,7 +43,7 @@ from payme.game.actions import (
     Verdict,
     check_form,
 )
-from payme.game.arrangement import declare, declared_verdict
+from payme.game.arrangement import declared_verdict
 from payme.game.base import Game, GameOption, ResultRow
 from payme.game.evaluation import points
 from payme.game.view import HandSummary, PayMeView, built
@@ -61,10 +61,6 @@ _YES = Verdict(True)
 
 def _no(reason: str, rule: str) -> Verdict:
     return Verdict(False, reason, rule)
-
-
-def _card(value: Card | str) -> Card:
-    return value if isinstance(value, Card) else parse_card(value)
 
 
 class PayMeGame(Game):
@@ -947,54 +943,6 @@ class PayMeGame(Game):
             last_hand=self._summaries[-1] if self._summaries else None,
         )
 
-    # ------------------------------------------------------------------ the UI trio
-
-    def _me(self) -> int:
-        if self.to_move is None:
-            raise IllegalAction("Nobody is to move: the game is over.", "end of the game")
-        return self.to_move
-
-    def can_draw(self, source: DrawFrom = "stock") -> Verdict:
-        return self.can(Draw(self.to_move if self.to_move is not None else -1, source))
-
-    def draw(self, source: DrawFrom = "stock") -> Record:
-        return self.apply(Draw(self._me(), source))
-
-    def can_discard(self, card: Card | str) -> Verdict:
-        return self.can(Discard(self.to_move if self.to_move is not None else -1, _card(card)))
-
-    def discard(self, card: Card | str) -> Record:
-        return self.apply(Discard(self._me(), _card(card)))
-
-    def can_go_out(
-        self, discard: Card | str | None = None, melds: Iterable[Meld | CardsLike] | None = None
-    ) -> Verdict:
-        """Whether the player to move may go out now, with this discard and arrangement
-        (``melds``: the melds to lay down, as :class:`~payme.melds.Meld` objects or their
-        cards listed in place order, e.g. ``"JK 5H 6H"``; ``None``: the engine's layout)."""
-        d = None if discard is None else _card(discard)
-        try:
-            declared = declare(melds, self.rules, self._dealt)
-        except IllegalAction as err:
-            return _no(err.reason, err.rule)
-        return self.can(GoOut(self.to_move if self.to_move is not None else -1, d, declared))
-
-    def go_out(
-        self, discard: Card | str | None = None, melds: Iterable[Meld | CardsLike] | None = None
-    ) -> Record:
-        """Go out (see :meth:`can_go_out` for ``melds``)."""
-        d = None if discard is None else _card(discard)
-        return self.apply(GoOut(self._me(), d, declare(melds, self.rules, self._dealt)))
-
-    def can_lay_off(
-        self, placements: Iterable[tuple[int, Sequence[Card | str] | str]] = ()
-    ) -> Verdict:
-        seat = self.to_move if self.to_move is not None else -1
-        return self.can(LayOff(seat, _placements(placements)))
-
-    def lay_off(self, placements: Iterable[tuple[int, Sequence[Card | str] | str]] = ()) -> Record:
-        return self.apply(LayOff(self._me(), _placements(placements)))
-
     def __repr__(self) -> str:
         return (
             f"PayMeGame(rules={self.rules.name!r}, players={self.players}, seed={self.seed}, "
@@ -1047,12 +995,6 @@ _FIELDS: tuple[position.Field, ...] = (
     ("auto_advance", "auto_advance", position.BOOL),
 )
 """Pay Me's position fields: ``(key, attribute, codec)``."""
-
-
-def _placements(
-    placements: Iterable[tuple[int, Sequence[Card | str] | str]],
-) -> tuple[tuple[int, tuple[Card, ...]], ...]:
-    return tuple((i, parse_hand(cs)) for i, cs in placements)
 
 
 def replay(
