@@ -71,12 +71,29 @@ QUESTIONS: Final[dict[PuzzleKind, str]] = {
 }
 
 
+# The rule each kind of puzzle turns on: said as a hint after a first wrong answer.
+HINTS: Final[dict[PuzzleKind, str]] = {
+    "deadwood": "only cards outside every meld count; try each way a card could meld "
+    "(a set or a run) and keep the split that leaves the fewest points.",
+    "discard": "after the discard, what counts is the deadwood the best split of the rest "
+    "leaves; keep the cards in or next to melds.",
+    "go_out": "going out needs every card in a meld, except the one card you discard (where "
+    "the rules ask for a discard).",
+    "lay_off": "first your own melds, then lay off leftover cards that extend the "
+    "declarer's melds; sometimes breaking one of your melds lays off more.",
+}
+
+
 @dataclass(frozen=True)
 class AnswerCheck:
-    """The grade of an answer: right or wrong, and an explanation of the best answer."""
+    """The grade of an answer: right or wrong, and an explanation of the best answer.
+
+    ``feedback`` says what is wrong with a wrong answer without giving the best one away
+    (a page shows it, with a hint, to let the player try again)."""
 
     correct: bool
     explanation: str
+    feedback: str = ""
 
     def __bool__(self) -> bool:
         return self.correct
@@ -548,12 +565,12 @@ def _check(p: Puzzle, answer: object) -> AnswerCheck:
         if n is None:
             raise ValueError(f"answer with a whole number of points, not {answer!r}")
         best = lay_off(p.hand, list(p.declarer_melds), p.rules, p.dealt).deadwood_points
-        return AnswerCheck(n == best, ("Right. " if n == best else "Not quite. ") + why)
+        return _points_answer(n, best, why)
     if p.kind == "deadwood":
         best = evaluate(p.hand, p.rules, p.dealt).deadwood_points
         n = _as_int(answer)
         if n is not None:
-            return AnswerCheck(n == best, ("Right. " if n == best else "Not quite. ") + why)
+            return _points_answer(n, best, why)
         chosen = parse_hand(answer)  # type: ignore[arg-type]
         left = Counter(p.hand)
         for c in chosen:
@@ -566,18 +583,26 @@ def _check(p: Puzzle, answer: object) -> AnswerCheck:
         fully_melded = evaluate(rest, p.rules, p.dealt).deadwood_points == 0 if rest else True
         ok = fully_melded and _points(chosen, p) == best
         if not ok and not fully_melded:
-            return AnswerCheck(False, "Not quite: the other cards do not all fit in melds. " + why)
-        return AnswerCheck(ok, ("Right. " if ok else "Not quite. ") + why)
+            return _wrong("Not quite: the other cards do not all fit in melds.", why)
+        if not ok:
+            return _wrong(
+                f"Not quite: those cards are {_points(chosen, p)} {_unit(p)}; "
+                "another split leaves fewer.",
+                why,
+            )
+        return AnswerCheck(True, "Right. " + why)
     text = str(answer).strip() if answer is not None else "none"
     if p.kind == "go_out":
         out = can_go_out(p.hand, p.rules, p.dealt)
         low = text.lower()
         if low in ("no", "n", "can't", "cannot"):
-            return AnswerCheck(not out.ok, ("Right. " if not out.ok else "Not quite. ") + why)
+            if not out.ok:
+                return AnswerCheck(True, "Right. " + why)
+            return _wrong("Not quite: this hand can go out.", why)
         if low in ("none", "yes", "") and None in out.discards:
             return AnswerCheck(True, "Right. " + why)
         if low in ("none", "yes", ""):
-            return AnswerCheck(False, "Not quite. " + why)
+            return _wrong("Not quite: not every card fits in a meld with none discarded.", why)
         card = parse_hand(text)
         if len(card) != 1:
             raise ValueError("answer 'no', 'none' or one card to discard")
@@ -589,10 +614,10 @@ def _check(p: Puzzle, answer: object) -> AnswerCheck:
         rest = list(p.hand)
         rest.remove(card[0])
         remains = evaluate(rest, p.rules, p.dealt)
-        return AnswerCheck(
-            False,
+        return _wrong(
             f"Not quite. Without {_cards_text(card)} the rest still leaves "
-            f"{_cards_text(remains.deadwood)} unmelded. " + why,
+            f"{_cards_text(remains.deadwood)} unmelded.",
+            why,
         )
     # discard
     card = parse_hand(text)
@@ -602,21 +627,35 @@ def _check(p: Puzzle, answer: object) -> AnswerCheck:
         raise CardError(f"{_cards_text(card)} is not in the hand", token=str(card[0]))
     results = _discard_results(p)
     if card[0].special is not None and card[0].special == p.rules.holder_wins:
-        return AnswerCheck(
-            False,
+        return _wrong(
             f"Not quite. Keep {_cards_text(card)}: it costs nothing now, but holding it when "
-            "the game ends makes you a winner. " + why,
+            "the game ends makes you a winner.",
+            why,
         )
     if card[0] not in results:
-        return AnswerCheck(False, f"{_cards_text(card)} may never be discarded. " + why)
+        return _wrong(f"Not quite: {_cards_text(card)} may never be discarded.", why)
     ok = results[card[0]] == min(results.values())
     if ok:
         return AnswerCheck(True, "Right. " + why)
-    return AnswerCheck(
-        False,
+    return _wrong(
         f"Not quite. Discarding {_cards_text(card)} leaves {results[card[0]]} {_unit(p)}; "
-        f"{min(results.values())} is possible. " + why,
+        f"{min(results.values())} is possible.",
+        why,
     )
+
+
+def _wrong(feedback: str, why: str) -> AnswerCheck:
+    """A wrong answer: what is wrong with it, then the best answer explained."""
+    return AnswerCheck(False, f"{feedback} {why}", feedback)
+
+
+def _points_answer(n: int, best: int, why: str) -> AnswerCheck:
+    """An answer in points, graded against the best (a miss says which way it is out)."""
+    if n == best:
+        return AnswerCheck(True, "Right. " + why)
+    if n > best:
+        return _wrong(f"Not quite: you can end with fewer than {n}.", why)
+    return _wrong(f"Not quite: {n} is out of reach; the best is more.", why)
 
 
 def _unit(p: Puzzle) -> str:
@@ -625,6 +664,7 @@ def _unit(p: Puzzle) -> str:
 
 __all__ = [
     "DIFFICULTIES",
+    "HINTS",
     "KINDS",
     "AnswerCheck",
     "Puzzle",
