@@ -44,7 +44,7 @@ from dataclasses import dataclass
 from itertools import combinations
 from typing import Final, Literal, get_args
 
-from payme.cards import CARDS, N_REGULAR, Card, CardError, CardsLike, parse_hand
+from payme.cards import CARDS, N_REGULAR, Card, CardError, CardsLike, format_hand, parse_hand
 from payme.deprecation import renamed
 from payme.melds import Meld, check_meld
 from payme.rulesets import PRESETS, Ruleset
@@ -71,12 +71,29 @@ QUESTIONS: Final[dict[PuzzleKind, str]] = {
 }
 
 
+# The rule each kind of puzzle turns on: said as a hint after a first wrong answer.
+HINTS: Final[dict[PuzzleKind, str]] = {
+    "deadwood": "only cards outside every meld count; try each way a card could meld "
+    "(a set or a run) and keep the split that leaves the fewest points.",
+    "discard": "after the discard, what counts is the deadwood the best split of the rest "
+    "leaves; keep the cards in or next to melds.",
+    "go_out": "going out needs every card in a meld, except the one card you discard (where "
+    "the rules ask for a discard).",
+    "lay_off": "first your own melds, then lay off leftover cards that extend the "
+    "declarer's melds; sometimes breaking one of your melds lays off more.",
+}
+
+
 @dataclass(frozen=True)
 class AnswerCheck:
-    """The grade of an answer: right or wrong, and an explanation of the best answer."""
+    """The grade of an answer: right or wrong, and an explanation of the best answer.
+
+    ``feedback`` says what is wrong with a wrong answer without giving the best one away
+    (a page shows it, with a hint, to let the player try again)."""
 
     correct: bool
     explanation: str
+    feedback: str = ""
 
     def __bool__(self) -> bool:
         return self.correct
@@ -256,12 +273,7 @@ def _build(rules: Ruleset, dealt: int, kind: PuzzleKind, seed: int) -> Puzzle:
     declarer: tuple[Meld, ...] = ()
     score = difficulty_score(hand, rules, dealt)
     if kind == "lay_off":
-        while True:
-            declarer = _declarer_melds(rng, rules, dealt)
-            hand = _with_extensions(rng, hand, declarer)
-            every = [*hand, *(c for m in declarer for c in m.cards)]
-            if _fits_pack(every, rules):
-                break
+        hand, declarer = _lay_off_position(rng, rules, dealt, hand)
         score = difficulty_score(hand, rules, dealt) + _lay_off_score(hand, declarer, rules, dealt)
     return Puzzle(
         id=f"{rules.name}-{dealt}-{kind}-{seed}",
@@ -272,6 +284,136 @@ def _build(rules: Ruleset, dealt: int, kind: PuzzleKind, seed: int) -> Puzzle:
         declarer_melds=declarer,
         score=score,
     )
+
+
+def _lay_off_position(
+    rng: random.Random, rules: Ruleset, dealt: int, hand: tuple[Card, ...]
+) -> tuple[tuple[Card, ...], tuple[Meld, ...]]:
+    """A lay-off puzzle's hand and the declarer's melds: a position a game can reach.
+
+    The declarer went out, so every card of their hand is in the melds: ``dealt`` cards
+    (after a discard) or ``dealt + 1`` (going out without one, where allowed); every card of
+    both hands fits the packs; and the hand has a lay-off to find.
+
+    The first try draws as the generator before 2026-12-05 did, so an old id whose position
+    was already possible opens the same puzzle.  An old id whose position was not now opens a
+    possible position for the same rule set, cards dealt and seed: of the 330 ids
+    ``denexa|family-{3..13}-lay_off-{1..15}``, 307 had a declarer whose melds did not hold
+    exactly the cards they had (or nothing to lay off) and now open a new puzzle; 23 are
+    unchanged.  Puzzles of the other kinds are unchanged.
+    """
+    from payme.layoff import lay_off
+
+    while True:  # the draws of the old generator: kept for the ids made with it
+        declarer = _declarer_melds(rng, rules, dealt)
+        hand = _with_extensions(rng, hand, declarer)
+        if _fits_pack([*hand, *(c for m in declarer for c in m.cards)], rules):
+            break
+    sizes = _declarer_sizes(rules, dealt)
+    for _ in range(_MAX_TRIES):
+        if (
+            sum(len(m.cards) for m in declarer) in sizes
+            and _fits_pack([*hand, *(c for m in declarer for c in m.cards)], rules)
+            and lay_off(hand, list(declarer), rules, dealt).laid_off
+        ):
+            return hand, declarer
+        declarer = _declarer_melds_of(rng, rules, dealt, rng.choice(sizes))
+        hand = _with_extensions(rng, _random_hand(rng, rules, dealt, dealt), declarer, at_least=1)
+    raise ValueError(f"no possible lay-off position found for {rules.name} with {dealt} dealt")
+
+
+def _declarer_sizes(rules: Ruleset, dealt: int) -> tuple[int, ...]:
+    """How many cards a declarer can have melded: all of the ``dealt + 1`` held after the
+    draw, less the discard (always, or only where the rules require one)."""
+    return (dealt,) if rules.going_out == "discard_required" else (dealt, dealt + 1)
+
+
+def _declarer_melds_of(
+    rng: random.Random, rules: Ruleset, dealt: int, total: int
+) -> tuple[Meld, ...]:
+    """Melds of ``total`` cards in all (each of 3 or more), as a declarer lays them down."""
+    sizes: list[int] = []
+    left = total
+    while left:
+        size = left if left <= 5 else rng.randint(3, min(6, left - 3))
+        sizes.append(size)
+        left -= size
+    melds: list[Meld] = []
+    used: list[Card] = []
+    for size in sizes:
+        for _ in range(_MAX_TRIES):
+            cards = _meld_of_size(rng, rules, dealt, size)
+            if cards is None or not _fits_pack([*used, *cards], rules):
+                continue
+            chk = check_meld(cards, rules, dealt)
+            if chk.ok and chk.meld is not None and chk.meld.kind != "single":
+                melds.append(chk.meld)
+                used.extend(cards)
+                break
+        else:
+            raise ValueError(f"no meld of {size} cards found for {rules.name}")
+    return tuple(melds)
+
+
+def _meld_of_size(
+    rng: random.Random, rules: Ruleset, dealt: int, size: int
+) -> list[Card] | None:
+    """The cards of one random meld of ``size`` cards (maybe a wild card in it), or ``None``
+    when the kind drawn cannot be that long."""
+    sets_fit = (rules.set_max is None or size <= rules.set_max) and (
+        not rules.set_distinct_suits or size <= 4
+    )
+    if sets_fit and (size > 13 or rng.random() < 0.5):
+        rank = rng.randint(1, 13)
+        suits = rng.sample("SHDC", size) if size <= 4 else [rng.choice("SHDC") for _ in range(size)]
+        cards = [Card.regular(rank, s) for s in suits]
+    elif size <= 13:
+        low = rng.randint(1, 14 - size)
+        suit = rng.choice("SHDC")
+        cards = [Card.regular(low + i, suit) for i in range(size)]
+    else:
+        return None
+    wilds = [c for c in CARDS if rules.wild_scope(c, dealt) == "any"]
+    if wilds and rng.random() < 0.35:
+        cards[rng.randrange(len(cards))] = rng.choice(wilds)
+    return cards
+
+
+def position_problems(p: Puzzle) -> list[str]:
+    """Why ``p`` is not a position a game can reach (empty when it is).
+
+    Checked: the cards dealt within the rule set's range; the hand's size (``dealt`` cards,
+    or ``dealt + 1`` just after drawing); every card of the hand and the declarer's melds in
+    the rule set's largest pack, no more copies than it holds; for a lay-off puzzle, the
+    declarer's melds valid and holding every card the declarer had, and a lay-off to find.
+
+    >>> position_problems(puzzle_from_id("denexa-3-lay_off-1"))
+    []
+    """
+    from payme.layoff import lay_off
+
+    r, dealt = p.rules, p.dealt
+    problems = []
+    if not r.min_dealt <= dealt <= r.max_dealt:
+        problems.append(f"{dealt} cards dealt is outside {r.min_dealt}-{r.max_dealt}")
+    size = dealt if p.kind in ("deadwood", "lay_off") else dealt + 1
+    if len(p.hand) != size:
+        problems.append(f"the hand holds {len(p.hand)} cards, not {size}")
+    every = [*p.hand, *(c for m in p.declarer_melds for c in m.cards)]
+    if not _fits_pack(every, r):
+        problems.append("more copies of a card than the pack holds (or a card not in it)")
+    if p.kind == "lay_off":
+        melded = sum(len(m.cards) for m in p.declarer_melds)
+        if melded not in _declarer_sizes(r, dealt):
+            problems.append(f"the declarer melded {melded} cards from {dealt} dealt")
+        for m in p.declarer_melds:
+            if not check_meld(m.cards, r, dealt).ok:
+                problems.append(f"the declarer's meld {format_hand(m.cards)} is not valid")
+        if not lay_off(p.hand, list(p.declarer_melds), r, dealt).laid_off:
+            problems.append("the hand has nothing to lay off")
+    elif p.declarer_melds:
+        problems.append(f"a {p.kind} puzzle has no declarer")
+    return problems
 
 
 def _melded_hand(rng: random.Random, rules: Ruleset, dealt: int, size: int) -> tuple[Card, ...]:
@@ -291,11 +433,12 @@ def _melded_hand(rng: random.Random, rules: Ruleset, dealt: int, size: int) -> t
 
 
 def _with_extensions(
-    rng: random.Random, hand: tuple[Card, ...], declarer: tuple[Meld, ...]
+    rng: random.Random, hand: tuple[Card, ...], declarer: tuple[Meld, ...], at_least: int = 0
 ) -> tuple[Card, ...]:
-    """Swap one or two of the hand's cards for cards that extend the declarer's melds."""
+    """Swap one or two of the hand's cards for cards that extend the declarer's melds
+    (``at_least`` more tries when a try finds no card that would)."""
     cards = list(hand)
-    for _ in range(rng.choice((1, 1, 2))):
+    for _ in range(max(at_least, rng.choice((1, 1, 2)))):
         meld = rng.choice(declarer)
         naturals = [s for s in meld.stands_for if s is not None]
         if not naturals:
@@ -544,12 +687,12 @@ def _check(p: Puzzle, answer: object) -> AnswerCheck:
         if n is None:
             raise ValueError(f"answer with a whole number of points, not {answer!r}")
         best = lay_off(p.hand, list(p.declarer_melds), p.rules, p.dealt).deadwood_points
-        return AnswerCheck(n == best, ("Right. " if n == best else "Not quite. ") + why)
+        return _points_answer(n, best, why)
     if p.kind == "deadwood":
         best = evaluate(p.hand, p.rules, p.dealt).deadwood_points
         n = _as_int(answer)
         if n is not None:
-            return AnswerCheck(n == best, ("Right. " if n == best else "Not quite. ") + why)
+            return _points_answer(n, best, why)
         chosen = parse_hand(answer)  # type: ignore[arg-type]
         left = Counter(p.hand)
         for c in chosen:
@@ -562,18 +705,26 @@ def _check(p: Puzzle, answer: object) -> AnswerCheck:
         fully_melded = evaluate(rest, p.rules, p.dealt).deadwood_points == 0 if rest else True
         ok = fully_melded and _points(chosen, p) == best
         if not ok and not fully_melded:
-            return AnswerCheck(False, "Not quite: the other cards do not all fit in melds. " + why)
-        return AnswerCheck(ok, ("Right. " if ok else "Not quite. ") + why)
+            return _wrong("Not quite: the other cards do not all fit in melds.", why)
+        if not ok:
+            return _wrong(
+                f"Not quite: those cards are {_points(chosen, p)} {_unit(p)}; "
+                "another split leaves fewer.",
+                why,
+            )
+        return AnswerCheck(True, "Right. " + why)
     text = str(answer).strip() if answer is not None else "none"
     if p.kind == "go_out":
         out = can_go_out(p.hand, p.rules, p.dealt)
         low = text.lower()
         if low in ("no", "n", "can't", "cannot"):
-            return AnswerCheck(not out.ok, ("Right. " if not out.ok else "Not quite. ") + why)
+            if not out.ok:
+                return AnswerCheck(True, "Right. " + why)
+            return _wrong("Not quite: this hand can go out.", why)
         if low in ("none", "yes", "") and None in out.discards:
             return AnswerCheck(True, "Right. " + why)
         if low in ("none", "yes", ""):
-            return AnswerCheck(False, "Not quite. " + why)
+            return _wrong("Not quite: not every card fits in a meld with none discarded.", why)
         card = parse_hand(text)
         if len(card) != 1:
             raise ValueError("answer 'no', 'none' or one card to discard")
@@ -585,10 +736,10 @@ def _check(p: Puzzle, answer: object) -> AnswerCheck:
         rest = list(p.hand)
         rest.remove(card[0])
         remains = evaluate(rest, p.rules, p.dealt)
-        return AnswerCheck(
-            False,
+        return _wrong(
             f"Not quite. Without {_cards_text(card)} the rest still leaves "
-            f"{_cards_text(remains.deadwood)} unmelded. " + why,
+            f"{_cards_text(remains.deadwood)} unmelded.",
+            why,
         )
     # discard
     card = parse_hand(text)
@@ -598,21 +749,35 @@ def _check(p: Puzzle, answer: object) -> AnswerCheck:
         raise CardError(f"{_cards_text(card)} is not in the hand", token=str(card[0]))
     results = _discard_results(p)
     if card[0].special is not None and card[0].special == p.rules.holder_wins:
-        return AnswerCheck(
-            False,
+        return _wrong(
             f"Not quite. Keep {_cards_text(card)}: it costs nothing now, but holding it when "
-            "the game ends makes you a winner. " + why,
+            "the game ends makes you a winner.",
+            why,
         )
     if card[0] not in results:
-        return AnswerCheck(False, f"{_cards_text(card)} may never be discarded. " + why)
+        return _wrong(f"Not quite: {_cards_text(card)} may never be discarded.", why)
     ok = results[card[0]] == min(results.values())
     if ok:
         return AnswerCheck(True, "Right. " + why)
-    return AnswerCheck(
-        False,
+    return _wrong(
         f"Not quite. Discarding {_cards_text(card)} leaves {results[card[0]]} {_unit(p)}; "
-        f"{min(results.values())} is possible. " + why,
+        f"{min(results.values())} is possible.",
+        why,
     )
+
+
+def _wrong(feedback: str, why: str) -> AnswerCheck:
+    """A wrong answer: what is wrong with it, then the best answer explained."""
+    return AnswerCheck(False, f"{feedback} {why}", feedback)
+
+
+def _points_answer(n: int, best: int, why: str) -> AnswerCheck:
+    """An answer in points, graded against the best (a miss says which way it is out)."""
+    if n == best:
+        return AnswerCheck(True, "Right. " + why)
+    if n > best:
+        return _wrong(f"Not quite: you can end with fewer than {n}.", why)
+    return _wrong(f"Not quite: {n} is out of reach; the best is more.", why)
 
 
 def _unit(p: Puzzle) -> str:
@@ -621,6 +786,7 @@ def _unit(p: Puzzle) -> str:
 
 __all__ = [
     "DIFFICULTIES",
+    "HINTS",
     "KINDS",
     "AnswerCheck",
     "Puzzle",
@@ -630,6 +796,7 @@ __all__ = [
     "grade",
     "kinds_for",
     "new_puzzle",
+    "position_problems",
     "puzzle_from_id",
 ]
 

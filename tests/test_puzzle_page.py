@@ -257,3 +257,28 @@ def test_no_query_gives_a_fresh_puzzle_of_the_defaults() -> None:
     assert page.puzzle is not None
     assert page.puzzle.kind == "discard" and page.puzzle.difficulty == "easy"
     assert page.message.kind is None
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_a_first_miss_gets_another_try_without_the_solution(kind: str) -> None:
+    page = PuzzlePage(kind=kind, seed=5)
+    p = page.puzzle
+    assert p is not None
+    wrong = page.puzzle_wrong_answer()
+    assert not p.check(wrong).correct
+    page.set_answer(wrong)
+    page.check_button.click()
+    # "Not quite" with a hint; no verdict, no solution drawn, the box still usable.
+    assert page.answer_message.kind == "retry", page.answer_message.text
+    assert "Try again. Hint: " in page.answer_message.text
+    assert p.solution() not in page.answer_message.text
+    assert page.verdict.value == "" and page.solution_view.value == ""
+    assert not page.answer_text.disabled and not page.check_button.disabled
+    assert page.next_button.layout.display == "none"
+    # The second miss shows the solution and offers the next puzzle.
+    page.check_button.click()
+    assert verdict(page) == "wrong" and p.solution() in page.verdict.value.replace("&#x27;", "'")
+    assert page.solution_view.value and page.next_button.layout.display == ""
+    page.next_button.click()
+    assert page.puzzle is not None and page.puzzle.id != p.id
+    assert page.verdict.value == "" and page.next_button.layout.display == "none"

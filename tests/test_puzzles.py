@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from payme import CardError, can_go_out, evaluate, lay_off, parse_hand, rules
+from payme.rulesets import PRESETS
 from payme.puzzles import (
     KINDS,
     difficulty_score,
@@ -145,7 +146,10 @@ def test_family_lay_off_declarer_melds_fit_the_pack(puzzle_id: str) -> None:
     every = [*p.hand, *(c for m in p.declarer_melds for c in m.cards)]
     pack = p.rules.pack_counts(None)
     assert all(every.count(c) <= pack[c.index] for c in set(every))
-    assert len(p.declarer_melds) >= 2
+    # The declarer's melds hold every card they had: 4 dealt (family must discard) is
+    # one meld of 4; 11 dealt is two or more.
+    assert sum(len(m.cards) for m in p.declarer_melds) == p.dealt
+    assert len(p.declarer_melds) >= (2 if p.dealt > 6 else 1)
 
 
 def test_a_new_discard_puzzle_always_has_a_wrong_answer() -> None:
@@ -159,3 +163,42 @@ def test_a_new_discard_puzzle_always_has_a_wrong_answer() -> None:
     for seed in range(40):
         p = new_puzzle("discard", "denexa", dealt=3, seed=seed)
         assert len(set(_discard_results(p).values())) > 1, p.id
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_a_thousand_puzzles_of_each_kind_are_positions_a_game_can_reach(kind: str) -> None:
+    # Ids spread over every rule set that has the kind, every number of cards dealt and
+    # 1,000 seeds: each puzzle is checked for card counts within the packs, a hand size
+    # that fits the cards dealt and (lay-offs) a declarer's melds holding all their cards
+    # and a lay-off to find.
+    from payme.puzzles import kinds_for, position_problems
+
+    names = [n for n, r in PRESETS.items() if kind in kinds_for(r)]
+    checked = 0
+    for seed in range(1000):
+        r = PRESETS[names[seed % len(names)]]
+        dealt = r.min_dealt + seed % (r.max_dealt - r.min_dealt + 1)
+        p = puzzle_from_id(f"{r.name}-{dealt}-{kind}-{seed}")
+        assert position_problems(p) == [], p.id
+        checked += 1
+    assert checked == 1000
+
+
+def test_position_problems_names_an_impossible_lay_off() -> None:
+    # The position issue 25 found: 7 melded cards from 3 dealt, checked by hand.
+    from dataclasses import replace
+
+    from payme.melds import check_meld
+    from payme.puzzles import position_problems
+
+    p = puzzle_from_id("denexa-3-lay_off-1")
+    r = p.rules
+    extra = tuple(
+        m for m in (check_meld(c, r, 3).meld for c in ("8S 8H 8D", "9C TC JC QC")) if m
+    )
+    bad = replace(p, declarer_melds=extra)
+    assert "the declarer melded 7 cards from 3 dealt" in position_problems(bad)
+    nothing = replace(p, hand=tuple(parse_hand("AS AH AD")))
+    assert "the hand has nothing to lay off" in position_problems(nothing)
+    short = replace(p, hand=p.hand[:2])
+    assert "the hand holds 2 cards, not 3" in position_problems(short)

@@ -76,8 +76,15 @@ def test_every_check_grades_right_and_wrong_answers_with_an_explanation(
             kind, text = _grade_through_widget(t, q.right_answer())
             assert (kind, text.split(" ")[0]) == ("ok", "Right."), (q.prompt, text)
             assert q.explanation in text
+            # A first miss keeps the question open: a hint, not the answer or its reason.
+            t.show_question(j)
             kind, text = _grade_through_widget(t, q.wrong_answer())
-            assert kind == "info" and text.startswith("Not quite"), (q.prompt, text)
+            assert kind == "retry" and "Try again. Hint: " in text, (q.prompt, text)
+            assert q.explanation not in text and t.step.hint_text(t.rules) in text
+            assert not t.check_btn.disabled
+            # The second miss shows the answer and the engine's reason.
+            kind, text = _grade_through_widget(t, q.wrong_answer())
+            assert kind == "wrong" and f"The answer: {t.right_answers()}." in text
             assert q.explanation in text
             graded += 1
     assert graded >= 2 * len(steps_for(t.rules))
@@ -247,8 +254,13 @@ def test_a_yes_no_check_refuses_other_words() -> None:
 def test_the_step_and_rule_set_come_from_the_url_query() -> None:
     t = Tutorial.from_query({"step": "5", "rules": "family"})
     assert (t.index, t.rules.name, t.message.kind) == (4, "family", None)
-    assert "?step=5&amp;rules=family" in t.counter.value
-    for bad in ({"step": "banana"}, {"step": "99"}, {"rules": "three_pack"}, {"rules": "x"}):
+    # Links name the step by its content file's key: adding a step never moves them.
+    assert "?step=sets&amp;rules=family" in t.counter.value
+    assert Tutorial.from_query({"step": "runs"}).step_key == "runs"
+    three = Tutorial.from_query({"step": "going_out"}, rules="three_pack")
+    assert three.step_key == "going_out" and three.message.kind is None
+    for bad in ({"step": "banana"}, {"step": "99"}, {"rules": "three_pack"}, {"rules": "x"},
+                {"step": "0"}, {"step": "melds"}):
         t = Tutorial.from_query(bad)
         assert t.index == 0 and t.message.kind == "error", bad
 
@@ -854,3 +866,33 @@ def test_a_questions_cards_are_named_as_players_write_them() -> None:
             assert "joker joker Q♣" in t.cards.value and "JK JK QC" not in t.cards.value
             return
     raise AssertionError("the wild-limits step has no question on JK JK QC")
+
+
+def test_progress_is_kept_in_the_browser_record_and_read_back() -> None:
+    import json
+
+    t = Tutorial("denexa", step=4)
+    assert t.store.key == "payme-learn-pay_me" and t.store.saved == ""  # opening saves nothing
+    t.set_answer(t.question.right_answer())
+    t.check_btn.click()
+    record = json.loads(t.store.saved)
+    assert record == {"done": ["sets"], "last": "sets"}
+    assert "1 of 19" in t.progress_note.value and "✔ 5. Melds: sets" in dict(
+        (v, k) for k, v in t.jump.options
+    ).get(4, "")
+    # A right answer after the answer was shown does not count.
+    t.go(5)
+    t.show_answer()
+    t.set_answer(t.question.right_answer())
+    t.check_btn.click()
+    assert t.message.kind == "ok" and "runs" not in t.done
+    # A new visit: the page side hands over the stored record.
+    again = Tutorial("denexa")
+    again.store.loaded = json.dumps({"done": ["sets", "gone"], "last": "runs"})
+    assert again.done == {"sets"}  # a key no longer a step is dropped
+    assert again.resume_btn.layout.display == "" and "step 6" in again.resume_btn.description
+    again.resume_btn.click()
+    assert again.step_key == "runs" and again.resume_btn.layout.display == "none"
+    assert json.loads(again.store.saved)["last"] == "runs"
+    # A damaged record is no error.
+    Tutorial("denexa").store.loaded = "[1, 2"

@@ -86,6 +86,13 @@ class StepContent:
     body: str
     demo: str | None = None
     path: str = ""
+    hint: str = ""
+    """The rule the step's questions touch, in one sentence (front matter ``hint:``), shown
+    after a first wrong answer; ``{name}`` values are filled from the rule set."""
+
+    def hint_text(self, rules: Ruleset) -> str:
+        """The step's hint under ``rules`` (its title when the file gives none)."""
+        return _fill(self.hint, context(rules), self.path) if self.hint else self.title
 
     def html(self, rules: Ruleset, figures: Mapping[str, Figure] | None = None) -> str:
         """The step's text under ``rules``, as HTML (figures drawn by ``figures``)."""
@@ -151,7 +158,8 @@ def load(game: str) -> tuple[StepContent, ...]:
 
 
 def parse(text: str, where: str = "") -> StepContent:
-    """A step file: ``key``, ``title`` and ``check`` (and maybe ``demo``) in the front matter."""
+    """A step file: ``key``, ``title`` and ``check`` (and maybe ``demo`` and ``hint``) in the
+    front matter."""
     match = re.match(r"---\n(.*?)\n---\n(.*)", text, flags=re.S)
     if not match:
         raise ValueError(f"{where}: a step file starts with front matter between --- lines")
@@ -175,6 +183,7 @@ def parse(text: str, where: str = "") -> StepContent:
         match[2],
         meta.get("demo") or None,
         where,
+        meta.get("hint", ""),
     )
 
 

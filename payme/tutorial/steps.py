@@ -36,6 +36,14 @@ class Step:
     example: Callable[[Ruleset], str] | None = None
     demo: str | None = None
     """Name of an interactive demo the widget adds (``"turn"``: play a turn in a real game)."""
+    hint: Callable[[Ruleset], str] | None = None
+    """The rule the questions touch, in one sentence: shown after a first wrong answer."""
+
+    def hint_text(self, rules: Ruleset) -> str:
+        """The step's hint under ``rules`` in a player's words (its title when it has none)."""
+        from payme.tutorial.markup import players_words
+
+        return players_words(rules, self.hint(rules) if self.hint is not None else self.title)
 
     def questions(self, rules: Ruleset) -> list[Question]:
         """The check's questions under ``rules``, each answered by the engine (the engine's
@@ -85,7 +93,7 @@ def steps_from_content(
         def ask(r: Ruleset, c: Any = c) -> list[Question | None]:
             return [*c.meld_questions(r), *asks[c.key](r)]
 
-        steps.append(Step(c.key, c.title, c.check, text, ask, demo=c.demo))
+        steps.append(Step(c.key, c.title, c.check, text, ask, demo=c.demo, hint=c.hint_text))
     return tuple(steps)
 
 

@@ -13,6 +13,14 @@ the page goes on working.
 'ok'
 >>> t.set_answer("maybe"); t.check_btn.click(); t.message.kind
 'error'
+
+A wrong answer leaves the question open with a hint; a second miss shows the answer:
+
+>>> t.next_question(); t.set_answer(t.question.wrong_answer()); t.check_btn.click()
+>>> t.message.kind, t.question.explanation in t.message.text
+('retry', False)
+>>> t.check_btn.click(); t.message.kind, t.question.explanation in t.message.text
+('wrong', True)
 """
 
 from __future__ import annotations
@@ -71,9 +79,13 @@ def read_query(params: Mapping[str, str], rules: RulesLike) -> tuple[Ruleset, in
     """The rule set and 0-based step a URL query names, and what was wrong with it.
 
     ``rules`` is the default (and fixes the game: a rule set of another game is refused).
+    A step is named by its key (its content file's, ``step=runs``: a link that stays right
+    when steps are added) or by its number (links made before keys were used).
 
     >>> read_query({"step": "3", "rules": "family"}, "denexa")[:2]
     (rules('family'), 2)
+    >>> read_query({"step": "runs"}, "denexa")[:2]
+    (rules('denexa'), 5)
     """
     problems = []
     ruleset = get_rules(rules)
@@ -87,15 +99,19 @@ def read_query(params: Mapping[str, str], rules: RulesLike) -> tuple[Ruleset, in
         except ValueError as err:
             problems.append(str(err))
     step = 0
-    raw = params.get("step")
+    raw = (params.get("step") or "").strip()
     if raw:
-        try:
+        steps = steps_for(ruleset)
+        keys = [s.key for s in steps]
+        if raw in keys:
+            step = keys.index(raw)
+        elif raw.isdigit() and 1 <= int(raw) <= len(steps):
             step = int(raw) - 1
-            if not 0 <= step < len(steps_for(ruleset)):
-                raise ValueError
-        except ValueError:
-            problems.append(f"step must be 1 to {len(steps_for(ruleset))}, not {raw!r}")
-            step = 0
+        else:
+            problems.append(
+                f"step must be a step's name (like {keys[min(5, len(keys) - 1)]!r}) or "
+                f"a number from 1 to {len(steps)}, not {raw!r}"
+            )
     return ruleset, step, problems
 
 
@@ -123,6 +139,15 @@ class Tutorial(widgets.VBox):  # type: ignore[misc]
         self.index = 0
         self.q_index = 0
         self.questions: list[Question] = []
+        self.misses = 0
+        """Wrong answers to the question shown (the first keeps it open with a hint)."""
+        self.revealed = False
+        """Whether the question shown has had its answer shown (then a right answer is not
+        counted as the step answered right)."""
+        self.done: set[str] = set()
+        """Keys of the steps answered right (in this visit and, through the browser's
+        storage, earlier ones)."""
+        self._resume: int | None = None
         self._cache: dict[tuple[Ruleset, str], list[Question]] = {}
         self.message = MessageBox()
         guard = guarded(self.message)
@@ -174,6 +199,14 @@ class Tutorial(widgets.VBox):  # type: ignore[misc]
             "refresh",
         )
         self.q_counter = _part(widgets.HTML(), "question-counter")
+        self.progress_note = _part(widgets.HTML(layout=_full_width()), "progress-note")
+        self.resume_btn = _button(
+            "Continue where you left off",
+            "the step you were on when you last visited",
+            "payme-tutorial-resume",
+            "play",
+        )
+        self.resume_btn.layout.display = "none"
         self.figure = _part(widgets.HTML(layout=_full_width()), "figure")
         self.demo = _part(widgets.VBox(), "demo")
 
@@ -182,6 +215,7 @@ class Tutorial(widgets.VBox):  # type: ignore[misc]
         self.check_btn.on_click(guard(lambda _b: self.check()))
         self.another_btn.on_click(guard(lambda _b: self.next_question()))
         self.show_btn.on_click(guard(lambda _b: self.show_answer()))
+        self.resume_btn.on_click(guard(lambda _b: self.resume()))
         self.rules_dd.observe(guard(lambda ch: self.set_rules(ch["new"])), names="value")
         self.jump.observe(guard(lambda ch: self._jump(ch["new"])), names="value")
         self.answer_widget: Any = None
@@ -193,6 +227,12 @@ class Tutorial(widgets.VBox):  # type: ignore[misc]
 
         self.url = UrlState()
         self.url.on_navigate(guard(self.apply_query))
+        # Progress lives in the visitor's browser (localStorage), one record per game.
+        from payme.widgets.browser_store import BrowserStore
+
+        self.store = BrowserStore(f"payme-learn-{ruleset.game}")
+        self.store.on_load(guard(self.restore))
+        self._opening = True
 
         check_area = widgets.VBox(
             [
@@ -222,17 +262,25 @@ class Tutorial(widgets.VBox):  # type: ignore[misc]
                 widgets.HTML(_CSS),
                 self.rules_dd,
                 nav,
+                widgets.HBox(
+                    [self.progress_note, self.resume_btn],
+                    layout=widgets.Layout(
+                        flex_flow="row wrap", align_items="center", max_width="100%"
+                    ),
+                ),
                 self.title,
                 self.body,
                 self.demo,
                 check_area,
                 self.url,
+                self.store,
             ],
             layout=widgets.Layout(max_width="960px", padding="0 6px"),
         )
         self.add_class("payme-tutorial")
         self._fill_jump()
         self.go(step)
+        self._opening = False
 
     # --- building --------------------------------------------------------------------
 
@@ -250,12 +298,12 @@ class Tutorial(widgets.VBox):  # type: ignore[misc]
         return tutorial
 
     def share_query(self) -> str:
-        """The URL query that reopens this rule set and step (1-based).
+        """The URL query that reopens this rule set and step (the step by its name).
 
         >>> Tutorial("classic", step=4).share_query()
-        'step=5&rules=classic'
+        'step=sets&rules=classic'
         """
-        return urlencode({"step": self.index + 1, "rules": self.rules.name})
+        return urlencode({"step": self.step_key, "rules": self.rules.name})
 
     def apply_query(self, params: Mapping[str, str]) -> None:
         """Show the rule set and step of a URL query (Back/Forward); a bad value is a message."""
@@ -269,8 +317,63 @@ class Tutorial(widgets.VBox):  # type: ignore[misc]
 
     def _fill_jump(self) -> None:
         self._quiet = True
-        self.jump.options = [(f"{i + 1}. {s.title}", i) for i, s in enumerate(self.steps)]
+        self.jump.options = [
+            (f"{'✔ ' if s.key in self.done else ''}{i + 1}. {s.title}", i)
+            for i, s in enumerate(self.steps)
+        ]
+        self.jump.value = self.index
         self._quiet = False
+
+    # --- progress (kept in the browser) ----------------------------------------------
+
+    def restore(self, record: Mapping[str, Any]) -> None:
+        """Take in the progress the browser kept from earlier visits (``record``: the steps
+        answered right, ``done``, and the step last shown, ``last``); unknown keys are
+        dropped (a step since renamed)."""
+        keys = [s.key for s in self.steps]
+        done = record.get("done")
+        if isinstance(done, list):
+            self.done |= {k for k in done if k in keys}
+        last = record.get("last")
+        if isinstance(last, str) and last in keys and keys.index(last) != self.index:
+            self._resume = keys.index(last)
+        self._show_progress()
+
+    def resume(self) -> None:
+        """Go to the step shown when the visitor last left."""
+        if self._resume is not None:
+            self.go(self._resume)
+
+    def _save_progress(self) -> None:
+        self.store.save({"done": sorted(self.done), "last": self.step_key})
+
+    def _show_progress(self) -> None:
+        """The step list with ticks, the count, and the way back to where the visitor was."""
+        n, total = len(self.done), len(self.steps)
+        link = "?" + urlencode({"rules": self.rules.name, "step": ""})
+        items = "".join(
+            f"<li class='{'payme-step-done' if s.key in self.done else 'payme-step-open'}'>"
+            f"<span class='payme-step-mark' aria-hidden='true'>"
+            f"{'✔' if s.key in self.done else '○'}</span> "
+            f"<a href='{html.escape(link + s.key)}'>{i + 1}. {html.escape(s.title)}</a>"
+            f"{' <i>(answered right)</i>' if s.key in self.done else ''}"
+            f"{' <b>(this step)</b>' if i == self.index else ''}</li>"
+            for i, s in enumerate(self.steps)
+        )
+        self.progress_note.value = (
+            f"<details class='payme-tutorial-steps'><summary><b>Your progress:</b> "
+            f"<span class='payme-tutorial-done-count'>{n} of {total}</span> steps answered "
+            f"right (kept in this browser) · all steps</summary><ol>{items}</ol></details>"
+        )
+        if self._resume is not None and self._resume != self.index:
+            step = self.steps[self._resume]
+            self.resume_btn.description = (
+                f"Continue where you left off: step {self._resume + 1}, {step.title}"
+            )
+            self.resume_btn.layout.display = ""
+        else:
+            self.resume_btn.layout.display = "none"
+        self._fill_jump()
 
     # --- navigation ------------------------------------------------------------------
 
@@ -342,6 +445,11 @@ class Tutorial(widgets.VBox):  # type: ignore[misc]
         self.body.value = f"<div>{text}{example}</div>"
         self._show_demo(step)
         self.show_question(0)
+        if not self._opening:
+            # The visitor moved: this is now where they left off.
+            self._resume = None
+            self._save_progress()
+        self._show_progress()
 
     def _show_demo(self, step: Step) -> None:
         # The step's content asks for the demo (only Pay Me's turn step does).
@@ -360,6 +468,7 @@ class Tutorial(widgets.VBox):  # type: ignore[misc]
     def show_question(self, q_index: int) -> None:
         self.message.clear()
         self.figure.value = ""
+        self.misses, self.revealed = 0, False
         if not self.questions:
             # A custom rule set may leave a step without an example that fits it.
             self.q_index = 0
@@ -466,25 +575,52 @@ class Tutorial(widgets.VBox):  # type: ignore[misc]
                 w.value = value
         self._pending = None
 
+    def right_answers(self) -> str:
+        """The engine's answers to the question shown, as the learner would give them."""
+        q = self.question
+        labels = dict((v, label) for label, v in q.options)
+        return " or ".join(labels.get(v, v) or "no cards" for v in sorted(q.right))
+
+    def hint(self) -> str:
+        """The rule the question shown touches (the step's hint), said after a first miss."""
+        return self.step.hint_text(self.rules)
+
     def show_answer(self) -> None:
         """Show the engine's answer and its explanation (for a learner who is stuck)."""
         q = self.question
-        labels = dict((v, label) for label, v in q.options)
-        answers = [labels.get(v, v) or "no cards" for v in sorted(q.right)]
-        self.message.info(f"The engine's answer: {' or '.join(answers)}. {q.explanation}")
+        self.revealed = True
+        self.message.info(f"The engine's answer: {self.right_answers()}. {q.explanation}")
         self.figure.value = q.figure
 
     def check(self) -> None:
-        """Grade the current answer with the engine and show the verdict."""
+        """Grade the current answer with the engine and show the verdict.
+
+        A first wrong answer says "Not quite" with the rule it touches as a hint and leaves
+        the question open; the answer and the full reason come with a second wrong answer
+        (or "Show the answer")."""
         pending = self._pending
         answer = pending if pending is not None else self.answer_text()
         self._pending = None
-        grade = self.question.grade(answer)
+        q = self.question
+        grade = q.grade(answer)
         if grade.ok:
             self.message.ok(grade.text())
-        else:
-            self.message.info(grade.text())
-        self.figure.value = self.question.figure
+            self.figure.value = q.figure
+            if not self.revealed and self.step_key not in self.done:
+                self.done.add(self.step_key)
+                self._save_progress()
+                self._show_progress()
+            return
+        self.misses += 1
+        shown = q.shown(q.normalise(answer))
+        given = shown[:1].upper() + shown[1:]
+        if self.misses == 1 and not self.revealed:
+            self.figure.value = ""
+            self.message.retry(f"{given}. Try again. Hint: {self.hint()}")
+            return
+        self.revealed = True
+        self.message.wrong(f"{given}. The answer: {self.right_answers()}. {grade.explanation}")
+        self.figure.value = q.figure
 
 
 __all__ = ["Tutorial"]

@@ -38,6 +38,8 @@ _STYLES = {
     # Marked by a symbol and a word as well as colour.
     "error": ("⚠", "Problem", "wrong", "#8a1020", "#fdecea", "#c62828"),
     "wrong": ("✘", "Not quite", "wrong", "#8a1020", "#fdecea", "#c62828"),
+    # A first wrong answer: the question stays open (amber, neither an error nor info).
+    "retry": ("↻", "Not quite", "warn", "#5d4200", "#fff4d6", "#c99a00"),
     "info": ("ℹ", "", "info", "#0d3c61", "#e8f1fb", "#1565c0"),
     "ok": ("✔", "", "right", "#1b5e20", "#e8f5e9", "#2e7d32"),
 }
@@ -72,7 +74,8 @@ def shorten_quoted(text: str, limit: int = ECHO_LIMIT) -> str:
 
 class MessageBox(widgets.HTML):  # type: ignore[misc]
     """One line of feedback shown beside an input: ``.info(text)``, ``.error(text)``,
-    ``.wrong(text)`` (a wrong answer), ``.ok(text)``, ``.clear()``.  ``.kind`` and ``.text``
+    ``.wrong(text)`` (a wrong answer), ``.retry(text)`` (a wrong answer with another try to
+    come), ``.ok(text)``, ``.clear()``.  ``.kind`` and ``.text``
     say what it shows now.  Quoted input in the text is cut to a sensible length."""
 
     def __init__(self, **kwargs: Any) -> None:
@@ -99,6 +102,9 @@ class MessageBox(widgets.HTML):  # type: ignore[misc]
 
     def wrong(self, text: str) -> None:
         self._show("wrong", text)
+
+    def retry(self, text: str) -> None:
+        self._show("retry", text)
 
     def info(self, text: str) -> None:
         self._show("info", text)

@@ -14,6 +14,14 @@ A puzzle is rebuilt from its id, so the page's state is the URL's ``?id=…``: a
 >>> page.set_answer("QX"); page.check()
 >>> page.answer_message.kind, page.verdict.value
 ('error', '')
+
+A wrong answer gets another try (a hint, no solution); a second miss shows the solution:
+
+>>> page.set_answer(page.puzzle_wrong_answer()); page.check()
+>>> page.answer_message.kind, page.verdict.value, page.next_button.layout.display
+('retry', '', 'none')
+>>> page.check(); "payme-msg-wrong" in page.verdict.value, page.next_button.layout.display
+(True, '')
 >>> PuzzlePage.from_query({"id": "nonsense"}).message.text.startswith("Link: bad puzzle id")
 True
 """
@@ -21,6 +29,7 @@ True
 from __future__ import annotations
 
 import random
+import re
 import warnings
 from collections.abc import Mapping
 from html import escape
@@ -41,6 +50,7 @@ from payme.display import (
 )
 from payme.puzzles import (
     DIFFICULTIES,
+    HINTS,
     Difficulty,
     Puzzle,
     PuzzleKind,
@@ -190,6 +200,14 @@ class PuzzlePage(widgets.VBox):  # type: ignore[misc]
             tooltip="Show the best answer without grading",
             layout=widgets.Layout(width="auto"),
         )  # fmt: skip
+        self.next_button = widgets.Button(
+            description="Next puzzle", icon="arrow-right", button_style="primary",
+            tooltip="Another puzzle with these settings",
+            layout=widgets.Layout(width="auto", display="none"),
+        )  # fmt: skip
+        self.misses = 0
+        """Wrong answers to the puzzle shown (the first gets another try, with a hint)."""
+        self.revealed = False
         self.verdict = widgets.HTML(layout=widgets.Layout(max_width="100%"))
         self.solution_view = widgets.HTML(layout=widgets.Layout(max_width="100%"))
         self.share = widgets.HTML(layout=widgets.Layout(max_width="100%"))
@@ -211,6 +229,7 @@ class PuzzlePage(widgets.VBox):  # type: ignore[misc]
             (self.answer_text, "payme-puzzle-answer"),
             (self.check_button, "payme-puzzle-check"),
             (self.solution_button, "payme-puzzle-solution"),
+            (self.next_button, "payme-puzzle-next"),
             (self.verdict, "payme-puzzle-verdict"),
             (self.solution_view, "payme-puzzle-solution-view"),
             (self.share, "payme-share"),
@@ -231,6 +250,7 @@ class PuzzlePage(widgets.VBox):  # type: ignore[misc]
             self.answer_text.on_submit(answer_guard(lambda _w: self.check()))
         self.check_button.on_click(answer_guard(lambda _b: self.check()))
         self.solution_button.on_click(answer_guard(lambda _b: self.show_solution()))
+        self.next_button.on_click(guard(lambda _b: self.new_puzzle()))
 
         settings = widgets.HBox(
             [self.rules_dd, self.kind_dd, self.difficulty_dd, self.new_button],
@@ -256,6 +276,7 @@ class PuzzlePage(widgets.VBox):  # type: ignore[misc]
                 self._picks,
                 answer_row,
                 self.verdict,
+                self.next_button,
                 self.solution_view,
                 self.share,
                 self.url,
@@ -314,6 +335,8 @@ class PuzzlePage(widgets.VBox):  # type: ignore[misc]
         self.answer_message.clear()
         self.verdict.value = ""
         self.solution_view.value = ""
+        self.misses, self.revealed = 0, False
+        self.next_button.layout.display = "none"
         self.info.value = (
             '<p style="margin:8px 0 2px 0">'
             f"{escape(r.title)} · {dealt} cards dealt · {escape(wild_this_round(r, dealt))} · "
@@ -472,8 +495,21 @@ class PuzzlePage(widgets.VBox):  # type: ignore[misc]
         except ValueError as error:  # CardError too: the engine names the problem
             self.answer_message.error(f"{error}")
             return
+        if not verdict.correct:
+            self.misses += 1
+            if self.misses == 1 and not self.revealed:
+                # Another try: what is wrong with this answer and the rule it turns on,
+                # never the best answer.
+                said = re.sub(r"^Not quite[.:]?\s*", "", verdict.feedback)
+                said = said[:1].upper() + said[1:]
+                self.answer_message.retry(
+                    f"{said} Try again. Hint: {HINTS[puzzle.kind]}".strip()
+                )
+                return
+        self.revealed = True
         self.verdict.value = _verdict_html(verdict.correct, verdict.explanation)
         self.solution_view.value = self._solution_html(puzzle)
+        self.next_button.layout.display = ""
 
     def show_solution(self) -> None:
         """Show the best answer, explained and drawn, without grading."""
@@ -481,6 +517,8 @@ class PuzzlePage(widgets.VBox):  # type: ignore[misc]
         if puzzle is None:
             raise ValueError("no puzzle yet: click New puzzle")
         self.answer_message.clear()
+        self.revealed = True
+        self.next_button.layout.display = ""
         self.verdict.value = (
             '<div class="payme-verdict-solution payme-msg payme-msg-info" role="status" '
             'style="border-left:6px solid #1565c0;padding:8px 12px;margin:6px 0;'
@@ -509,6 +547,19 @@ class PuzzlePage(widgets.VBox):  # type: ignore[misc]
         if out.ok and out.discards[0] is not None:
             kept.remove(out.discards[0])
         return go_out_html(out) + layout_html(evaluate(kept, p.rules, p.dealt))
+
+    def puzzle_wrong_answer(self) -> str:
+        """An answer the engine grades wrong for the puzzle shown (for tests and demos)."""
+        p = self.puzzle
+        if p is None:
+            raise ValueError("no puzzle yet: click New puzzle")
+        for answer in (*map(str, sorted(set(p.hand))), "no", "none", *map(str, range(200))):
+            try:
+                if not p.check(answer).correct:
+                    return answer
+            except ValueError:
+                continue
+        raise ValueError(f"puzzle {p.id} has no wrong answer")
 
     # --- the URL ------------------------------------------------------------------------
 

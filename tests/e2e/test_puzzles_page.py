@@ -178,3 +178,38 @@ def test_a_bad_id_shows_a_message_and_a_fresh_puzzle(
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / "puzzles_narrow.png"), full_page=True)
     assert not page_errors
+
+
+def test_a_wrong_answer_gets_another_try_then_the_solution(
+    open_page: Any, page_errors: list[str]
+) -> None:
+    page = open_page("puzzles", query="id=denexa-7-discard-42", ready=READY)
+    p = shown_puzzle(page)
+    results = discard_points(p)
+    worse = sorted(str(c) for c, v in results.items() if v > min(results.values()))
+    assert len(worse) >= 2, f"{p.id}: needs two wrong discards"
+    box = page.locator(ANSWER)
+    box.fill(worse[0])
+    page.locator("button.payme-puzzle-check").click()
+    retry = page.locator(".payme-puzzle-answer-message")
+    expect(retry).to_contain_text("Not quite")
+    expect(retry).to_contain_text("Try again")
+    # Nothing of the answer: no verdict, no drawn solution, no "Next puzzle".
+    expect(page.locator(".payme-verdict-wrong")).to_have_count(0)
+    expect(page.locator(".payme-puzzle-solution-view .payme-layout")).to_have_count(0)
+    expect(page.locator("button.payme-puzzle-next")).to_be_hidden()
+    for size, name in (((1280, 900), "desktop"), ((390, 844), "phone")):
+        page.set_viewport_size({"width": size[0], "height": size[1]})
+        page.screenshot(path=str(ARTIFACTS / f"puzzles_retry_{name}.png"), full_page=True)
+    page.set_viewport_size({"width": 1280, "height": 900})
+    # The box still takes an answer: a second miss shows the solution and the way on.
+    expect(box).to_be_editable()
+    box.fill(worse[1])
+    box.press("Enter")
+    expect(page.locator(".payme-verdict-wrong")).to_contain_text("Not quite")
+    expect(page.locator(".payme-verdict-wrong")).to_contain_text("Discard")
+    page.screenshot(path=str(ARTIFACTS / "puzzles_revealed.png"), full_page=True)
+    page.locator("button.payme-puzzle-next").click()
+    expect(page.locator(".payme-puzzle-id")).not_to_have_text(p.id)
+    expect(page.locator(".payme-verdict-wrong")).to_have_count(0)
+    assert not page_errors

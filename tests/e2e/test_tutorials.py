@@ -199,6 +199,8 @@ def test_choosing_another_rule_set_redraws_the_step_with_its_answers(
     page.get_by_role("radio", name="Go out without a discard").check()
     page.locator("button.payme-tutorial-check").click()
     expect()(message(page)).to_contain_text("Not quite")
+    expect()(message(page)).to_contain_text("Try again")
+    page.locator("button.payme-tutorial-check").click()
     expect()(message(page)).to_contain_text(question.explanation)
     assert not page_errors
 
@@ -295,10 +297,11 @@ def test_the_link_to_a_step_reopens_that_step_after_next(
     page.locator("button.payme-tutorial-next").click()
     expect()(counter(page)).to_contain_text(f"Step 3 of {len(steps)}")
     link = page.locator("a.payme-tutorial-link")
-    expect()(link).to_have_attribute("href", "?step=3&rules=classic")
+    # The link names the step by its key, so adding a step never moves it.
+    expect()(link).to_have_attribute("href", f"?step={steps[2].key}&rules=classic")
     assert not page_errors
     link.click()
-    page.wait_for_url(re.compile(r"step=3&rules=classic"))
+    page.wait_for_url(re.compile(rf"step={steps[2].key}&rules=classic"))
     expect()(counter(page)).to_contain_text(f"Step 3 of {len(steps)}", timeout=120_000)
     expect()(title(page)).to_have_text(steps[2].title)
     expect()(page.locator(".payme-tutorial-rules select")).to_have_value(rules("classic").title)
@@ -328,4 +331,62 @@ def test_the_jupyterlab_introduction_is_neither_run_nor_shown_in_the_app(
     )
     assert ran.count() == 0
     expect()(title(page)).to_be_visible()
+    assert not page_errors
+
+
+def test_a_wrong_answer_gets_another_try_then_the_answer(
+    open_page: Any, page_errors: list[str]
+) -> None:
+    r = rules("denexa")
+    steps = steps_for(r)
+    index = next(i for i, s in enumerate(steps) if s.key == "goal")
+    question = steps[index].questions(r)[0]
+    page = open_page("learn_pay_me", query="step=goal", ready=READY)
+    expect()(title(page)).to_have_text(steps[index].title)
+    box = page.locator(".payme-tutorial-answer-1 input")
+    box.fill(question.wrong_answer())
+    page.locator("button.payme-tutorial-check").click()
+    shown = message(page)
+    expect()(shown).to_contain_text("Not quite")
+    expect()(shown).to_contain_text("Try again")
+    expect()(shown).to_contain_text(steps[index].hint_text(r))
+    # Neither the answer nor its reason is given away; the amber retry style, not info blue.
+    expect()(shown).not_to_contain_text(question.explanation)
+    expect()(shown.locator(".payme-msg-warn")).to_be_visible()
+    expect()(shown.locator(".payme-msg-info")).to_have_count(0)
+    # The box is still there to use: a second, different miss shows the answer.
+    expect()(box).to_be_editable()
+    box.fill(str(int(question.wrong_answer()) + 1))
+    page.locator("button.payme-tutorial-check").click()
+    expect()(shown).to_contain_text(f"The answer: {question.right_answer()}.")
+    expect()(shown).to_contain_text(question.explanation)
+    screenshot(page, "learn_pay_me_second_miss.png")
+    assert not page_errors
+
+
+def test_progress_survives_a_reload(open_page: Any, page_errors: list[str]) -> None:
+    r = rules("denexa")
+    steps = steps_for(r)
+    index = next(i for i, s in enumerate(steps) if s.key == "packs")
+    question = steps[index].questions(r)[0]
+    page = open_page("learn_pay_me", query="step=packs", ready=READY)
+    page.evaluate("window.localStorage.clear()")
+    answer_right(page, page.locator(".payme-tutorial-answer-1 input"), question)
+    note = page.locator(".payme-tutorial-progress-note")
+    expect()(note.locator(".payme-tutorial-done-count")).to_have_text(f"1 of {len(steps)}")
+    stored = page.evaluate("window.localStorage.getItem('payme-learn-pay_me')")
+    assert '"packs"' in stored
+    # A new visit (a new kernel) at step 1: the tick and the way back come from the browser.
+    page = open_page("learn_pay_me", ready=READY)
+    expect()(note.locator(".payme-tutorial-done-count")).to_have_text(f"1 of {len(steps)}")
+    note.locator("summary").click()
+    done = note.locator("li.payme-step-done")
+    expect()(done).to_have_count(1)
+    expect()(done).to_contain_text(steps[index].title)
+    resume = page.locator("button.payme-tutorial-resume")
+    expect()(resume).to_contain_text(f"step {index + 1}, {steps[index].title}")
+    screenshot(page, "learn_pay_me_progress.png")
+    resume.click()
+    expect()(title(page)).to_have_text(steps[index].title)
+    expect()(resume).to_be_hidden()
     assert not page_errors
