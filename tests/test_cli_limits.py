@@ -210,3 +210,41 @@ def _start_up() -> float:
     code = "import payme.cli, payme.analysis.cli, distributed.comm.core"
     run_fresh([sys.executable, "-c", code], timeout=120)
     return time.monotonic() - started
+
+
+def test_the_python_api_refuses_a_billion_games_at_once_in_little_memory() -> None:
+    """payme.simulate(games=10**9) is refused like the CLI's --games, before any game or
+    plan is made: within a second of CPU and 200 MB (it once reached 6.4 GB in 10 s)."""
+    code = (
+        "import resource, time, payme\n"
+        "t = time.process_time()\n"
+        "try:\n"
+        "    payme.simulate(games=10**9)\n"
+        "except ValueError as e:\n"
+        "    print('refused:', e)\n"
+        "print(time.process_time() - t)\n"
+        "print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024)\n"
+    )
+    done = run_fresh([sys.executable, "-c", code], timeout=60)
+    assert done.returncode == 0, done.stderr
+    said, cpu, peak_mb = done.stdout.splitlines()
+    assert said == "refused: games must be at most 1,000,000 in one run, not 1,000,000,000"
+    assert float(cpu) < 1.0
+    assert float(peak_mb) < 200
+
+
+def test_the_plan_of_a_long_run_is_as_small_as_a_short_ones() -> None:
+    from payme.analysis.simulate import MAX_GAMES, batches
+
+    small, large = batches(100, 2), batches(MAX_GAMES, 2)
+    assert len(large) == MAX_GAMES // 20 and large[-1] == (MAX_GAMES - 20, MAX_GAMES)
+    assert sys.getsizeof(large.__dict__) == sys.getsizeof(small.__dict__)
+
+
+def test_one_game_prints_no_interval_rather_than_nan() -> None:
+    out = io.StringIO()
+    status = main(["simulate", "--games", "1", "--workers", "1", "--seed", "3"], stdout=out)
+    assert status == 0
+    text = out.getvalue()
+    assert "nan" not in text
+    assert "(no interval from one game)" in text

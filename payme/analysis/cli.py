@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import math
 import socket
 import sys
 import time
@@ -22,14 +23,13 @@ from collections.abc import Callable, Coroutine
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
+from payme.analysis.simulate import MAX_GAMES  # the cap of payme.simulate, said as --games
+
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
 
 WRITERS = {".csv": "csv", ".csv.gz": "csv", ".parquet": "parquet", ".pq": "parquet"}
 DEFAULT_BOT = "greedy"
-MAX_GAMES = 1_000_000
-"""The most games one run plays (about a day on 2 cores); more is refused before anything
-is set up, rather than reserving memory for a run that never ends."""
 SCHEDULER_TIMEOUT_S = 2.0
 """How long to wait for a Dask scheduler to answer before refusing its address."""
 
@@ -62,6 +62,17 @@ def write_frame(df: pd.DataFrame, path: str) -> None:
         df.to_parquet(path, index=False)
 
 
+def _interval(low: float, high: float, form: str) -> str:
+    """``(low to high)``, or words when there is no interval (one game tells no spread).
+
+    >>> _interval(1.25, 3.5, "{:.1f}"), _interval(float("nan"), float("nan"), "{:.1f}")
+    ('(1.2 to 3.5)', '(no interval from one game)')
+    """
+    if math.isnan(low) or math.isnan(high):
+        return "(no interval from one game)"
+    return f"({form.format(low)} to {form.format(high)})"
+
+
 def summary(df: pd.DataFrame, seconds: float, where: str, out: str | None) -> str:
     """A few lines: what was simulated, how fast, and each bot's results."""
     from payme.analysis.stats import bot_strength
@@ -85,7 +96,7 @@ def summary(df: pd.DataFrame, seconds: float, where: str, out: str | None) -> st
             + ("  money per game" if money else "")
         )
         for bot, row in table.iterrows():
-            interval = f"({row['total_low']:.1f} to {row['total_high']:.1f})"
+            interval = _interval(row["total_low"], row["total_high"], "{:.1f}")
             lines.append(
                 f"{bot!s:<8} {row['mean_total']:7.1f} {interval:<24} {row['win_rate']:8.1%}"
                 + (f"  {row['mean_money'] / 100:+.2f} $" if money else "")
@@ -94,7 +105,8 @@ def summary(df: pd.DataFrame, seconds: float, where: str, out: str | None) -> st
         lines.append("bot      win rate (95% interval)")
         for bot, row in table.iterrows():
             lines.append(
-                f"{bot!s:<8} {row['win_rate']:6.1%} ({row['win_low']:.1%} to {row['win_high']:.1%})"
+                f"{bot!s:<8} {row['win_rate']:6.1%} "
+                + _interval(row["win_low"], row["win_high"], "{:.1%}")
             )
     return "\n".join(lines)
 

@@ -31,7 +31,7 @@ import os
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, overload
 
 from payme.analysis.progress import ProgressLike, check_progress, reporter
 from payme.game import game_class
@@ -62,6 +62,12 @@ HOW_WON: tuple[str, ...] = ("went out", "both rummy", "rummy card", "")
 # enough that the progress bar moves and the last batches balance the load.
 MAX_BATCH = 20
 BATCHES_PER_WORKER = 8
+MAX_GAMES = 1_000_000
+"""The most games one run plays (about a day on 2 cores); more is refused before anything
+is set up (the CLI and the Analysis page have their own, smaller or equal, caps)."""
+IN_FLIGHT_PER_WORKER = 4
+"""Batches handed to each worker process ahead of its results: the rest wait, unsubmitted,
+so a long run's plan costs the same memory as a short one's."""
 POOL_WORTH = 0.5
 """Seconds of one core a run must still need, after its first game, for worker processes
 to pay for their start (when ``workers`` is left to :func:`simulate`)."""
@@ -174,8 +180,16 @@ def plan(
     options: Mapping[str, Any] | None = None,
     play: PlayFn | None = None,
 ) -> Plan:
-    """Check a simulation's arguments up front, with errors that say what is allowed."""
+    """Check a simulation's arguments up front, with errors that say what is allowed.
+
+    >>> plan(10**9, "denexa", 4, None, 7)
+    Traceback (most recent call last):
+    ...
+    ValueError: games must be at most 1,000,000 in one run, not 1,000,000,000
+    """
     _check_int("games", games, 1)
+    if games > MAX_GAMES:
+        raise ValueError(f"games must be at most {MAX_GAMES:,} in one run, not {games:,}")
     ruleset = get_rules(rules)
     if isinstance(players, bool) or not isinstance(players, int):
         raise TypeError(f"players must be a whole number, not {players!r}")
@@ -244,10 +258,39 @@ def _fewer_young_collections() -> Iterator[None]:
         gc.set_threshold(*old)
 
 
-def batches(games: int, workers: int) -> list[tuple[int, int]]:
-    """Split ``range(games)`` into ``(start, stop)`` batches for ``workers`` workers.
+class Batches(Sequence[tuple[int, int]]):
+    """``range(games)`` cut into ``(start, stop)`` batches of ``size``, computed on demand:
+    the plan of a long run takes no more memory than a short one's."""
 
-    >>> batches(10, 1)
+    def __init__(self, games: int, size: int, offset: int = 0) -> None:
+        self.games, self.size, self.offset = games, size, offset
+        self._starts = range(0, games, size)
+
+    def __len__(self) -> int:
+        return len(self._starts)
+
+    @overload
+    def __getitem__(self, index: int) -> tuple[int, int]: ...
+    @overload
+    def __getitem__(self, index: slice) -> list[tuple[int, int]]: ...
+    def __getitem__(self, index: int | slice) -> tuple[int, int] | list[tuple[int, int]]:
+        if isinstance(index, slice):
+            return [self._batch(start) for start in self._starts[index]]
+        return self._batch(self._starts[index])
+
+    def _batch(self, start: int) -> tuple[int, int]:
+        stop = min(start + self.size, self.games)
+        return (start + self.offset, stop + self.offset)
+
+    def __repr__(self) -> str:
+        return f"Batches(games={self.games}, size={self.size}, offset={self.offset})"
+
+
+def batches(games: int, workers: int) -> Batches:
+    """Split ``range(games)`` into ``(start, stop)`` batches for ``workers`` workers (a lazy
+    sequence: nothing is built per batch until it is asked for).
+
+    >>> list(batches(10, 1))
     [(0, 2), (2, 4), (4, 6), (6, 8), (8, 10)]
     >>> batches(1000, 2)[:2], len(batches(1000, 2))
     ([(0, 20), (20, 40)], 50)
@@ -255,7 +298,7 @@ def batches(games: int, workers: int) -> list[tuple[int, int]]:
     size = max(1, min(MAX_BATCH, math.ceil(games / (workers * BATCHES_PER_WORKER))))
     if workers == 1:
         size = max(1, min(size, math.ceil(games / 5)))  # still report progress in steps
-    return [(start, min(start + size, games)) for start in range(0, games, size)]
+    return Batches(games, size)
 
 
 def default_workers() -> int:
@@ -266,7 +309,9 @@ def default_workers() -> int:
         return os.cpu_count() or 1
 
 
-def _run_here(plan: Plan, work: list[tuple[int, int]], report: Callable[[int], None]) -> list[Row]:
+def _run_here(
+    plan: Plan, work: Sequence[tuple[int, int]], report: Callable[[int], None]
+) -> list[Row]:
     rows = []
     for start, stop in work:
         rows.extend(play_batch(plan, start, stop))
@@ -274,9 +319,14 @@ def _run_here(plan: Plan, work: list[tuple[int, int]], report: Callable[[int], N
     return rows
 
 
-def _after_first(games: int, workers: int) -> list[tuple[int, int]]:
-    """:func:`batches` of the games after game 0."""
-    return [(start + 1, stop + 1) for start, stop in batches(games - 1, workers)]
+def _after_first(games: int, workers: int) -> Batches:
+    """:func:`batches` of the games after game 0.
+
+    >>> list(_after_first(5, 1))
+    [(1, 2), (2, 3), (3, 4), (4, 5)]
+    """
+    plain = batches(games - 1, workers)
+    return Batches(plain.games, plain.size, offset=1)
 
 
 def _run_local(plan: Plan, games: int, cores: int, report: Callable[[int], None]) -> list[Row]:
@@ -298,29 +348,40 @@ def _run_local(plan: Plan, games: int, cores: int, report: Callable[[int], None]
 
 
 def _run_pool(
-    plan: Plan, work: list[tuple[int, int]], workers: int, report: Callable[[int], None]
+    plan: Plan, work: Sequence[tuple[int, int]], workers: int, report: Callable[[int], None]
 ) -> list[Row]:
-    from concurrent.futures import ProcessPoolExecutor, as_completed
+    from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 
     done: dict[int, list[Row]] = {}
     pool = ProcessPoolExecutor(max_workers=min(workers, len(work)))
+    ahead = max(1, workers * IN_FLIGHT_PER_WORKER)
     try:
+        running: dict[Future[list[Row]], tuple[int, int]] = {}
+        queue = iter(work)
+
+        def submit_more() -> None:
+            for start, stop in queue:
+                running[pool.submit(play_batch, plan, start, stop)] = (start, stop)
+                if len(running) >= ahead:
+                    return
+
         # Forked workers share this process's memory until one side writes to it, and a
         # garbage collection in a worker writes to every object it visits: the whole heap
         # copied page by page (0.3 s of system time per run in a kernel holding pandas and
         # matplotlib).  Objects frozen when the workers fork are never visited.  (A fork
-        # pool starts its workers at the first submit.)
+        # pool starts its workers at the first submits.)
         gc.freeze()
         try:
-            futures = {
-                pool.submit(play_batch, plan, start, stop): (start, stop) for start, stop in work
-            }
+            submit_more()
         finally:
             gc.unfreeze()
-        for future in as_completed(futures):
-            start, stop = futures[future]
-            done[start] = future.result()
-            report(stop - start)
+        while running:
+            finished, _ = wait(running, return_when=FIRST_COMPLETED)
+            for future in finished:
+                start, stop = running.pop(future)
+                done[start] = future.result()
+                report(stop - start)
+            submit_more()
     except BaseException:
         # A failed game, Ctrl-C, or a progress callback asking to stop: drop the queued
         # batches and stop the running ones now rather than waiting for them to finish.
