@@ -168,8 +168,14 @@ def _card_at(place: int, suit: str) -> Card:
 
 
 def _grow_run(
-    meld: Meld, added: tuple[Card, ...], t: RuleTables
+    meld: Meld,
+    added: tuple[Card, ...],
+    t: RuleTables,
+    places: tuple[Card | None, ...] | None = None,
 ) -> tuple[Meld, tuple[Card, ...]] | None:
+    """The run grown by ``added`` (its places searched from the high end down), or
+    ``None``.  ``places`` names, for each added card, the card it must stand for (``None``:
+    anywhere that fits), e.g. a joker at the low end of 5H-6H-7H: ``(Card("4H"),)``."""
     suit, low, high = meld.suit, meld.low, meld.high
     if suit is None or low is None or high is None:
         return None
@@ -216,7 +222,13 @@ def _grow_run(
                 if t.adjacent_limit and any(b == a + 1 for a, b in pairwise(wild_places)):
                     continue
                 at = dict(by_place)
-                at.update(zip(free, wilds, strict=True))
+                if places is None:
+                    at.update(zip(free, wilds, strict=True))
+                else:
+                    chosen = _honour(free, wilds, suit, added, places, by_place)
+                    if chosen is None:
+                        continue
+                    at.update(chosen)
                 cards: list[Card] = []
                 stands: list[Card | None] = []
                 for p in range(lo, hi + 1):
@@ -234,6 +246,39 @@ def _grow_run(
                 order += [at[p] for p in range(low - 1, lo - 1, -1)]
                 return grown, tuple(order)
     return None
+
+
+def _honour(
+    free: list[int],
+    wilds: list[Card],
+    suit: str,
+    added: tuple[Card, ...],
+    places: tuple[Card | None, ...],
+    by_place: dict[int, Card],
+) -> dict[int, Card] | None:
+    """The wild cards put in the ``free`` places of a run so that every added card stands
+    for the card ``places`` names for it, or ``None`` when these places cannot do it."""
+    wanted = [(c, w) for c, w in zip(added, places, strict=True) if w is not None]
+    # A natural card stands for itself: its named place must be its own.
+    for place, card in by_place.items():
+        if (card, _card_at(place, suit)) in wanted:
+            wanted.remove((card, _card_at(place, suit)))
+    left = list(wilds)
+    at: dict[int, Card] = {}
+    for place in free:
+        stands = _card_at(place, suit)
+        pick = next((c for c, w in wanted if w == stands and c in left), None)
+        if pick is not None:
+            wanted.remove((pick, stands))
+        else:
+            # A wild card not needed for a named place fills it.
+            spare = [c for c in left if left.count(c) > sum(x == c for x, _ in wanted)]
+            if not spare:
+                return None
+            pick = spare[0]
+        left.remove(pick)
+        at[place] = pick
+    return None if wanted else at
 
 
 _GROWN: dict[RuleTables, dict[bytes, bytes]] = {}
@@ -296,11 +341,27 @@ def _grow_now(
 
 
 def grow_meld(
-    meld: MeldLike, added: CardsLike, rules: RulesLike = "denexa", dealt: int | None = None
+    meld: MeldLike,
+    added: CardsLike,
+    rules: RulesLike = "denexa",
+    dealt: int | None = None,
+    *,
+    places: Sequence[Card | None] | None = None,
 ) -> Meld | None:
     """``meld`` with ``added`` laid off onto it, or ``None`` when the grown meld is invalid.
 
     The cards may be chained and given in any order; what must be valid is the grown meld.
+    Whoever lays off names the place of a wild card on a run (RULES.md, "Lay-offs"):
+    ``places`` gives, for each added card, the card it stands for (``None``: the engine's
+    choice, the high end first).  A set's wild card stands for the rank, not one card, so a
+    set takes no named place.
+
+    >>> str(grow_meld("5H 6H 7H", "JK", rules="family", dealt=9))
+    '5H 6H 7H JK(8H)'
+    >>> str(grow_meld("5H 6H 7H", "JK", rules="family", dealt=9, places=[Card("4H")]))
+    'JK(4H) 5H 6H 7H'
+    >>> grow_meld("5H 6H 7H", "JK", rules="family", dealt=9, places=[Card("3H")]) is None
+    True
 
     >>> str(grow_meld("5H 6H 7H", "9H 8H", rules="denexa", dealt=12))
     '5H 6H 7H 8H 9H'
@@ -311,8 +372,46 @@ def grow_meld(
     """
     t = tables_for(rules, dealt)
     declared = _declared_one(meld, t)  # a Meld object checked once (a game asks again)
-    result = _grow(declared, hand_cards(added, t), t)
-    return None if result is None else result[0]
+    cards = hand_cards(added, t)
+    if places is None or all(p is None for p in places):
+        result = _grow(declared, cards, t)
+        return None if result is None else result[0]
+    named = tuple(places)
+    if len(named) != len(cards):
+        raise ValueError(f"give one place for each card laid off: {len(cards)}, not {len(named)}")
+    if declared.kind != "run" or declared.all_wild:
+        return None
+    found = _grow_run(declared, cards, t, named)
+    return None if found is None else found[0]
+
+
+def lay_off_places(
+    meld: MeldLike, card: Card | str, rules: RulesLike = "denexa", dealt: int | None = None
+) -> tuple[Card, ...]:
+    """The cards ``card`` can stand for when laid off alone onto the run ``meld``: one
+    place at each end that takes it (low end first).  Empty for a set, or when the card
+    does not fit; a natural card has only its own place.
+
+    >>> lay_off_places("5H 6H 7H", "JK", rules="family", dealt=9)
+    (Card('4H'), Card('8H'))
+    >>> lay_off_places("AH 2H 3H", "JK", rules="family", dealt=9)   # nothing below the ace
+    (Card('4H'),)
+    """
+    t = tables_for(rules, dealt)
+    declared = _declared_one(meld, t)
+    one = hand_cards([card] if isinstance(card, Card) else card, t)
+    if declared.kind != "run" or declared.all_wild or len(one) != 1:
+        return ()
+    suit, low, high = declared.suit, declared.low, declared.high
+    if suit is None or low is None or high is None:
+        return ()
+    ends = [p for p in (low - 1, high + 1) if 1 <= p <= (ACE_HIGH if t.ace_high else 13)]
+    out = []
+    for place in ends:
+        want = _card_at(place, suit)
+        if _grow_run(declared, one, t, (want,)) is not None:
+            out.append(want)
+    return tuple(out)
 
 
 def single_lay_offs(
@@ -1178,6 +1277,7 @@ __all__ = [
     "grow_meld",
     "lay_off",
     "lay_off_in_turn",
+    "lay_off_places",
     "single_lay_offs",
 ]
 

@@ -113,11 +113,15 @@ class LayOff:
     """After a Pay Me hand: add cards to the declarer's melds.
 
     ``placements`` pairs the index of a declarer's meld with the cards added to it, in
-    order (chains allowed).  An empty tuple means "lay off nothing".
+    order (chains allowed).  An empty tuple means "lay off nothing".  ``places`` names where
+    wild cards go on a run (whoever lays off chooses, RULES.md "Lay-offs"): for each
+    placement, the card each added card stands for, ``None`` for the engine's choice;
+    ``None`` (the default, used by old replays) lets the engine place every card.
     """
 
     seat: int
     placements: tuple[tuple[int, tuple[Card, ...]], ...] = ()
+    places: tuple[tuple[Card | None, ...], ...] | None = None
 
     def token(self) -> str:
         """``l0-8H-9H_1-QS``: 8H and 9H onto meld 0, QS onto meld 1 (``l``: nothing)."""
@@ -310,6 +314,23 @@ def check_form(action: object, players: int) -> Verdict:
             return Verdict(
                 False,
                 f"Lay-offs are a tuple of (meld index, tuple of Cards) pairs, not {placements!r}.",
+                "lay-offs",
+            )
+        places = action.places
+        if places is not None and (
+            type(places) is not tuple
+            or len(places) != len(placements)
+            or not all(
+                type(p) is tuple
+                and len(p) == len(cards)
+                and all(c is None or type(c) is Card for c in p)
+                for p, (_, cards) in zip(places, placements, strict=False)
+            )
+        ):
+            return Verdict(
+                False,
+                "A lay-off's places name, for each placement, the card each added card "
+                f"stands for (or None): a tuple like the placements, not {places!r}.",
                 "lay-offs",
             )
     return Verdict(True)

@@ -550,7 +550,7 @@ class PayMeGame(Game):
         if self.phase != "lay_off":
             return _no(self._phase_hint(), "lay-offs come after the hands are shown")
         try:
-            self._grow_table(action.seat, action.placements)
+            self._grow_table(action.seat, action.placements, action.places)
         except IllegalAction as err:
             return _no(err.reason, err.rule)
         return _YES
@@ -668,8 +668,11 @@ class PayMeGame(Game):
 
     # ------------------------------------------------------------------ lay-offs
 
-    def _grow_table(self, seat: int, placements: object) -> tuple[list[Meld], list[Card]]:
-        """The declarer's melds after ``placements`` and the seat's hand left, or raise."""
+    def _grow_table(
+        self, seat: int, placements: object, places: object = None
+    ) -> tuple[list[Meld], list[Card]]:
+        """The declarer's melds after ``placements`` (wild cards at the ``places`` named,
+        see :class:`~payme.game.actions.LayOff`) and the seat's hand left, or raise."""
         from payme.layoff import grow_meld
 
         if not isinstance(placements, tuple | list):
@@ -678,7 +681,8 @@ class PayMeGame(Game):
             )
         melds = list(self._declarer_melds)
         hand = list(self._hands[seat])
-        for item in placements:
+        named = places if isinstance(places, tuple) else (None,) * len(placements)
+        for item, place in zip(placements, named, strict=False):
             if not (isinstance(item, tuple | list) and len(item) == 2):
                 raise IllegalAction(
                     f"A placement is a (meld index, cards) pair, not {item!r}.", "lay-offs"
@@ -700,15 +704,45 @@ class PayMeGame(Game):
                         f"Seat {seat} has no {card} left to lay off.", "lay off cards you hold"
                     )
                 hand.remove(card)
-            grown = grow_meld(melds[index], added, self.rules, self._dealt)
+            grown = grow_meld(melds[index], added, self.rules, self._dealt, places=place)
             if grown is None:
-                raise IllegalAction(
-                    f"{format_hand(added)} does not fit on the meld "
-                    f"{format_hand(melds[index].cards)}: the grown meld would not be valid.",
-                    "lay-offs: the grown meld must be valid",
-                )
+                raise IllegalAction(*self._refused_lay_off(melds[index], added, place))
             melds[index] = grown
         return melds, hand
+
+    def _refused_lay_off(
+        self, meld: Meld, added: tuple[Card, ...], place: tuple[Card | None, ...] | None
+    ) -> tuple[str, str]:
+        """Why ``added`` may not join ``meld`` (at the places named): a reason and a rule."""
+        from payme.layoff import grow_meld, lay_off_places
+
+        on = f"the meld {format_hand(meld.cards)}"
+        if place is None or grow_meld(meld, added, self.rules, self._dealt) is None:
+            return (
+                f"{format_hand(added)} does not fit on {on}: the grown meld would not be valid.",
+                "lay-offs: the grown meld must be valid",
+            )
+        rule = "lay-offs: whoever lays off names the place of a wild card on a run"
+        if meld.kind != "run":
+            return (
+                f"A wild card in a set stands for its rank, not one card: lay "
+                f"{format_hand(added)} off onto {on} without naming a place.",
+                rule,
+            )
+        named = [f"{c} as {w}" for c, w in zip(added, place, strict=True) if w is not None]
+        if len(added) == 1:
+            ends = lay_off_places(meld, added[0], self.rules, self._dealt)
+            if ends:
+                where = " or ".join(str(c) for c in ends)
+                return (
+                    f"{named[0]} is not a place on {on}: a card laid off on a run goes next "
+                    f"to one of its ends, and {added[0]} can stand for {where} there.",
+                    rule,
+                )
+        return (
+            f"{', '.join(named)} are not places {format_hand(added)} can take on {on}.",
+            rule,
+        )
 
     def _single_lay_offs(self, seat: int) -> list[LayOff]:
         """Each card of ``seat``'s hand that fits one of the declarer's melds by itself
@@ -763,7 +797,7 @@ class PayMeGame(Game):
 
     def _do_lay_off(self, action: LayOff) -> Record:
         seat = action.seat
-        melds, hand = self._grow_table(seat, action.placements)
+        melds, hand = self._grow_table(seat, action.placements, action.places)
         self._declarer_melds = melds
         self._table = [list(m.cards) for m in melds]
         self._hands[seat] = hand
