@@ -6,7 +6,6 @@ from __future__ import annotations
 import pytest
 
 from payme import CardError, can_go_out, evaluate, lay_off, parse_hand, rules
-from payme.rulesets import PRESETS
 from payme.puzzles import (
     KINDS,
     difficulty_score,
@@ -15,6 +14,7 @@ from payme.puzzles import (
     new_puzzle,
     puzzle_from_id,
 )
+from payme.rulesets import PRESETS
 
 PRESET_NAMES = ("denexa", "classic", "family", "three_pack")
 
@@ -193,9 +193,7 @@ def test_position_problems_names_an_impossible_lay_off() -> None:
 
     p = puzzle_from_id("denexa-3-lay_off-1")
     r = p.rules
-    extra = tuple(
-        m for m in (check_meld(c, r, 3).meld for c in ("8S 8H 8D", "9C TC JC QC")) if m
-    )
+    extra = tuple(m for m in (check_meld(c, r, 3).meld for c in ("8S 8H 8D", "9C TC JC QC")) if m)
     bad = replace(p, declarer_melds=extra)
     assert "the declarer melded 7 cards from 3 dealt" in position_problems(bad)
     nothing = replace(p, hand=tuple(parse_hand("AS AH AD")))
