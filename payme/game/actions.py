@@ -123,6 +123,11 @@ class LayOff:
     placements: tuple[tuple[int, tuple[Card, ...]], ...] = ()
     places: tuple[tuple[Card | None, ...], ...] | None = None
 
+    def __repr__(self) -> str:
+        # ``places`` shows only when named, so an old replay's record reads as it always did.
+        named = "" if self.places is None else f", places={self.places!r}"
+        return f"LayOff(seat={self.seat!r}, placements={self.placements!r}{named})"
+
     def token(self) -> str:
         """``l0-8H-9H_1-QS``: 8H and 9H onto meld 0, QS onto meld 1 (``l``: nothing)."""
         return "l" + "_".join(
