@@ -33,6 +33,7 @@ RENAMED = [
     ("payme.advice", "label", "payme.words", "short_label"),
     ("payme.advice", "explain_move", "payme.game.explain", "explain_move"),
     ("payme.game.expert", "label", "payme.words", "short_label"),
+    ("payme.game.expert", "Advice", "payme.game.bots", "Recommendation"),
 ]
 
 

@@ -39,7 +39,7 @@ data (the rule set's fields, the view's fields, the engine's class attributes)::
     play_game(rules, players, bots=("greedy", ...), seed=S, **options) -> finished game
     make_bot(name, rules, seed) -> Bot;  bot.choose(view, legal_actions) -> Action
     BOT_NAMES == ("random", "greedy", "strong", "expert")
-    advise(view, legal_actions) -> Advice(action, reason, options)   # the expert's hint
+    advise(view, legal_actions) -> Recommendation(action, reason, options)   # the expert's hint
     game_class(rules)  # the engine class; its GAME, BOT_MODULE, BOT_TURN_LIMIT,
                        # RESULT_COLUMNS, TABLE_OPTIONS, SCORE_UNIT, KEEPS_SCORE
                        # and DECLARES_MELDS say what differs between the engines
@@ -114,7 +114,7 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Iterable, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from payme.rulesets import Ruleset, RulesLike
 from payme.rulesets import rules as get_rules
@@ -122,7 +122,8 @@ from payme.rulesets import rules as get_rules
 if TYPE_CHECKING:  # pragma: no cover
     from payme.game.actions import Action
     from payme.game.base import Game, GameOption
-    from payme.game.bots import Bot
+    from payme.game.bots import Bot, Recommendation
+    from payme.game.view import SeatView
 
 BOT_NAMES: tuple[str, ...] = ("random", "greedy", "strong", "expert")
 """The bots every game offers, weakest first (each game's bot module has one of each)."""
@@ -214,8 +215,9 @@ def make_bot(name: str, rules: RulesLike, seed: int = 0) -> Bot:
     return _make_bot(name, rules, seed)
 
 
-def advise(view: Any, legal: Sequence[Any], seed: int = 0) -> Any:
-    """The expert bot's advice for a seat: ``Advice(action, reason, options)``.
+def advise(view: SeatView, legal: Sequence[Action], seed: int = 0) -> Recommendation:
+    """The expert bot's advice for a seat: a
+    :class:`~payme.game.bots.Recommendation` ``(action, reason, options)``.
 
     ``view`` is ``game.view(seat)`` and ``legal`` is ``game.legal_actions()``; see
     :func:`payme.game.expert.advise`.

@@ -18,7 +18,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import MISSING, fields
 from types import MappingProxyType
-from typing import Any, ClassVar, Self, overload
+from typing import Any, ClassVar, Self, TypeVar, overload
 
 from payme.cards import Card, parse_card, parse_hand
 from payme.deprecation import moved_attribute
@@ -468,4 +468,23 @@ class Game(ABC):
                 setattr(self, name, value)
 
 
-__all__ = ["Game", "GameOption", "ResultRow"]
+G = TypeVar("G", bound=Game)
+
+
+def narrow_game(game: Game, kind: type[G]) -> G:
+    """``game`` as one game's engine, for code made for that game only (checked: another
+    game is a ``TypeError`` naming both).
+
+    >>> from payme.game import new_game
+    >>> from payme.game.pay_me import PayMeGame
+    >>> narrow_game(new_game("three_pack", 2), PayMeGame)
+    Traceback (most recent call last):
+    ...
+    TypeError: expected a PayMeGame, not a ThreePackGame
+    """
+    if not isinstance(game, kind):
+        raise TypeError(f"expected a {kind.__name__}, not a {type(game).__name__}")
+    return game
+
+
+__all__ = ["Game", "GameOption", "ResultRow", "narrow_game"]

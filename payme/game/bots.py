@@ -27,7 +27,8 @@ import importlib
 import random
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
-from typing import Protocol
+from dataclasses import dataclass
+from typing import Protocol, runtime_checkable
 
 from payme.cards import CARDS, Card, sort_cards
 from payme.game import BOT_NAMES, game_class
@@ -64,6 +65,26 @@ class Bot(Protocol):
     name: str
 
     def choose(self, view: SeatView, legal: Sequence[Action]) -> Action: ...
+
+
+@dataclass(frozen=True)
+class Recommendation:
+    """What a bot that explains itself (the experts) would do, and why in a player's words.
+
+    ``options`` pairs each choice it weighed with the penalty points it expects from it
+    (lower is better; going out is 0), best first.
+    """
+
+    action: Action
+    reason: str
+    options: tuple[tuple[Action, float], ...] = ()
+
+
+@runtime_checkable
+class Advisor(Bot, Protocol):
+    """A bot that also says why: ``advise(view, legal)`` -> :class:`Recommendation`."""
+
+    def advise(self, view: SeatView, legal: Sequence[Action]) -> Recommendation: ...
 
 
 BotFactory = Callable[[Ruleset, int], Bot]
@@ -586,10 +607,12 @@ __all__ = [
     "BOTS",
     "BOT_NAMES",
     "SAFETY_TURN_LIMIT",
+    "Advisor",
     "Bot",
     "BotFactory",
     "GreedyBot",
     "RandomBot",
+    "Recommendation",
     "SeededBot",
     "StrongBot",
     "bot_seed",

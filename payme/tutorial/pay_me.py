@@ -699,7 +699,7 @@ def money_example(r: Ruleset) -> str:
                 cells.append(f"{paid:+d}¢")
         rows.append((f"hand {hand}", *cells))
     rows.append(("the pot to the winner", *(f"{v:+d}¢" for v in pot)))
-    rows.append(("in all", *(f"{v:+d}¢" for v in g.money)))
+    rows.append(("in all", *(f"{v:+d}¢" for v in g.money or ())))
     won = game_questions.say(game_questions.together(g.winners()), g.players)
     return para(
         f"The money of the same {g.players}-player game, settled by the engine: "
