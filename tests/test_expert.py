@@ -9,10 +9,10 @@ import pytest
 from pay_me_helpers import final_turn, rig
 
 from payme.cards import Card, parse_card
-from payme.game import BOT_NAMES, make_bot, new_game, play_game
+from payme.game import BOT_NAMES, advise, make_bot, new_game, play_game
 from payme.game.actions import Action, Discard, Draw, GoOut
 from payme.game.bots import Recommendation
-from payme.game.expert import ExpertBot, advise
+from payme.game.expert import ExpertBot
 from payme.game.three_pack import new_three_pack_game
 from payme.game.three_pack_expert import ThreePackExpert
 from payme.game.view import PayMeView

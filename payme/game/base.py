@@ -35,7 +35,7 @@ from payme.game.actions import (
     Record,
     Verdict,
 )
-from payme.game.view import SeatView, V, built, stock_estimate
+from payme.game.view import SeatView, V, make_frozen, stock_estimate
 from payme.melds import Meld
 from payme.rulesets import Ruleset, RulesLike
 
@@ -287,11 +287,11 @@ class Game(ABC):
     ) -> V:
         """The view of ``kind`` for ``seat``: the fields every view has, given what differs by
         game, and ``own``, the fields only ``kind`` has (all of them: see
-        :func:`~payme.game.view.built`)."""
+        :func:`~payme.game.view.make_frozen`)."""
         self._check_seat(seat)
         stock = len(self._stock)
         counted = self.rules.stock_counted
-        return built(
+        return make_frozen(
             kind,
             seat=seat,
             players=self.players,

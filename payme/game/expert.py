@@ -27,12 +27,12 @@ worth over the next draw:
 * **Going out**: whenever it can.  **Final turns and lay-offs** play for the fewest points
   after lay-offs, as the strong bot does.
 
-:func:`advise` is the public face: a seat's view and its legal actions in, a
+:func:`payme.game.advise` is the public face: a seat's view and its legal actions in, a
 :class:`~payme.game.bots.Recommendation` out (the action, a sentence saying why in a player's
 words, and the choices it weighed with their expected penalty points).  The hints and the
 game review use it.
 
->>> from payme.game import new_game
+>>> from payme.game import advise, new_game
 >>> g = new_game("denexa", players=3, seed=5)
 >>> advice = advise(g.view(g.to_move), g.legal_actions(), seed=1)
 >>> g.can(advice.action).ok, advice.reason != ""
@@ -48,7 +48,6 @@ from payme.cards import CARDS, Card
 from payme.deprecation import renamed
 from payme.game.actions import Action, Discard, Draw, GoOut, LayOff
 from payme.game.bots import (
-    Advisor,
     Recommendation,
     StrongBot,
     _best_lay_off,
@@ -60,6 +59,7 @@ from payme.game.bots import (
     discard_candidates,
 )
 from payme.game.evaluation import (
+    Hand,
     best_discard_points,
     best_lay_off_points,
     go_out_discards,
@@ -68,8 +68,6 @@ from payme.game.evaluation import (
 from payme.game.view import PayMeView, SeatView, narrow
 from payme.rulesets import Ruleset
 from payme.words import short_label
-
-Hand = tuple[Card, ...]
 
 
 def search_cost(hand: Hand, rules: Ruleset, dealt: int) -> int:
@@ -786,26 +784,13 @@ def _related_to_any(cards: Hand) -> int:
     return mask
 
 
-def advise(view: SeatView, legal: Sequence[Action], seed: int = 0) -> Recommendation:
-    """The expert bot's advice for a seat: the action to take and why, in a player's words.
-
-    ``view`` is the seat's own view (``game.view(seat)``) and ``legal`` its legal actions
-    now (``game.legal_actions()``); nothing else is read, so the advice never depends on
-    another player's hidden cards.  ``seed`` seeds the few sampled choices: the same view,
-    legal actions and seed give the same advice.  Works for both games (Pay Me and Rummy
-    3-Pack).
-    """
-    from payme.game.bots import make_bot
-
-    bot = make_bot("expert", view.rules, seed)
-    assert isinstance(bot, Advisor), "every game's expert bot explains itself"
-    advice = bot.advise(view, legal)
-    return advice
-
-
-__all__ = ["ExpertBot", "Outlook", "advise"]
+__all__ = ["ExpertBot", "Outlook"]
 
 __getattr__ = renamed(
     "payme.game.expert",
-    {"label": "payme.words:short_label", "Advice": "payme.game.bots:Recommendation"},
+    {
+        "label": "payme.words:short_label",
+        "Advice": "payme.game.bots:Recommendation",
+        "advise": "payme.game:advise",
+    },
 )

@@ -60,6 +60,7 @@ from importlib.resources import files
 from typing import Any
 
 from payme.cards import RANK_NAMES
+from payme.deprecation import renamed
 from payme.rulesets import Ruleset
 from payme.tutorial.checks import AnswerKind, Question
 
@@ -67,7 +68,7 @@ Figure = Callable[[Ruleset], str]
 
 
 @dataclass(frozen=True)
-class MeldCheck:
+class MeldExamples:
     """One ``::: check meld`` line: candidate examples, what they must show, and why."""
 
     candidates: tuple[tuple[str, int], ...]
@@ -98,7 +99,7 @@ class StepContent:
         """The step's text under ``rules``, as HTML (figures drawn by ``figures``)."""
         return render(self.body, rules, figures or {}, where=self.path)
 
-    def meld_checks(self, rules: Ruleset) -> list[MeldCheck]:
+    def meld_checks(self, rules: Ruleset) -> list[MeldExamples]:
         """The ``::: check meld`` lines that apply under ``rules`` (outside false ``if``s)."""
         checks = []
         for line in _kept_lines(self.body, context(rules), self.path):
@@ -187,7 +188,7 @@ def parse(text: str, where: str = "") -> StepContent:
     )
 
 
-def parse_meld_check(text: str, where: str = "") -> MeldCheck:
+def parse_meld_check(text: str, where: str = "") -> MeldExamples:
     """``8S 8H 8D @5 or 9S 9H 9D @4 | valid if twos_wild | claim | why``."""
     parts = [p.strip() for p in text.split("|")]
     if len(parts) not in (3, 4):
@@ -198,7 +199,7 @@ def parse_meld_check(text: str, where: str = "") -> MeldCheck:
         if not at or not dealt.strip().isdigit():
             raise ValueError(f"{where}: give the cards dealt after @, like '8S 8H 8D @5'")
         candidates.append((cards.strip(), int(dealt)))
-    return MeldCheck(tuple(candidates), parts[1], parts[2], parts[3] if len(parts) == 4 else "")
+    return MeldExamples(tuple(candidates), parts[1], parts[2], parts[3] if len(parts) == 4 else "")
 
 
 def expectation(expect: str, ctx: Mapping[str, object], where: str = "") -> bool:
@@ -414,8 +415,16 @@ def raw_continuation(line: str) -> bool:
     return line.startswith("  ")
 
 
+__getattr__ = renamed(
+    "payme.tutorial.content",
+    {
+        "MeldCheck": "payme.tutorial.content:MeldExamples",
+        "describe": "payme.tutorial.content:describe_context",
+    },
+)
+
 __all__ = [
-    "MeldCheck",
+    "MeldExamples",
     "StepContent",
     "and_list",
     "condition",
@@ -430,6 +439,7 @@ __all__ = [
 ]
 
 
-def describe(value: Any) -> str:  # pragma: no cover - a helper for editors at the prompt
-    """Print the context's names and values for a rule set (``describe(rules("family"))``)."""
+def describe_context(value: Any) -> str:  # pragma: no cover - a helper for editors at the prompt
+    """The context's names and values for a rule set, a line each
+    (``print(describe_context(rules("family")))``)."""
     return "\n".join(f"{k} = {v!r}" for k, v in sorted(context(value).items()))

@@ -34,14 +34,13 @@ from payme.tutorial.checks import (
     yes_no_question,
 )
 from payme.tutorial.content import and_list
-from payme.tutorial.game_questions import mover, say, seat_options, together
+from payme.tutorial.game_questions import PLAYERS, mover, say, seat_options, together
 from payme.tutorial.markup import rules_words, sentence, table_html
 from payme.tutorial.steps import Step, steps_from_content
 from payme.words import label as card_label
 
 DEALT = 7
 """Cards dealt in the tutorial's examples (the players may choose 2 to 10)."""
-PLAYERS = 3
 
 
 def _game(r: Ruleset, seed: int = 1, **options: GameOption) -> ThreePackGame:

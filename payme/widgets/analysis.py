@@ -33,6 +33,7 @@ from html import escape
 from typing import Any
 from urllib.parse import urlencode
 
+from payme.analysis.simulate import bot_names
 from payme.rulesets import PRESETS, Ruleset
 
 __all__ = ["MAX_GAMES", "AnalysisPage", "figure_html", "frame_html", "styled_table"]
@@ -98,12 +99,6 @@ COLUMNS: dict[str, Column] = {
         "own melds to lay off)",
     ),
 }
-
-
-def bot_names() -> tuple[str, ...]:
-    from payme.game import BOT_NAMES
-
-    return tuple(BOT_NAMES)
 
 
 # Seconds after the page is built before the background warm-up starts: by then a visitor's
