@@ -48,6 +48,7 @@ RENAMED = [
     ("payme.tutorial.content", "MeldCheck", "payme.tutorial.content", "MeldExamples"),
     ("payme.tutorial.content", "describe", "payme.tutorial.content", "describe_context"),
     ("payme.tutorial.ask", "go_out_options", "payme.tutorial.ask", "go_out_choices"),
+    ("payme.widgets.analysis", "MAX_GAMES", "payme.widgets.analysis", "PAGE_MAX_GAMES"),
     ("payme.analysis.cli", "check_dealt", "payme.analysis.cli", "check_dealt_option"),
 ]
 

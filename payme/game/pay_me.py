@@ -1,8 +1,8 @@
 """A full game of Pay Me: eleven hands, turns, going out, final turns, lay-offs and scores.
 
 The game owns a ``random.Random(seed)``; the same rules, players, seed and actions give the
-same game (see :func:`payme.game.replay`).  Every rule comes from the :class:`~payme.rulesets.Ruleset`'s
-fields; the game never asks which preset it was given.
+same game (see :func:`payme.game.replay`).  Every rule comes from the
+:class:`~payme.rulesets.Ruleset`'s fields; the game never asks which preset it was given.
 
 >>> from payme.game.actions import Draw
 >>> g = PayMeGame("denexa", players=2, seed=3)
