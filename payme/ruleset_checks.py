@@ -35,6 +35,7 @@ JOKERS_PER_PACK_RANGE = (0, 4)
 SPECIAL_COPIES_RANGE = (0, 20)
 HANDS_RANGE = (1, 30)
 DEALT_RANGE = (1, 13)
+RANK_RANGE = (1, 13)
 POINTS_RANGE = (0, 1000)
 MONEY_CENTS_RANGE = (0, 10**6)
 
@@ -186,6 +187,10 @@ def problems(r: Ruleset) -> list[str]:
             add(f"{f.name} must be True or False, not {_short(getattr(r, f.name))}")
 
     # wild cards and melds
+    found += _tuple_of("wild_ranks", r.wild_ranks, _in_range(RANK_RANGE))
+    ranks = r.wild_ranks
+    if isinstance(ranks, tuple) and all(map(_whole, ranks)) and list(ranks) != sorted(set(ranks)):
+        add(f"wild_ranks must list each rank once, low to high, not {_short(ranks)}")
     scopes = _literals(rs.WildScope)
     wilds = _pair(("card", _special), ("melds", _one_of(scopes)))
     found += _tuple_of("special_wilds", r.special_wilds, wilds)

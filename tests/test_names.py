@@ -58,7 +58,9 @@ def test_a_renamed_name_still_works_with_a_deprecation_warning(
     module: str, old: str, new_module: str, new: str
 ) -> None:
     target = getattr(importlib.import_module(new_module), new)
-    with pytest.warns(DeprecationWarning, match=f"{old} is deprecated: use .*{new}"):
+    with pytest.warns(
+        DeprecationWarning, match=rf"{old} is deprecated \(removal in 0\.4\): use .*{new}"
+    ):
         assert getattr(importlib.import_module(module), old) is target
 
 
@@ -175,3 +177,51 @@ def test_the_name_check_sees_functions_and_constants(tmp_path: Path) -> None:
     twice = {name for name, places in found.items() if len(places) > 1}
     assert twice == {"LIMIT", "g", "K"}
     assert found["run"] == {"c.py"} and "T" not in found and "_hidden" not in found
+
+
+def test_wild_ranks_is_one_field_and_twos_wild_an_old_name_for_one_release() -> None:
+    import dataclasses
+
+    denexa = rules("denexa")
+    assert denexa.wild_ranks == (2,) and rules("family").wild_ranks == ()
+    assert "twos_wild" not in {f.name for f in dataclasses.fields(denexa)}
+    with pytest.warns(DeprecationWarning, match=r"Ruleset\.twos_wild is deprecated"):
+        assert denexa.twos_wild is True
+    with pytest.warns(DeprecationWarning, match=r"twos_wild=\.\.\.\) is deprecated") as caught:
+        no_twos = dataclasses.replace(denexa, name="no-twos", twos_wild=False)
+    assert no_twos.wild_ranks == () and no_twos == dataclasses.replace(
+        denexa, name="no-twos", wild_ranks=()
+    )
+    assert caught[0].filename == __file__ or "dataclasses" in caught[0].filename
+    with pytest.warns(DeprecationWarning):
+        assert dataclasses.replace(rules("family"), twos_wild=True).wild_ranks == (2,)
+    with pytest.raises(AttributeError, match="no attribute 'threes_wild'"):
+        denexa.threes_wild  # noqa: B018
+
+
+def test_the_tutorial_reads_wild_cards_through_the_rule_set() -> None:
+    """A house rule "threes are wild too" is named wherever the tutorial lists wild cards."""
+    import dataclasses
+
+    from payme.tutorial.content import context
+
+    threes = dataclasses.replace(rules("denexa"), name="threes-too", wild_ranks=(2, 3))
+    words = context(threes)
+    assert (
+        words["wild_cards"] == "the jokers, every 2, every 3 and every card of the round wild rank"
+    )
+    assert words["ranked_wilds"] == "a 2, or a 3, or a card of the round wild rank"
+    assert words["twos_wild"] is True and context(rules("classic"))["twos_wild"] is False
+    assert context(rules("classic"))["ranked_wilds"] == "a card of the round wild rank"
+
+
+def test_a_deprecation_warning_points_at_the_code_that_used_the_old_name() -> None:
+    from payme.game.pay_me import PayMeGame
+
+    with pytest.warns(DeprecationWarning) as caught:
+        importlib.import_module("payme.widgets.play_session").encode_move  # noqa: B018
+        PayMeGame.GO_OUT_CALL  # noqa: B018
+        payme.GoOut  # noqa: B018
+        rules("denexa").twos_wild  # noqa: B018
+    assert [w.filename for w in caught] == [__file__] * 4
+    assert all("(removal in 0.4)" in str(w.message) for w in caught)

@@ -214,7 +214,7 @@ def test_money_only_for_family() -> None:
 
 
 def test_a_custom_rule_set_gets_examples_that_fit_it() -> None:
-    custom = dataclasses.replace(rules("denexa"), name="denexa-no-twos", twos_wild=False)
+    custom = dataclasses.replace(rules("denexa"), name="denexa-no-twos", wild_ranks=())
     t = Tutorial(custom)
     t.go(next(i for i, s in enumerate(t.steps) if s.key == "wilds"))
     twos = next(q for q in t.questions if q.caption == "4H 2S 6H")
@@ -259,8 +259,14 @@ def test_the_step_and_rule_set_come_from_the_url_query() -> None:
     assert Tutorial.from_query({"step": "runs"}).step_key == "runs"
     three = Tutorial.from_query({"step": "going_out"}, rules="three_pack")
     assert three.step_key == "going_out" and three.message.kind is None
-    for bad in ({"step": "banana"}, {"step": "99"}, {"rules": "three_pack"}, {"rules": "x"},
-                {"step": "0"}, {"step": "melds"}):
+    for bad in (
+        {"step": "banana"},
+        {"step": "99"},
+        {"rules": "three_pack"},
+        {"rules": "x"},
+        {"step": "0"},
+        {"step": "melds"},
+    ):
         t = Tutorial.from_query(bad)
         assert t.index == 0 and t.message.kind == "error", bad
 

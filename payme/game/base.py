@@ -186,9 +186,7 @@ class Game(ABC):
     TABLE_OPTIONS: ClassVar[Mapping[str, GameOption]] = MappingProxyType({})
     """The options a game played by a person at the table gets (Pay Me waits between hands
     so the player can read the result)."""
-    GO_OUT_CALL = moved_attribute(
-        "", "Game.GO_OUT_CALL is deprecated (removal in 0.4): read rules.go_out_call"
-    )
+    GO_OUT_CALL = moved_attribute("", "Game.GO_OUT_CALL", "read rules.go_out_call")
     """Deprecated: what a player calls on going out is the rule set's ``go_out_call``."""
     SCORE_UNIT: ClassVar[str] = "points"
     """What a player's score in a hand counts, in words."""

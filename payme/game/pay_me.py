@@ -96,9 +96,7 @@ class PayMeGame(Game):
     TABLE_OPTIONS: ClassVar[Mapping[str, GameOption]] = MappingProxyType(
         {"auto_advance": False, "turn_limit": BOT_TURN_LIMIT}
     )
-    GO_OUT_CALL = moved_attribute(
-        "Pay me!", "PayMeGame.GO_OUT_CALL is deprecated (removal in 0.4): read rules.go_out_call"
-    )
+    GO_OUT_CALL = moved_attribute("Pay me!", "PayMeGame.GO_OUT_CALL", "read rules.go_out_call")
     KEEPS_SCORE = True
     DECLARES_MELDS = True
 

@@ -18,12 +18,11 @@ the discard pile, the melds on the table by player, whose turn, the phase, the w
 
 from __future__ import annotations
 
-import warnings
 from dataclasses import dataclass, fields
 from typing import Any, TypeVar
 
 from payme.cards import Card
-from payme.deprecation import renamed
+from payme.deprecation import deprecated, renamed
 from payme.melds import Meld
 from payme.rulesets import Ruleset
 
@@ -260,11 +259,7 @@ class ThreePackView(SeatView):
     def __getitem__(self, key: str) -> object:
         """The old dict-style access (``view["hand"]``), kept for one release."""
         old = {"hand_sizes": "hand_counts", "shown": "melds"}
-        warnings.warn(
-            f"ThreePackView[{key!r}] is deprecated: use the attribute .{old.get(key, key)} instead",
-            DeprecationWarning,
-            stacklevel=2,
-        )
+        deprecated(f"ThreePackView[{key!r}]", f"use the attribute .{old.get(key, key)} instead")
         if key == "shown":
             return tuple(tuple(m.cards for m in ms) for ms in self.melds)
         name = old.get(key, key)

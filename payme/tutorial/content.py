@@ -59,10 +59,11 @@ from functools import cache
 from importlib.resources import files
 from typing import Any
 
-from payme.cards import RANK_NAMES
+from payme.cards import RANK_NAMES, Card
 from payme.deprecation import renamed
 from payme.rulesets import Ruleset
 from payme.tutorial.checks import AnswerKind, Question
+from payme.words import rank_label, wild_kinds
 
 Figure = Callable[[Ruleset], str]
 
@@ -233,18 +234,6 @@ def and_list(items: list[str]) -> str:
     return ", ".join(items[:-1]) + " and " + items[-1]
 
 
-def wild_kinds(r: Ruleset) -> list[str]:
-    """The kinds of wild card under ``r``, in words: ``["the jokers", "every 2", ...]``."""
-    kinds = []
-    if r.jokers_wild:
-        kinds.append("the jokers")
-    if r.twos_wild:
-        kinds.append("every 2")
-    if r.round_rank_wild:
-        kinds.append("every card of the round wild rank")
-    return kinds
-
-
 def plural_rank(rank: int) -> str:
     """``"nines"``, ``"sixes"``."""
     name = RANK_NAMES[rank]
@@ -257,7 +246,8 @@ def context(r: Ruleset) -> dict[str, object]:
     Every field of the rule set by its name (``{hands}``, ``{set_min}``, ``if lay_off`` ...),
     and words made from them: ``{rules}`` ("the Denexa rules"; ``{Rules}`` to start a
     sentence), ``{title}``, ``{first_dealt}``/``{last_dealt}``, ``{wild_cards}``,
-    ``{set_size}``, ``{final_turn_source}``, ``{ante}``/``{per_hand}``; yes/no values
+    ``{ranked_wilds}`` ("a 2, or a card of the round wild rank"), ``{set_size}``,
+    ``{final_turn_source}``, ``{ante}``/``{per_hand}``; yes/no values ``twos_wild``,
     ``money``, ``sets_unlimited``, ``wild_limits``, ``final_turn_from_pile``,
     ``discard_required``, ``wild_rank_in_deadwood_is_wild``, ``ace_low_only``.
 
@@ -277,6 +267,15 @@ def context(r: Ruleset) -> dict[str, object]:
         first_dealt=r.dealt_in_hand(1),
         last_dealt=r.dealt_in_hand(r.hands),
         wild_cards=and_list(wild_kinds(r)),
+        twos_wild=r.is_wild(Card.regular(2, "S"), None),
+        ranked_wilds=", or ".join(
+            [
+                f"a {rank_label(rank)}"
+                for rank in range(1, 14)
+                if r.is_wild(Card.regular(rank, "S"), None)
+            ]
+            + (["a card of the round wild rank"] if r.round_rank_wild else [])
+        ),
         set_size=(
             f"{r.set_min} or more cards"
             if r.set_max is None

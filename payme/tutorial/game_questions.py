@@ -331,7 +331,7 @@ def no_card_table(r: Ruleset) -> Ruleset:
         max_players=max(r.max_players, 4),
         packs=((max(r.max_players, 4), 1),),
         jokers_per_pack=0,
-        twos_wild=False,
+        wild_ranks=(),
         round_rank_wild=False,
         special_wilds=(),
         first_dealt=13,
