@@ -1,14 +1,14 @@
 """The compiled solver core against the pure-Python one, hand by hand.
 
 ``python -m benchmarks.equality --hands 1000000`` deals hands under the four presets and
-under random custom rule sets (random hands, meld-rich hands and wild-heavy hands, from 1
-to 16 cards, wild cards of every scope: jokers, wild ranks, twos, WILD, GROUP, SEQ), asks
-both cores the same questions -- ``evaluate`` of every hand, and of every fourth hand
-``best_discard`` and (when it may go out) ``can_go_out`` -- and counts the answers that
-differ (melds with their stand-ins, deadwood, points, the card discarded, the discards
-that go out, and the error raised, if any).  The pure-Python answers come from worker
-processes started with ``PAYME_SOLVER=python``; the compiled ones from this process, which
-needs the compiled core (it stops with a message when it is not built).
+under random custom rule sets (random hands, meld-rich hands and wild-heavy hands, from 1 to
+16 cards, wild cards of every scope: jokers, the round's wild rank, ranks wild in every
+hand, WILD, GROUP, SEQ), asks both cores the same questions -- ``evaluate`` of every hand,
+and of every fourth hand ``best_discard`` and (when it may go out) ``can_go_out`` -- and
+counts the answers that differ (melds with their stand-ins, deadwood, points, the card
+discarded, the discards that go out, and the error raised, if any). The pure-Python answers
+come from worker processes started with ``PAYME_SOLVER=python``; the compiled ones from this
+process, which needs the compiled core (it stops with a message when it is not built).
 
 ``--write`` puts the result into its section of ``docs/benchmarks.md``.  ``make test`` runs
 20,000 hands (``tests/test_backend.py``).  The exit status is 1 when any answer differs.
@@ -66,7 +66,7 @@ def custom_rules(rng: random.Random) -> Ruleset:
             "max_players": 20,
             "jokers_per_pack": rng.choice((0, 1, 2)),
             "jokers_wild": rng.random() < 0.7,
-            "twos_wild": rng.random() < 0.3,
+            "wild_ranks": tuple(sorted(rng.sample(range(1, 14), rng.choice((0, 0, 1, 1, 2))))),
             "special_cards": tuple(specials) if specials else base.special_cards,
             "special_wilds": tuple(wilds) if specials else base.special_wilds,
             "optional_cards": () if specials else base.optional_cards,
@@ -294,9 +294,10 @@ def report(result: dict[str, object], seed: int, workers: int) -> str:
         "--write`.",
         f"**{result['hands']:,} hands, {len(disagree)} disagreements** ({sets}). Half the "
         "chunks of 500 hands are under one preset each, half under a random custom rule set "
-        "each (1 to 6 packs, 0 to 2 jokers a pack, jokers and twos wild or not, WILD / GROUP / "
-        "SEQ cards of any / set / run scope, set and run minimums and maximums, distinct "
-        "suits, ace high, the half-wild and no-adjacent-wild limits); random, meld-rich and "
+        "each (1 to 6 packs, 0 to 2 jokers a pack, jokers wild or not, 0 to 2 ranks wild in "
+        "every hand, WILD / GROUP / SEQ cards of any / set / run scope, set and run minimums "
+        "and maximums, distinct suits, ace high, the half-wild and no-adjacent-wild limits); "
+        "random, meld-rich and "
         "wild-heavy hands of 1 to 16 cards. For every hand `evaluate`; for every "
         f"{EVERY}th hand `best_discard` (2 or more cards) and, for a hand that may go out, "
         "`can_go_out`: melds with their stand-ins, deadwood, points, the card discarded, the "

@@ -152,12 +152,10 @@ also the game's actions, :mod:`payme.game.actions`): the old names work for one 
 
 def __getattr__(name: str) -> Any:
     if name in _RENAMED:
-        import warnings
+        from payme.deprecation import deprecated
 
         new = _RENAMED[name]
-        warnings.warn(
-            f"payme.{name} is deprecated: use payme.{new}", DeprecationWarning, stacklevel=2
-        )
+        deprecated(f"payme.{name}", f"use payme.{new}")
         return __getattr__(new)
     module = _EXPORTS.get(name)
     if module is None:

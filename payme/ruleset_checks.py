@@ -21,21 +21,23 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from payme.cards import SPECIAL_NAMES
+from payme.deprecation import renamed
 
 if TYPE_CHECKING:
     from payme.rulesets import Ruleset
 
 # Ranges the engine supports.  Melds: a run spans at most the 13 ranks; a set of more than 13
 # cards cannot be held (the largest hand is 13 dealt plus the card drawn).
-MELD_MIN = (3, 13)
-PLAYERS = (2, 20)
-PACKS = (1, 8)
-JOKERS_PER_PACK = (0, 4)
-SPECIAL_COPIES = (0, 20)
-HANDS = (1, 30)
-DEALT = (1, 13)
-POINTS = (0, 1000)
-MONEY_CENTS = (0, 10**6)
+MELD_MIN_RANGE = (3, 13)
+PLAYERS_RANGE = (2, 20)
+PACKS_RANGE = (1, 8)
+JOKERS_PER_PACK_RANGE = (0, 4)
+SPECIAL_COPIES_RANGE = (0, 20)
+HANDS_RANGE = (1, 30)
+DEALT_RANGE = (1, 13)
+RANK_RANGE = (1, 13)
+POINTS_RANGE = (0, 1000)
+MONEY_CENTS_RANGE = (0, 10**6)
 
 
 def _whole(value: object) -> bool:
@@ -83,7 +85,7 @@ def _special(value: object) -> str:
     return "" if ok else f"must be a special card ({', '.join(SPECIAL_NAMES)}), not {_short(value)}"
 
 
-Check = Callable[[object], str]
+FieldCheck = Callable[[object], str]
 
 
 def _card(value: object) -> str:
@@ -97,7 +99,7 @@ def _card(value: object) -> str:
     return "" if ok else f"must be a card token such as 'JK' or 'NOGO', not {_short(value)}"
 
 
-def _pair(first: tuple[str, Check], second: tuple[str, Check]) -> Check:
+def _pair(first: tuple[str, FieldCheck], second: tuple[str, FieldCheck]) -> FieldCheck:
     """A check of a ``(first, second)`` pair whose message names the wrong part."""
 
     def check(value: object) -> str:
@@ -147,11 +149,11 @@ def problems(r: Ruleset) -> list[str]:
     add(_choice("game", r.game, _literals(rs.GameKind)))
 
     # players, packs and the deal
-    add(_number("min_players", r.min_players, PLAYERS))
-    add(_number("max_players", r.max_players, PLAYERS))
+    add(_number("min_players", r.min_players, PLAYERS_RANGE))
+    add(_number("max_players", r.max_players, PLAYERS_RANGE))
     if _whole(r.min_players) and _whole(r.max_players) and r.min_players > r.max_players:
         add(f"min_players ({r.min_players}) must not exceed max_players ({r.max_players})")
-    pack_step = _pair(("most players", _in_range(PLAYERS)), ("packs", _in_range(PACKS)))
+    pack_step = _pair(("most players", _in_range(PLAYERS_RANGE)), ("packs", _in_range(PACKS_RANGE)))
     pack_problems = _tuple_of("packs", r.packs, pack_step)
     found += pack_problems
     if not pack_problems:
@@ -162,13 +164,13 @@ def problems(r: Ruleset) -> list[str]:
             add(f"packs must be in increasing order of players, not {_short(r.packs)}")
         elif _whole(r.max_players) and most[-1] < r.max_players:
             add(f"packs must cover every player count up to max_players ({r.max_players})")
-    add(_number("jokers_per_pack", r.jokers_per_pack, JOKERS_PER_PACK))
-    copies = _pair(("card", _special), ("copies", _in_range(SPECIAL_COPIES)))
+    add(_number("jokers_per_pack", r.jokers_per_pack, JOKERS_PER_PACK_RANGE))
+    copies = _pair(("card", _special), ("copies", _in_range(SPECIAL_COPIES_RANGE)))
     found += _tuple_of("special_cards", r.special_cards, copies)
     found += _tuple_of("optional_cards", r.optional_cards, copies)
-    add(_number("hands", r.hands, HANDS))
+    add(_number("hands", r.hands, HANDS_RANGE))
     for name in ("first_dealt", "min_dealt", "max_dealt"):
-        add(_number(name, getattr(r, name), DEALT))
+        add(_number(name, getattr(r, name), DEALT_RANGE))
     if all(_whole(x) for x in (r.hands, r.first_dealt, r.min_dealt, r.max_dealt)):
         if r.min_dealt > r.max_dealt:
             add(f"min_dealt ({r.min_dealt}) must not exceed max_dealt ({r.max_dealt})")
@@ -185,12 +187,16 @@ def problems(r: Ruleset) -> list[str]:
             add(f"{f.name} must be True or False, not {_short(getattr(r, f.name))}")
 
     # wild cards and melds
+    found += _tuple_of("wild_ranks", r.wild_ranks, _in_range(RANK_RANGE))
+    ranks = r.wild_ranks
+    if isinstance(ranks, tuple) and all(map(_whole, ranks)) and list(ranks) != sorted(set(ranks)):
+        add(f"wild_ranks must list each rank once, low to high, not {_short(ranks)}")
     scopes = _literals(rs.WildScope)
     wilds = _pair(("card", _special), ("melds", _one_of(scopes)))
     found += _tuple_of("special_wilds", r.special_wilds, wilds)
-    add(_number("set_min", r.set_min, MELD_MIN))
-    add(_number("run_min", r.run_min, MELD_MIN))
-    add(_number("set_max", r.set_max, MELD_MIN, optional=True))
+    add(_number("set_min", r.set_min, MELD_MIN_RANGE))
+    add(_number("run_min", r.run_min, MELD_MIN_RANGE))
+    add(_number("set_max", r.set_max, MELD_MIN_RANGE, optional=True))
     if _whole(r.set_min) and r.set_max is not None and _whole(r.set_max) and r.set_max < r.set_min:
         add(f"set_max ({r.set_max}) must not be below set_min ({r.set_min})")
     add(_choice("ace", r.ace, _literals(rs.AceRule)))
@@ -207,22 +213,44 @@ def problems(r: Ruleset) -> list[str]:
         value = getattr(r, name)
         if value is not None and _card(value):
             add(f"{name} {_card(value)}")
-    add(_number("max_winners", r.max_winners, (1, PLAYERS[1]), optional=True))
+    add(_number("max_winners", r.max_winners, (1, PLAYERS_RANGE[1]), optional=True))
 
     # points and money
     if not isinstance(r.rank_points, tuple) or len(r.rank_points) != 13:
         add(f"rank_points must be 13 whole numbers, ace to king, not {_short(r.rank_points)}")
     else:
-        found += _tuple_of("rank_points", r.rank_points, _in_range(POINTS))
-    add(_number("joker_points", r.joker_points, POINTS))
-    add(_number("wild_points", r.wild_points, POINTS, optional=True))
-    add(_number("special_points", r.special_points, POINTS))
+        found += _tuple_of("rank_points", r.rank_points, _in_range(POINTS_RANGE))
+    add(_number("joker_points", r.joker_points, POINTS_RANGE))
+    add(_number("wild_points", r.wild_points, POINTS_RANGE, optional=True))
+    add(_number("special_points", r.special_points, POINTS_RANGE))
     if r.money is not None:
         if not isinstance(r.money, rs.Money):
             add(f"money must be a Money or None, not {_short(r.money)}")
         else:
-            add(_number("money.ante", r.money.ante, MONEY_CENTS))
-            add(_number("money.per_hand", r.money.per_hand, MONEY_CENTS))
+            add(_number("money.ante", r.money.ante, MONEY_CENTS_RANGE))
+            add(_number("money.per_hand", r.money.per_hand, MONEY_CENTS_RANGE))
     add(_number("game_points_to_win", r.game_points_to_win, (1, 100), optional=True))
     found += _tuple_of("notes", r.notes, lambda x: "" if isinstance(x, str) else "must be text")
     return [p for p in found if p]
+
+
+__getattr__ = renamed(
+    "payme.ruleset_checks",
+    {
+        "Check": "payme.ruleset_checks:FieldCheck",
+        **{
+            name: f"payme.ruleset_checks:{name}_RANGE"
+            for name in [
+                "MELD_MIN",
+                "PLAYERS",
+                "PACKS",
+                "JOKERS_PER_PACK",
+                "SPECIAL_COPIES",
+                "HANDS",
+                "DEALT",
+                "POINTS",
+                "MONEY_CENTS",
+            ]
+        },
+    },
+)

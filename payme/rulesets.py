@@ -9,14 +9,14 @@ a preset with fields replaced:
 >>> r = rules("denexa")
 >>> r.packs_for(5), r.round_wild_rank(11), r.card_points(parse_card("2C"), dealt=7)
 (3, 11, 15)
->>> tight = dataclasses.replace(r, name="denexa-no-twos", twos_wild=False)
+>>> tight = dataclasses.replace(r, name="denexa-no-twos", wild_ranks=())
 >>> tight.is_wild(parse_card("2C"), dealt=7)
 False
 
 A preset prints as the call that gives it; a custom rule set says what it changed:
 
 >>> r, tight
-(rules('denexa'), <Ruleset 'denexa-no-twos': rules('denexa') with twos_wild=False>)
+(rules('denexa'), <Ruleset 'denexa-no-twos': rules('denexa') with wild_ranks=()>)
 >>> rules("nope")
 Traceback (most recent call last):
 ...
@@ -25,7 +25,7 @@ ValueError: unknown rule set 'nope': the presets are denexa, classic, family, th
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, fields
+from dataclasses import InitVar, dataclass, field, fields
 from typing import Final, Literal
 
 from payme.cards import (
@@ -38,6 +38,7 @@ from payme.cards import (
     parse_card,
     pretty_as_repr,
 )
+from payme.deprecation import deprecated
 
 GameKind = Literal["pay_me", "rummy_3_pack"]
 AceRule = Literal["low", "low_or_high"]
@@ -100,7 +101,9 @@ class Ruleset:
 
     # --- wild cards ------------------------------------------------------------------
     jokers_wild: bool = True
-    twos_wild: bool = False
+    wild_ranks: tuple[int, ...] = ()
+    """Ranks wild in every hand, low to high: ``(2,)`` makes every 2 wild (Denexa); a
+    house rule "threes are wild too" is ``(2, 3)``."""
     round_rank_wild: bool = True
     """The rank whose number equals the cards dealt is wild this hand."""
     special_wilds: tuple[tuple[str, WildScope], ...] = ()
@@ -166,7 +169,18 @@ class Ruleset:
     notes: tuple[str, ...] = field(default=(), compare=False)
     """Readings chosen where the source is silent, in plain words (for the docs and UI)."""
 
-    def __post_init__(self) -> None:
+    twos_wild: InitVar[bool | None] = None
+    """Deprecated (see :data:`~payme.deprecation.REMOVAL`): ``twos_wild=True`` adds 2 to
+    :attr:`wild_ranks`, ``False`` takes it out; reading ``rules.twos_wild`` says whether 2 is
+    in it.  Not a field: a rule set holds only :attr:`wild_ranks`."""
+
+    def __post_init__(self, twos_wild: bool | None) -> None:
+        if twos_wild is not None:
+            deprecated(
+                "Ruleset(twos_wild=...)", "give wild_ranks, e.g. wild_ranks=(2,)", stacklevel=3
+            )
+            ranks = set(self.wild_ranks) - {2} | ({2} if twos_wild else set())
+            object.__setattr__(self, "wild_ranks", tuple(sorted(ranks)))
         # Every field's type and range, checked in one place (payme.ruleset_checks).
         from payme.ruleset_checks import problems
 
@@ -175,6 +189,13 @@ class Ruleset:
             raise ValueError(f"invalid rule set {self.name!r}: " + "; ".join(found))
 
     _repr_pretty_ = pretty_as_repr
+
+    def __getattr__(self, name: str) -> bool:
+        # Only names a rule set does not have come here: the deprecated twos_wild.
+        if name == "twos_wild":
+            deprecated("Ruleset.twos_wild", "read wild_ranks (2 in rules.wild_ranks)")
+            return 2 in self.wild_ranks
+        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
 
     def __repr__(self) -> str:
         # The full field list (over 1,000 characters) would swamp every value that holds a
@@ -249,7 +270,7 @@ class Ruleset:
         """In which melds ``card`` may act as a wild card this hand; ``None``: never."""
         rank = card.rank
         if rank is not None:
-            if (self.twos_wild and rank == 2) or (
+            if rank in self.wild_ranks or (
                 dealt is not None and rank == self.round_wild_rank(dealt)
             ):
                 return "any"
@@ -302,6 +323,11 @@ _PAY_ME_NOTES = (
     "stock; if no card can be drawn at all, the hand ends with no declarer.",
 )
 
+# twos_wild is an init-only argument, deprecated: no field of the rule set (so fields(),
+# dataclasses.replace and the checks never see it), read through Ruleset.__getattr__.
+del Ruleset.__dataclass_fields__["twos_wild"]
+del Ruleset.twos_wild  # type: ignore[attr-defined]
+
 DENEXA: Final = Ruleset(
     name="denexa",
     title="Pay Me (Denexa rules)",
@@ -311,7 +337,7 @@ DENEXA: Final = Ruleset(
     max_players=8,
     packs=((2, 1), (4, 2), (8, 3)),
     jokers_per_pack=2,
-    twos_wild=True,
+    wild_ranks=(2,),
     set_max=4,
     set_distinct_suits=True,
     wild_at_most_half=True,

@@ -86,6 +86,28 @@ def wild_phrase(rules: Ruleset, dealt: int | None) -> str:
     return f"{wild_cards(rules, dealt)} are wild" if wild is not None else ""
 
 
+def wild_kinds(rules: Ruleset) -> list[str]:
+    """Every kind of card the rules make wild, whatever the round, in words (read through
+    :meth:`~payme.rulesets.Ruleset.is_wild`, so a house rule "threes are wild too" is named).
+
+    >>> from payme.rulesets import rules
+    >>> wild_kinds(rules("denexa"))
+    ['the jokers', 'every 2', 'every card of the round wild rank']
+    >>> import dataclasses
+    >>> wild_kinds(dataclasses.replace(rules("classic"), wild_ranks=(3,), jokers_wild=False))
+    ['every 3', 'every card of the round wild rank']
+    """
+    kinds = ["the jokers"] if rules.is_wild(CARDS[JOKER_INDEX], None) else []
+    kinds += [
+        f"every {rank_label(rank)}"
+        for rank in range(1, 14)
+        if rules.is_wild(Card.regular(rank, "S"), None)
+    ]
+    if rules.round_rank_wild:
+        kinds.append("every card of the round wild rank")
+    return kinds
+
+
 def wild_cards(rules: Ruleset, dealt: int | None) -> str:
     """Every kind of card that is wild in a round, in words, read from the rule set (``""``
     where nothing is): the ranks, then jokers, then special cards with the melds they serve.
@@ -227,5 +249,6 @@ __all__ = [
     "short_label",
     "short_labels",
     "wild_cards",
+    "wild_kinds",
     "wild_phrase",
 ]

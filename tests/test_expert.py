@@ -9,9 +9,10 @@ import pytest
 from pay_me_helpers import final_turn, rig
 
 from payme.cards import Card, parse_card
-from payme.game import BOT_NAMES, make_bot, new_game, play_game
+from payme.game import BOT_NAMES, advise, make_bot, new_game, play_game
 from payme.game.actions import Action, Discard, Draw, GoOut
-from payme.game.expert import Advice, ExpertBot, advise
+from payme.game.bots import Recommendation
+from payme.game.expert import ExpertBot
 from payme.game.three_pack import new_three_pack_game
 from payme.game.three_pack_expert import ThreePackExpert
 from payme.game.view import PayMeView
@@ -83,7 +84,7 @@ def test_same_view_and_seed_give_the_same_advice() -> None:
     g = new_game("family", players=4, seed=11)
     view, legal = g.view(g.to_move), g.legal_actions()
     first = advise(view, legal, seed=2)
-    assert isinstance(first, Advice)
+    assert isinstance(first, Recommendation)
     assert all(advise(view, legal, seed=2) == first for _ in range(3))
 
 

@@ -515,7 +515,8 @@ def _check_finished(g: PayMeGame) -> None:
 def _random_game(
     ruleset: Ruleset, players: int, seed: int, bots: tuple[str, ...], *, replayed: bool = True
 ) -> PayMeGame:
-    from payme.game.bots import bot_seed, make_bot
+    from payme.game import make_bot
+    from payme.game.bots import bot_seed
 
     g = new_game(ruleset, players=players, seed=seed, turn_limit=60)
     pack = sorted(map(_INDEX, g.pack.cards()))

@@ -139,11 +139,18 @@ def test_denexa_twos_wild_and_round_rank_wild() -> None:
 
 
 def test_custom_rule_set_without_wild_twos() -> None:
-    no_twos = dataclasses.replace(DENEXA, name="denexa-no-twos", twos_wild=False)
+    no_twos = dataclasses.replace(DENEXA, name="denexa-no-twos", wild_ranks=())
     assert ok("2C 5H 5S", DENEXA)
     assert not ok("2C 5H 5S", no_twos)
     assert not ok("5H 2C 7H", no_twos)
     assert ok("2C 2D 2S", no_twos)
+
+
+def test_a_house_rule_makes_any_rank_wild() -> None:
+    threes = dataclasses.replace(DENEXA, name="threes-too", wild_ranks=(2, 3))
+    assert ok("3C 5H 5S", threes, 9) and not ok("3C 5H 5S", DENEXA, 9)
+    assert ok("5H 3C 7H", threes, 9)  # 3C stands for 6H
+    assert ok("2C 5H 5S", threes, 9)  # twos stay wild
 
 
 def test_custom_rule_set_with_big_sets() -> None:

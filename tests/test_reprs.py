@@ -99,8 +99,8 @@ def test_a_preset_prints_as_the_call_that_gives_it(name: str) -> None:
 
 def test_a_custom_rule_set_says_what_it_changed_and_does_not_pass_for_a_preset() -> None:
     denexa = rules("denexa")
-    mine = dataclasses.replace(denexa, name="mine", twos_wild=not denexa.twos_wild)
-    assert repr(mine) == f"<Ruleset 'mine': rules('denexa') with twos_wild={mine.twos_wild!r}>"
+    mine = dataclasses.replace(denexa, name="mine", wild_ranks=(2, 3))
+    assert repr(mine) == "<Ruleset 'mine': rules('denexa') with wild_ranks=(2, 3)>"
     # Keeping a preset's name while changing a rule is not that preset.
     same_name = dataclasses.replace(denexa, joker_points=1)
     assert repr(same_name) == "<Ruleset 'denexa': rules('denexa') with joker_points=1>"
@@ -189,8 +189,8 @@ def test_an_evaluation_prints_its_layout_and_its_real_rule_set() -> None:
         "<Evaluation [5S 5D 5C] [2C(6H) 7H 8H 9H JK(TH)]; deadwood KD = 10"
         " under rules('denexa'), dealt=7>"
     )
-    custom = dataclasses.replace(rules("denexa"), twos_wild=False)
-    assert "under <Ruleset 'denexa': rules('denexa') with twos_wild=False>" in repr(
+    custom = dataclasses.replace(rules("denexa"), wild_ranks=())
+    assert "under <Ruleset 'denexa': rules('denexa') with wild_ranks=()>" in repr(
         evaluate("7H 8H 9H", rules=custom, dealt=7)
     )
 

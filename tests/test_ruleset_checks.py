@@ -30,7 +30,9 @@ def _refusal(**changes: Any) -> str:
         ({"rank_points": (5,) * 12 + (-10,)}, "rank_points[12]"),
         ({"packs": ((8, 10**6),)}, "packs[0] packs"),  # tried to allocate 2 GB
         # types
-        ({"twos_wild": 1}, "twos_wild"),
+        ({"jokers_wild": 1}, "jokers_wild"),
+        ({"wild_ranks": (2, 14)}, "wild_ranks[1]"),
+        ({"wild_ranks": (3, 2)}, "wild_ranks must list each rank once"),
         ({"min_players": True}, "min_players"),
         ({"max_players": 8.0}, "max_players"),
         ({"wild_points": "15"}, "wild_points"),

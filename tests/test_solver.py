@@ -142,7 +142,7 @@ def test_three_pack_layouts() -> None:
 
 
 def test_custom_rule_sets() -> None:
-    no_twos = dataclasses.replace(DENEXA, name="denexa-no-twos", twos_wild=False)
+    no_twos = dataclasses.replace(DENEXA, name="denexa-no-twos", wild_ranks=())
     assert points("2C 7D 8D", DENEXA, dealt=5) == 0
     assert points("2C 7D 8D", no_twos, dealt=5) == 20
     loose = dataclasses.replace(DENEXA, name="loose", set_max=None, set_distinct_suits=False)

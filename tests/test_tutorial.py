@@ -214,7 +214,7 @@ def test_money_only_for_family() -> None:
 
 
 def test_a_custom_rule_set_gets_examples_that_fit_it() -> None:
-    custom = dataclasses.replace(rules("denexa"), name="denexa-no-twos", twos_wild=False)
+    custom = dataclasses.replace(rules("denexa"), name="denexa-no-twos", wild_ranks=())
     t = Tutorial(custom)
     t.go(next(i for i, s in enumerate(t.steps) if s.key == "wilds"))
     twos = next(q for q in t.questions if q.caption == "4H 2S 6H")

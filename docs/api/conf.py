@@ -34,7 +34,8 @@ nitpick_ignore_regex = [
     ("py:class", r"(payme\.solver\._core\.)?(Hands|Fields|GSearch|NSearch)"),
     ("py:class", r"(pd|pandas|matplotlib)\..*|Figure|Axes"),
     # Type variables in signatures (autodoc links them, but they are not documented objects).
-    ("py:class", r"payme\.game\.view\.(V|_D)|payme\.codes\.(R|K|V)|payme\.memo\.V"),
+    ("py:class", r"payme\.game\.view\.(V|_D)|payme\.game\.base\.G"),
+    ("py:class", r"payme\.codes\.(R|K|V)|payme\.memo\.V"),
     ("py:obj", r"payme\.memo\.V"),  # RecentMemo's base, Generic[V]
     # The widgets need ipywidgets and are not in this reference; the play model names the
     # page that draws it.

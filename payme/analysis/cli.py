@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
 from payme.analysis.simulate import MAX_GAMES  # the cap of payme.simulate, said as --games
+from payme.deprecation import renamed
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
@@ -230,10 +231,10 @@ async def _identity(address: str, timeout: float) -> Any:
         comm.abort()
 
 
-def check_dealt(rules_name: str, dealt: int | None) -> None:
+def check_dealt_option(rules_name: str, dealt: int | None) -> None:
     """``--dealt`` only where a game is one deal of a chosen size, and within its range.
 
-    >>> check_dealt("denexa", 5)  # doctest: +ELLIPSIS
+    >>> check_dealt_option("denexa", 5)  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
     ValueError: --dealt is for rule sets with one deal per game, such as three_pack: Pay Me ...
@@ -266,7 +267,7 @@ def run_simulate(args: argparse.Namespace, stdout: IO[str] | None = None) -> int
     out = getattr(args, "out", None)
     if out:
         check_out(out)  # refuse a bad path before playing any game
-    check_dealt(args.rules, getattr(args, "dealt", None))
+    check_dealt_option(args.rules, getattr(args, "dealt", None))
     bots = getattr(args, "bots", None) or DEFAULT_BOT
     try:
         plan(args.games, args.rules, args.players, bots, args.seed, {}, None)
@@ -303,3 +304,11 @@ def run_simulate(args: argparse.Namespace, stdout: IO[str] | None = None) -> int
         where = f"{n} worker{'s' if n != 1 else ''}"
     stdout.write(summary(df, seconds, where, out) + "\n")
     return 0
+
+
+__getattr__ = renamed(
+    "payme.analysis.cli",
+    {
+        "check_dealt": "payme.analysis.cli:check_dealt_option",
+    },
+)

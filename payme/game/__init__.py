@@ -39,7 +39,7 @@ data (the rule set's fields, the view's fields, the engine's class attributes)::
     play_game(rules, players, bots=("greedy", ...), seed=S, **options) -> finished game
     make_bot(name, rules, seed) -> Bot;  bot.choose(view, legal_actions) -> Action
     BOT_NAMES == ("random", "greedy", "strong", "expert")
-    advise(view, legal_actions) -> Advice(action, reason, options)   # the expert's hint
+    advise(view, legal_actions) -> Recommendation(action, reason, options)   # the expert's hint
     game_class(rules)  # the engine class; its GAME, BOT_MODULE, BOT_TURN_LIMIT,
                        # RESULT_COLUMNS, TABLE_OPTIONS, SCORE_UNIT, KEEPS_SCORE
                        # and DECLARES_MELDS say what differs between the engines
@@ -113,8 +113,8 @@ Readings the Pay Me engine uses where RULES.md is silent:
 from __future__ import annotations
 
 import importlib
-from collections.abc import Iterable, Sequence
-from typing import TYPE_CHECKING, Any
+from collections.abc import Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING
 
 from payme.rulesets import Ruleset, RulesLike
 from payme.rulesets import rules as get_rules
@@ -122,7 +122,8 @@ from payme.rulesets import rules as get_rules
 if TYPE_CHECKING:  # pragma: no cover
     from payme.game.actions import Action
     from payme.game.base import Game, GameOption
-    from payme.game.bots import Bot
+    from payme.game.bots import Bot, BotFactory, Recommendation
+    from payme.game.view import SeatView
 
 BOT_NAMES: tuple[str, ...] = ("random", "greedy", "strong", "expert")
 """The bots every game offers, weakest first (each game's bot module has one of each)."""
@@ -193,12 +194,12 @@ def from_position(text: str, rules: Ruleset | None = None) -> Game:
     >>> type(g).__name__, g.to_move, g.hand_of(1)
     ('ThreePackGame', 1, (Card('5H'), Card('6H'), Card('7H')))
     """
-    from payme.game.position import PositionError, read
+    from payme.game.position import PositionError, read_position
 
     if rules is None:
         head = text.split(";", 1)[0].strip() if isinstance(text, str) else ""
         if not head.startswith("rules="):
-            read(text, ())  # raises, saying what is wrong
+            read_position(text, ())  # raises, saying what is wrong
             raise PositionError("a position names its rule set first: rules=NAME")
         ruleset = get_rules(head.removeprefix("rules=").strip())
     else:
@@ -208,25 +209,43 @@ def from_position(text: str, rules: Ruleset | None = None) -> Game:
 
 def make_bot(name: str, rules: RulesLike, seed: int = 0) -> Bot:
     """A bot by name (``random``, ``greedy``, ``strong`` or ``expert``) for the rule set's
-    game."""
-    from payme.game.bots import make_bot as _make_bot
+    game (its engine names the module of its bots).
 
-    return _make_bot(name, rules, seed)
+    >>> make_bot("greedy", "denexa").name
+    'greedy'
+    >>> make_bot("strong", "three_pack").name
+    'strong'
+    >>> make_bot("clever", "denexa")
+    Traceback (most recent call last):
+    ...
+    ValueError: unknown bot 'clever': the bots are random, greedy, strong, expert
+    """
+    ruleset = get_rules(rules)
+    if name not in BOT_NAMES:
+        raise ValueError(f"unknown bot {name!r}: the bots are {', '.join(BOT_NAMES)}")
+    bots: Mapping[str, BotFactory] = importlib.import_module(game_class(ruleset).BOT_MODULE).BOTS
+    return bots[name](ruleset, seed)
 
 
-def advise(view: Any, legal: Sequence[Any], seed: int = 0) -> Any:
-    """The expert bot's advice for a seat: ``Advice(action, reason, options)``.
+def advise(view: SeatView, legal: Sequence[Action], seed: int = 0) -> Recommendation:
+    """The expert bot's advice for a seat: the action to take and why, in a player's words
+    (a :class:`~payme.game.bots.Recommendation` ``(action, reason, options)``).
 
-    ``view`` is ``game.view(seat)`` and ``legal`` is ``game.legal_actions()``; see
-    :func:`payme.game.expert.advise`.
+    ``view`` is the seat's own view (``game.view(seat)``) and ``legal`` its legal actions
+    now (``game.legal_actions()``); nothing else is read, so the advice never depends on
+    another player's hidden cards.  ``seed`` seeds the few sampled choices: the same view,
+    legal actions and seed give the same advice.  Works for both games (Pay Me and Rummy
+    3-Pack).
 
     >>> g = new_game("family", players=3, seed=2)
     >>> advise(g.view(g.to_move), g.legal_actions()).action in g.legal_actions()
     True
     """
-    from payme.game.expert import advise as _advise
+    from payme.game.bots import Advisor
 
-    return _advise(view, legal, seed)
+    bot = make_bot("expert", view.rules, seed)
+    assert isinstance(bot, Advisor), "every game's expert bot explains itself"
+    return bot.advise(view, legal)
 
 
 def play_game(

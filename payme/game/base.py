@@ -18,7 +18,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import MISSING, fields
 from types import MappingProxyType
-from typing import Any, ClassVar, Self, overload
+from typing import Any, ClassVar, Self, TypeVar, overload
 
 from payme.cards import Card, parse_card, parse_hand
 from payme.deprecation import moved_attribute
@@ -35,7 +35,7 @@ from payme.game.actions import (
     Record,
     Verdict,
 )
-from payme.game.view import SeatView, V, built, stock_estimate
+from payme.game.view import SeatView, V, make_frozen, stock_estimate
 from payme.melds import Meld
 from payme.rulesets import Ruleset, RulesLike
 
@@ -186,9 +186,7 @@ class Game(ABC):
     TABLE_OPTIONS: ClassVar[Mapping[str, GameOption]] = MappingProxyType({})
     """The options a game played by a person at the table gets (Pay Me waits between hands
     so the player can read the result)."""
-    GO_OUT_CALL = moved_attribute(
-        "", "Game.GO_OUT_CALL is deprecated (removal in 0.4): read rules.go_out_call"
-    )
+    GO_OUT_CALL = moved_attribute("", "Game.GO_OUT_CALL", "read rules.go_out_call")
     """Deprecated: what a player calls on going out is the rule set's ``go_out_call``."""
     SCORE_UNIT: ClassVar[str] = "points"
     """What a player's score in a hand counts, in words."""
@@ -287,11 +285,11 @@ class Game(ABC):
     ) -> V:
         """The view of ``kind`` for ``seat``: the fields every view has, given what differs by
         game, and ``own``, the fields only ``kind`` has (all of them: see
-        :func:`~payme.game.view.built`)."""
+        :func:`~payme.game.view.make_frozen`)."""
         self._check_seat(seat)
         stock = len(self._stock)
         counted = self.rules.stock_counted
-        return built(
+        return make_frozen(
             kind,
             seat=seat,
             players=self.players,
@@ -468,4 +466,23 @@ class Game(ABC):
                 setattr(self, name, value)
 
 
-__all__ = ["Game", "GameOption", "ResultRow"]
+G = TypeVar("G", bound=Game)
+
+
+def narrow_game(game: Game, kind: type[G]) -> G:
+    """``game`` as one game's engine, for code made for that game only (checked: another
+    game is a ``TypeError`` naming both).
+
+    >>> from payme.game import new_game
+    >>> from payme.game.pay_me import PayMeGame
+    >>> narrow_game(new_game("three_pack", 2), PayMeGame)
+    Traceback (most recent call last):
+    ...
+    TypeError: expected a PayMeGame, not a ThreePackGame
+    """
+    if not isinstance(game, kind):
+        raise TypeError(f"expected a {kind.__name__}, not a {type(game).__name__}")
+    return game
+
+
+__all__ = ["Game", "GameOption", "ResultRow", "narrow_game"]

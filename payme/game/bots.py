@@ -1,7 +1,7 @@
 """Bots that play Pay Me from a seat's view: ``random``, ``greedy`` and ``strong``.
 
 A bot sees only ``game.view(seat)`` and the legal actions; it owns a ``random.Random`` seeded
-by :func:`make_bot`, so a game of bots depends on nothing but its seeds.
+by :func:`~payme.game.make_bot`, so a game of bots depends on nothing but its seeds.
 
 * ``random`` picks any legal action, uniformly.
 * ``greedy`` takes the top discard when that lowers its best deadwood (after its discard),
@@ -27,14 +27,16 @@ import importlib
 import random
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
-from typing import Protocol
+from dataclasses import dataclass
+from typing import Protocol, runtime_checkable
 
 from payme.cards import CARDS, Card, sort_cards
-from payme.game import BOT_NAMES, game_class
+from payme.game import BOT_NAMES, game_class, make_bot
 from payme.game.actions import Action, Discard, Draw, GoOut, LayOff
 from payme.game.arrangement import going_out_arrangements, lay_off_spots
 from payme.game.base import Game, GameOption
 from payme.game.evaluation import (
+    Hand,
     best_discard_points,
     best_lay_off_points,
     layout,
@@ -64,6 +66,26 @@ class Bot(Protocol):
     name: str
 
     def choose(self, view: SeatView, legal: Sequence[Action]) -> Action: ...
+
+
+@dataclass(frozen=True)
+class Recommendation:
+    """What a bot that explains itself (the experts) would do, and why in a player's words.
+
+    ``options`` pairs each choice it weighed with the penalty points it expects from it
+    (lower is better; going out is 0), best first.
+    """
+
+    action: Action
+    reason: str
+    options: tuple[tuple[Action, float], ...] = ()
+
+
+@runtime_checkable
+class Advisor(Bot, Protocol):
+    """A bot that also says why: ``advise(view, legal)`` -> :class:`Recommendation`."""
+
+    def advise(self, view: SeatView, legal: Sequence[Action]) -> Recommendation: ...
 
 
 BotFactory = Callable[[Ruleset, int], Bot]
@@ -101,8 +123,6 @@ def imported_later(module: str, cls: str) -> BotFactory:
 
 
 # ---------------------------------------------------------------------------- evaluation
-
-Hand = tuple[Card, ...]
 
 
 def _without(hand: Hand, card: Card) -> Hand:
@@ -492,25 +512,6 @@ BOTS: dict[str, BotFactory] = by_name(
 """Pay Me's bots by name (each game's bot module has a ``BOTS`` table like it)."""
 
 
-def make_bot(name: str, rules: RulesLike, seed: int = 0) -> Bot:
-    """A bot by name for the rule set's game (its engine names the module of its bots).
-
-    >>> make_bot("greedy", "denexa").name
-    'greedy'
-    >>> make_bot("strong", "three_pack").name
-    'strong'
-    >>> make_bot("clever", "denexa")
-    Traceback (most recent call last):
-    ...
-    ValueError: unknown bot 'clever': the bots are random, greedy, strong, expert
-    """
-    ruleset = get_rules(rules)
-    if name not in BOT_NAMES:
-        raise ValueError(f"unknown bot {name!r}: the bots are {', '.join(BOT_NAMES)}")
-    bots: dict[str, BotFactory] = importlib.import_module(game_class(ruleset).BOT_MODULE).BOTS
-    return bots[name](ruleset, seed)
-
-
 def bot_seed(seed: int, seat: int) -> int:
     """The seed of seat ``seat``'s bot in a game seeded ``seed`` (independent streams)."""
     return (seed * 1_000_003 + seat * 7_919 + 1) % (1 << 62)
@@ -586,16 +587,17 @@ __all__ = [
     "BOTS",
     "BOT_NAMES",
     "SAFETY_TURN_LIMIT",
+    "Advisor",
     "Bot",
     "BotFactory",
     "GreedyBot",
     "RandomBot",
+    "Recommendation",
     "SeededBot",
     "StrongBot",
     "bot_seed",
     "by_name",
     "imported_later",
-    "make_bot",
     "play",
     "play_out",
 ]

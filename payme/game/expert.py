@@ -27,11 +27,12 @@ worth over the next draw:
 * **Going out**: whenever it can.  **Final turns and lay-offs** play for the fewest points
   after lay-offs, as the strong bot does.
 
-:func:`advise` is the public face: a seat's view and its legal actions in, an
-:class:`Advice` out (the action, a sentence saying why in a player's words, and the choices
-it weighed with their expected penalty points).  The hints and the game review use it.
+:func:`payme.game.advise` is the public face: a seat's view and its legal actions in, a
+:class:`~payme.game.bots.Recommendation` out (the action, a sentence saying why in a player's
+words, and the choices it weighed with their expected penalty points).  The hints and the
+game review use it.
 
->>> from payme.game import new_game
+>>> from payme.game import advise, new_game
 >>> g = new_game("denexa", players=3, seed=5)
 >>> advice = advise(g.view(g.to_move), g.legal_actions(), seed=1)
 >>> g.can(advice.action).ok, advice.reason != ""
@@ -42,13 +43,12 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
-from typing import Any
 
 from payme.cards import CARDS, Card
 from payme.deprecation import renamed
 from payme.game.actions import Action, Discard, Draw, GoOut, LayOff
 from payme.game.bots import (
+    Recommendation,
     StrongBot,
     _best_lay_off,
     _fits_table,
@@ -59,6 +59,7 @@ from payme.game.bots import (
     discard_candidates,
 )
 from payme.game.evaluation import (
+    Hand,
     best_discard_points,
     best_lay_off_points,
     go_out_discards,
@@ -67,21 +68,6 @@ from payme.game.evaluation import (
 from payme.game.view import PayMeView, SeatView, narrow
 from payme.rulesets import Ruleset
 from payme.words import short_label
-
-Hand = tuple[Card, ...]
-
-
-@dataclass(frozen=True)
-class Advice:
-    """What the expert bot would do, and why.
-
-    ``options`` pairs each choice it weighed with the penalty points it expects from it
-    (lower is better; going out is 0), best first.
-    """
-
-    action: Action
-    reason: str
-    options: tuple[tuple[Action, float], ...] = ()
 
 
 def search_cost(hand: Hand, rules: Ruleset, dealt: int) -> int:
@@ -480,11 +466,11 @@ class ExpertBot(StrongBot):
 
     # --- the public face
 
-    def advise(self, view: SeatView, legal: Sequence[Action]) -> Advice:
+    def advise(self, view: SeatView, legal: Sequence[Action]) -> Recommendation:
         """The action to take and why (``legal`` is the seat's legal actions, non-empty)."""
         return self._advise(narrow(view, PayMeView), legal)
 
-    def _advise(self, view: PayMeView, legal: Sequence[Action]) -> Advice:
+    def _advise(self, view: PayMeView, legal: Sequence[Action]) -> Recommendation:
         if not legal:
             raise ValueError("no legal action to advise on")
         first = legal[0]
@@ -492,9 +478,9 @@ class ExpertBot(StrongBot):
             action = _best_lay_off(view, legal)
             assert isinstance(action, LayOff)
             if not action.placements:
-                return Advice(action, "Nothing in your hand fits the declarer's melds.")
+                return Recommendation(action, "Nothing in your hand fits the declarer's melds.")
             cards = " ".join(short_label(c) for _, cs in action.placements for c in cs)
-            return Advice(action, f"Lay off {cards}: those cards then score nothing.")
+            return Recommendation(action, f"Lay off {cards}: those cards then score nothing.")
         if isinstance(first, Draw):
             if view.final_turn:
                 return self._advise_final_draw(view, legal)
@@ -505,7 +491,7 @@ class ExpertBot(StrongBot):
             words = "Go out now: you score nothing and everyone else pays"
             if out.melds and len(out.melds) > 1 and view.rules.lay_off:
                 words += "; lay the melds down this way to leave the fewest places to lay off"
-            return Advice(out, words + ".")
+            return Recommendation(out, words + ".")
         if view.final_turn:
             return self._advise_final_discard(view)
         return self._advise_discard(view)
@@ -557,7 +543,7 @@ class ExpertBot(StrongBot):
         weighed.sort(key=lambda vc: (vc[0], -view.rules.card_points(vc[1], view.dealt), vc[1]))
         return weighed
 
-    def _advise_discard(self, view: PayMeView) -> Advice:
+    def _advise_discard(self, view: PayMeView) -> Recommendation:
         hand = tuple(sorted(view.hand))
         outlook = self._outlook(view)
         weighed = self._best_keep(view, hand, outlook)
@@ -575,7 +561,7 @@ class ExpertBot(StrongBot):
                 f"; it expects {value:.1f} penalty points against {other_value:.1f} "
                 f"for discarding {short_label(other)}"
             )
-        return Advice(Discard(view.seat, card), reason + ".", options)
+        return Recommendation(Discard(view.seat, card), reason + ".", options)
 
     def _final_options(
         self, view: PayMeView, hand: Hand, width: int
@@ -621,7 +607,7 @@ class ExpertBot(StrongBot):
             known = self._fitting[card] = _fits_table(card, view)
         return known
 
-    def _advise_final_discard(self, view: PayMeView) -> Advice:
+    def _advise_final_discard(self, view: PayMeView) -> Recommendation:
         """The last discard of the hand: the fewest points after the best lay-offs
         (:meth:`_final_options`, with exact searches as far as ``FINAL_DISCARD_WORK``
         allows: with the wild cards held counted one by one instead, the expert's `denexa`
@@ -637,14 +623,14 @@ class ExpertBot(StrongBot):
         action = Discard(view.seat, card)
         options = tuple((Discard(view.seat, c), float(p)) for p, _, c in weighed)
         after = "after laying off onto the declarer's melds" if rules.lay_off else "in the end"
-        return Advice(
+        return Recommendation(
             action,
             f"Discard {short_label(card)}: this is your last turn, and the cards you keep score "
             f"{pts} points {after}, the fewest you can.",
             options,
         )
 
-    def _advise_final_draw(self, view: PayMeView, legal: Sequence[Action]) -> Advice:
+    def _advise_final_draw(self, view: PayMeView, legal: Sequence[Action]) -> Recommendation:
         """The last draw of the hand, where the rules let it be the top discard: the points
         kept after the last discard and the best lay-offs, with the top discard (exact)
         against a card from the stock (expected over the unseen cards).
@@ -658,12 +644,14 @@ class ExpertBot(StrongBot):
         sources = {a.source: a for a in legal if isinstance(a, Draw)}
         top = view.top_discard
         if "discard" not in sources or top is None:
-            return Advice(
+            return Recommendation(
                 sources.get("stock") or legal[0],
                 "Draw from the stock: in this last turn it is the only place to draw from.",
             )
         if "stock" not in sources:
-            return Advice(sources["discard"], f"Take {short_label(top)}: the stock is empty.")
+            return Recommendation(
+                sources["discard"], f"Take {short_label(top)}: the stock is empty."
+            )
         rules, dealt = view.rules, view.dealt
         hand = tuple(sorted(view.hand))
         self._fitting = {}
@@ -710,33 +698,35 @@ class ExpertBot(StrongBot):
             sorted(((sources["discard"], take), (sources["stock"], stock)), key=lambda av: av[1])
         )
         if take < stock:
-            return Advice(
+            return Recommendation(
                 sources["discard"],
                 f"Take {short_label(top)}: this is your last turn, and with it the cards you keep "
                 f"score {take:.0f} points against {stock:.1f} expected after a card from "
                 "the stock.",
                 options,
             )
-        return Advice(
+        return Recommendation(
             sources["stock"],
             f"Draw from the stock: this is your last turn, and a card from the stock leaves "
             f"{stock:.1f} points expected against {take:.0f} with {short_label(top)}.",
             options,
         )
 
-    def _advise_draw(self, view: PayMeView, legal: Sequence[Action]) -> Advice:
+    def _advise_draw(self, view: PayMeView, legal: Sequence[Action]) -> Recommendation:
         sources = {a.source: a for a in legal if isinstance(a, Draw)}
         top = view.top_discard
         if "discard" not in sources or top is None:
-            return Advice(sources["stock"], "Draw from the stock: there is no discard to take.")
+            return Recommendation(
+                sources["stock"], "Draw from the stock: there is no discard to take."
+            )
         if "stock" not in sources:
-            return Advice(sources["discard"], "Take the top discard: the stock is empty.")
+            return Recommendation(sources["discard"], "Take the top discard: the stock is empty.")
         rules, dealt = view.rules, view.dealt
         hand = tuple(sorted(view.hand))
         grown = _with(hand, top)
         outlook = self._outlook(view)
         if go_out_discards(grown, rules, dealt):
-            return Advice(
+            return Recommendation(
                 sources["discard"],
                 f"Take {short_label(top)}: with it you can go out at once.",
                 ((sources["discard"], 0.0),),
@@ -745,7 +735,7 @@ class ExpertBot(StrongBot):
             # A card that joins nothing only swaps points: the stock may bring as much.
             pts = layout(hand, rules, dealt)[0]
             if layout(grown, rules, dealt)[0] - rules.card_points(top, dealt) >= pts - 5:
-                return Advice(
+                return Recommendation(
                     sources["stock"],
                     f"Draw from the stock: {short_label(top)} melds with nothing in your hand.",
                 )
@@ -757,13 +747,13 @@ class ExpertBot(StrongBot):
             ((sources["discard"], take), (sources["stock"], stock)), key=lambda av: av[1]
         )
         if take <= stock - self.TAKE_MARGIN:
-            return Advice(
+            return Recommendation(
                 sources["discard"],
                 f"Take {short_label(top)}: it leaves a hand expected to pay {take:.1f} points "
                 f"against {stock:.1f} after a card from the stock.",
                 tuple(options),
             )
-        return Advice(
+        return Recommendation(
             sources["stock"],
             f"Draw from the stock: {short_label(top)} does not help enough "
             f"(expected {stock:.1f} penalty points against {take:.1f} if you take it).",
@@ -794,22 +784,13 @@ def _related_to_any(cards: Hand) -> int:
     return mask
 
 
-def advise(view: Any, legal: Sequence[Action], seed: int = 0) -> Advice:
-    """The expert bot's advice for a seat: the action to take and why, in a player's words.
+__all__ = ["ExpertBot", "Outlook"]
 
-    ``view`` is the seat's own view (``game.view(seat)``) and ``legal`` its legal actions
-    now (``game.legal_actions()``); nothing else is read, so the advice never depends on
-    another player's hidden cards.  ``seed`` seeds the few sampled choices: the same view,
-    legal actions and seed give the same advice.  Works for both games (Pay Me and Rummy
-    3-Pack).
-    """
-    from payme.game.bots import make_bot
-
-    bot = make_bot("expert", view.rules, seed)
-    advice: Advice = bot.advise(view, legal)  # type: ignore[attr-defined]
-    return advice
-
-
-__all__ = ["Advice", "ExpertBot", "Outlook", "advise"]
-
-__getattr__ = renamed("payme.game.expert", {"label": "payme.words:short_label"})
+__getattr__ = renamed(
+    "payme.game.expert",
+    {
+        "label": "payme.words:short_label",
+        "Advice": "payme.game.bots:Recommendation",
+        "advise": "payme.game:advise",
+    },
+)

@@ -1,8 +1,8 @@
 """A full game of Pay Me: eleven hands, turns, going out, final turns, lay-offs and scores.
 
 The game owns a ``random.Random(seed)``; the same rules, players, seed and actions give the
-same game (see :func:`replay`).  Every rule comes from the :class:`~payme.rulesets.Ruleset`'s
-fields; the game never asks which preset it was given.
+same game (see :func:`payme.game.replay`).  Every rule comes from the
+:class:`~payme.rulesets.Ruleset`'s fields; the game never asks which preset it was given.
 
 >>> from payme.game.actions import Draw
 >>> g = PayMeGame("denexa", players=2, seed=3)
@@ -24,12 +24,12 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from types import MappingProxyType
 from typing import Any, ClassVar, cast
 
 from payme.cards import Card, format_hand, parse_hand, sort_cards
-from payme.deprecation import moved_attribute
+from payme.deprecation import moved_attribute, renamed
 from payme.game import position
 from payme.game.actions import (
     Action,
@@ -46,7 +46,7 @@ from payme.game.actions import (
 from payme.game.arrangement import declared_verdict
 from payme.game.base import Game, GameOption, ResultRow
 from payme.game.evaluation import points
-from payme.game.view import HandSummary, PayMeView, built
+from payme.game.view import HandSummary, PayMeView, make_frozen
 from payme.melds import Meld, fixed_meld_problem, tables_for
 from payme.pack import Pack
 from payme.rulesets import Ruleset, RulesLike
@@ -96,9 +96,7 @@ class PayMeGame(Game):
     TABLE_OPTIONS: ClassVar[Mapping[str, GameOption]] = MappingProxyType(
         {"auto_advance": False, "turn_limit": BOT_TURN_LIMIT}
     )
-    GO_OUT_CALL = moved_attribute(
-        "Pay me!", "PayMeGame.GO_OUT_CALL is deprecated (removal in 0.4): read rules.go_out_call"
-    )
+    GO_OUT_CALL = moved_attribute("Pay me!", "PayMeGame.GO_OUT_CALL", "read rules.go_out_call")
     KEEPS_SCORE = True
     DECLARES_MELDS = True
 
@@ -173,7 +171,7 @@ class PayMeGame(Game):
         >>> PayMeGame.from_position(g.to_position()).to_position() == g.to_position()
         True
         """
-        return position.write(self.rules, vars(self), _FIELDS)
+        return position.write_position(self.rules, vars(self), _FIELDS)
 
     @classmethod
     def from_position(cls, text: str, rules: Ruleset | None = None) -> PayMeGame:
@@ -184,7 +182,7 @@ class PayMeGame(Game):
         >>> g.phase, g.to_move, g.can_draw("stock").ok, g.stock[-1]
         ('draw', 0, True, Card('8H'))
         """
-        ruleset, values = position.read(text, _FIELDS, rules)
+        ruleset, values = position.read_position(text, _FIELDS, rules)
         players = values.get("players")
         if not isinstance(players, int):
             raise position.PositionError("a position needs players=N")
@@ -321,9 +319,9 @@ class PayMeGame(Game):
     # ------------------------------------------------------------------ the deal
 
     def _record(self, event: str, action: Action | None = None, **details: object) -> Record:
-        # Built without the frozen dataclass's constructor (see view.built): a bot game
+        # Built without the frozen dataclass's constructor (see view.make_frozen): a bot game
         # records about 300 events a game.
-        rec = built(
+        rec = make_frozen(
             Record,
             number=len(self._history) + 1,
             action=action,
@@ -1031,21 +1029,6 @@ _FIELDS: tuple[position.Field, ...] = (
 """Pay Me's position fields: ``(key, attribute, codec)``."""
 
 
-def replay(
-    rules: RulesLike,
-    players: int,
-    seed: int,
-    actions: Iterable[Action],
-    **options: GameOption,
-) -> PayMeGame:
-    """Rebuild a game from its seed and actions (each one checked as it is applied).
+__getattr__ = renamed("payme.game.pay_me", {"replay": "payme.game:replay"})
 
-    >>> g = PayMeGame("classic", players=3, seed=5)
-    >>> _ = g.draw("stock"); _ = g.discard(g.hand_of(0)[0])
-    >>> replay("classic", 3, 5, g.actions).snapshot() == g.snapshot()
-    True
-    """
-    return PayMeGame.replay(rules, players, seed, actions, **options)
-
-
-__all__ = ["PHASES", "PayMeGame", "replay"]
+__all__ = ["PHASES", "PayMeGame"]

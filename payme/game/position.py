@@ -32,6 +32,7 @@ from dataclasses import dataclass
 from typing import Any, cast
 
 from payme.cards import Card, format_hand, parse_card, parse_hand
+from payme.deprecation import renamed
 from payme.melds import Meld, MeldKind
 from payme.rulesets import Ruleset
 from payme.rulesets import rules as get_rules
@@ -194,7 +195,7 @@ def _log_load(text: str) -> list[tuple[int, str, tuple[Card, ...]]]:
     return out
 
 
-CARDS = Codec(_cards_dump, _cards_load)
+CARD_LIST = Codec(_cards_dump, _cards_load)
 CARD = Codec(_card_dump, _card_load)
 INT = Codec(str, _int_load)
 OPT_INT = Codec(_card_dump, _opt_int_load)
@@ -203,7 +204,7 @@ BOOLS = Codec(lambda v: _ints_dump(int(bool(x)) for x in _items(v)), _ints_load)
 BOOL = Codec(lambda v: "1" if v else "0", _bool_load)
 STR = Codec(_str_dump, _str_load)
 MELDS = Codec(_melds_dump, _melds_load)
-SEAT_CARDS = _per_seat(CARDS)
+SEAT_CARDS = _per_seat(CARD_LIST)
 SEAT_MELDS = _per_seat(MELDS)
 SEAT_PLACEMENTS = _per_seat(Codec(_placements_dump, _placements_load))
 SEAT_STRS = _per_seat(STR)
@@ -219,14 +220,14 @@ Field = tuple[str, str, Codec]
 """``(key, attribute, codec)``: a field of the notation and where the game keeps it."""
 
 
-def write(rules: Ruleset, state: Mapping[str, object], fields: Sequence[Field]) -> str:
+def write_position(rules: Ruleset, state: Mapping[str, object], fields: Sequence[Field]) -> str:
     """The position text: the rule set, then each field's value from ``state``."""
     parts = [f"rules={rules.name}"]
     parts += [f"{key}={codec.dump(state[attr])}" for key, attr, codec in fields]
     return "; ".join(parts)
 
 
-def read(
+def read_position(
     text: str, fields: Sequence[Field], rules: Ruleset | None = None
 ) -> tuple[Ruleset, dict[str, object]]:
     """The rule set and the values a position gives, by attribute (fields left out are
@@ -323,7 +324,7 @@ TABLE: tuple[Field, ...] = (
     ("to_move", "to_move", OPT_INT),
     ("hands", "_hands", SEAT_CARDS),
     ("stock", "_stock", STOCK),
-    ("pile", "_pile", CARDS),
+    ("pile", "_pile", CARD_LIST),
     ("drawn", "_drawn", CARD),
 )
 """The fields of the table that every game keeps alike (:class:`~payme.game.base.Game`), in
@@ -374,9 +375,14 @@ __all__ = [
     "Field",
     "PositionError",
     "check_cards",
-    "read",
+    "read_position",
     "seat_lists",
     "stock_cards",
     "with_fields",
-    "write",
+    "write_position",
 ]
+
+__getattr__ = renamed(
+    "payme.game.position",
+    {"read": "payme.game.position:read_position", "write": "payme.game.position:write_position"},
+)

@@ -967,7 +967,7 @@ class ThreePackGame(Game):
         >>> ThreePackGame.from_position(g.to_position()).to_position() == g.to_position()
         True
         """
-        return position.write(self.rules, vars(self), _FIELDS)
+        return position.write_position(self.rules, vars(self), _FIELDS)
 
     @classmethod
     def from_position(cls, text: str, rules: Ruleset | None = None) -> ThreePackGame:
@@ -978,7 +978,7 @@ class ThreePackGame(Game):
         >>> g.to_move, g.phase, g.stock[-1], g.view(0).stock_count
         (0, 'draw', Card('8H'), None)
         """
-        ruleset, values = position.read(text, _FIELDS, rules)
+        ruleset, values = position.read_position(text, _FIELDS, rules)
         players = values.get("players")
         if not isinstance(players, int):
             raise position.PositionError("a position needs players=N")

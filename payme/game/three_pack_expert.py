@@ -25,11 +25,11 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Sequence
-from typing import Any
 
 from payme.cards import Card
 from payme.codes import NO_CARD, hand_code
 from payme.game.actions import Action, Discard, Draw, GoOut, LayDownRummy
+from payme.game.bots import Recommendation
 from payme.game.three_pack import go_out_options, lonely_cards
 from payme.game.three_pack_bots import ThreePackStrongBot, _winning_move
 from payme.game.view import SeatView, ThreePackView, narrow
@@ -205,33 +205,33 @@ class ThreePackExpert(ThreePackStrongBot):
 
     # --- advice ---------------------------------------------------------------------
 
-    def advise(self, view: SeatView, legal: Sequence[Action]) -> Any:
-        """The action to take and why (an :class:`payme.game.expert.Advice`)."""
-        from payme.game.expert import Advice
-
+    def advise(self, view: SeatView, legal: Sequence[Action]) -> Recommendation:
+        """The action to take and why."""
         if not legal:
             raise ValueError("no legal action to advise on")
         view = narrow(view, ThreePackView)
         action = self.choose(view, legal)
         hand = list(view.hand)
         if isinstance(action, LayDownRummy):
-            return Advice(action, "Lay down both RUMMY cards: that wins at once.")
+            return Recommendation(action, "Lay down both RUMMY cards: that wins at once.")
         if isinstance(action, GoOut):
-            return Advice(action, "Go out: the first player out wins.")
+            return Recommendation(action, "Go out: the first player out wins.")
         unseen = self.unseen(view)
         if isinstance(action, Draw):
             top = view.top_discard
             if action.source == "discard" and top is not None:
                 if self.goes_out([*hand, top]):
-                    return Advice(
+                    return Recommendation(
                         action, f"Take {short_label(top)}: with it you can go out at once."
                     )
-                return Advice(
+                return Recommendation(
                     action,
                     f"Take {short_label(top)}: it melds with your cards and leaves a better hand "
                     "than a card from the stock is expected to.",
                 )
-            return Advice(action, "Draw from the stock: the top discard does not help enough.")
+            return Recommendation(
+                action, "Draw from the stock: the top discard does not help enough."
+            )
         if isinstance(action, Discard):
             rest = list(hand)
             rest.remove(action.card)
@@ -242,8 +242,8 @@ class ThreePackExpert(ThreePackStrongBot):
             )
             if chance:
                 words += f" and a {chance:.0%} chance of going out on the next draw"
-            return Advice(action, words + ".")
-        return Advice(action, "Nothing better to do.")
+            return Recommendation(action, words + ".")
+        return Recommendation(action, "Nothing better to do.")
 
     def _choose(self, view: ThreePackView, legal: Sequence[Action]) -> Action:
         win = _winning_move(legal)

@@ -18,11 +18,11 @@ the discard pile, the melds on the table by player, whose turn, the phase, the w
 
 from __future__ import annotations
 
-import warnings
 from dataclasses import dataclass, fields
 from typing import Any, TypeVar
 
 from payme.cards import Card
+from payme.deprecation import deprecated, renamed
 from payme.melds import Meld
 from payme.rulesets import Ruleset
 
@@ -62,7 +62,7 @@ def stock_estimate(n: int) -> int:
     return max(5, 5 * round(n / 5))
 
 
-def built(kind: type[_D], **values: Any) -> _D:
+def make_frozen(kind: type[_D], **values: Any) -> _D:
     """A view of ``kind`` holding ``values``, one per field, as ``kind(**values)`` makes
     it but ten times faster: a frozen dataclass's constructor sets each of a view's ~30
     fields through ``object.__setattr__``, and a bot game builds a view at every move.
@@ -71,7 +71,7 @@ def built(kind: type[_D], **values: Any) -> _D:
 
     >>> from payme.game import new_game
     >>> v = new_game("denexa", players=2, seed=3).view(1)
-    >>> built(PayMeView, **vars(v)) == PayMeView(**vars(v)) == v
+    >>> make_frozen(PayMeView, **vars(v)) == PayMeView(**vars(v)) == v
     True
     """
     view = object.__new__(kind)
@@ -259,11 +259,7 @@ class ThreePackView(SeatView):
     def __getitem__(self, key: str) -> object:
         """The old dict-style access (``view["hand"]``), kept for one release."""
         old = {"hand_sizes": "hand_counts", "shown": "melds"}
-        warnings.warn(
-            f"ThreePackView[{key!r}] is deprecated: use the attribute .{old.get(key, key)} instead",
-            DeprecationWarning,
-            stacklevel=2,
-        )
+        deprecated(f"ThreePackView[{key!r}]", f"use the attribute .{old.get(key, key)} instead")
         if key == "shown":
             return tuple(tuple(m.cards for m in ms) for ms in self.melds)
         name = old.get(key, key)
@@ -272,6 +268,8 @@ class ThreePackView(SeatView):
         return getattr(self, name)
 
 
+__getattr__ = renamed("payme.game.view", {"built": "payme.game.view:make_frozen"})
+
 __all__ = [
     "HandSummary",
     "PayMeView",
@@ -279,7 +277,7 @@ __all__ = [
     "SeatView",
     "ThreePackView",
     "V",
-    "built",
+    "make_frozen",
     "narrow",
     "stock_estimate",
 ]

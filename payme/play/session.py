@@ -35,6 +35,8 @@ from payme.game.actions import (
     Record,
     parse_action,
 )
+from payme.game.base import Game
+from payme.game.bots import Recommendation
 from payme.rulesets import RulesLike
 from payme.rulesets import rules as get_rules
 from payme.words import label, plain_words, seat_names, wild_cards
@@ -118,7 +120,7 @@ class PlaySession:
 
     def __init__(
         self,
-        rules: str = "denexa",
+        rules: RulesLike = "denexa",
         players: int = 4,
         bots: Sequence[str] = ("greedy",),
         seed: int = 0,
@@ -166,7 +168,7 @@ class PlaySession:
     @classmethod
     def from_moves(
         cls,
-        rules: str,
+        rules: RulesLike,
         players: int,
         bots: Sequence[str],
         seed: int,
@@ -290,7 +292,7 @@ class PlaySession:
         advice = self._advice()
         return None if advice is None else advice.action
 
-    def _advice(self) -> Any:
+    def _advice(self) -> Recommendation | None:
         from payme.game import advise
 
         legal = self.legal()
@@ -458,7 +460,7 @@ def _placed(placements: Sequence[tuple[int, Sequence[Card]]]) -> str:
     return "; ".join(f"{_labels(cards)} onto meld {i + 1}" for i, cards in placements)
 
 
-def _game_at(position: str) -> Any:
+def _game_at(position: str) -> Game:
     """A game set up at ``position`` (the engine's notation); a bad one says why."""
     from payme.game import from_position
 

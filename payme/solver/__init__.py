@@ -25,9 +25,9 @@ from payme.cards import CARDS, N_REGULAR, Card, CardsLike, format_hand, html_by,
 from payme.deprecation import renamed
 from payme.melds import Meld, RuleTables, hand_cards, tables_for
 from payme.rulesets import Ruleset, RulesLike
-from payme.solver.layout import layout
+from payme.solver.layout import path_layout
 from payme.solver.natural import Natural, natural_discard, natural_for, natural_layout
-from payme.solver.search import INF, Search, replay, scan
+from payme.solver.search import INF, Search, replay_picks, scan
 from payme.solver.shapes import book_for
 
 # --------------------------------------------------------------------------------------
@@ -137,7 +137,7 @@ def _evaluation(
 ) -> tuple[int, Evaluation, Card | None]:
     path = h.walk(d)
     total = path.total
-    melds, deadwood, dropped = layout(h, path)
+    melds, deadwood, dropped = path_layout(h, path)
     kept = list(cards)
     if dropped is not None:
         kept.remove(dropped)
@@ -186,7 +186,7 @@ def _lazy_evaluation(points: int, rules: Ruleset, dealt: int | None, pending: La
 def _laid_out(cards: tuple[Card, ...], h: Search, total: int, picks: tuple[int, ...]) -> Laid:
     """The cards, melds and deadwood of a hand searched with no discard owed, from its
     search's picks (see :meth:`Search.picks`)."""
-    melds, deadwood, _ = layout(h, replay(h, total, picks, 1))
+    melds, deadwood, _ = path_layout(h, replay_picks(h, total, picks, 1))
     return tuple(sorted(cards, key=_index)), tuple(melds), tuple(deadwood)
 
 

@@ -8,6 +8,7 @@ from typing import Final
 
 from payme.cards import CARDS, N_REGULAR, SUITS, Card
 from payme.codes import CARD_OF, hand_code, meld_code, meld_of, stands_code
+from payme.deprecation import renamed
 from payme.melds import (
     RUN_MOST,
     Meld,
@@ -21,7 +22,7 @@ from payme.solver.search import Path, Search
 from payme.solver.shapes import Template
 
 
-def layout(h: Search, path: Path) -> tuple[list[Meld], list[Card], Card | None]:
+def path_layout(h: Search, path: Path) -> tuple[list[Meld], list[Card], Card | None]:
     """Melds, deadwood and the discard (if any) of one best layout the search found.
 
     The wild cards a meld needs are dealt out in a fixed order: wild cards of a rank that the
@@ -221,4 +222,6 @@ def _meld_key(m: Meld) -> int:
     return min([c.index for c in m.cards])
 
 
-__all__ = ["add_all_wild", "finish_melds", "layout"]
+__getattr__ = renamed("payme.solver.layout", {"layout": "payme.solver.layout:path_layout"})
+
+__all__ = ["add_all_wild", "finish_melds", "path_layout"]

@@ -24,6 +24,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Final, NamedTuple
 
 from payme.cards import _ANY_CASE, CARDS, N_CARDS, N_REGULAR, Card
+from payme.deprecation import renamed
 from payme.melds import RUN_MOST, RuleTables
 from payme.pack import MAX_HAND
 from payme.solver.backend import CORE, STATE_BITS
@@ -397,11 +398,11 @@ class Search:
         total = p.solve(state, b, INF) if d else p.value(state, b, d)
         if total >= INF:
             return Path(total, [], [], [], None, NO_LEFTOVER, 0, 0, 0)
-        return replay(self, total, p.picks(state, b, d), d)
+        return replay_picks(self, total, p.picks(state, b, d), d)
 
     def picks(self, d: int) -> tuple[int, ...]:
         """The first best moves of one best layout from the start (see ``_Solver.picks``),
-        for :func:`replay`; the search of ``value(state0, n_any, d)`` must have run."""
+        for :func:`replay_picks`; the search of ``value(state0, n_any, d)`` must have run."""
         return self._plain.picks(self.state0, self.n_any, d)
 
     def release(self) -> None:
@@ -590,7 +591,7 @@ class _Solver:
             memo.clear()
 
 
-def replay(h: Search, total: int, picks: tuple[int, ...], d: int) -> Path:
+def replay_picks(h: Search, total: int, picks: tuple[int, ...], d: int) -> Path:
     """The :class:`Path` of one best layout from its ``picks`` (see ``_Solver.picks``):
     the moves replayed from the start state, no search needed."""
     state, b = h.state0, h.n_any
@@ -891,7 +892,9 @@ def _make_terminal(
     return table
 
 
+__getattr__ = renamed("payme.solver.search", {"replay": "payme.solver.search:replay_picks"})
+
 __all__ = [
     "INF", "CompiledSearch", "Leftover", "Path", "Scan", "Search", "Template", "Terminal",
-    "compiled_hands", "priced_points", "replay", "scan", "terminal_table", "value_search",
+    "compiled_hands", "priced_points", "replay_picks", "scan", "terminal_table", "value_search",
 ]  # fmt: skip

@@ -19,6 +19,7 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 from payme.cards import Card, format_hand, parse_hand
+from payme.deprecation import renamed
 from payme.rulesets import Ruleset, rank_token
 from payme.tutorial.checks import (
     Example,
@@ -168,7 +169,7 @@ def layout_points(
     )
 
 
-def go_out_options(rules: Ruleset, hand: Sequence[Card]) -> tuple[tuple[str, str], ...]:
+def go_out_choices(rules: Ruleset, hand: Sequence[Card]) -> tuple[tuple[str, str], ...]:
     """The answers offered: each distinct card as the one left over, none, or "cannot"."""
     distinct = sorted(set(hand))
     if not rules.leaves_one_over:
@@ -230,7 +231,7 @@ def go_out(
             rules,
             dealt,
         ),
-        go_out_options(rules, hand),
+        go_out_choices(rules, hand),
         right,
         explanation,
         cards=hand,
@@ -542,6 +543,8 @@ def copies_needed(cards: str) -> int:
     return max(counts.values(), default=0)
 
 
+__getattr__ = renamed("payme.tutorial.ask", {"go_out_options": "payme.tutorial.ask:go_out_choices"})
+
 __all__ = [
     "CANNOT",
     "NO_DISCARD",
@@ -550,7 +553,7 @@ __all__ = [
     "deadwood_cost",
     "declarer_html",
     "go_out",
-    "go_out_options",
+    "go_out_choices",
     "hand_note",
     "lay_off_cards",
     "lay_off_in_turn_question",

@@ -59,15 +59,17 @@ from functools import cache
 from importlib.resources import files
 from typing import Any
 
-from payme.cards import RANK_NAMES
+from payme.cards import RANK_NAMES, Card
+from payme.deprecation import renamed
 from payme.rulesets import Ruleset
 from payme.tutorial.checks import AnswerKind, Question
+from payme.words import rank_label, wild_kinds
 
 Figure = Callable[[Ruleset], str]
 
 
 @dataclass(frozen=True)
-class MeldCheck:
+class MeldExamples:
     """One ``::: check meld`` line: candidate examples, what they must show, and why."""
 
     candidates: tuple[tuple[str, int], ...]
@@ -98,7 +100,7 @@ class StepContent:
         """The step's text under ``rules``, as HTML (figures drawn by ``figures``)."""
         return render(self.body, rules, figures or {}, where=self.path)
 
-    def meld_checks(self, rules: Ruleset) -> list[MeldCheck]:
+    def meld_checks(self, rules: Ruleset) -> list[MeldExamples]:
         """The ``::: check meld`` lines that apply under ``rules`` (outside false ``if``s)."""
         checks = []
         for line in _kept_lines(self.body, context(rules), self.path):
@@ -187,7 +189,7 @@ def parse(text: str, where: str = "") -> StepContent:
     )
 
 
-def parse_meld_check(text: str, where: str = "") -> MeldCheck:
+def parse_meld_check(text: str, where: str = "") -> MeldExamples:
     """``8S 8H 8D @5 or 9S 9H 9D @4 | valid if twos_wild | claim | why``."""
     parts = [p.strip() for p in text.split("|")]
     if len(parts) not in (3, 4):
@@ -198,7 +200,7 @@ def parse_meld_check(text: str, where: str = "") -> MeldCheck:
         if not at or not dealt.strip().isdigit():
             raise ValueError(f"{where}: give the cards dealt after @, like '8S 8H 8D @5'")
         candidates.append((cards.strip(), int(dealt)))
-    return MeldCheck(tuple(candidates), parts[1], parts[2], parts[3] if len(parts) == 4 else "")
+    return MeldExamples(tuple(candidates), parts[1], parts[2], parts[3] if len(parts) == 4 else "")
 
 
 def expectation(expect: str, ctx: Mapping[str, object], where: str = "") -> bool:
@@ -232,18 +234,6 @@ def and_list(items: list[str]) -> str:
     return ", ".join(items[:-1]) + " and " + items[-1]
 
 
-def wild_kinds(r: Ruleset) -> list[str]:
-    """The kinds of wild card under ``r``, in words: ``["the jokers", "every 2", ...]``."""
-    kinds = []
-    if r.jokers_wild:
-        kinds.append("the jokers")
-    if r.twos_wild:
-        kinds.append("every 2")
-    if r.round_rank_wild:
-        kinds.append("every card of the round wild rank")
-    return kinds
-
-
 def plural_rank(rank: int) -> str:
     """``"nines"``, ``"sixes"``."""
     name = RANK_NAMES[rank]
@@ -256,7 +246,8 @@ def context(r: Ruleset) -> dict[str, object]:
     Every field of the rule set by its name (``{hands}``, ``{set_min}``, ``if lay_off`` ...),
     and words made from them: ``{rules}`` ("the Denexa rules"; ``{Rules}`` to start a
     sentence), ``{title}``, ``{first_dealt}``/``{last_dealt}``, ``{wild_cards}``,
-    ``{set_size}``, ``{final_turn_source}``, ``{ante}``/``{per_hand}``; yes/no values
+    ``{ranked_wilds}`` ("a 2, or a card of the round wild rank"), ``{set_size}``,
+    ``{final_turn_source}``, ``{ante}``/``{per_hand}``; yes/no values ``twos_wild``,
     ``money``, ``sets_unlimited``, ``wild_limits``, ``final_turn_from_pile``,
     ``discard_required``, ``wild_rank_in_deadwood_is_wild``, ``ace_low_only``.
 
@@ -276,6 +267,15 @@ def context(r: Ruleset) -> dict[str, object]:
         first_dealt=r.dealt_in_hand(1),
         last_dealt=r.dealt_in_hand(r.hands),
         wild_cards=and_list(wild_kinds(r)),
+        twos_wild=r.is_wild(Card.regular(2, "S"), None),
+        ranked_wilds=", or ".join(
+            [
+                f"a {rank_label(rank)}"
+                for rank in range(1, 14)
+                if r.is_wild(Card.regular(rank, "S"), None)
+            ]
+            + (["a card of the round wild rank"] if r.round_rank_wild else [])
+        ),
         set_size=(
             f"{r.set_min} or more cards"
             if r.set_max is None
@@ -414,8 +414,16 @@ def raw_continuation(line: str) -> bool:
     return line.startswith("  ")
 
 
+__getattr__ = renamed(
+    "payme.tutorial.content",
+    {
+        "MeldCheck": "payme.tutorial.content:MeldExamples",
+        "describe": "payme.tutorial.content:describe_context",
+    },
+)
+
 __all__ = [
-    "MeldCheck",
+    "MeldExamples",
     "StepContent",
     "and_list",
     "condition",
@@ -430,6 +438,7 @@ __all__ = [
 ]
 
 
-def describe(value: Any) -> str:  # pragma: no cover - a helper for editors at the prompt
-    """Print the context's names and values for a rule set (``describe(rules("family"))``)."""
+def describe_context(value: Any) -> str:  # pragma: no cover - a helper for editors at the prompt
+    """The context's names and values for a rule set, a line each
+    (``print(describe_context(rules("family")))``)."""
     return "\n".join(f"{k} = {v!r}" for k, v in sorted(context(value).items()))

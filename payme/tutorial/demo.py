@@ -36,11 +36,12 @@ class TurnDemo(widgets.VBox):  # type: ignore[misc]
     """Your hand, the discard pile, and buttons to draw, discard or go out."""
 
     def __init__(self, rules: RulesLike = "denexa", seed: int = 11) -> None:
-        from payme.game import make_bot, new_game
+        from payme.game import make_bot
+        from payme.game.pay_me import PayMeGame
 
         self.rules = get_rules(rules)
         self.seed = seed
-        self.game: Any = new_game(self.rules, players=2, seed=seed)
+        self.game = PayMeGame.new(self.rules, players=2, seed=seed)
         self.bot = make_bot("greedy", self.rules, seed)
         self.message = MessageBox()
         guard = guarded(self.message)
@@ -94,10 +95,10 @@ class TurnDemo(widgets.VBox):  # type: ignore[misc]
         self.refresh()
 
     def new_deal(self) -> None:
-        from payme.game import new_game
+        from payme.game.pay_me import PayMeGame
 
         self.seed += 1
-        self.game = new_game(self.rules, players=2, seed=self.seed)
+        self.game = PayMeGame.new(self.rules, players=2, seed=self.seed)
         self.message.clear()
         self.refresh()
 

@@ -18,6 +18,7 @@ from typing import Any, Unpack, cast
 
 from payme.cards import format_hand
 from payme.game.actions import Action, Discard, Draw, GoOut
+from payme.game.base import Game, narrow_game
 from payme.game.pay_me import PayMeGame
 from payme.rulesets import Ruleset
 from payme.tutorial.checks import (
@@ -86,7 +87,7 @@ def together(seats: Any, start: bool = False) -> str:
 
 
 def _may(
-    g: Any, action: Action, prompt: str, yes: str = "Yes.", **shown: Unpack[Shown]
+    g: Game, action: Action, prompt: str, yes: str = "Yes.", **shown: Unpack[Shown]
 ) -> Question:
     """ "May you ...?" answered by the engine: ``g.can(action)``, with its reason when not
     (``yes`` when it may), said to the seat that acts."""
@@ -95,32 +96,38 @@ def _may(
     return yes_no_question(prompt, verdict.ok, why, **shown)
 
 
-def new_table(r: Ruleset, seed: int = 1) -> Any:
-    from payme.game import new_game
+def mover(g: Game) -> int:
+    """The seat to move in an example's game (the examples stop before the game ends)."""
+    seat = g.to_move
+    if seat is None:
+        raise LookupError("the example's game is over: nobody is to move")
+    return seat
 
-    return new_game(r, players=PLAYERS, seed=seed)
+
+def new_table(r: Ruleset, seed: int = 1) -> PayMeGame:
+    return PayMeGame.new(r, players=PLAYERS, seed=seed)
 
 
 def drive(
     r: Ruleset,
-    stop: Callable[[Any], bool],
+    stop: Callable[[PayMeGame], bool],
     *,
     bots: str = "greedy",
     players: int = PLAYERS,
     seeds: range = range(1, 12),
-) -> Any:
+) -> PayMeGame:
     """A game driven by bots until ``stop(game)``; the first seed that gets there."""
-    from payme.game import make_bot, new_game
+    from payme.game import make_bot
 
     for seed in seeds:
-        game = new_game(r, players=players, seed=seed, turn_limit=400)
+        game = PayMeGame.new(r, players=players, seed=seed, turn_limit=400)
         seats = [make_bot(bots, r, seed * 10 + s) for s in range(players)]
         for _ in range(MAX_STEPS):
             if stop(game):
                 return game
             if game.over or game.to_move is None:
                 break
-            seat = game.to_move
+            seat = mover(game)
             game.apply(seats[seat].choose(game.view(seat), game.legal_actions()))
     raise LookupError(f"no {r.name} game reached the moment asked for")
 
@@ -130,7 +137,7 @@ def drive(
 
 def turn_questions(r: Ruleset) -> list[Question]:
     g = new_table(r)
-    me = g.to_move
+    me = mover(g)
     view = g.view(me)
     top = view.top_discard
     qs = [
@@ -178,13 +185,14 @@ def turn_questions(r: Ruleset) -> list[Question]:
             caption="your hand after drawing",
         )
     )
+    assert view.drawn is not None, "a card was just drawn"
     g.apply(Discard(me, view.drawn))
     qs.append(
         choice_question(
             f"You discard {view.drawn}. Whose turn is it now?",
             seat_options(g.players, me),
-            {str(g.to_move)},
-            say(f"Play goes to the left: after seat {me} comes seat {g.to_move}.", g.players, me),
+            {str(mover(g))},
+            say(f"Play goes to the left: after seat {me} comes seat {mover(g)}.", g.players, me),
         )
     )
     return qs
@@ -215,8 +223,8 @@ def deal_questions(r: Ruleset) -> list[Question]:
         choice_question(
             say(f"Seat {g.dealer} deals hand 2. Who plays first in hand 2?", g.players),
             seats,
-            {str(g.to_move)},
-            say(f"Play starts left of the dealer: seat {g.to_move} draws first.", g.players),
+            {str(mover(g))},
+            say(f"Play starts left of the dealer: seat {mover(g)} draws first.", g.players),
         ),
     ]
 
@@ -226,7 +234,7 @@ def deal_questions(r: Ruleset) -> list[Question]:
 
 def final_turn_questions(r: Ruleset) -> list[Question]:
     g = drive(r, lambda g: g.phase == "final_draw")
-    seat = g.to_move
+    seat = mover(g)
     view = g.view(seat)
     declarer = view.declarer
     top = view.top_discard
@@ -286,14 +294,15 @@ def stock_out_questions(r: Ruleset) -> list[Question]:
     # Random bots rarely go out, so the stock runs low in a two-player game.
     g = drive(
         r,
-        lambda g: g.phase == "draw" and g.view(g.to_move).stock_count == 1,
+        lambda g: g.phase == "draw" and g.view(mover(g)).stock_count == 1,
         bots="random",
         players=2,
         seeds=range(1, 10),
     )
-    seat = g.to_move
+    seat = mover(g)
     g.apply(Draw(seat, "stock"))
     drawn = g.view(seat).drawn
+    assert drawn is not None, "a card was just drawn"
     g.apply(Discard(seat, drawn))
     pile_before = len(g.view(seat).discard_pile) if g.to_move is None else None
     after = g.view(seat)
@@ -322,7 +331,7 @@ def no_card_table(r: Ruleset) -> Ruleset:
         max_players=max(r.max_players, 4),
         packs=((max(r.max_players, 4), 1),),
         jokers_per_pack=0,
-        twos_wild=False,
+        wild_ranks=(),
         round_rank_wild=False,
         special_wilds=(),
         first_dealt=13,
@@ -378,10 +387,12 @@ def no_card_questions(r: Ruleset) -> list[Question]:
 
 
 @lru_cache(maxsize=8)
-def finished_game(r: Ruleset, seed: int = 2) -> Any:
+def finished_game(r: Ruleset, seed: int = 2) -> PayMeGame:
     from payme.game import play_game
 
-    return play_game(r, players=PLAYERS, bots=("greedy", "greedy", "random"), seed=seed)
+    return narrow_game(
+        play_game(r, players=PLAYERS, bots=("greedy", "greedy", "random"), seed=seed), PayMeGame
+    )
 
 
 def winner_questions(r: Ruleset) -> list[Question]:
@@ -500,7 +511,7 @@ TIE_PLAYERS = 4
 """Players at the table whose pot is split (four antes make an even pot to share)."""
 
 
-def tied_money_game(r: Ruleset) -> Any:
+def tied_money_game(r: Ruleset) -> PayMeGame | None:
     """A finished game of ``r`` cut to one hand where exactly two players tie for the win.
 
     ``None`` when the first few seeds give no such tie (the rules may make ties rare).
@@ -512,7 +523,7 @@ def tied_money_game(r: Ruleset) -> Any:
     short = dataclasses.replace(r, name=f"{r.name} (one hand)", hands=1)
     players = max(r.min_players, min(TIE_PLAYERS, r.max_players))
     for seed in range(1, 60):
-        g = play_game(short, players=players, bots=("greedy",), seed=seed)
+        g = narrow_game(play_game(short, players=players, bots=("greedy",), seed=seed), PayMeGame)
         if len(g.winners()) == 2:
             return g
     return None
@@ -534,7 +545,7 @@ def pot_split_questions(r: Ruleset) -> list[Question]:
         return []  # an uneven split (odd cents) is not what this question is about
     totals = totals_words(g.totals)
     pairs = together(won)
-    money = ", ".join(f"seat {s} {m:+d}¢" for s, m in enumerate(g.money))
+    money = ", ".join(f"seat {s} {m:+d}¢" for s, m in enumerate(g.money or ()))
     return [
         number_question(
             say(

@@ -33,6 +33,7 @@ from payme.tutorial.checks import (
 from payme.tutorial.content import and_list, plural_rank, wild_kinds
 from payme.tutorial.markup import cards_html, para, rules_words, sentence, table_html
 from payme.tutorial.steps import Step, steps_from_content
+from payme.words import rank_label
 
 RANK_OPTIONS: tuple[tuple[str, str], ...] = tuple(
     (rank_token(r), rank_token(r)) for r in range(1, 14)
@@ -588,7 +589,7 @@ def penalty_example(r: Ruleset) -> str:
     rows = []
     for rank in range(1, 14):
         card = Card.regular(rank, "C")
-        note = " (wild: every 2)" if r.twos_wild and rank == 2 else ""
+        note = f" (wild: every {rank_label(rank)})" if r.is_wild(card, None) else ""
         rows.append((f"{rank_token(rank)}{note}", r.card_points(card, None)))
     rows.append(("joker", r.card_points(CARDS[JOKER_INDEX], None)))
     nine = parse_card("9C")
@@ -699,7 +700,7 @@ def money_example(r: Ruleset) -> str:
                 cells.append(f"{paid:+d}¢")
         rows.append((f"hand {hand}", *cells))
     rows.append(("the pot to the winner", *(f"{v:+d}¢" for v in pot)))
-    rows.append(("in all", *(f"{v:+d}¢" for v in g.money)))
+    rows.append(("in all", *(f"{v:+d}¢" for v in g.money or ())))
     won = game_questions.say(game_questions.together(g.winners()), g.players)
     return para(
         f"The money of the same {g.players}-player game, settled by the engine: "

@@ -19,7 +19,9 @@ from functools import lru_cache, partial
 from typing import Any
 
 from payme.cards import Card, CardError, format_hand, parse_card, parse_hand
-from payme.game.actions import Discard, Draw, DropOut
+from payme.game.actions import Discard, Draw, DropOut, Verdict
+from payme.game.base import GameOption
+from payme.game.three_pack import ThreePackGame, ThreePackMatch
 from payme.pack import Pack, check_hand
 from payme.rulesets import Ruleset
 from payme.tutorial import ask
@@ -32,30 +34,27 @@ from payme.tutorial.checks import (
     yes_no_question,
 )
 from payme.tutorial.content import and_list
-from payme.tutorial.game_questions import say, seat_options, together
+from payme.tutorial.game_questions import PLAYERS, mover, say, seat_options, together
 from payme.tutorial.markup import rules_words, sentence, table_html
 from payme.tutorial.steps import Step, steps_from_content
 from payme.words import label as card_label
 
 DEALT = 7
 """Cards dealt in the tutorial's examples (the players may choose 2 to 10)."""
-PLAYERS = 3
 
 
-def _game(r: Ruleset, seed: int = 1, **options: Any) -> Any:
-    from payme.game.three_pack import new_three_pack_game
-
-    return new_three_pack_game(r, players=PLAYERS, seed=seed, dealt=DEALT, **options)
+def _game(r: Ruleset, seed: int = 1, **options: GameOption) -> ThreePackGame:
+    return ThreePackGame.new(r, PLAYERS, seed, dealt=DEALT, **options)
 
 
 def _drive(
     r: Ruleset,
-    stop: Callable[[Any], bool],
+    stop: Callable[[ThreePackGame], bool],
     *,
     bots: str = "greedy",
     seeds: range = range(1, 60),
-    **options: Any,
-) -> Any:
+    **options: GameOption,
+) -> ThreePackGame:
     """A game played by bots until ``stop(game)`` (the first seed that gets there)."""
     from payme.game.three_pack_bots import make_three_pack_bot
 
@@ -67,12 +66,12 @@ def _drive(
                 return g
             if g.to_move is None:
                 break
-            s = g.to_move
+            s = mover(g)
             g.apply(seats[s].choose(g.view(s), g.legal_actions()))
     raise LookupError("no game reached the moment asked for")
 
 
-def _verdict(v: Any, yes: str, players: int = PLAYERS, you: int = 0) -> str:
+def _verdict(v: Verdict, yes: str, players: int = PLAYERS, you: int = 0) -> str:
     return yes if v.ok else sentence(say(str(v.reason), players, you))
 
 
@@ -249,7 +248,7 @@ def _identical_cards_questions(r: Ruleset) -> list[Question]:
     ]
 
 
-def _face_up(g: Any) -> str:
+def _face_up(g: ThreePackGame) -> str:
     """The cards each player turned up to choose the first dealer, for :func:`say`."""
     parts = [f"{format_hand(c)} for seat {p}" for p, c in enumerate(g.preliminary)]
     return ", ".join(parts[:-1]) + " and " + parts[-1]
@@ -297,7 +296,7 @@ def stock_questions_after_deal(r: Ruleset) -> list[Question]:
 
 def no_upcard_questions(r: Ruleset) -> Sequence[Question | None]:
     g = _game(r, seed=2)
-    first = g.to_move
+    first = mover(g)
     view = g.view(first)
     top = view.top_discard
     verdict = g.can(Draw(first, "discard"))
@@ -329,7 +328,7 @@ def no_upcard_questions(r: Ruleset) -> Sequence[Question | None]:
 
 def turn_questions(r: Ruleset) -> Sequence[Question | None]:
     g = _game(r, seed=2)
-    me = g.to_move
+    me = mover(g)
     hand = g.view(me).hand
     regular = next(c for c in hand if c.is_regular)
     before = g.can(Discard(me, regular))
@@ -398,9 +397,9 @@ def _both_rummy_questions(r: Ruleset) -> list[Question]:
     rummy = parse_card("RUMMY")
     # Random bots keep what they draw, so one soon holds both RUMMY cards.
     g = _drive(
-        r, lambda g: g.to_move is not None and g.hand_of(g.to_move).count(rummy) == 2, bots="random"
+        r, lambda g: g.to_move is not None and g.hand_of(mover(g)).count(rummy) == 2, bots="random"
     )
-    seat = g.to_move
+    seat = mover(g)
     hand = g.view(seat).hand
     verdict = g.can(LayDownRummy(seat))
     qs = [
@@ -436,11 +435,11 @@ def _both_rummy_questions(r: Ruleset) -> list[Question]:
 # --- 9. NOMELD and NOGO ---------------------------------------------------------------------
 
 
-def _holding(r: Ruleset, token: str) -> Any:
+def _holding(r: Ruleset, token: str) -> ThreePackGame:
     card = parse_card(token)
     return _drive(
         r,
-        lambda g: g.to_move is not None and g.phase == "discard" and card in g.view(g.to_move).hand,
+        lambda g: g.to_move is not None and g.phase == "discard" and card in g.view(mover(g)).hand,
         optional={"NOMELD": 3, "NOGO": 3},
     )
 
@@ -449,7 +448,7 @@ def nomeld_questions(r: Ruleset) -> Sequence[Question | None]:
     qs: list[Question | None] = []
     for token in ("NOMELD", "NOGO"):
         g = _holding(r, token)
-        seat = g.to_move
+        seat = mover(g)
         verdict = g.can(Discard(seat, parse_card(token)))
         qs.append(
             yes_no_question(
@@ -496,13 +495,13 @@ def going_out_questions(r: Ruleset) -> Sequence[Question | None]:
 
 
 @lru_cache(maxsize=8)
-def _finished(r: Ruleset, seed: int, bots: str = "greedy") -> Any:
+def _finished(r: Ruleset, seed: int, bots: str = "greedy") -> ThreePackGame:
     from payme.game.three_pack import play_three_pack
 
     return play_three_pack(r, players=PLAYERS, bots=(bots,), seed=seed, dealt=DEALT)
 
 
-def _rummy_holders(g: Any) -> list[int]:
+def _rummy_holders(g: ThreePackGame) -> list[int]:
     rummy = parse_card("RUMMY")
     return [
         s
@@ -576,7 +575,7 @@ def stock_questions(r: Ruleset) -> Sequence[Question | None]:
         lambda g: g.to_move is not None and g.phase == "draw" and len(g.stock) == 1,
         bots="random",
     )
-    seat = g.to_move
+    seat = mover(g)
     g.apply(Draw(seat, "stock"))
     hand = g.view(seat).hand
     card = next(c for c in hand if g.can(Discard(seat, c)).ok)
@@ -608,7 +607,7 @@ LAST_CHANCE: tuple[tuple[str, str], ...] = (
 )
 
 
-def _last_chance_questions(g: Any, seat: int) -> list[Question]:
+def _last_chance_questions(g: ThreePackGame, seat: int) -> list[Question]:
     """After the last stock card: does the next player get the one chance to go out?
 
     The answer is the engine's: the game either offers that player a final draw or says
@@ -618,7 +617,7 @@ def _last_chance_questions(g: Any, seat: int) -> list[Question]:
     if nxt is None:
         return []
     event = str(g.history[-1].event)
-    if g.phase == "final_draw" and g.to_move == nxt:
+    if g.phase == "final_draw" and mover(g) == nxt:
         right = "chance"
     elif f"seat {nxt} holds a" in event:
         right = "rummy"
@@ -654,11 +653,11 @@ def _last_chance_questions(g: Any, seat: int) -> list[Question]:
 
 def drop_questions(r: Ruleset) -> Sequence[Question | None]:
     g = _game(r, seed=4)
-    other = (g.to_move + 1) % g.players
+    other = (mover(g) + 1) % g.players
     verdict = g.can(DropOut(other))
     qs = [
         yes_no_question(
-            say(f"It is seat {g.to_move}'s turn. May seat {other} drop out now?", g.players),
+            say(f"It is seat {mover(g)}'s turn. May seat {other} drop out now?", g.players),
             verdict.ok,
             _verdict(
                 verdict,
@@ -687,9 +686,7 @@ def drop_questions(r: Ruleset) -> Sequence[Question | None]:
 
 
 @lru_cache(maxsize=2)
-def _match(r: Ruleset) -> Any:
-    from payme.game.three_pack import ThreePackMatch
-
+def _match(r: Ruleset) -> ThreePackMatch:
     return ThreePackMatch(r, players=PLAYERS, seed=3, dealt=DEALT).play(("greedy",))
 
 
@@ -851,7 +848,7 @@ def variations_questions(r: Ruleset) -> Sequence[Question | None]:
     )
     three = dataclasses.replace(r, variation_three_card_draw=True)
     g = _game(three, seed=1)
-    me = g.to_move
+    me = mover(g)
     verdict = g.can(Draw(me, "discard", take=2))
     qs.append(
         yes_no_question(
@@ -862,7 +859,7 @@ def variations_questions(r: Ruleset) -> Sequence[Question | None]:
         )
     )
     g = _drive(three, lambda g: g.phase == "draw" and len(g.discard_pile) >= 2)
-    me = g.to_move
+    me = mover(g)
     before, pile = len(g.view(me).hand), len(g.discard_pile)
     verdict = g.can(Draw(me, "discard", take=2))
     if verdict.ok:
@@ -922,7 +919,7 @@ def go_out_rebuild_questions(r: Ruleset) -> list[Question]:
         lambda g: g.to_move is not None and g.phase == "draw" and len(g.stock) == 1,
         bots="random",
     )
-    seat = g.to_move
+    seat = mover(g)
     g.apply(Draw(seat, "stock"))
     card = next(c for c in g.view(seat).hand if g.can(Discard(seat, c)).ok)
     pile = len(g.discard_pile) + 1  # with the discard about to be made
@@ -967,7 +964,7 @@ def spread_questions(r: Ruleset) -> list[Question]:
 
     spread = dataclasses.replace(r, variation_spread_discard_pile=True)
     g = _drive(spread, lambda g: g.phase == "draw" and len(g.discard_pile) >= 4)
-    me = g.to_move
+    me = mover(g)
     pile = tuple(g.view(me).discard_pile)
     depth = 3
     target = pile[-depth]
@@ -991,7 +988,7 @@ def spread_questions(r: Ruleset) -> list[Question]:
         )
     ]
     plain = _drive(r, lambda g: g.phase == "draw" and len(g.discard_pile) >= 2)
-    seat = plain.to_move
+    seat = mover(plain)
     top_two = tuple(plain.discard_pile[-2:])
     refused = plain.can(Draw(seat, "discard", take=2))
     qs.append(

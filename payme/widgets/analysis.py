@@ -33,12 +33,15 @@ from html import escape
 from typing import Any
 from urllib.parse import urlencode
 
+from payme.analysis.simulate import bot_names
+from payme.deprecation import renamed
 from payme.rulesets import PRESETS, Ruleset
 
-__all__ = ["MAX_GAMES", "AnalysisPage", "figure_html", "frame_html", "styled_table"]
+__all__ = ["PAGE_MAX_GAMES", "AnalysisPage", "figure_html", "frame_html", "styled_table"]
 
-MAX_GAMES = 2000
-"""The most games one run may play from the page."""
+PAGE_MAX_GAMES = 2000
+"""The most games one run may play from the page (a run of ``payme simulate`` may play
+:data:`payme.analysis.simulate.MAX_GAMES`)."""
 MAX_SEED = 10**9
 
 # Rule sets compared side by side (the Pay Me presets).
@@ -98,12 +101,6 @@ COLUMNS: dict[str, Column] = {
         "own melds to lay off)",
     ),
 }
-
-
-def bot_names() -> tuple[str, ...]:
-    from payme.game import BOT_NAMES
-
-    return tuple(BOT_NAMES)
 
 
 # Seconds after the page is built before the background warm-up starts: by then a visitor's
@@ -316,7 +313,7 @@ class AnalysisPage:
                     [self.bots_box, hint(f"{_or(bot_names())}; one per seat, or one for all")],
                     layout=wrap,
                 ),
-                w.HBox([self.games_box, hint(f"1 to {MAX_GAMES:,}")], layout=wrap),
+                w.HBox([self.games_box, hint(f"1 to {PAGE_MAX_GAMES:,}")], layout=wrap),
                 w.HBox(
                     [self.seed_box, hint("0 to 1,000,000,000; the same seed plays the same games")],
                     layout=wrap,
@@ -400,7 +397,7 @@ class AnalysisPage:
                     )
             for key, box, low, high in (
                 ("players", self.players_box, 2, 10),
-                ("games", self.games_box, 1, MAX_GAMES),
+                ("games", self.games_box, 1, PAGE_MAX_GAMES),
                 ("seed", self.seed_box, 0, MAX_SEED),
             ):
                 if key in query:
@@ -432,7 +429,7 @@ class AnalysisPage:
                     f"Comparing the three Pay Me rule sets needs 2 to {most} players (the most "
                     f"every one of them allows), not {players}."
                 )
-        games = _whole(self.games_box.value, "Games", 1, MAX_GAMES)
+        games = _whole(self.games_box.value, "Games", 1, PAGE_MAX_GAMES)
         seed = _whole(self.seed_box.value, "Seed", 0, MAX_SEED)
         from payme.game import BOT_NAMES
 
@@ -585,3 +582,8 @@ class AnalysisPage:
             f"Done: {games:,} game{'s' if games != 1 else ''}{each} of {names}; "
             f"{len(df):,} rows to download."
         )
+
+
+__getattr__ = renamed(
+    "payme.widgets.analysis", {"MAX_GAMES": "payme.widgets.analysis:PAGE_MAX_GAMES"}
+)
