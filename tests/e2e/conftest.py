@@ -63,6 +63,15 @@ READY_TIMEOUT_S = float(os.environ.get("VOILA_READY_TIMEOUT_S", "90"))
 # take long, so the page waits are generous (the speed target is measured in benchmarks).
 PAGE_TIMEOUT_MS = 120_000
 
+# The headers a browser sends when it navigates to a page: the server renders a page only for
+# such a request (or a browser that ran the static page's script; payme.app.visitors), and
+# gives a plain GET the static landing page.  For tests that fetch a page without a browser.
+BROWSER_HEADERS = {
+    "User-Agent": "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 Chrome/126.0 Safari/537.36",
+    "Sec-Fetch-Mode": "navigate",
+    "Sec-Fetch-Dest": "document",
+}
+
 # What counts as "the page is usable": the first rendered widget.
 FIRST_WIDGET = ".jupyter-widgets"
 # Outputs Voilà renders for an exception in a cell (tracebacks are on in tests).
