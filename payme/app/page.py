@@ -262,6 +262,7 @@ def _guarded_comm(handler: Any) -> Callable[[Any, Any, dict[str, Any]], None]:
     manager = getattr(handler, "__self__", None)
 
     def guarded(stream: Any, ident: Any, parent: dict[str, Any]) -> None:
+        plain_errors.wrap_streams()
         content = parent.get("content") if isinstance(parent, dict) else None
         if not isinstance(content, dict) or not isinstance(content.get("comm_id"), str):
             print(COMM_REFUSED, file=sys.stderr)

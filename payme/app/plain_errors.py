@@ -23,6 +23,7 @@ module is the layer there).
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import logging
 import os
@@ -116,7 +117,10 @@ def _stdout_text(text: str) -> str | None:
 def install() -> None:
     """Make every error this kernel would show the page plain (see the module's notes).
 
-    Idempotent.  Called by :func:`payme.app.page.page_ready` under Voilà only.
+    Idempotent.  Called by :func:`payme.app.page.page_ready` under Voilà only.  IPython puts
+    the streams' own ``write`` back when the cell that called this ends (it tees them during
+    a cell), so the streams are wrapped again once the cell is over, and again before each
+    widget message (:func:`wrap_streams`, cheap when they still are).
     """
     factory = logging.getLogRecordFactory()
     if not isinstance(factory, _PlainRecords):
@@ -125,6 +129,13 @@ def install() -> None:
     threading.excepthook = _plain_line
     sys.unraisablehook = _plain_line
     warnings.showwarning = lambda *_args, **_kwargs: None
+    wrap_streams()
+    with contextlib.suppress(RuntimeError):  # no event loop: no cell to wait for
+        asyncio.get_running_loop().call_soon(wrap_streams)
+
+
+def wrap_streams() -> None:
+    """Filter what standard error and standard output send to the page (idempotent)."""
     for stream, keep in ((sys.stderr, _stderr_text), (sys.stdout, _stdout_text)):
         write = getattr(stream, "write", None)
         if write is None or isinstance(write, _PlainStream):

@@ -28,6 +28,8 @@ from payme.app.sockets import MAX_MESSAGE_BYTES
 from .conftest import (
     BROWSER_HEADERS,
     VoilaServer,
+    iopub_until_quiet,
+    locked_kernel,
     page_kernel_pids,
     serving,
     wait_ready,
@@ -56,7 +58,8 @@ async (messages) => {
   ws.onmessage = (event) => {
     received.push(typeof event.data === 'string' ? event.data : '[binary]');
     const msg = JSON.parse(event.data);
-    if (msg.parent_header && msg.parent_header.msg_id === infoId) info = msg.content;
+    if (msg.parent_header && msg.parent_header.msg_id === infoId
+        && msg.header.msg_type === 'comm_info_reply') info = msg.content;
   };
   const envelope = (channel, msg_type, content, msg_id) => JSON.stringify({
     header: {msg_id: msg_id || crypto.randomUUID(), msg_type, session, username: 'v',
@@ -152,7 +155,7 @@ def test_a_two_megabyte_frame_is_refused_and_the_page_still_answers_a_click(
                 "comm_id": c,
                 "data": {"method": "update", "state": {"description": big}, "buffer_paths": []},
             },
-        ]  # noqa: E501
+        ]
         for c in list(comms)[:3]
     ]
     result = _probe(page, updates)
@@ -221,7 +224,7 @@ def test_a_three_pack_table_refuses_the_best_lay_off_in_words_when_the_game_lack
                 "shell",
                 "comm_msg",
                 {"comm_id": c, "data": {"method": "custom", "content": {"do": "lay_off_best"}}},
-            ]  # noqa: E501
+            ]
             for c in comms
         ],
     )
@@ -260,7 +263,7 @@ def test_a_kernel_past_its_memory_limit_ends_and_its_page_says_so(
     memory_server: VoilaServer, page: Any
 ) -> None:
     page.goto(memory_server.page_url("hog"), wait_until="domcontentloaded")
-    wait_ready(page, ".jupyter-widgets button")
+    wait_ready(page, "button.widget-button")
     button = page.get_by_role("button", name="Use 100 MB more")
     button.click()  # about 160 MB: under the limit
     time.sleep(3)
@@ -341,13 +344,14 @@ def test_a_page_whose_browser_never_speaks_gives_back_its_turn_and_kernel(
 def test_a_browser_that_runs_the_page_keeps_it(crawled_server: VoilaServer, page: Any) -> None:
     page.goto(crawled_server.page_url("puzzles"), wait_until="domcontentloaded")
     wait_ready(page)
+    kernel_id = json.loads(page.locator("#jupyter-config-data").text_content() or "{}")["kernelId"]
     time.sleep(5)  # past the 3 s of silence allowed
     assert page.get_by_text(LOST).count() == 0
     ident = page.locator(".payme-puzzle-id")
     first = ident.inner_text()
     page.locator("button.payme-puzzle-new").click()
     expect(ident).not_to_have_text(first)
-    assert "did not speak" not in crawled_server.log_tail(50)
+    assert f"kernel {kernel_id} did not speak" not in crawled_server.log_tail(500)
 
 
 def test_a_browser_without_navigation_headers_gets_the_page_after_one_reload(
@@ -360,14 +364,24 @@ def test_a_browser_without_navigation_headers_gets_the_page_after_one_reload(
         tab = context.new_page()
 
         def strip(route: Any) -> None:
-            headers = {k: v for k, v in route.request.headers.items()
+            if shells:  # the reload: as the browser sends it (with the cookie now)
+                shells.append("payme_js=1" in (route.request.all_headers().get("cookie") or ""))
+                route.continue_()
+                return
+            # The first visit fetched here, without the Sec-Fetch headers a browser adds.
+            # (Only this one: Chromium blocks a fulfilled page's socket to 127.0.0.1.)
+            headers = {k: v for k, v in route.request.all_headers().items()
                        if not k.lower().startswith("sec-fetch")}  # fmt: skip
-            route.continue_(headers=headers)
+            response = route.fetch(headers=headers)
+            shells.append("payme-landing" in response.text())
+            route.fulfill(response=response)
 
+        shells: list[bool] = []
         tab.route(re.compile(r".*/voila/render/.*"), strip)
         tab.goto(crawled_server.page_url("puzzles"), wait_until="domcontentloaded")
         wait_ready(tab)
         assert "puzzles.ipynb" in tab.url
+        assert shells == [True, True], "the static page, then the page with the cookie"
         assert any(c["name"] == "payme_js" for c in context.cookies())
     finally:
         context.close()
@@ -431,3 +445,39 @@ def test_the_security_limits_are_in_the_docs() -> None:
     ):
         assert number in section, number
     assert COMM_REFUSED in docs
+
+
+# --- the kernel's own layer (where no payme server filters, e.g. Binder) ------------------------
+
+
+def test_after_page_ready_the_kernel_shows_no_internals_and_builds_no_client_widget(
+    tmp_path: Path,
+) -> None:
+    code = (
+        "import logging, threading, warnings, ipywidgets as w\n"
+        "b = w.Button()\n"
+        "def fail(_b):\n"
+        "    logging.getLogger('payme.widgets').exception('gesture failed')\n"
+        "    warnings.warn('old thing', DeprecationWarning, stacklevel=1)\n"
+        "    threading.Thread(target=lambda: 1 / 0).start()\n"
+        "    import traceback; traceback.print_stack()\n"
+        "    raise AttributeError('ThreePackGame has no best_lay_off')\n"
+        "b.on_click(fail)\n"
+        "print(b.comm.comm_id)"
+    )
+    with locked_kernel(tmp_path, code) as (client, printed):
+        button = printed.split()[0]
+        send = client.shell_channel.send
+        send(client.session.msg("comm_open", _comm_open("client-widget")[2]))
+        send(client.session.msg("comm_open", {"comm_id": "c2", "target_name": 7, "data": None}))
+        send(client.session.msg("comm_msg", {"comm_id": button, "data": {"method": "custom",
+                                             "content": {"event": "click"}}}))  # fmt: skip
+        text = "\n".join(json.dumps(m["content"]) for m in iopub_until_quiet(client))
+        assert COMM_REFUSED in text
+        for marker in (*INTERNALS, "AttributeError", "ZeroDivisionError", "Deprecation"):
+            assert marker not in text, text[:2000]
+        msg_id = client.comm_info()
+        reply = client.get_shell_msg(timeout=30)
+        assert reply["parent_header"]["msg_id"] == msg_id
+        assert "client-widget" not in reply["content"]["comms"]
+        assert button in reply["content"]["comms"]
