@@ -21,6 +21,13 @@ browsers connected too late.  The server therefore
   :data:`MAX_CONNECT_S`); a page whose visitor hung up during the render loses its kernel at once;
 * shuts a connected page's kernel down after ``idle_timeout`` seconds without activity (600:
   the page then says that the connection was lost, see ``static/connection.js``);
+* renders a page only for a browser: a crawler or a plain GET gets the static landing page
+  (:mod:`payme.app.visitors`), and a rendered page that has not spoken (asked whether its
+  kernel is alive, or connected) :data:`FIRST_CONTACT_S` after its render gives its turn and
+  its kernel back;
+* counts the kernels' memory (:mod:`payme.app.memory`, sampled every second): a visit is
+  admitted only while the kernels' memory leaves room for one more kernel
+  (:data:`KERNEL_MB`) within ``memory_mb``, and a kernel over its own limit is ended;
 * answers ``/payme/api/alive/<kernel id>`` so a page can tell when its kernel is gone.
 
 K defaults to the fewer of what half the machine's memory holds at :data:`KERNEL_MB` a kernel
