@@ -299,3 +299,36 @@ def test_a_bad_position_is_named() -> None:
     page = PlayPage()
     page.apply_query({"position": "rules=family; players=banana"})
     assert page.message.kind == "error" and "players" in page.message.text
+
+
+def test_a_gesture_the_game_lacks_is_refused_in_words_and_every_failure_is_worded() -> None:
+    """Both games take one set of gestures: a shortcut a game does not offer (Rummy 3-Pack's
+    table once answered "lay off the best" with an AttributeError) is refused with a reason,
+    and any other failure of a gesture is worded on the table, never raised."""
+    page = _page("rules=three_pack&players=3&bots=greedy&seed=2")
+    session = page.session
+    assert session is not None
+
+    class WithoutShortcut:
+        def __init__(self, game: object) -> None:
+            self._game = game
+
+        def __getattr__(self, name: str) -> object:
+            if name == "best_lay_off":
+                raise AttributeError(name)
+            return getattr(self._game, name)
+
+    session.game = WithoutShortcut(session.game)  # type: ignore[assignment]
+    with pytest.raises(ValueError, match="cannot pick the best lay-off for you"):
+        page.gesture({"do": "lay_off_best"})
+    notices: list[object] = []
+    page.table.send = lambda content, buffers=None: notices.append(content)  # type: ignore[method-assign]
+    page.table._receive(page.table, {"do": "lay_off_best"}, [])
+    assert notices and "cannot pick the best lay-off" in str(notices[-1])
+
+    def broken(_gesture: object) -> None:
+        raise KeyError("a bug")
+
+    page.table.on_gesture(broken)
+    page.table._receive(page.table, {"do": "draw"}, [])
+    assert "Something went wrong with that move" in str(notices[-1])

@@ -21,6 +21,13 @@ browsers connected too late.  The server therefore
   :data:`MAX_CONNECT_S`); a page whose visitor hung up during the render loses its kernel at once;
 * shuts a connected page's kernel down after ``idle_timeout`` seconds without activity (600:
   the page then says that the connection was lost, see ``static/connection.js``);
+* renders a page only for a browser: a crawler or a plain GET gets the static landing page
+  (:mod:`payme.app.visitors`), and a rendered page that has not spoken (asked whether its
+  kernel is alive, or connected) :data:`FIRST_CONTACT_S` after its render gives its turn and
+  its kernel back;
+* counts the kernels' memory (:mod:`payme.app.memory`, sampled every second): a visit is
+  admitted only while the kernels' memory leaves room for one more kernel
+  (:data:`KERNEL_MB`) within ``memory_mb``, and a kernel over its own limit is ended;
 * answers ``/payme/api/alive/<kernel id>`` so a page can tell when its kernel is gone.
 
 K defaults to the fewer of what half the machine's memory holds at :data:`KERNEL_MB` a kernel
@@ -49,6 +56,14 @@ from contextvars import ContextVar
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from payme.app.memory import (
+    KERNEL_LIMIT_MB,
+    SAMPLE_S,
+    MemoryWatch,
+    end_process_group,
+    kernel_pid,
+)
+
 # Memory one page kernel is budgeted: the largest measured page kernel (Analysis, 175 MB
 # after loading pandas and matplotlib) plus room for a simulation's table.
 KERNEL_MB = 250
@@ -71,6 +86,11 @@ QUEUE_WAIT_S = 10.0
 OPEN_WAIT_S = 20.0
 # How long after its render a page whose script runs may keep its kernel without connecting.
 MAX_CONNECT_S = 300.0
+# How long after its render a page may stay silent (no question from its connection.js, no
+# websocket) before its render turn and its kernel are given back: a browser asks within a
+# second of receiving the page's head (it asks twice a second until answered), so silence
+# means a client that does not run the page (a crawler, a script, a link preview).
+FIRST_CONTACT_S = 5.0
 STATIC = Path(__file__).resolve().parent / "static"
 # The busy page asks the browser to come back after this many seconds.
 RETRY_AFTER_S = 5
@@ -161,7 +181,11 @@ class KernelBudget:
     """
 
     def __init__(
-        self, max_kernels: int, max_renders: int = 1_000_000, queue_wait_s: float = QUEUE_WAIT_S
+        self,
+        max_kernels: int,
+        max_renders: int = 1_000_000,
+        queue_wait_s: float = QUEUE_WAIT_S,
+        memory_mb: float | None = None,
     ) -> None:
         if max_kernels < 1:
             raise ValueError(f"max_kernels must be 1 or more, not {max_kernels}")
@@ -170,6 +194,11 @@ class KernelBudget:
         self.max_kernels = max_kernels
         self.max_renders = max_renders
         self.queue_wait_s = queue_wait_s
+        self.first_contact_s = FIRST_CONTACT_S
+        # The memory all kernels may use together (MB; None: no limit), and what they use
+        # (payme.app.memory measures it every second).
+        self.memory_mb = memory_mb
+        self.memory_used: Callable[[], float] = lambda: 0.0
         self.starting = 0
         self.rendering = 0
         self._line: collections.deque[asyncio.Future[None]] = collections.deque()
@@ -181,6 +210,8 @@ class KernelBudget:
         self.stopping: set[str] = set()
         # Kernels whose page was sent and still holds its turn until it connects.
         self.opening: dict[str, asyncio.TimerHandle] = {}
+        # Kernels whose page has spoken: asked whether its kernel is alive, or connected.
+        self.heard: set[str] = set()
         # The kernels started ahead of visits (payme.app.spare): no page's yet, so a visit
         # may take one even when they make K.
         self.spare_ids: Callable[[], set[str]] = set
@@ -197,6 +228,10 @@ class KernelBudget:
     def admit(self, running: int) -> Reservation | None:
         """A reservation if one more kernel fits next to ``running`` ones, else ``None``."""
         if running + self.starting >= self.max_kernels:
+            return None
+        if self.memory_mb is not None and (
+            self.memory_used() + (self.starting + 1) * KERNEL_MB > self.memory_mb
+        ):
             return None
         self.starting += 1
         return Reservation(self)
@@ -277,12 +312,18 @@ def _busy_page(handler: Any, why: str) -> None:
     handler.finish((STATIC / "busy.html").read_bytes())
 
 
+# Shutdowns started from a timer: held until done (the loop keeps only weak references).
+_background: set[asyncio.Future[Any]] = set()
+
+
 def budget_handlers(render_handler: Any) -> tuple[type, type]:
     """The page handler under the budget (a subclass of Voilà's ``render_handler``) and the
     handler of ``/payme/api/alive/<kernel id>``."""
     import tornado.web
     from jupyter_core.utils import ensure_async
     from jupyter_server.base.handlers import JupyterHandler
+
+    from payme.app.visitors import is_crawler, shell_page, will_run_page
 
     class BudgetedPageHandler(render_handler):  # type: ignore[misc]
         """Voilà's page handler, under the kernel budget and the line for renders."""
@@ -295,9 +336,7 @@ def budget_handlers(render_handler: Any) -> tuple[type, type]:
                 self._gone.set_result(None)
             super().on_connection_close()
 
-        async def get(self, path: str | None = None) -> None:
-            if path is not None and ("\x00" in path or len(path) > 1000):
-                raise tornado.web.HTTPError(404)  # Voilà's own handler answers 500
+        async def _budgeted(self, path: str | None) -> None:
             budget: KernelBudget = self.settings["payme_budget"]
             reservation = budget.admit(budget.pages(self.kernel_manager.list_kernel_ids()))
             if reservation is None:
@@ -327,6 +366,30 @@ def budget_handlers(render_handler: Any) -> tuple[type, type]:
         def _connected(self, kernel_id: str) -> bool:
             return bool(self.kernel_manager._kernel_connections.get(kernel_id, 0) > 0)
 
+        async def get(self, path: str | None = None) -> None:
+            if path is not None and ("\x00" in path or len(path) > 1000):
+                raise tornado.web.HTTPError(404)  # Voilà's own handler answers 500
+            if not will_run_page(self.request.headers, self.request.cookies) and path:
+                with contextlib.suppress(Exception):  # unknown: Voilà's own answer (404)
+                    if await ensure_async(self.contents_manager.file_exists(path)):
+                        self._shell()
+                        return
+            await self._budgeted(path)
+
+        def _shell(self) -> None:
+            """The static landing page instead of a render: a client that will not run the
+            page (a crawler, a script; :mod:`payme.app.visitors`)."""
+            crawler = is_crawler(self.request.headers.get("User-Agent"))
+            self.log.info(
+                "payme: %s for %s: the static page, no kernel",
+                "crawler" if crawler else "no browser",
+                self.request.path,
+            )
+            self.set_header("Content-Type", "text/html; charset=UTF-8")
+            self.set_header("Cache-Control", "no-store")
+            self.set_header("Vary", "User-Agent, Sec-Fetch-Mode, Cookie")
+            self.finish(shell_page(self.base_url, reload=not crawler))
+
         async def _rendered(self, budget: KernelBudget, kernel_id: str) -> None:
             budget.rendering_kernels.discard(kernel_id)
             if self._gone is not None and self._gone.done():
@@ -339,6 +402,27 @@ def budget_handlers(render_handler: Any) -> tuple[type, type]:
             touch(self.kernel_manager, kernel_id)
             if not self._connected(kernel_id):
                 budget.awaiting[kernel_id] = time.monotonic()
+                loop = asyncio.get_running_loop()
+                loop.call_later(budget.first_contact_s, self._if_silent, budget, kernel_id)
+
+        def _if_silent(self, budget: KernelBudget, kernel_id: str) -> None:
+            """A page that has not spoken :data:`FIRST_CONTACT_S` after its render: give its
+            render turn and its kernel back (its client does not run pages)."""
+            if kernel_id in budget.heard or kernel_id not in self.kernel_manager:
+                return
+            if self._connected(kernel_id) or kernel_id in budget.stopping:
+                return
+            self.log.info(
+                "payme: the page of kernel %s did not speak within %.0f s of its render; "
+                "shutting it down",
+                kernel_id,
+                budget.first_contact_s,
+            )
+            budget.page_opened(kernel_id)
+            stop = ensure_async(self.kernel_manager.shutdown_kernel(kernel_id))
+            task = asyncio.ensure_future(stop)
+            _background.add(task)
+            task.add_done_callback(_background.discard)
 
     class AliveHandler(JupyterHandler):
         """``{"alive": true|false}`` for a kernel id: whether the page's kernel still runs.
@@ -350,6 +434,8 @@ def budget_handlers(render_handler: Any) -> tuple[type, type]:
 
         def get(self, kernel_id: str) -> None:
             budget: KernelBudget = self.settings["payme_budget"]
+            if kernel_id in self.kernel_manager:
+                budget.heard.add(kernel_id)
             sent = budget.awaiting.get(kernel_id)
             if sent is not None and time.monotonic() - sent < MAX_CONNECT_S:
                 touch(self.kernel_manager, kernel_id)
@@ -360,17 +446,29 @@ def budget_handlers(render_handler: Any) -> tuple[type, type]:
     return BudgetedPageHandler, AliveHandler
 
 
+def default_memory_mb(memory_mb: int | None = None) -> float | None:
+    """The memory the kernels may use together: :data:`MEMORY_SHARE` of the machine's.
+
+    >>> default_memory_mb(24_000)
+    12000.0
+    """
+    memory_mb = total_memory_mb() if memory_mb is None else memory_mb
+    return None if memory_mb is None else memory_mb * MEMORY_SHARE
+
+
 def watch_kernel_manager(
     kernel_manager: Any,
     budget: KernelBudget,
     idle_timeout: float,
     log: Any,
     spares: SparePool | None = None,
+    kernel_memory_mb: float = KERNEL_LIMIT_MB,
 ) -> None:
     """Hook the budget into the kernel manager: give a visit a spare kernel if one fits
     (``spares``), release a visit's reservation once its kernel runs, keep the culler off
     kernels whose page is being rendered and off spares, note connections and shutdowns, and
-    start the connected-idle culler with the first kernel (the event loop runs by then)."""
+    start the connected-idle culler and the memory watch (:mod:`payme.app.memory`: a kernel
+    over ``kernel_memory_mb`` is ended) with the first kernel (the event loop runs by then)."""
     from jupyter_core.utils import ensure_async
     from tornado.ioloop import PeriodicCallback
 
@@ -379,6 +477,27 @@ def watch_kernel_manager(
     cull_original = kernel_manager.cull_kernel_if_idle
     connect_original = kernel_manager.notify_connect
     culler: list[PeriodicCallback] = []
+
+    def end(kernel_id: str, used_mb: float) -> None:
+        log.warning(
+            "payme: kernel %s uses %.0f MB, over its limit of %.0f MB; ending it",
+            kernel_id,
+            used_mb,
+            kernel_memory_mb,
+        )
+        pid = kernel_pid(kernel_manager, kernel_id)
+        if pid is not None:
+            end_process_group(pid)
+        task = asyncio.ensure_future(stop(kernel_id))
+        _background.add(task)
+        task.add_done_callback(_background.discard)
+
+    async def stop(kernel_id: str) -> None:
+        with contextlib.suppress(Exception):  # gone meanwhile (the restarter saw it die)
+            await shutdown_kernel(kernel_id, now=True)
+
+    memory = MemoryWatch(kernel_manager, kernel_memory_mb, end)
+    budget.memory_used = lambda: memory.total_mb
 
     async def cull() -> None:
         for kernel_id in idle_connected(kernel_manager, idle_timeout):
@@ -405,7 +524,9 @@ def watch_kernel_manager(
         if not culler:
             interval_ms = max(1000.0, min(60_000.0, idle_timeout * 1000 / 10))
             culler.append(PeriodicCallback(cull, interval_ms))
-            culler[0].start()
+            culler.append(PeriodicCallback(memory.sample, SAMPLE_S * 1000))
+            for callback in culler:
+                callback.start()
         return kernel_id
 
     async def shutdown_kernel(kernel_id: str, *args: Any, **kwargs: Any) -> Any:
@@ -414,6 +535,7 @@ def watch_kernel_manager(
             return await ensure_async(shutdown_original(kernel_id, *args, **kwargs))
         finally:
             budget.stopping.discard(kernel_id)
+            budget.heard.discard(kernel_id)
             budget.awaiting.pop(kernel_id, None)
             budget.rendering_kernels.discard(kernel_id)
             budget.page_opened(kernel_id)
@@ -428,6 +550,7 @@ def watch_kernel_manager(
         await cull_original(kernel_id)
 
     def notify_connect(kernel_id: str) -> None:
+        budget.heard.add(kernel_id)
         budget.awaiting.pop(kernel_id, None)
         budget.page_opened(kernel_id)
         connect_original(kernel_id)

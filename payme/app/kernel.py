@@ -83,10 +83,37 @@ def visit_settings(path: str, unregister: Callable[[Any], None]) -> Callable[...
     return apply
 
 
+def limit_address_space(env: dict[str, str] | os._Environ[str] = os.environ) -> int | None:
+    """Limit this process's address space to the MB that ``env`` names (``RLIMIT_AS``,
+    :data:`payme.app.memory.LIMIT_ENV`); the limit in bytes, or ``None`` when none is set.
+
+    >>> limit_address_space({})
+    """
+    import resource
+
+    from payme.app.memory import LIMIT_ENV
+
+    try:
+        megabytes = int(env.get(LIMIT_ENV, ""))
+    except ValueError:
+        return None
+    if megabytes <= 0:
+        return None
+    limit = megabytes * 2**20
+    _soft, hard = resource.getrlimit(resource.RLIMIT_AS)
+    if hard != resource.RLIM_INFINITY:
+        limit = min(limit, hard)
+    with contextlib.suppress(ValueError, OSError):
+        resource.setrlimit(resource.RLIMIT_AS, (limit, hard))
+        return limit
+    return None
+
+
 def main() -> None:
     """Start an IPython kernel with the debugger left out (``debugpy`` cannot be imported)
-    that writes the bytecode of what it imports; a spare one also imports :data:`PRELOAD`
-    and waits for its visit's variables."""
+    that writes the bytecode of what it imports, under the app's address-space limit; a
+    spare one also imports :data:`PRELOAD` and waits for its visit's variables."""
+    limit_address_space()
     sys.dont_write_bytecode = False
     # ipykernel then answers that it has no debugger, as when debugpy is not installed.
     sys.modules["debugpy"] = None  # type: ignore[assignment]

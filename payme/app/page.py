@@ -21,6 +21,8 @@ from collections.abc import Callable
 from typing import Any, NamedTuple
 from urllib.parse import parse_qsl
 
+from payme.app import plain_errors
+
 __all__ = [
     "LANDING_PAGE",
     "PAGES",
@@ -86,6 +88,9 @@ PAGES: tuple[Page, ...] = (
 _ALLOWED_SHELL = frozenset(
     {"comm_open", "comm_msg", "comm_close", "comm_info_request", "kernel_info_request"}
 )
+# The only comm a page opens itself: its widget manager's, to ask for every widget's state.
+# A comm opened on "jupyter.widget" would build a widget of the sender's choosing.
+_PAGE_COMM_TARGETS = frozenset({"jupyter.widget.control"})
 # The control channel also accepts every shell message type; the server needs these two.
 _ALLOWED_CONTROL = frozenset({"kernel_info_request", "shutdown_request", "interrupt_request"})
 
@@ -201,8 +206,10 @@ def page_ready() -> None:
         return
     lock_kernel(kernel)
     # From now on errors come from the visitor's clicks (widget callbacks), which IPython
-    # would answer with a full traceback streamed to the page: a plain line instead.
+    # would answer with a full traceback streamed to the page: a plain line instead, and so
+    # for logged errors, warnings and anything else written to standard error.
     shell.showtraceback = _plain_traceback
+    plain_errors.install()
     _keep_start_up()
 
 
@@ -237,7 +244,7 @@ def lock_kernel(kernel: Any) -> None:
 
 # What the page is told when a widget message cannot be used: plain words, no details (the
 # kernel's stderr reaches the browser, so a traceback would show the server's paths).
-COMM_REFUSED = "The app could not use something the page sent; it was ignored."
+COMM_REFUSED = plain_errors.PLAIN_ERROR
 
 
 def _plain_traceback(*args: Any, **kwargs: Any) -> None:
@@ -245,8 +252,9 @@ def _plain_traceback(*args: Any, **kwargs: Any) -> None:
 
 
 def _guarded_comm(handler: Any) -> Callable[[Any, Any, dict[str, Any]], None]:
-    """A comm handler that ignores malformed messages and answers a failing widget update
-    with :data:`COMM_REFUSED` instead of a traceback.
+    """A comm handler that ignores malformed messages and comms opened by the page on
+    targets other than its widget manager's, and answers a failing widget update with
+    :data:`COMM_REFUSED` instead of a traceback.
 
     Jupyter's own handlers log the traceback of any failure (a message without a comm id, a
     dropdown sent ``index: null``) to stderr, which the kernel streams to the page.
@@ -254,11 +262,15 @@ def _guarded_comm(handler: Any) -> Callable[[Any, Any, dict[str, Any]], None]:
     manager = getattr(handler, "__self__", None)
 
     def guarded(stream: Any, ident: Any, parent: dict[str, Any]) -> None:
+        plain_errors.wrap_streams()
         content = parent.get("content") if isinstance(parent, dict) else None
         if not isinstance(content, dict) or not isinstance(content.get("comm_id"), str):
             print(COMM_REFUSED, file=sys.stderr)
             return
         msg_type = parent.get("header", {}).get("msg_type")
+        if msg_type == "comm_open" and content.get("target_name") not in _PAGE_COMM_TARGETS:
+            print(COMM_REFUSED, file=sys.stderr)
+            return
         try:
             if msg_type == "comm_msg" and manager is not None:
                 # Jupyter's comm_msg catches the widget's error itself to log its traceback.

@@ -27,6 +27,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from payme.app.memory import ADDRESS_SPACE_MB, LIMIT_ENV
+
 APP = Path(__file__).resolve().parent
 # A Jupyter data directory holding the app's Voilà template (voila/templates/payme).
 SHARE = APP / "share" / "jupyter"
@@ -40,6 +42,14 @@ LANDING = "index.html"
 _REMOVED_ROUTES = ("/voila/tree", "/voila/api/contents", "/login", "/logout")
 # A template's static file: voila/templates/<template>/static/<file>.
 _TEMPLATE_STATIC = re.compile(r"[A-Za-z0-9_-]+/static/[^\x00]+")
+# The longest URL (path and query) the app serves; longer ones get the 414 page.  The longest
+# page state, a Play game's URL with its moves, is a few kB.
+MAX_URL_BYTES = 16 * 1024
+# How much of a request's head the server reads (Tornado's default is 64 kB, beyond which it
+# closed the connection without an answer): room for a 414 page for URLs up to about this.
+MAX_HEADER_BYTES = 1024 * 1024
+# The 414 page (plain HTML, no kernel).
+URL_TOO_LONG = "too_long.html"
 
 
 def notebooks_dir() -> Path:
@@ -183,24 +193,55 @@ def _landing_handler() -> type:
     return LandingHandler
 
 
+def _too_long_handler() -> type:
+    """The handler of a URL over :data:`MAX_URL_BYTES`: the 414 page."""
+    from jupyter_server.base.handlers import JupyterHandler
+
+    class TooLongHandler(JupyterHandler):
+        async def prepare(self, **_kwargs: Any) -> None:  # every method, before Jupyter's checks
+            self.set_status(414)
+            self.set_header("Content-Type", "text/html; charset=UTF-8")
+            self.set_header("Cache-Control", "no-store")
+            self.finish((STATIC / URL_TOO_LONG).read_bytes())
+
+    return TooLongHandler
+
+
+def refuse_long_urls(app: Any, limit: int = MAX_URL_BYTES) -> None:
+    """Make the Tornado application ``app`` answer URLs longer than ``limit`` with the 414
+    page, whatever their route (the query string included)."""
+    find_handler = app.find_handler
+    too_long = _too_long_handler()
+
+    def find(request: Any, **kwargs: Any) -> Any:
+        if len(request.uri or "") > limit:
+            return app.get_handler_delegate(request, too_long)
+        return find_handler(request, **kwargs)
+
+    app.find_handler = find
+
+
 def make_app_class() -> type:
     """Build the Voilà application subclass (Voilà is imported only here)."""
     from jupyter_core.paths import jupyter_config_path
     from jupyter_server.utils import url_path_join
     from tornado.ioloop import IOLoop
-    from traitlets import Float, Integer, default
+    from traitlets import Bool, Float, Integer, default
     from voila.tornado.handler import TornadoVoilaHandler
     from voila.tornado.kernel_websocket_handler import VoilaKernelWebsocketHandler
 
     from payme.app.budget import (
+        FIRST_CONTACT_S,
         KernelBudget,
         budget_handlers,
         default_max_kernels,
         default_max_renders,
+        default_memory_mb,
         watch_kernel_manager,
     )
     from payme.app.jinja_cache import install as cache_templates
-    from payme.app.sockets import kernel_socket_handler
+    from payme.app.memory import KERNEL_LIMIT_MB
+    from payme.app.sockets import MAX_FRAME_BYTES, kernel_socket_handler
     from payme.app.spare import SPARE_KERNELS, SparePool
 
     cache_templates()  # templates compiled once per server, not per page view
@@ -243,21 +284,60 @@ def make_app_class() -> type:
             "starting its own (0: none; off with --preheat_kernel; see payme.app.spare).",
         )
 
+        kernel_memory_mb = Float(
+            KERNEL_LIMIT_MB,
+            config=True,
+            help="Resident memory (MB) a page's kernel may use, its worker processes "
+            "included; a kernel over it is ended and its page says the connection was lost.",
+        )
+        kernels_memory_mb = Float(
+            0,
+            config=True,
+            help="Memory (MB) all kernels may use together; a visit that would pass it gets "
+            "the busy page (0: half the machine's memory).",
+        )
+        allow_socket_without_origin = Bool(
+            False,
+            config=True,
+            help="Accept kernel websockets that name no Origin (browsers always name one; "
+            "a script may not).",
+        )
+        first_contact_s = Float(
+            FIRST_CONTACT_S,
+            config=True,
+            help="Seconds after its render a page may stay silent (no question from its "
+            "script, no websocket) before its render turn and kernel are given back.",
+        )
+
         def init_settings(self) -> dict[str, Any]:
             settings: dict[str, Any] = super().init_settings()
+            settings["payme_allow_socket_without_origin"] = self.allow_socket_without_origin
+            settings["websocket_max_message_size"] = MAX_FRAME_BYTES
             budget = KernelBudget(
                 self.max_kernels or default_max_kernels(),
                 self.max_renders or default_max_renders(),
                 self.queue_wait,
+                memory_mb=self.kernels_memory_mb or default_memory_mb(),
             )
+            budget.first_contact_s = self.first_contact_s
             self.log.info(
-                "payme: at most %d page kernels and %d renders at once",
+                "payme: at most %d page kernels and %d renders at once; %.0f MB a kernel, "
+                "%.0f MB for all",
                 budget.max_kernels,
                 budget.max_renders,
+                self.kernel_memory_mb,
+                budget.memory_mb or 0,
             )
             settings["payme_budget"] = budget
             spares = self._spares(budget)
-            watch_kernel_manager(self.kernel_manager, budget, self.idle_timeout, self.log, spares)
+            watch_kernel_manager(
+                self.kernel_manager,
+                budget,
+                self.idle_timeout,
+                self.log,
+                spares,
+                kernel_memory_mb=self.kernel_memory_mb,
+            )
             return settings
 
         def _spares(self, budget: KernelBudget) -> SparePool | None:
@@ -290,6 +370,11 @@ def make_app_class() -> type:
                 if keep_route(h[0], self.server_url)
             ]
             self.app.add_transform(_headers_transform(dict(self.app.settings.get("headers", {}))))
+            refuse_long_urls(self.app)
+            listen = self.app.listen
+            self.app.listen = lambda port, address="", **kw: listen(
+                port, address, **{"max_header_size": MAX_HEADER_BYTES, **kw}
+            )
             # Pages under the kernel budget; kernel sockets refused at once when the kernel is
             # gone or going.
             swap = {TornadoVoilaHandler: page_handler, VoilaKernelWebsocketHandler: socket_handler}
@@ -310,6 +395,8 @@ def main(argv: list[str] | None = None) -> None:
     """
     # The pages' kernels inherit this: their header links home to the root's landing page.
     os.environ["PAYME_APP"] = "1"
+    # ... and this: the address space each may map (payme.app.memory).
+    os.environ.setdefault(LIMIT_ENV, str(ADDRESS_SPACE_MB))
     # Voilà looks for templates along JUPYTER_PATH.
     paths = [str(SHARE), *filter(None, os.environ.get("JUPYTER_PATH", "").split(os.pathsep))]
     os.environ["JUPYTER_PATH"] = os.pathsep.join(paths)

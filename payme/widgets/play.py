@@ -437,7 +437,14 @@ class PlayPage:
 
     def _lay_off_best(self, _gesture: dict[str, Any]) -> None:
         session = self._check_turn()
-        self._try(session.game.best_lay_off(YOU))
+        best = getattr(session.game, "best_lay_off", None)
+        if best is None:  # a game without the shortcut: refused in words, the game unchanged
+            raise actions.IllegalAction(
+                "This game cannot pick the best lay-off for you: click a card, then the meld "
+                "it joins.",
+                "lay-offs",
+            )
+        self._try(best(YOU))
 
     def _hand_left(self) -> list[Card]:
         hand = list(self._need_session().hand())

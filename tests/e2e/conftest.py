@@ -30,6 +30,7 @@ Chromium missing: the browser tests are skipped on a developer machine, but fail
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import signal
@@ -62,6 +63,15 @@ READY_TIMEOUT_S = float(os.environ.get("VOILA_READY_TIMEOUT_S", "90"))
 # A notebook is executed while its page is requested; on a loaded 2-core machine that can
 # take long, so the page waits are generous (the speed target is measured in benchmarks).
 PAGE_TIMEOUT_MS = 120_000
+
+# The headers a browser sends when it navigates to a page: the server renders a page only for
+# such a request (or a browser that ran the static page's script; payme.app.visitors), and
+# gives a plain GET the static landing page.  For tests that fetch a page without a browser.
+BROWSER_HEADERS = {
+    "User-Agent": "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 Chrome/126.0 Safari/537.36",
+    "Sec-Fetch-Mode": "navigate",
+    "Sec-Fetch-Dest": "document",
+}
 
 # What counts as "the page is usable": the first rendered widget.
 FIRST_WIDGET = ".jupyter-widgets"
@@ -425,3 +435,47 @@ def pytest_terminal_summary(terminalreporter: Any) -> None:
         terminalreporter.section("payme app: page opened -> ready (s)")
         for name, seconds in TIMINGS:
             terminalreporter.write_line(f"{seconds:6.2f}  {name}")
+
+
+@contextlib.contextmanager
+def locked_kernel(folder: Path, code: str) -> Iterator[tuple[Any, str]]:
+    """A real kernel under Voilà's environment that ran ``code`` and then ``page_ready()``, as
+    a page's last cell does: ``(client, what the code printed)``, the set-up's messages drained.
+    """
+    import queue
+
+    from jupyter_client.manager import start_new_kernel
+
+    env = {**os.environ, "VOILA_BASE_URL": "/", "VOILA_PREHEAT": "False"}
+    manager, client = start_new_kernel(kernel_name="python3", env=env, cwd=str(folder))
+    try:
+        printed: list[str] = []
+
+        def keep(msg: dict[str, Any]) -> None:
+            if msg["msg_type"] == "stream":
+                printed.append(msg["content"]["text"])
+
+        code += "\nfrom payme.app.page import page_ready; page_ready()"
+        reply = client.execute_interactive(code, timeout=60, output_hook=keep)
+        assert reply["content"]["status"] == "ok", reply
+        while True:  # drop what the set-up sent
+            try:
+                client.get_iopub_msg(timeout=1)
+            except queue.Empty:
+                break
+        yield client, "".join(printed)
+    finally:
+        client.stop_channels()
+        manager.shutdown_kernel(now=True)
+
+
+def iopub_until_quiet(client: Any, quiet_s: float = 5) -> list[dict[str, Any]]:
+    """The kernel's broadcasts until none comes for ``quiet_s`` seconds."""
+    import queue
+
+    found = []
+    while True:
+        try:
+            found.append(client.get_iopub_msg(timeout=quiet_s))
+        except queue.Empty:
+            return found

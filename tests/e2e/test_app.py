@@ -12,7 +12,7 @@ import pytest
 
 from payme.app.page import PAGES
 
-from .conftest import NOTEBOOKS, REPO, VoilaServer, wait_ready
+from .conftest import BROWSER_HEADERS, NOTEBOOKS, REPO, VoilaServer, wait_ready
 
 APP_STATIC = REPO / "payme" / "app" / "static"
 
@@ -73,7 +73,8 @@ STYLE_SHEET = "voila/templates/payme/static/payme.css"
 def test_every_page_links_the_app_style_sheet(voila_app: VoilaServer, path: str) -> None:
     """Notebook pages and Voilà's own pages (a 404) link payme/app/static/payme.css."""
     try:
-        with urllib.request.urlopen(voila_app.url(path), timeout=120) as response:
+        request = urllib.request.Request(voila_app.url(path), headers=BROWSER_HEADERS)
+        with urllib.request.urlopen(request, timeout=120) as response:
             html = response.read().decode()
     except urllib.error.HTTPError as error:
         html = error.read().decode()

@@ -20,7 +20,14 @@ from typing import Any
 
 import pytest
 
-from .conftest import VoilaServer, kernel_pids, page_kernel_pids, serving, wait_ready
+from .conftest import (
+    BROWSER_HEADERS,
+    VoilaServer,
+    kernel_pids,
+    page_kernel_pids,
+    serving,
+    wait_ready,
+)
 
 pytestmark = pytest.mark.e2e
 
@@ -50,8 +57,9 @@ def _abandon(url: str) -> None:
     """Ask for a page and hang up after the first bytes, as a link preview or crawler does."""
     host, port = url.split("//")[1].split("/")[0].split(":")
     path = "/" + url.split("//")[1].split("/", 1)[1]
+    browser = "".join(f"{name}: {value}\r\n" for name, value in BROWSER_HEADERS.items())
     with socket.create_connection((host, int(port)), timeout=30) as sock:
-        sock.sendall(f"GET {path} HTTP/1.1\r\nHost: {host}:{port}\r\n\r\n".encode())
+        sock.sendall(f"GET {path} HTTP/1.1\r\nHost: {host}:{port}\r\n{browser}\r\n".encode())
         sock.recv(64)
 
 
@@ -79,7 +87,10 @@ def test_full_budget_gives_a_busy_page_that_retries(
         assert len(page_kernel_pids(small_server)) == 2
         # A third visitor: the friendly busy page, not a third kernel.
         try:
-            urllib.request.urlopen(small_server.page_url("hand_builder"), timeout=60)
+            request = urllib.request.Request(
+                small_server.page_url("hand_builder"), headers=BROWSER_HEADERS
+            )
+            urllib.request.urlopen(request, timeout=60)
             raise AssertionError("a third kernel was started")
         except urllib.error.HTTPError as error:
             assert error.code == 503

@@ -6,7 +6,6 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import os
-import queue
 import re
 import time
 import urllib.error
@@ -20,7 +19,7 @@ from hypothesis import strategies as st
 
 from payme.app.page import COMM_REFUSED
 
-from .conftest import VoilaServer
+from .conftest import BROWSER_HEADERS, VoilaServer, iopub_until_quiet, locked_kernel
 
 pytestmark = pytest.mark.e2e
 
@@ -111,7 +110,9 @@ async def _socket(server: VoilaServer, kernel_id: str) -> int | str:
 
     url = server.url(f"api/kernels/{kernel_id}/channels?session_id=fuzz").replace("http", "ws", 1)
     try:
-        conn = await websocket_connect(HTTPRequest(url, request_timeout=120))
+        # A browser's socket names the page's origin (one that names none is refused).
+        origin = {"Origin": server.url().rstrip("/")}
+        conn = await websocket_connect(HTTPRequest(url, headers=origin, request_timeout=120))
     except HTTPClientError as error:
         return error.code
     conn.close()
@@ -131,7 +132,8 @@ def test_a_socket_to_no_kernel_is_refused_plainly(voila_app: VoilaServer, kernel
 def test_a_socket_to_a_kernel_being_shut_down_is_refused_at_once(voila_app: VoilaServer) -> None:
     """The race of a page's socket with its kernel's shutdown (a cull, a closed tab): Jupyter's
     handler waited 60 s for the kernel to come alive, then answered 500."""
-    with urllib.request.urlopen(voila_app.page_url("puzzles"), timeout=120) as response:
+    request = urllib.request.Request(voila_app.page_url("puzzles"), headers=BROWSER_HEADERS)
+    with urllib.request.urlopen(request, timeout=120) as response:
         # The page config's kernel id, as JSON or as the template's script fills it in.
         found = re.search(r'kernelId"?\s*[:=]\s*"([-0-9a-f]+)"', response.read().decode())
     assert found, "the page names its kernel"
@@ -177,34 +179,16 @@ def test_cookies_are_same_site_lax(voila_app: VoilaServer) -> None:
 
 def test_a_failing_widget_message_answers_in_plain_words(tmp_path: Path) -> None:
     """A malformed comm message, and a dropdown sent an impossible index, under page_ready()."""
-    from jupyter_client.manager import start_new_kernel
-
-    env = {**os.environ, "VOILA_BASE_URL": "/", "VOILA_PREHEAT": "False"}
-    manager, client = start_new_kernel(kernel_name="python3", env=env, cwd=str(tmp_path))
-    try:
-        code = (
-            "import ipywidgets as w\n"
-            "d = w.Dropdown(options=['Pay Me', 'Rummy 3-Pack'])\n"
-            "def pick(change):\n"
-            "    {'Pay Me': 1}[change['new']]\n"  # a handler failing with KeyError: None
-            "d.observe(pick, 'value')\n"
-            "print(d.comm.comm_id)\n"
-            "from payme.app.page import page_ready; page_ready()"
-        )
-        printed: list[str] = []
-
-        def keep(msg: dict[str, Any]) -> None:
-            if msg["msg_type"] == "stream":
-                printed.append(msg["content"]["text"])
-
-        reply = client.execute_interactive(code, timeout=60, output_hook=keep)
-        assert reply["content"]["status"] == "ok", reply
-        comm_id = "".join(printed).split()[0]
-        while True:  # drop what the set-up printed
-            try:
-                client.get_iopub_msg(timeout=1)
-            except queue.Empty:
-                break
+    code = (
+        "import ipywidgets as w\n"
+        "d = w.Dropdown(options=['Pay Me', 'Rummy 3-Pack'])\n"
+        "def pick(change):\n"
+        "    {'Pay Me': 1}[change['new']]\n"  # a handler failing with KeyError: None
+        "d.observe(pick, 'value')\n"
+        "print(d.comm.comm_id)"
+    )
+    with locked_kernel(tmp_path, code) as (client, printed):
+        comm_id = printed.split()[0]
         for content in (
             {"data": {"method": "update", "state": {"index": 99}}},  # no comm id at all
             {"comm_id": comm_id, "data": {"method": "update", "state": {"index": None}}},
@@ -212,17 +196,11 @@ def test_a_failing_widget_message_answers_in_plain_words(tmp_path: Path) -> None
             {"comm_id": comm_id, "data": "not a dict"},
         ):
             client.shell_channel.send(client.session.msg("comm_msg", content))
-        streamed: list[str] = []
-        while True:
-            try:
-                msg = client.get_iopub_msg(timeout=5)
-            except queue.Empty:
-                break
-            if msg["msg_type"] in {"stream", "error"}:
-                streamed.append(str(msg["content"]))
+        streamed = [
+            str(msg["content"])
+            for msg in iopub_until_quiet(client)
+            if msg["msg_type"] in {"stream", "error"}
+        ]
         text = "\n".join(streamed)
         assert COMM_REFUSED in text
         assert "Traceback" not in text and "KeyError" not in text and "site-packages" not in text
-    finally:
-        client.stop_channels()
-        manager.shutdown_kernel(now=True)

@@ -21,7 +21,7 @@ from typing import Any
 import nbformat
 import pytest
 
-from .conftest import NOTEBOOKS, VoilaServer
+from .conftest import BROWSER_HEADERS, NOTEBOOKS, VoilaServer
 
 pytestmark = pytest.mark.e2e
 
@@ -129,7 +129,8 @@ def test_kernel_refuses_code_sent_from_the_page(
 
 
 def _status(url: str, *, follow: bool = False) -> tuple[int, str]:
-    request = urllib.request.Request(url, method="GET")
+    # As a browser asks: a plain GET of a page gets the static landing page, not a render.
+    request = urllib.request.Request(url, method="GET", headers=BROWSER_HEADERS)
     opener = urllib.request.build_opener(*([] if follow else [_NoRedirect()]))
     try:
         with opener.open(request, timeout=60) as response:
@@ -197,7 +198,8 @@ def _external_hosts(html: str) -> list[str]:
 
 
 def test_page_fetches_nothing_from_outside(voila_app: VoilaServer) -> None:
-    with urllib.request.urlopen(voila_app.page_url("index"), timeout=120) as response:
+    request = urllib.request.Request(voila_app.page_url("index"), headers=BROWSER_HEADERS)
+    with urllib.request.urlopen(request, timeout=120) as response:
         html = response.read().decode()
     assert _external_hosts(html) == []
 

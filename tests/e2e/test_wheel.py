@@ -20,7 +20,7 @@ import pytest
 
 from payme.app.page import PAGES
 
-from .conftest import REPO, VoilaServer, in_ci
+from .conftest import BROWSER_HEADERS, REPO, VoilaServer, in_ci
 
 pytestmark = pytest.mark.slow
 
@@ -79,7 +79,9 @@ def installed_app(tmp_path_factory: pytest.TempPathFactory) -> Iterator[VoilaSer
 
 
 def _fetch(url: str) -> str:
-    with urllib.request.urlopen(url, timeout=300) as response:
+    # As a browser asks (a plain GET of a page gets the static landing page instead).
+    request = urllib.request.Request(url, headers=BROWSER_HEADERS)
+    with urllib.request.urlopen(request, timeout=300) as response:
         assert response.status == 200
         return str(response.read().decode())
 

@@ -11,6 +11,12 @@
 (function () {
   "use strict";
   var POLL_MS = 5000;
+  // Until the server has had a first answer from the page, it asks twice a second: the server
+  // gives back the kernel of a page that stays silent a few seconds after it was sent (a
+  // client that does not run pages; payme.app.budget).
+  var FIRST_POLL_MS = 500;
+  var heard = false;
+  var asking = false;
   // How long after the page has loaded its first control may take (a busy machine takes
   // 10-20 s); a test may shorten it.
   var STALL_MS = window.paymeStallMs || 60000;
@@ -67,8 +73,10 @@
     if (aliveUrl() === null) {
       return;
     }
+    asking = true;
     fetch(url, { cache: "no-store", credentials: "same-origin" })
       .then(function (response) {
+        asking = false;
         if (!response.ok) {
           // No such endpoint (Voilà as a Jupyter Server extension, e.g. on Binder): stop
           // asking rather than call a live game lost.
@@ -79,12 +87,14 @@
       })
       .then(function (answer) {
         misses = 0;
+        heard = true;
         if (answer.alive === false) {
           showLost();
         }
       })
       .catch(function () {
         // The server itself does not answer (stopped, or the network is down).
+        asking = false;
         misses += 1;
         if (misses >= 2) {
           showLost();
@@ -120,4 +130,11 @@
   // Until the page's websocket connects (slow on a busy machine), the question tells the
   // server that the page is there, so its kernel is kept (payme.app.budget).
   check();
+  var first = window.setInterval(function () {
+    if (heard) {
+      window.clearInterval(first);
+    } else if (!asking) {
+      check();
+    }
+  }, FIRST_POLL_MS);
 })();

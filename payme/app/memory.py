@@ -1,0 +1,138 @@
+"""Each page kernel's memory: measured every second, limited, and counted in the budget.
+
+A page's kernel holds 50-75 MB once its page is built, and Analysis up to about 240 MB after
+its largest runs (docs/app.md, "Security").  Nothing a page sends may make it grow much (the
+server refuses widgets opened by the page and messages over 256 kB, :mod:`payme.app.sockets`),
+but should a kernel grow anyway, it must not take the machine with it.  So the server
+
+* reads the resident memory of every kernel, its child processes included (an Analysis run's
+  worker processes), every :data:`SAMPLE_S` second from ``/proc``;
+* ends a kernel over :data:`KERNEL_LIMIT_MB` (``--PaymeVoila.kernel_memory_mb``): its
+  process group is killed, the kernel is shut down without a restart, and its page says that
+  the connection was lost (``static/connection.js``);
+* gives the total to the budget, which admits a visit only while the kernels' memory leaves
+  room for one more (:class:`payme.app.budget.KernelBudget`).
+
+Between two samples a kernel could allocate a lot at once: each kernel also runs under an
+address-space limit (``RLIMIT_AS``, :data:`ADDRESS_SPACE_MB`, set by :mod:`payme.app.kernel`
+from :data:`LIMIT_ENV`), so one huge allocation fails with ``MemoryError`` instead.
+
+>>> rss_mb(os.getpid()) > 1
+True
+>>> rss_mb(2**22 + 7)    # no such process
+0.0
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+# The resident memory a page's kernel may use, MB (see docs/app.md for the measurements it
+# comes from: at most 240 MB after the heaviest real use, Analysis's largest runs).
+KERNEL_LIMIT_MB = 600
+# How often the kernels are measured.
+SAMPLE_S = 1.0
+# The address space a kernel may map, MB: a backstop for a single allocation larger than
+# the machine could hold.  A page kernel maps 0.9-1.6 GB (thread stacks and the arenas of
+# numpy's and Python's allocators are mapped, not used).
+ADDRESS_SPACE_MB = 4096
+# The environment variable that tells a kernel its address-space limit in MB.
+LIMIT_ENV = "PAYME_KERNEL_ADDRESS_SPACE_MB"
+
+
+def _children(pid: int) -> list[int]:
+    found: list[int] = []
+    for task in Path(f"/proc/{pid}/task").glob("*/children"):
+        with contextlib.suppress(OSError, ValueError):
+            found.extend(int(p) for p in task.read_text().split())
+    return found
+
+
+def _tree(pid: int) -> Iterator[int]:
+    seen = {pid}
+    todo = [pid]
+    while todo:
+        current = todo.pop()
+        yield current
+        for child in _children(current):
+            if child not in seen:
+                seen.add(child)
+                todo.append(child)
+
+
+def _own_rss_kb(pid: int) -> int:
+    try:
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1])
+    except (OSError, ValueError, IndexError):
+        pass
+    return 0
+
+
+def rss_mb(pid: int) -> float:
+    """The resident memory of process ``pid`` and all its descendants, MB (0 if gone)."""
+    return sum(_own_rss_kb(p) for p in _tree(pid)) / 1024
+
+
+def kernel_pid(kernel_manager: Any, kernel_id: str) -> int | None:
+    """The process id of a kernel started by ``kernel_manager`` (``None`` if unknown)."""
+    with contextlib.suppress(KeyError, AttributeError):
+        kernel = kernel_manager.get_kernel(kernel_id)
+        process = getattr(getattr(kernel, "provisioner", None), "process", None)
+        pid = getattr(process, "pid", None)
+        return int(pid) if pid is not None else None
+    return None
+
+
+def end_process_group(pid: int) -> None:
+    """Kill ``pid`` and its process group (a kernel is started in a session of its own, with
+    its workers)."""
+    with contextlib.suppress(OSError):
+        if os.getpgid(pid) == pid:
+            os.killpg(pid, signal.SIGKILL)
+            return
+    with contextlib.suppress(OSError):
+        os.kill(pid, signal.SIGKILL)
+
+
+class MemoryWatch:
+    """Measures the kernels of ``kernel_manager`` (:meth:`sample`), ends those over
+    ``limit_mb`` through ``end(kernel_id, used_mb)``, and keeps the total in ``total_mb``."""
+
+    def __init__(
+        self,
+        kernel_manager: Any,
+        limit_mb: float,
+        end: Callable[[str, float], None],
+        measure: Callable[[int], float] = rss_mb,
+    ) -> None:
+        self.kernel_manager = kernel_manager
+        self.limit_mb = limit_mb
+        self.end = end
+        self.measure = measure
+        self.used: dict[str, float] = {}
+        self.ended: set[str] = set()
+
+    @property
+    def total_mb(self) -> float:
+        """The kernels' memory at the last sample, MB."""
+        return sum(self.used.values())
+
+    def sample(self) -> None:
+        used: dict[str, float] = {}
+        for kernel_id in list(self.kernel_manager.list_kernel_ids()):
+            pid = kernel_pid(self.kernel_manager, kernel_id)
+            if pid is None:
+                continue
+            used[kernel_id] = mb = self.measure(pid)
+            if mb > self.limit_mb and kernel_id not in self.ended:
+                self.ended.add(kernel_id)
+                self.end(kernel_id, mb)
+        self.used = used
+        self.ended &= set(used)
