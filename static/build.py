@@ -246,18 +246,19 @@ def page_cells(notebook: Path) -> list[str]:
         }:
             continue
         source = "".join(cell["source"])
-        tree = ast.parse(source)
-        body = [
-            node
-            for node in tree.body
-            if not (
+        lines = source.splitlines()
+        for node in ast.parse(source).body:
+            if (
                 isinstance(node, ast.Expr)
                 and isinstance(node.value, ast.Call)
                 and getattr(node.value.func, "id", None) == "page_ready"
-            )
-        ]
-        if body:
-            cells.append(source)
+            ):
+                for line in range(node.lineno - 1, node.end_lineno or node.lineno):
+                    lines[line] = ""
+        kept = "\n".join(lines).strip()
+        body = ast.parse(kept).body
+        if body and not all(isinstance(n, ast.Import | ast.ImportFrom) for n in body):
+            cells.append(kept)
     return cells
 
 
