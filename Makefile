@@ -15,7 +15,7 @@ PYTEST_ARGS ?=
 PYTEST_ARGS_PURE ?=
 VOILA_ARGS ?=
 
-.PHONY: app test check lint typecheck pytest pytest-fast pytest-pure docs bench chromium clean
+.PHONY: app test check lint typecheck pytest pytest-fast pytest-pure docs bench chromium clean static static-serve
 
 $(PY):
 	python3 -m venv $(VENV)
@@ -50,9 +50,21 @@ chromium:
 app: $(STAMP)
 	$(PY) -m payme.app.server notebooks/ --port=$(PORT) --Voila.ip=$(HOST) $(VOILA_ARGS)
 
+# The app as a static site (Voici + Pyodide: Python runs in each visitor's browser) into
+# build/static/, from pinned versions in the package registries (static/build.py; the
+# downloads are kept in build/static-cache/).  npm fetches the pyodide package.
+STATIC_PORT ?= 8000
+static: $(STAMP)
+	$(PY) static/build.py
+
+# Serve build/static/ (built first if missing) on http://$(HOST):$(STATIC_PORT)/.
+static-serve: $(STAMP)
+	@test -f build/static/index.html || $(PY) static/build.py
+	$(PY) static/build.py --no-build --host $(HOST) --port $(STATIC_PORT)
+
 lint: $(STAMP)
-	$(VENV)/bin/ruff check payme tests benchmarks docs/api
-	$(VENV)/bin/ruff format --check payme tests benchmarks docs/api
+	$(VENV)/bin/ruff check payme tests benchmarks docs/api static
+	$(VENV)/bin/ruff format --check payme tests benchmarks docs/api static
 
 typecheck: $(STAMP)
 	$(VENV)/bin/mypy
@@ -103,4 +115,4 @@ bench: $(STAMP)
 	$(PY) -m benchmarks
 
 clean:
-	rm -rf $(VENV) test-artifacts build/docs .mypy_cache .ruff_cache
+	rm -rf $(VENV) test-artifacts build/docs build/static build/static-cache .mypy_cache .ruff_cache

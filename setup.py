@@ -9,6 +9,7 @@ slower); one message says so.
 from __future__ import annotations
 
 import hashlib
+import os
 import shutil
 import sys
 from pathlib import Path
@@ -65,8 +66,14 @@ class BuildPyWithNotebooks(build_py):
             shutil.copytree(source, target, ignore=shutil.ignore_patterns(".ipynb_checkpoints"))
 
 
+# PAYME_PURE=1 builds a pure-Python wheel (tagged py3-none-any, no compiled core): the one
+# a browser's Python (Pyodide, the static site of ``make static``) can install.
+PURE = os.environ.get("PAYME_PURE", "").strip() == "1"
+
 setup(
-    ext_modules=[
+    ext_modules=[]
+    if PURE
+    else [
         Extension(
             "payme.solver._core",
             sources=["payme/solver/_core.c"],

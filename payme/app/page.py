@@ -32,6 +32,8 @@ __all__ = [
     "page_header",
     "page_ready",
     "query_params",
+    "set_site_query",
+    "under_static_site",
     "under_voila",
 ]
 
@@ -97,6 +99,31 @@ _ALLOWED_CONTROL = frozenset({"kernel_info_request", "shutdown_request", "interr
 
 # The page's query string, once read (a page's kernel serves exactly one visit).
 _query: str | None = None
+# On the static site the shell hands each page its address's query (set_site_query).
+_site_query: str | None = None
+
+
+def under_static_site() -> bool:
+    """True in a visitor's browser, on the static site of ``make static`` (Python there is
+    Pyodide, whose platform is ``emscripten``).
+
+    >>> under_static_site()
+    False
+    """
+    return sys.platform == "emscripten"
+
+
+def set_site_query(query: str | None) -> None:
+    """The static site's shell (:mod:`payme.app.static_site`): the query string of the page
+    it is about to build, which :func:`query_params` then returns.
+
+    >>> set_site_query("step=3&rules=family"); query_params()
+    {'step': '3', 'rules': 'family'}
+    >>> set_site_query(None); query_params()
+    {}
+    """
+    global _site_query
+    _site_query = None if query is None else query.lstrip("?")
 
 
 def under_voila() -> bool:
@@ -118,6 +145,8 @@ def query_params() -> dict[str, str]:
     {}
     """
     global _query
+    if _site_query is not None:
+        return dict(parse_qsl(_site_query, keep_blank_values=True))
     if not under_voila():
         return {}
     if _query is None:
@@ -142,6 +171,8 @@ def home_url() -> str:
     """
     if os.environ.get("PAYME_APP") == "1":
         return os.environ.get("VOILA_BASE_URL") or "/"
+    if under_static_site():
+        return "index.html"
     return LANDING_PAGE
 
 
@@ -163,12 +194,17 @@ def landing_html() -> str:
     """The landing page's content, as ``notebooks/index.ipynb`` shows it (the app serves the
     same content as a static page at ``/``, without a kernel: :mod:`payme.app.site`).
 
+    On the static site (:func:`under_static_site`) the pages are ``NAME.html`` beside it and
+    the pictures in the site's ``img/``.
+
     >>> text = landing_html()
     >>> all(f'href="{page.notebook}"' in text for page in PAGES)
     True
     """
     from payme.app.site import landing_body
 
+    if under_static_site():
+        return landing_body(static="../../", pages="", suffix=".html")
     # index.ipynb is served at voila/render/index.ipynb: the static files are a level up.
     return landing_body(static="../templates/payme/static/", pages="")
 

@@ -252,17 +252,18 @@ def destination_svg(name: str) -> str:
 # --- the landing page --------------------------------------------------------------------
 
 
-def landing_body(static: str = STATIC_URL, pages: str = RENDER_URL) -> str:
+def landing_body(static: str = STATIC_URL, pages: str = RENDER_URL, suffix: str = ".ipynb") -> str:
     """The landing page's content (also shown by ``notebooks/index.ipynb``).
 
     ``static`` and ``pages`` are the URLs of the static files and of the pages, relative to
-    where the content is shown.
+    where the content is shown; ``suffix`` ends a page's address (``.html`` on the static
+    site of ``make static``, where a page is ``NAME.html``).
     """
     cards = []
     for page in PAGES:
         name = _page_name(page)
         cards.append(
-            f'<li><a href="{pages}{page.notebook}">'
+            f'<li><a href="{pages}{name}{suffix}">'
             f'<img src="{static}img/{name}.svg" alt="" width="320" height="140">'
             f"<h2>{html.escape(page.title)}</h2><p>{html.escape(page.blurb)}</p></a></li>"
         )
@@ -275,7 +276,7 @@ def landing_body(static: str = STATIC_URL, pages: str = RENDER_URL) -> str:
         "<p>This app teaches the rules of Pay Me and its cousin Rummy 3-Pack, lays out any "
         "hand the best way, and lets you solve puzzles, play against the computer and "
         "compare strategies.</p>"
-        f'<p><a class="payme-cta" href="{pages}{first.notebook}">'
+        f'<p><a class="payme-cta" href="{pages}{_page_name(first)}{suffix}">'
         "New to Pay Me? Start here</a></p></div>"
         f'<figure><img src="{static}img/hand.svg" width="600" height="300" '
         f'alt="{html.escape(hero_text())}">'

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import sys
 from pathlib import Path
 from types import ModuleType
 from typing import Final, Literal
@@ -115,6 +116,9 @@ def describe() -> str:
         return "payme: the solver's compiled core is built and runs."
     if os.environ.get("PAYME_SOLVER", "").strip().lower() == "python":
         return "payme: the solver's pure-Python core runs (PAYME_SOLVER=python)."
+    if sys.platform == "emscripten":
+        # A browser's Python (the static site): no compiled core can load there.
+        return "payme: the solver's pure-Python core runs in this browser, with the same answers."
     if STALE:
         return (
             "payme: the solver's compiled core is out of date (built from an older _core.c): "

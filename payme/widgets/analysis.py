@@ -24,6 +24,8 @@ ValueError: Games must be a whole number from 1 to 2,000, not 0.
 from __future__ import annotations
 
 import base64
+import csv
+import importlib.util
 import io
 import re
 import threading
@@ -37,7 +39,14 @@ from payme.analysis.simulate import bot_names
 from payme.deprecation import renamed
 from payme.rulesets import PRESETS, Ruleset
 
-__all__ = ["PAGE_MAX_GAMES", "AnalysisPage", "figure_html", "frame_html", "styled_table"]
+__all__ = [
+    "PAGE_MAX_GAMES",
+    "AnalysisPage",
+    "figure_html",
+    "frame_html",
+    "plain_table",
+    "styled_table",
+]
 
 PAGE_MAX_GAMES = 2000
 """The most games one run may play from the page (a run of ``payme simulate`` may play
@@ -178,12 +187,17 @@ def styled_table(frame: Any, caption: str, index_label: str) -> str:
         .set_caption(escape(caption))
         .set_table_attributes('class="payme-table"')
     )
+    return _framed(styler.to_html(), caption, list(frame.columns))
+
+
+def _framed(table: str, caption: str, columns: list[str]) -> str:
+    """A table in a frame that scrolls sideways on a phone, then one line per measure."""
     meanings = []
-    for column in frame.columns:
+    for column in columns:
         if column in COLUMNS and not column.endswith(("_low", "_high")):
             info = COLUMNS[column]
             meanings.append(f"<li><b>{escape(info.label)}</b>: {escape(info.meaning)}.</li>")
-    if any(c.endswith(("_low", "_high")) for c in frame.columns):
+    if any(c.endswith(("_low", "_high")) for c in columns):
         meanings.append(
             "<li><b>95% low / high</b>: the true value lies between them in 95 runs of 100; "
             "more games give narrower intervals.</li>"
@@ -191,9 +205,36 @@ def styled_table(frame: Any, caption: str, index_label: str) -> str:
     return (
         f'<div class="payme-table-frame" role="region" aria-label="{escape(caption)}" '
         'tabindex="0" style="max-width:100%;overflow-x:auto">'
-        f"{styler.to_html()}</div>"
+        f"{table}</div>"
         f'<ul class="payme-measures">{"".join(meanings)}</ul>'
     )
+
+
+def plain_table(results: list[dict[str, Any]], caption: str) -> str:
+    """Each bot's results (:func:`payme.analysis.plain.bot_results`) as the same table
+    :func:`styled_table` draws, without pandas (the static site's Analysis page).
+
+    >>> html = plain_table([{"bot": "greedy", "games": 2, "win_rate": 0.5}], "Results")
+    >>> "<th>Wins (%)</th>" in html and "<td>50%</td>" in html and "Greedy" in html
+    True
+    """
+    columns = [c for c in (results[0] if results else {}) if c != "bot"]
+    head = "".join(f"<th>{escape(COLUMNS[c].label if c in COLUMNS else c)}</th>" for c in columns)
+    body = []
+    for row in results:
+        cells = [f"<td>{escape(str(row['bot']).capitalize())}</td>"]
+        for c in columns:
+            value = row[c]
+            shown = (
+                "–" if value != value else COLUMNS[c].fmt.format(value) if c in COLUMNS else value
+            )
+            cells.append(f"<td>{escape(str(shown))}</td>")
+        body.append(f"<tr>{''.join(cells)}</tr>")
+    table = (
+        f'<table class="payme-table"><caption>{escape(caption)}</caption>'
+        f"<thead><tr><th>Bot</th>{head}</tr></thead><tbody>{''.join(body)}</tbody></table>"
+    )
+    return _framed(table, caption, columns)
 
 
 def frame_html(frame: Any, caption: str) -> str:
@@ -292,6 +333,13 @@ class AnalysisPage:
             (self.results, "payme-analysis-results"),
         ):  # fmt: skip
             widget.add_class(cls)
+        # Without pandas (the static site: Python in the browser) the results are drawn by
+        # payme itself (payme.analysis.plain, payme.display.charts), and a run plays in the
+        # kernel's one thread (a browser's Python starts none), so Stop is not offered.
+        self.plain = importlib.util.find_spec("pandas") is None
+        if self.plain:
+            self.stop_button.layout.display = "none"
+            self.compare_box.description += " (in the server version of the app)"
         self._running = False
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
@@ -357,7 +405,7 @@ class AnalysisPage:
         self.players_limit.value = (
             f'<span class="payme-limit">{r.min_players} to {most} {note}</span>'
         )
-        self.compare_box.disabled = not _comparable(r)
+        self.compare_box.disabled = self.plain or not _comparable(r)
 
     def _settings_changed(self, _change: Any = None) -> None:
         if not self._quiet:
@@ -461,6 +509,8 @@ class AnalysisPage:
         >>> import sys; "pandas" in sys.modules
         True
         """
+        if self.plain:
+            return  # nothing heavy to import (and no threads in a browser)
         if background:
             timer = threading.Timer(delay, _import_heavy)
             timer.name, timer.daemon = "payme-warm-up", True
@@ -488,6 +538,9 @@ class AnalysisPage:
         self._running = True
         self._stop.clear()
         self.run_button.disabled = True
+        if self.plain:
+            self._run_safely(*settings)
+            return
         self.stop_button.disabled = False
         self.stop_button.button_style = "danger"
         self._thread = threading.Thread(
@@ -544,6 +597,9 @@ class AnalysisPage:
             self.stop_button.button_style = ""
 
     def _run(self, rules: str, players: int, seats: list[str], games: int, seed: int) -> None:
+        if self.plain:
+            self._run_plain(rules, players, seats, games, seed)
+            return
         from payme.analysis import stats
         from payme.analysis.simulate import simulate
 
@@ -582,6 +638,65 @@ class AnalysisPage:
             f"Done: {games:,} game{'s' if games != 1 else ''}{each} of {names}; "
             f"{len(df):,} rows to download."
         )
+
+    def _run_plain(self, rules: str, players: int, seats: list[str], games: int, seed: int) -> None:
+        """The run without pandas or matplotlib: the same games, tables and plots drawn by
+        payme (the static site's Analysis page)."""
+        from payme.analysis import plain
+        from payme.display.charts import bar_chart, line_chart
+
+        plural = "s" if games != 1 else ""
+        self.message.info(
+            f"Playing {games:,} game{plural} of {_title(rules)}, with {', '.join(seats)}…"
+        )
+        self.results.value = ""
+        self.progress.description = _short(rules)
+        rows = plain.play_rows(games, rules, players, seats, seed, progress=self._on_progress)
+        results = plain.bot_results(rows)
+        parts = [_csv_rows_link(rows, f"payme-{rules}-{games}-games.csv")]
+        parts.append(plain_table(results, f"Each bot's results: {_title(rules)}"))
+        if "mean_total" in results[0]:
+            bars = [(r["bot"], r["mean_total"], r["total_low"], r["total_high"]) for r in results]
+            title = "Final total of each bot"
+            parts.append(_chart(bar_chart(bars, title=title, unit="points"), title))
+            title = "Mean penalty by hand"
+            lines = plain.penalty_by_hand(rows)
+            chart = line_chart(lines, title=title, x_label="hand", unit="points")
+            parts.append(_chart(chart, title))
+        else:
+            bars = [
+                (r["bot"], 100 * r["win_rate"], 100 * r["win_low"], 100 * r["win_high"])
+                for r in results
+            ]
+            title = "Win rate of each bot"
+            parts.append(_chart(bar_chart(bars, title=title, unit="% of games"), title))
+        self.results.value = "".join(parts)
+        self.message.ok(
+            f"Done: {games:,} game{plural} of {_title(rules)}; {len(rows):,} rows to download."
+        )
+
+
+def _chart(svg: str, caption: str) -> str:
+    """An SVG chart drawn by payme, as :func:`figure_html` frames a matplotlib one."""
+    return (
+        f'<figure class="payme-plot payme-analysis-plot">{svg}'
+        f"<figcaption>{escape(caption)}</figcaption></figure>"
+    )
+
+
+def _csv_rows_link(rows: list[dict[str, Any]], name: str) -> str:
+    """:func:`csv_link` for rows as dicts (no pandas)."""
+    buffer = io.StringIO()
+    if rows:
+        writer = csv.DictWriter(buffer, fieldnames=list(rows[0]), lineterminator="\n")
+        writer.writeheader()
+        writer.writerows(rows)
+    data = base64.b64encode(buffer.getvalue().encode()).decode("ascii")
+    return (
+        f'<p><a class="payme-analysis-download" download="{escape(name)}" '
+        f'href="data:text/csv;base64,{data}">Download every row ({len(rows):,} rows, CSV)</a>'
+        "</p>"
+    )
 
 
 __getattr__ = renamed(
