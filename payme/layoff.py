@@ -44,7 +44,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from itertools import pairwise, product
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from payme.cards import CARDS, N_REGULAR, SUITS, Card, CardError, CardsLike, format_hand, html_by
 from payme.codes import cards_of, hand_code, meld_at, meld_code, table_for
@@ -764,13 +764,21 @@ class _LaidSets:
             out.append(d)
         return out
 
+    def sums(self, per_kind: Sequence[Sequence[Any]]) -> list[Any]:
+        """For every number, the sum over the kinds of ``per_kind[j][digit j]``: a list
+        indexed by number."""
+        out = [0]
+        for values in per_kind:
+            out = [x + y for y in values for x in out]
+        return out
+
     def _group(self) -> dict[int, list[tuple[int, list[int]]]]:
         """The members by size, then by the points they lay off, most first."""
         if self._by_size is None:
-            sizes, laid = [0], [0]  # every number's size and points
-            for r, p in zip(self.radix, self.points, strict=True):
-                sizes = [s + v for v in range(r) for s in sizes]
-                laid = [q + v * p for v in range(r) for q in laid]
+            sizes = self.sums([range(r) for r in self.radix])  # every number's size
+            laid = self.sums(
+                [[v * p for v in range(r)] for r, p in zip(self.radix, self.points, strict=True)]
+            )
             grouped: dict[int, dict[int, list[int]]] = {}
             bits = self._bits_of(0)
             number = bits.find("1", 1)
@@ -863,43 +871,51 @@ def _plain_search(cards: tuple[Card, ...], t: RuleTables) -> Search | CompiledSe
     return value_search(cards, t)
 
 
-def _starts(
-    cards: tuple[Card, ...], t: RuleTables, kinds: Sequence[Card]
-) -> Callable[[Sequence[int]], int] | None:
-    """The fewest points of ``cards`` less some copies of each of ``kinds`` (a count per
-    kind), each answer a start of one search of the whole hand (:func:`_plain_search`);
-    ``None`` where there is no such search.
+class _Starts:
+    """The fewest points of a hand less some copies of each of some kinds of its cards,
+    each answer a start of one search of the whole hand (:func:`_plain_search`).
 
-    What laying off one card of each kind takes from the search's start: a pure wild card
-    from its count, a card set aside (never in a meld) from the points set aside, any other
-    from the state; the cards are taken from those set aside first.
+    What laying off ``v`` copies of a kind takes from the search's start (:meth:`taken`):
+    pure wild cards from their count, cards set aside (never in a meld) from the points set
+    aside, any other from the state; the cards are taken from those set aside first.
     """
+
+    def __init__(self, h: Search | CompiledSearch, t: RuleTables, kinds: Sequence[Card]):
+        self.state0, self.aside0, self.pure0, self.search = h.state0, h.aside, h.n_any, h.value
+        isolated = Counter(h.isolated)
+        unit_of, points = h.book.unit_of, t.points
+        self.table = [
+            (wild, isolated[c], points[c.index], 0 if wild else unit_of[c.index])
+            for c in kinds
+            for wild in (c.index >= N_REGULAR,)
+        ]
+
+    def taken(self, j: int, v: int) -> tuple[int, int, int]:
+        """What ``v`` copies of the ``j``-th kind take: (state, pure wild cards, points)."""
+        wild, iso, pts, unit = self.table[j]
+        if wild:
+            return 0, v, 0
+        aside = min(v, iso)
+        return (v - aside) * unit, 0, aside * pts
+
+    def value(self, state: int, pure: int, aside: int) -> int:
+        """The fewest points with ``state``, ``pure`` and ``aside`` taken from the start."""
+        return self.search(self.state0 - state, self.pure0 - pure, 1) + self.aside0 - aside
+
+    def __call__(self, counts: Sequence[int]) -> int:
+        """The fewest points less ``counts`` copies of each kind."""
+        state = pure = aside = 0
+        for j, v in enumerate(counts):
+            s, p, a = self.taken(j, v)
+            state, pure, aside = state + s, pure + p, aside + a
+        return self.value(state, pure, aside)
+
+
+def _starts(cards: tuple[Card, ...], t: RuleTables, kinds: Sequence[Card]) -> _Starts | None:
+    """:class:`_Starts` for ``cards`` and ``kinds``, or ``None`` where there is no one
+    search of the whole hand."""
     h = _plain_search(cards, t)
-    if h is None:
-        return None
-    isolated = Counter(h.isolated)
-    unit_of, points = h.book.unit_of, t.points
-    table = [
-        (wild, isolated[c], points[c.index], 0 if wild else unit_of[c.index])
-        for c in kinds
-        for wild in (c.index >= N_REGULAR,)
-    ]
-    state0, aside0, pure0, search = h.state0, h.aside, h.n_any, h.value
-
-    def started(counts: Sequence[int]) -> int:
-        state, aside, pure = state0, aside0, pure0
-        for (wild, iso, pts, unit), v in zip(table, counts, strict=True):
-            if not v:
-                continue
-            if wild:
-                pure -= v
-                continue
-            aside_now = min(v, iso)
-            aside -= aside_now * pts
-            state -= (v - aside_now) * unit
-        return search(state, pure, 1) + aside
-
-    return started
+    return None if h is None else _Starts(h, t, kinds)
 
 
 class _Search:
@@ -1015,14 +1031,29 @@ class _Search:
         """
         kinds, digits_of = sets.kinds, sets.digits
         scored: dict[int, int] = {}
-        made: list[Callable[[Sequence[int]], int] | None] = []  # the search, once needed
+        # Whether each number lays off more copies of some kind than the deadwood holds.
+        beyond = sets.sums(
+            [[int(v > d) for v in range(r)] for d, r in zip(dead, sets.radix, strict=True)]
+        )
+        # What each number takes from the start of the one search (made once needed).
+        taken: list[tuple[_Starts | None, list[int], list[int], list[int]]] = []
 
         def value(number: int) -> int:
-            if not made:
-                made.append(_starts(self.cards, self.t, kinds))
-            started = made[0]
-            if started is not None:
-                return started(digits_of(number))
+            if not taken:
+                starts = _starts(self.cards, self.t, kinds)
+                if starts is None:
+                    taken.append((None, [], [], []))
+                else:
+                    parts = [
+                        [starts.taken(j, v) for v in range(r)] for j, r in enumerate(sets.radix)
+                    ]
+                    state, pure, aside = (
+                        sets.sums([[x[i] for x in p] for p in parts]) for i in range(3)
+                    )
+                    taken.append((starts, state, pure, aside))
+            starts, state, pure, aside = taken[0]
+            if starts is not None:
+                return starts.value(state[number], pure[number], aside[number])
             counts = Counter(self.cards)
             for c, v in zip(kinds, digits_of(number), strict=True):
                 counts[c] -= v
@@ -1031,11 +1062,7 @@ class _Search:
         def score(number: int, bound: int) -> int:
             found = scored.get(number)
             if found is None:
-                if all(v <= d for v, d in zip(digits_of(number), dead, strict=True)):
-                    found = max(0, bound)
-                else:
-                    found = value(number)
-                scored[number] = found
+                found = scored[number] = max(0, bound) if not beyond[number] else value(number)
             return found
 
         return score
