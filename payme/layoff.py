@@ -780,64 +780,263 @@ _Choice = tuple[tuple[int, tuple[Card, ...]], ...]
 _NOTHING: _Choice = ()
 
 
-class _Packed:
-    """Multisets of the lay-off candidate cards packed into one integer, a field per kind.
+class _LaidSets:
+    """Every set of candidate cards that can be laid off together onto the open melds.
 
-    Each field has a guard bit above the largest count, so "does ``o`` fit in ``r``" is one
-    subtraction: no field borrows exactly when every guard bit survives.
+    A set of the hand's candidate cards (a sub-multiset) is a number in mixed radix, a
+    digit per kind of card (its copies, 0 up to those held), and a family of sets is a
+    bitset over those numbers (an int, bit ``number``).  ``sets[i]``, the sets the melds
+    from the ``i``-th on can take together (each meld one of its lay-offs or nothing), is
+    ``sets[i + 1]`` joined with that family shifted by each lay-off of the ``i``-th meld,
+    where it fits: a few operations on ints per lay-off, however many sets there are, where
+    listing the choices meld by meld visits each reachable set once per meld and size.
+
+    The order the search must keep among equally good sets -- the first choice reaching
+    each, the declarer's melds in order, nothing onto a meld before something, fewer
+    cards before more, each size's lay-offs in sorted order -- is the order of each set's
+    first choice read meld by meld (:meth:`first_choice`): at each meld the first option
+    after which the cards still to place can go onto the later melds.
     """
 
-    def __init__(self, kinds: list[Card], counts: Counter[Card]) -> None:
+    def __init__(
+        self, kinds: list[Card], counts: Counter[Card], melds: list[_Meld], points: Sequence[int]
+    ) -> None:
+        self.radix = [counts[k] + 1 for k in kinds]
+        self.strides = []
+        n = 1
+        for r in self.radix:
+            self.strides.append(n)
+            n *= r
+        self.n = n
         self.kinds = kinds
-        most = max((counts[k] for k in kinds), default=1)
-        self.width = most.bit_length() + 1
-        self.shift = {k: i * self.width for i, k in enumerate(kinds)}
-        self.guards = sum(1 << (i * self.width + self.width - 1) for i in range(len(kinds)))
-        self.mask = (1 << (self.width - 1)) - 1
+        self.points = [points[k.index] for k in kinds]
+        at = {k: j for j, k in enumerate(kinds)}
+        # Each meld's lay-offs in the search's order: (number, (kind, copies)..., cards).
+        self.options: list[list[tuple[int, tuple[tuple[int, int], ...], tuple[Card, ...]]]] = []
+        for m in melds:
+            listed = []
+            for k in range(1, m.room + 1):
+                for added in m.options(k):
+                    parts = tuple(sorted(Counter(at[c] for c in added).items()))
+                    number = sum(self.strides[j] * v for j, v in parts)
+                    listed.append((number, parts, added))
+            self.options.append(listed)
+        full = (1 << n) - 1
+        at_most: dict[tuple[int, int], int] = {}
+        family = 1  # after the last meld: only the empty set
+        sets = [family]
+        for listed in reversed(self.options):
+            grown = family
+            for number, parts, _ in listed:
+                room = full
+                for j, v in parts:
+                    key = (j, self.radix[j] - 1 - v)
+                    mask = at_most.get(key)
+                    if mask is None:
+                        mask = at_most[key] = self._at_most(*key, full)
+                    room &= mask
+                grown |= (family & room) << number
+            family = grown
+            sets.append(family)
+        sets.reverse()
+        self.sets = sets
+        self._bits: dict[int, str] = {}
+        self._by_size: dict[int, list[tuple[int, list[int]]]] | None = None
 
-    def pack(self, cards: Iterable[Card]) -> int:
-        return sum(1 << self.shift[c] for c in cards)
+    def _at_most(self, j: int, v: int, full: int) -> int:
+        """The numbers whose ``j``-th digit is at most ``v``."""
+        block = self.strides[j] * self.radix[j]
+        every_block = full // ((1 << block) - 1)  # a 1 at the start of each block
+        return ((1 << ((v + 1) * self.strides[j])) - 1) * every_block
 
-    def fits(self, part: int, whole: int) -> bool:
-        return ((whole | self.guards) - part) & self.guards == self.guards
+    def _bits_of(self, i: int) -> str:
+        """``sets[i]`` as a string of digits, ``"1"`` at each member's number."""
+        bits = self._bits.get(i)
+        if bits is None:
+            bits = self._bits[i] = format(self.sets[i], f"0{self.n}b")[::-1]
+        return bits
 
-    def unpack(self, value: int) -> list[Card]:
+    def digits(self, number: int) -> list[int]:
         out = []
-        for i, k in enumerate(self.kinds):
-            out += [k] * ((value >> (i * self.width)) & self.mask)
+        for r in self.radix:
+            number, d = divmod(number, r)
+            out.append(d)
         return out
+
+    def sums(self, per_kind: Sequence[Sequence[Any]]) -> list[Any]:
+        """For every number, the sum over the kinds of ``per_kind[j][digit j]``: a list
+        indexed by number."""
+        out = [0]
+        for values in per_kind:
+            out = [x + y for y in values for x in out]
+        return out
+
+    def _group(self) -> dict[int, list[tuple[int, list[int]]]]:
+        """The members by size, then by the points they lay off, most first."""
+        if self._by_size is None:
+            sizes = self.sums([range(r) for r in self.radix])  # every number's size
+            laid = self.sums(
+                [[v * p for v in range(r)] for r, p in zip(self.radix, self.points, strict=True)]
+            )
+            grouped: dict[int, dict[int, list[int]]] = {}
+            bits = self._bits_of(0)
+            number = bits.find("1", 1)
+            while number >= 0:
+                grouped.setdefault(sizes[number], {}).setdefault(laid[number], []).append(number)
+                number = bits.find("1", number + 1)
+            self._by_size = {
+                k: sorted(by_laid.items(), key=lambda item: -item[0])
+                for k, by_laid in grouped.items()
+            }
+        return self._by_size
+
+    @property
+    def most(self) -> int:
+        """The most cards any member lays off."""
+        return max(self._group(), default=0)
+
+    def ranked(self, size: int) -> list[tuple[int, list[int]]]:
+        """The members of ``size`` cards, as (points laid off, the numbers of the members
+        laying off those points), most points first."""
+        return self._group().get(size, [])
+
+    def by_points(self) -> list[tuple[int, int, list[int]]]:
+        """Every member, as (points laid off, size, the numbers of those members), most
+        points first."""
+        return sorted(
+            ((laid, size, tied) for size, found in self._group().items() for laid, tied in found),
+            key=lambda item: -item[0],
+        )
+
+    def first(self, number: int) -> tuple[int, ...]:
+        """The first choice laying off the set ``number``: for each meld the place of its
+        lay-off in the meld's list, counted from 1 (0: nothing onto it)."""
+        digits = self.digits(number)
+        out = []
+        for i, listed in enumerate(self.options):
+            if not number:
+                out += [0] * (len(self.options) - i)
+                break
+            later = self._bits_of(i + 1)
+            if later[number] == "1":
+                out.append(0)
+                continue
+            for place, (code, parts, _) in enumerate(listed, 1):
+                if (
+                    code <= number
+                    and all(digits[j] >= v for j, v in parts)
+                    and later[number - code] == "1"
+                ):
+                    for j, v in parts:
+                        digits[j] -= v
+                    number -= code
+                    out.append(place)
+                    break
+            else:  # pragma: no cover - every member of sets[i] is reached this way
+                raise AssertionError("a set laid off without a first choice")
+        return tuple(out)
+
+    def choice(self, number: int, indices: list[int]) -> _Choice:
+        """The first choice laying off the set ``number``, each lay-off with the index of
+        its declarer's meld (``indices``, one per open meld)."""
+        return tuple(
+            (indices[i], self.options[i][place - 1][2])
+            for i, place in enumerate(self.first(number))
+            if place
+        )
 
 
 def _plain_search(cards: tuple[Card, ...], t: RuleTables) -> Search | CompiledSearch | None:
-    """The solver's search of a hand holding only regular cards (wild cards of a rank
-    included) and cards never melded, or ``None`` for any other hand."""
+    """The solver's search of a hand holding regular cards (wild cards of a rank
+    included), cards never melded and pure wild cards that may play in any meld all
+    priced alike (jokers, say), or ``None`` for any other hand.
+
+    Its value from a start leaves ``b`` such wild cards in the hand, whichever they are:
+    priced alike, they are interchangeable.
+    """
     from payme.solver.search import value_search
 
-    if any(c.index >= N_REGULAR and c.index not in t.never for c in cards):
-        return None
+    price = None
+    for c in cards:
+        i = c.index
+        if i < N_REGULAR or i in t.never:
+            continue
+        if i in t.single or t.scope[i] != "any":
+            return None
+        if price is None:
+            price = t.points[i]
+        elif t.points[i] != price:
+            return None
     return value_search(cards, t)
+
+
+class _Starts:
+    """The fewest points of a hand less some copies of each of some kinds of its cards,
+    each answer a start of one search of the whole hand (:func:`_plain_search`).
+
+    What laying off ``v`` copies of a kind takes from the search's start (:meth:`taken`):
+    pure wild cards from their count, cards set aside (never in a meld) from the points set
+    aside, any other from the state; the cards are taken from those set aside first.
+    """
+
+    def __init__(self, h: Search | CompiledSearch, t: RuleTables, kinds: Sequence[Card]):
+        self.state0, self.aside0, self.pure0, self.search = h.state0, h.aside, h.n_any, h.value
+        isolated = Counter(h.isolated)
+        unit_of, points = h.book.unit_of, t.points
+        self.table = [
+            (wild, isolated[c], points[c.index], 0 if wild else unit_of[c.index])
+            for c in kinds
+            for wild in (c.index >= N_REGULAR,)
+        ]
+
+    def taken(self, j: int, v: int) -> tuple[int, int, int]:
+        """What ``v`` copies of the ``j``-th kind take: (state, pure wild cards, points)."""
+        wild, iso, pts, unit = self.table[j]
+        if wild:
+            return 0, v, 0
+        aside = min(v, iso)
+        return (v - aside) * unit, 0, aside * pts
+
+    def value(self, state: int, pure: int, aside: int) -> int:
+        """The fewest points with ``state``, ``pure`` and ``aside`` taken from the start."""
+        return self.search(self.state0 - state, self.pure0 - pure, 1) + self.aside0 - aside
+
+    def __call__(self, counts: Sequence[int]) -> int:
+        """The fewest points less ``counts`` copies of each kind."""
+        state = pure = aside = 0
+        for j, v in enumerate(counts):
+            s, p, a = self.taken(j, v)
+            state, pure, aside = state + s, pure + p, aside + a
+        return self.value(state, pure, aside)
+
+
+def _starts(cards: tuple[Card, ...], t: RuleTables, kinds: Sequence[Card]) -> _Starts | None:
+    """:class:`_Starts` for ``cards`` and ``kinds``, or ``None`` where there is no one
+    search of the whole hand."""
+    h = _plain_search(cards, t)
+    return None if h is None else _Starts(h, t, kinds)
 
 
 class _Search:
     """The joint optimum: the fewest points, then the fewest cards laid off.
 
-    Laying off cards worth ``p`` points leaves at least ``evaluate(hand) - p`` (the cards
-    left can do no worse than before without the ones laid off).  So the sets of cards that
-    can be laid off together are listed by size, one size at a time, and a set is evaluated
-    only when that bound lets it beat the best found so far (a set of the whole hand's
-    deadwood cards reaches its bound exactly, without a search; for a hand without pure
-    wild cards a set is scored as another start of one search of the whole hand, see
-    :meth:`_points_without`); the listing stops at the first size where no set can (even
-    laying off every candidate card).  Among equally good
-    sets the first in a fixed order wins: most points laid off, then the first found
-    (declarer's melds in order, nothing onto a meld before something, fewer cards before
-    more) -- the same every time.
+    Every set of cards that can be laid off together is found at once (:class:`_LaidSets`,
+    a few operations on ints per lay-off of each meld).  Laying off cards worth ``p``
+    points leaves at least ``evaluate(hand) - p`` (the cards left can do no worse than
+    before without the ones laid off), so the sets are scored most points first, and
+    only while that bound lets one beat the fewest points found so far (a set of the whole
+    hand's deadwood cards reaches its bound exactly, without a search; any other is scored
+    as another start of one search of the whole hand where there is one, see
+    :func:`_starts`); the scoring stops at once when a set reaches the floor (the hand
+    with every card that takes part in some lay-off priced at 0).  Then, of the sets
+    reaching the fewest points, the fewest cards win; among those the first in a fixed
+    order: most points laid off, then the first choice (declarer's melds in order, nothing
+    onto a meld before something, fewer cards before more) -- the same every time.
 
-    The worst case: for each size, every distinct "cards left" is listed once per meld
-    (at most the product of (copies + 1) over the candidate kinds: 2**14 for a 14-card
-    hand) and evaluated at most once.  Measured (2 shared cores, CPU time): realistic
-    hands 2-10 ms; adversarial 14-card hands holding 8 wild cards against 5-11 melds up
-    to about 0.5 s (see docs/benchmarks.md).
+    The worst case: the distinct sets number at most the product of (copies + 1) over the
+    candidate kinds (2**14 for a 14-card hand), each scored at most once.  Measured (2
+    shared cores, CPU time): hard 14-card positions built at random, many wild cards
+    against up to 20 melds, at most about 0.1 s (``python -m benchmarks layoff``).
     """
 
     def __init__(self, cards: tuple[Card, ...], declared: tuple[Meld, ...], t: RuleTables):
@@ -846,18 +1045,9 @@ class _Search:
         counts = Counter(cards)
         self.melds = [(i, _Meld(m, counts, t)) for i, m in enumerate(declared)]
         self.evaluations: dict[tuple[Card, ...], Evaluation] = {}
-        # The listing's state (set by best): the melds that can take cards, the packing of
-        # the candidate cards, lay-offs by meld and size, room left from each meld on, the
-        # places already visited for the size being listed, and the one search of the
-        # whole hand that scores the sets laid off (None: each is evaluated; built at the
-        # first set that needs it, since most hands need none).
+        # Set by choose: the melds that can take cards and the candidate kinds of card.
         self._live: list[tuple[int, _Meld]] = []
-        self._packed = _Packed([], counts)
-        self._coded: dict[tuple[int, int], list[tuple[int, int, tuple[Card, ...]]]] = {}
-        self._rooms: list[int] = []
-        self._seen: set[tuple[int, int]] = set()
-        self._whole: Search | CompiledSearch | None = None
-        self._whole_built = False
+        self._kinds: list[Card] = []
 
     def evaluate(self, cards: tuple[Card, ...]) -> Evaluation:
         ev = self.evaluations.get(cards)
@@ -884,61 +1074,97 @@ class _Search:
             return top, None, _NOTHING
         counts = Counter(self.cards)
         kinds = sorted({c for _, m in melds for c in m.kinds})
-        packed = _Packed(kinds, counts)
-        others = [c for c in self.cards if c not in packed.shift]
         points = self.t.points
-        start = packed.pack(c for c in self.cards if c in packed.shift)
         # No set of cards laid off takes more points than all the candidates together.
         floor = max(0, top - sum(points[c.index] * counts[c] for c in kinds))
-        most = min(sum(counts[c] for c in kinds), sum(m.room for _, m in melds))
-        self._live = melds
-        self._packed = packed
-        self._rooms = [sum(m.room for _, m in melds[i:]) for i in range(len(melds) + 1)]
-        # The deadwood of the whole hand's best layout, as far as it is candidate cards.
-        dead = packed.pack(c for c in deadwood if c in packed.shift)
-        self._whole, self._whole_built = None, False
-        best_points, best_left, best_choice, best_size = top, None, _NOTHING, 0
-        # When every candidate card is deadwood the floor is exact already: the best layout
-        # less all of them reaches it, and pricing them at 0 finds nothing lower.
-        tight = packed.fits(start, dead)
-        for size in range(1, most + 1):
-            # Every set of this size or larger is worth at least (floor, size).
-            if (floor, size) >= (best_points, best_size):
-                break
-            if not tight and size > 0:
-                # Listing more sizes costs: first try the tighter floor (one search).
-                tight = True
-                floor = max(floor, self._floor_free(top))
-                if (floor, size) >= (best_points, best_size):
-                    break
-            # Every distinct "cards left" reachable by laying off exactly ``size`` cards,
-            # with the first choice reaching it and the points it lays off.
-            reach: dict[int, tuple[_Choice, int]] = {}
-            self._seen = set()
-            self._spread(0, size, start, _NOTHING, 0, reach)
-            ranked = sorted(
-                (max(0, top - laid), -laid, n, left)
-                for n, (left, (_, laid)) in enumerate(reach.items())
-            )
-            for bound, _, _, left in ranked:
-                if (bound, size) >= (best_points, best_size):
-                    break  # neither this set nor any after it can do better
-                if packed.fits(start - left, dead):
-                    # Only cards of the deadwood laid off: the bound is exact (the best
-                    # layout of the whole hand, less them, reaches it).
-                    value = bound
-                else:
-                    value = self._points_without(packed.unpack(start - left))
-                if (value, size) < (best_points, best_size):
-                    best_points, best_left, best_choice, best_size = (
-                        value,
-                        left,
-                        reach[left][0],
-                        size,
-                    )
-        if best_left is None:
+        if floor >= top:
             return top, None, _NOTHING
-        return best_points, self._left(others, packed, best_left), best_choice
+        self._live = melds
+        self._kinds = kinds
+        # The deadwood of the whole hand's best layout, as far as it is candidate cards:
+        # when every candidate card is deadwood the floor is exact already (the best layout
+        # less all of them reaches it, and pricing them at 0 finds nothing lower).
+        dead = Counter(c for c in deadwood if c in kinds)
+        if any(dead[c] < counts[c] for c in kinds):
+            floor = max(floor, self._floor_free(top))
+            if floor >= top:
+                return top, None, _NOTHING
+        sets = _LaidSets(kinds, counts, [m for _, m in melds], points)
+        score = self._scorer(sets, [dead[c] for c in kinds])
+        # The fewest points any set reaches, found first among the sets laying off the most
+        # points (whose bound, the hand's points less those laid off, is lowest).
+        fewest = top
+        for laid, _, tied in sets.by_points():
+            if max(0, top - laid) >= fewest:
+                break
+            fewest = min(fewest, *(score(number, top - laid) for number in tied))
+            if fewest <= floor:
+                break
+        if fewest >= top:
+            return top, None, _NOTHING
+        # Then the fewest cards reaching it, most points laid off, the first choice.
+        for size in range(1, sets.most + 1):
+            for laid, tied in sets.ranked(size):
+                if max(0, top - laid) > fewest:
+                    break  # neither these sets nor any after them reach it
+                best = [n for n in tied if score(n, top - laid) == fewest]
+                if best:
+                    if len(best) > 1:
+                        best.sort(key=sets.first)
+                    left = Counter(self.cards)
+                    left.subtract(dict(zip(kinds, sets.digits(best[0]), strict=True)))
+                    choice = sets.choice(best[0], [i for i, _ in melds])
+                    return fewest, tuple(sorted(left.elements())), choice
+        raise AssertionError("the fewest points were reached by no set")  # pragma: no cover
+
+    def _scorer(self, sets: _LaidSets, dead: list[int]) -> Callable[[int, int], int]:
+        """The fewest points of the hand less a set laid off (by its number in ``sets``,
+        given the bound: the hand's points less those laid off), each set scored once.
+
+        A set of deadwood cards only (at most ``dead`` copies of each kind) reaches its
+        bound (the best layout of the whole hand, less them).  A hand whose pure wild cards
+        (if any) are alike (see :func:`_plain_search`) is searched once, and each set laid
+        off is a different start of that search (as for going out): the search of the
+        whole hand holds every candidate meld of the cards left, and its notes serve every
+        start.  Anything else is evaluated afresh.
+        """
+        kinds, digits_of = sets.kinds, sets.digits
+        scored: dict[int, int] = {}
+        # Whether each number lays off more copies of some kind than the deadwood holds.
+        beyond = sets.sums(
+            [[int(v > d) for v in range(r)] for d, r in zip(dead, sets.radix, strict=True)]
+        )
+        # What each number takes from the start of the one search (made once needed).
+        taken: list[tuple[_Starts | None, list[int], list[int], list[int]]] = []
+
+        def value(number: int) -> int:
+            if not taken:
+                starts = _starts(self.cards, self.t, kinds)
+                if starts is None:
+                    taken.append((None, [], [], []))
+                else:
+                    parts = [
+                        [starts.taken(j, v) for v in range(r)] for j, r in enumerate(sets.radix)
+                    ]
+                    state, pure, aside = (
+                        sets.sums([[x[i] for x in p] for p in parts]) for i in range(3)
+                    )
+                    taken.append((starts, state, pure, aside))
+            starts, state, pure, aside = taken[0]
+            if starts is not None:
+                return starts.value(state[number], pure[number], aside[number])
+            counts = Counter(self.cards)
+            for c, v in zip(kinds, digits_of(number), strict=True):
+                counts[c] -= v
+            return self.evaluate(tuple(sorted(counts.elements()))).deadwood_points
+
+        def score(number: int, bound: int) -> int:
+            found = scored.get(number)
+            if found is None:
+                found = scored[number] = max(0, bound) if not beyond[number] else value(number)
+            return found
+
+        return score
 
     def _floor_free(self, top: int) -> int:
         """The fewest points the hand could reach if every card that takes part in some
@@ -948,7 +1174,7 @@ class _Search:
         than this.)  Every candidate card is tried first, a search that often settles it
         alone; then only the cards of some valid lay-off, which lists them all."""
         candidates = 0
-        for c in self._packed.kinds:
+        for c in self._kinds:
             candidates |= 1 << c.index
         floor = self._priced_without(candidates)
         if floor >= top:
@@ -976,92 +1202,6 @@ class _Search:
         from payme.solver.search import priced_points
 
         return priced_points(self.cards, self.t, _free_cost(self.t, free))
-
-    def _points_without(self, laid: list[Card]) -> int:
-        """The fewest points of the hand without the cards ``laid``.
-
-        A hand without pure wild cards (jokers and the like) is searched once, and each set
-        of cards laid off is a different start of that search (as for going out): the
-        search of the whole hand holds every candidate meld of the cards left, and its
-        notes serve every start.  Anything else is evaluated afresh.
-        """
-        if not self._whole_built:
-            self._whole, self._whole_built = _plain_search(self.cards, self.t), True
-        h = self._whole
-        if h is None:
-            counts = Counter(self.cards)
-            for c in laid:
-                counts[c] -= 1
-            rest = tuple(sorted(counts.elements()))
-            return self.evaluate(rest).deadwood_points
-        state, aside = h.state0, h.aside
-        isolated = list(h.isolated)
-        unit_of = h.book.unit_of
-        for c in laid:
-            if c in isolated:
-                isolated.remove(c)
-                aside -= self.t.points[c.index]
-            else:
-                state -= unit_of[c.index]
-        return h.value(state, 0, 1) + aside
-
-    @staticmethod
-    def _left(others: list[Card], packed: _Packed, left: int) -> tuple[Card, ...]:
-        """The hand's cards left: those no meld could take and the candidates not laid off."""
-        return tuple(sorted((*others, *packed.unpack(left))))
-
-    def _options(self, i: int, k: int) -> list[tuple[int, int, tuple[Card, ...]]]:
-        """The lay-offs of ``k`` cards onto the ``i``-th meld still open, each packed, with
-        the points it lays off."""
-        found = self._coded.get((i, k))
-        if found is None:
-            pack, points = self._packed.pack, self.t.points
-            found = self._coded[(i, k)] = [
-                (pack(added), sum(points[c.index] for c in added), added)
-                for added in self._live[i][1].options(k)
-            ]
-        return found
-
-    def _spread(
-        self, i: int, size: int, left: int, choice: _Choice, laid: int, reach: dict[int, Any]
-    ) -> None:
-        """Lay off ``size`` more cards onto the open melds from the ``i``-th on, taking them
-        from ``left``, in every way; the first choice reaching each "cards left" is kept."""
-        melds = self._live
-        if i == len(melds):
-            if not size and left not in reach:
-                reach[left] = (choice, laid)
-            return
-        if size > self._rooms[i]:
-            return
-        # Whatever is reachable from here was reached the first time here: once per place
-        # bounds the listing by the melds times the distinct "cards left", not the choices.
-        key = (i, left)
-        if key in self._seen:
-            return
-        self._seen.add(key)
-        index, m = melds[i]
-        guards = self._packed.guards
-        whole = left | guards
-        if i + 1 == len(melds):
-            # The last meld, its ends written out (a call each cost more than the test):
-            # nothing onto it, then all the cards still to place.
-            if not size and left not in reach:
-                reach[left] = (choice, laid)
-            if size:
-                for code, pts, added in self._options(i, size):
-                    if (whole - code) & guards == guards and left - code not in reach:
-                        reach[left - code] = ((*choice, (index, added)), laid + pts)
-            return
-        # Nothing onto this meld first, then fewer cards before more: the order in which
-        # equally good lay-offs are preferred.
-        self._spread(i + 1, size, left, choice, laid, reach)
-        for k in range(1, min(size, m.room) + 1):
-            for code, pts, added in self._options(i, k):
-                if (whole - code) & guards == guards:
-                    self._spread(
-                        i + 1, size - k, left - code, (*choice, (index, added)), laid + pts, reach
-                    )
 
 
 _FREE_COSTS: dict[RuleTables, dict[int, tuple[int, ...]]] = {}

@@ -494,33 +494,40 @@ def test_single_lay_offs_are_the_cards_that_grow_a_meld_alone(r: Ruleset) -> Non
 
 @pytest.mark.parametrize("name", ["denexa", "family", "classic"])
 def test_one_search_scores_every_set_laid_off_as_evaluate_does(name: str) -> None:
-    # For a hand without pure wild cards the lay-off search scores "the hand without these
-    # cards" as another start of one search of the whole hand: it must be evaluate's answer.
-    from payme.layoff import _plain_search, _Search
+    # For a hand without pure wild cards, or with pure wild cards all priced alike, the
+    # lay-off search scores "the hand without these cards" as another start of one search
+    # of the whole hand: it must be evaluate's answer.
+    from payme.layoff import _starts
 
     rng = random.Random(f"without-{name}")
     r = rules(name)
-    checked = 0
+    pack = Pack.of(r).cards()
+    checked = jokers = 0
     for n in range(150):
         dealt = rng.randint(3, 13)
         t = tables_for(r, dealt)
-        pool = [c for c in Pack.of(r).cards() if c.index < 52]
+        pool = [c for c in pack if c.index < 52]
         if n % 2:
             low = rng.randint(1, 9)
             pool = [c for c in pool if c.rank is not None and low <= c.rank < low + 5]
+        if n % 3 == 0:
+            pool += [c for c in pack if c.index >= 52]
         hand = tuple(sorted(rng.sample(pool, rng.randint(3, 14))))
-        search = _Search(hand, (), t)
-        search._whole = _plain_search(hand, t)
-        if search._whole is None:
+        kinds = sorted(set(hand))
+        started = _starts(hand, t, kinds)
+        if started is None:
             continue
+        jokers += any(c.index >= 52 for c in hand)
         for _ in range(4):
             laid = rng.sample(list(hand), rng.randint(1, len(hand) - 1))
             rest = list(hand)
             for c in laid:
                 rest.remove(c)
-            assert search._points_without(laid) == evaluate(rest, r, dealt).deadwood_points
+            counts = [laid.count(c) for c in kinds]
+            assert started(counts) == evaluate(rest, r, dealt).deadwood_points, (hand, laid)
             checked += 1
     assert checked >= 200
+    assert jokers >= 10 or name == "classic"
 
 
 @pytest.mark.parametrize(
@@ -580,3 +587,104 @@ def test_the_games_best_lay_off_is_lay_offs(name: str, dealt: int, seed: int) ->
         lo.deadwood_points,
         lo.lay_offs,
     )
+
+
+# --- the hardest case reported (issue 27.6) against a plain listing -------------------------
+
+ISSUE_27_HAND = "2S KH KD 2H 2C JK 2H 2D 3S 6S 7D 3S 8C 6S"
+ISSUE_27_MELDS = [
+    "7S 8S 9S TS",
+    "KS 3C 3D",
+    "9D TD JK",
+    "5C 6C 7C",
+    "KS QH QD",
+    "4C 5C 6C KH",
+    "AS AH AD",
+    "5D 6D KS 8D",
+    "7C 8C 9C TC",
+    "JK 7D 7C",
+    "4H 4D 4S",
+]
+
+
+def _sub_multisets(cards: tuple[Card, ...]) -> list[tuple[Card, ...]]:
+    counts = sorted(Counter(cards).items())
+    out: list[tuple[Card, ...]] = [()]
+    for card, n in counts:
+        out = [(*part, *([card] * k)) for part in out for k in range(n + 1)]
+    return [tuple(sorted(part)) for part in out if part]
+
+
+def listing_lay_off(
+    hand: str | tuple[Card, ...], declared: list[str] | list[Meld], name: str, dealt: int
+) -> tuple[int, tuple[tuple[int, tuple[Card, ...]], ...]]:
+    """The joint optimum by listing: every set of the hand's cards that grows each meld
+    (``grow_meld``), every way of giving the melds such sets (the first way to each set of
+    cards left, melds in order, nothing before something, fewer cards before more), each
+    set of cards left evaluated; the fewest points, then the fewest cards laid off, the most
+    points laid off, the first way.  No bound, no bitsets: slow and plain."""
+    r = rules(name)
+    cards = tuple(sorted(parse_hand(hand) if isinstance(hand, str) else hand))
+    melds = [parse_declared_meld(m, r, dealt) for m in declared]
+    subs = _sub_multisets(cards)
+    shares = [
+        sorted(
+            (s for s in subs if grow_meld(m, s, r, dealt) is not None), key=lambda s: (len(s), s)
+        )
+        for m in melds
+    ]
+    first: dict[tuple[Card, ...], tuple[tuple[int, tuple[Card, ...]], ...]] = {}
+    seen: set[tuple[int, tuple[Card, ...]]] = set()
+
+    def spread(
+        i: int, left: Counter[Card], choice: tuple[tuple[int, tuple[Card, ...]], ...]
+    ) -> None:
+        key = (i, tuple(sorted(left.elements())))
+        if key in seen:
+            return
+        seen.add(key)
+        if i == len(melds):
+            first.setdefault(key[1], choice)
+            return
+        spread(i + 1, left, choice)
+        for share in shares[i]:
+            need = Counter(share)
+            if all(left[c] >= n for c, n in need.items()):
+                spread(i + 1, left - need, (*choice, (i, share)))
+
+    spread(0, Counter(cards), ())
+    ranked = []
+    for order, (left, choice) in enumerate(first.items()):
+        laid = [c for _, share in choice for c in share]
+        value = evaluate(left, r, dealt).deadwood_points
+        ranked.append(
+            (value, len(laid), -sum(r.card_points(c, dealt) for c in laid), order, choice)
+        )
+    best = min(ranked)
+    return best[0], best[4]
+
+
+def test_the_hardest_reported_case_matches_a_plain_listing() -> None:
+    # Issue 27.6: 14 cards with 8 wild cards against 11 melds (0.70 s of CPU before the
+    # search found every set laid off at once; its time is in `python -m benchmarks layoff`).
+    want_points, want_choice = listing_lay_off(ISSUE_27_HAND, ISSUE_27_MELDS, "denexa", 13)
+    lo = lay_off(ISSUE_27_HAND, ISSUE_27_MELDS, rules="denexa", dealt=13)
+    got = tuple((i, tuple(sorted(cards))) for i, cards in lo.lay_offs)
+    assert (lo.deadwood_points, got) == (want_points, want_choice)
+    assert lo.deadwood_points == 5
+    check_consistent(lo, tuple(parse_hand(ISSUE_27_HAND)))
+
+
+@pytest.mark.parametrize("name", ["denexa", "family"])
+def test_hard_random_positions_match_a_plain_listing(name: str) -> None:
+    # Positions built to be hard (many wild cards and open melds, cards near the melds),
+    # small enough for the listing: the same points and the same lay-offs.
+    from benchmarks.layoff_positions import hard_position
+
+    rng = random.Random(f"hard-{name}")
+    for _ in range(12):
+        p = hard_position(rng, name, melds=rng.randint(3, 8), cards=rng.randint(5, 9))
+        want = listing_lay_off(p.hand, list(p.melds), name, p.dealt)
+        lo = lay_off(p.hand, p.melds, rules=name, dealt=p.dealt)
+        got = tuple((i, tuple(sorted(cards))) for i, cards in lo.lay_offs)
+        assert (lo.deadwood_points, got) == want, str(p)
