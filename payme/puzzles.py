@@ -355,9 +355,7 @@ def _declarer_melds_of(
     return tuple(melds)
 
 
-def _meld_of_size(
-    rng: random.Random, rules: Ruleset, dealt: int, size: int
-) -> list[Card] | None:
+def _meld_of_size(rng: random.Random, rules: Ruleset, dealt: int, size: int) -> list[Card] | None:
     """The cards of one random meld of ``size`` cards (maybe a wild card in it), or ``None``
     when the kind drawn cannot be that long."""
     sets_fit = (rules.set_max is None or size <= rules.set_max) and (

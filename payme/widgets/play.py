@@ -65,6 +65,11 @@ one move and a copied link opens the same position.</p>
 """What the How to play control shows: the rules in brief and the table's controls."""
 
 
+def _named(places: Sequence[tuple[Card | None, ...]]) -> tuple[tuple[Card | None, ...], ...] | None:
+    """Lay-off places as the engine takes them: ``None`` when no place was named."""
+    return tuple(places) if any(p is not None for ps in places for p in ps) else None
+
+
 def merge_order(order: Sequence[str], hand: Sequence[str]) -> list[str]:
     """The cards of ``hand`` in the player's ``order``: those still held keep their places
     (copies counted), new ones go to the right, as the table does.
@@ -173,6 +178,9 @@ class PlayPage:
 
         self.session: PlaySession | None = None
         self._layoff: list[tuple[int, tuple[Card, ...]]] = []
+        # The place named for each card laid off (a wild card's end of a run), or None.
+        self._places: list[tuple[Card | None, ...]] = []
+        self._hints = False  # asked for a hint: one is shown after each move, until hidden
         self._arrange: dict[str, Any] | None = None
         self._advice = ""
         self._serial = 0
@@ -290,7 +298,7 @@ class PlayPage:
         bad setting is a ``ValueError`` saying so."""
         session = PlaySession.from_moves(rules, players, bots, seed, moves, position, strict=False)
         self.session = session
-        self._layoff, self._arrange, self._advice = [], None, ""
+        self._layoff, self._places, self._arrange, self._advice = [], [], None, ""
         self._moves_shown = list(session.moves)
         self._order, self._order_deal = list(order), self._deal()
         self._review = ""
@@ -336,6 +344,7 @@ class PlayPage:
             "drop_out": lambda _g: self._try(actions.DropOut(YOU)),
             "next_hand": self._next_hand,
             "hint": self._hint,
+            "hint_off": self._hint_off,
             "order": self._keep_order,
             "undo": self._undo,
             "review": lambda _g: self.show_review(),
@@ -382,16 +391,25 @@ class PlayPage:
     def _act(self, action: actions.Action) -> None:
         session = self._need_session()
         session.act(action, bots=False)
-        self._layoff, self._arrange, self._advice, self._review = [], None, "", ""
+        self._layoff, self._places, self._arrange, self._review = [], [], None, ""
         self._bots_reply()
 
     def _bots_reply(self) -> None:
-        """Show your move at once, then the bots' replies (the table animates them)."""
+        """Show your move at once, then the bots' replies (the table animates them); a hint
+        asked for is worked out again for the new position."""
         session = self._need_session()
+        self._advice = self._hint_now() if session.your_turn else ""
         self.refresh()
         if not session.your_turn and not session.hand_over and not session.over:
             session.play_bots()
+            self._advice = self._hint_now()
             self.refresh()
+
+    def _hint_now(self) -> str:
+        session = self._need_session()
+        if not self._hints or not session.your_turn:
+            return ""
+        return "Hint: " + session.hint().rstrip(".") + "."
 
     def _draw(self, gesture: dict[str, Any]) -> None:
         self._try(actions.Draw(YOU, "stock" if gesture.get("source") == "stock" else "discard"))
@@ -481,19 +499,22 @@ class PlayPage:
             raise ValueError("Click the meld the card joins.")
         if card not in self._hand_left():
             raise ValueError(f"{label(card)} is already laid off.")
+        place = gesture.get("place")
+        named = (parse_card(place),) if isinstance(place, str) and place else (None,)
         placements = (*self._layoff, (meld, (card,)))
-        verdict = session.game.can(actions.LayOff(YOU, placements))
+        places = (*self._places, named)
+        verdict = session.game.can(actions.LayOff(YOU, placements, _named(places)))
         if not verdict.ok:
             raise actions.IllegalAction(verdict.reason, verdict.rule)
-        self._layoff = list(placements)
+        self._layoff, self._places = list(placements), list(places)
         self.refresh()
 
     def _lay_off_undo(self, _gesture: dict[str, Any]) -> None:
-        self._layoff = []
+        self._layoff, self._places = [], []
         self.refresh()
 
     def _lay_off_done(self, _gesture: dict[str, Any]) -> None:
-        self._try(actions.LayOff(YOU, tuple(self._layoff)))
+        self._try(actions.LayOff(YOU, tuple(self._layoff), _named(self._places)))
 
     def _lay_off_best(self, _gesture: dict[str, Any]) -> None:
         session = self._check_turn()
@@ -509,7 +530,7 @@ class PlayPage:
     def _next_hand(self, _gesture: dict[str, Any]) -> None:
         session = self._need_session()
         session.next_hand(bots=False)
-        self._layoff, self._arrange, self._advice, self._review = [], None, "", ""
+        self._layoff, self._places, self._arrange, self._review = [], [], None, ""
         self._bots_reply()
 
     def _keep_order(self, gesture: dict[str, Any]) -> None:
@@ -554,8 +575,12 @@ class PlayPage:
                    random.randrange(10**6), push=True)  # fmt: skip
 
     def _hint(self, _gesture: dict[str, Any]) -> None:
-        session = self._need_session()
-        self._advice = "Hint: " + session.hint().rstrip(".") + "."
+        self._hints = True
+        self._advice = self._hint_now() or "Hint: no move to make now."
+        self.refresh()
+
+    def _hint_off(self, _gesture: dict[str, Any]) -> None:
+        self._hints, self._advice = False, ""
         self.refresh()
 
     # ------------------------------------------------------------------ drawing
@@ -588,7 +613,8 @@ class PlayPage:
         self.url.update(self.query(), push=self._push or moved)
         self._push, self._moves_shown = False, list(session.moves)
         session.steps = []
-        self.scores_view.value = scores_html(session)
+        # At the end the final screen holds the scoreboard.
+        self.scores_view.value = "" if session.over else scores_html(session)
 
     def show_review(self) -> None:
         """The game review so far: your decisions next to the strongest bot's."""

@@ -502,9 +502,7 @@ class PuzzlePage(widgets.VBox):  # type: ignore[misc]
                 # never the best answer.
                 said = re.sub(r"^Not quite[.:]?\s*", "", verdict.feedback)
                 said = said[:1].upper() + said[1:]
-                self.answer_message.retry(
-                    f"{said} Try again. Hint: {HINTS[puzzle.kind]}".strip()
-                )
+                self.answer_message.retry(f"{said} Try again. Hint: {HINTS[puzzle.kind]}".strip())
                 return
         self.revealed = True
         self.verdict.value = _verdict_html(verdict.correct, verdict.explanation)

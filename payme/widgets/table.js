@@ -351,7 +351,7 @@ function render({ model, el: host }) {
         const last = s.phase === "final_go_out";
         bar.append(
           button("drop-out", last ? "Pass" : "Drop out", true, () => send({ do: "drop_out" }),
-            last ? "You cannot go out: pass, and the game ends" : "Leave the game: your cards leave play unseen"),
+            last ? "Pass: you cannot go out on this last turn, so the game ends without you winning" : s.drop_out_title || "Drop out: leave this game; your cards leave play unseen"),
         );
       }
     }
@@ -610,7 +610,7 @@ function render({ model, el: host }) {
   function startAnimation(steps) {
     if (!steps || !steps.length) return;
     for (const step of steps) if (step.seat !== undefined) delete ui.last[step.seat];
-    say(steps.map((step) => step.text).join(" "));
+    say(state().said || steps.map((step) => step.text).join(" "));
     const each = SPEEDS[ui.speed] ?? SPEEDS.normal;
     if (!each) {
       for (const step of steps) noteStep(step);
@@ -720,7 +720,16 @@ function render({ model, el: host }) {
         s.mode === "view" ? null : speedControl(),
       ),
     );
-    if (s.advice) root.append(el("div", { class: "pm-advice", role: "status", text: s.advice }));
+    if (s.advice) {
+      root.append(
+        el(
+          "div",
+          { class: "pm-advice", role: "status" },
+          el("span", { text: s.advice }),
+          el("button", { type: "button", class: "pm-btn pm-do-hint-off", "data-focus": "do-hint-off", title: "Stop showing a hint after each move", text: "Hide hints", onclick: () => send({ do: "hint_off" }) }),
+        ),
+      );
+    }
     // The result of a hand or of the game comes first: the table under it is done.
     if (s.panel && s.panel.html) root.append(panelBox(s));
     if (s.review && s.review.html) root.append(reviewBox(s.review));
