@@ -129,10 +129,18 @@ class LayOff:
         return f"LayOff(seat={self.seat!r}, placements={self.placements!r}{named})"
 
     def token(self) -> str:
-        """``l0-8H-9H_1-QS``: 8H and 9H onto meld 0, QS onto meld 1 (``l``: nothing)."""
+        """``l0-8H-9H_1-QS``: 8H and 9H onto meld 0, QS onto meld 1 (``l``: nothing); a
+        named place follows its card, as in a declared meld: ``l0-JK~4H`` lays the joker
+        off as 4H (a token without places leaves them to the engine, as before)."""
+        places = self.places or tuple((None,) * len(cards) for _, cards in self.placements)
         return "l" + "_".join(
-            "-".join([str(i), *(c.token for c in cards)]) for i, cards in self.placements
+            "-".join([str(i), *(_placed_token(c, w) for c, w in zip(cards, named, strict=True))])
+            for (i, cards), named in zip(self.placements, places, strict=True)
         )
+
+
+def _placed_token(card: Card, place: Card | None) -> str:
+    return card.token + (f"~{place.token}" if place is not None else "")
 
 
 @dataclass(frozen=True)
@@ -203,8 +211,10 @@ def parse_action(
     text is a ``ValueError`` naming it.  ``rules`` and ``dealt`` check a go-out's declared
     melds (an invalid meld is refused with why).
 
-    >>> for token in ("s", "p3", "d7H", "o", "o9C", "l", "l0-8H-9H_1-QS", "r", "x"):
+    >>> for token in ("s", "p3", "d7H", "o", "o9C", "l", "l0-8H-9H_1-QS", "l0-JK~4H", "r", "x"):
     ...     assert parse_action(token).token() == token
+    >>> parse_action("l0-8H-JK~4H").places
+    ((None, Card('4H')),)
     >>> parse_action("o_rJK~4H-5H-6H", 0, "family", 9).melds
     (Meld('run', 'JK(4H) 5H 6H'),)
     >>> parse_action("q")
@@ -226,11 +236,14 @@ def parse_action(
                 return go_out_with(seat, card, [_read_meld(m) for m in melds], rules, dealt)
             return GoOut(seat, card)
         if head == "l":
-            placements = []
+            placements, places = [], []
             for part in rest.split("_") if rest else []:
                 index, *cards = part.split("-")
-                placements.append((int(index), parse_hand(" ".join(cards))))
-            return LayOff(seat, tuple(placements))
+                read = [c.partition("~") for c in cards]
+                placements.append((int(index), tuple(parse_card(c) for c, _, _ in read)))
+                places.append(tuple(parse_card(w) if w else None for _, _, w in read))
+            named = any(w is not None for p in places for w in p)
+            return LayOff(seat, tuple(placements), tuple(places) if named else None)
         if head == "r" and not rest:
             return LayDownRummy(seat)
         if head == "x" and not rest:

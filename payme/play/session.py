@@ -264,16 +264,64 @@ class PlaySession:
             self.steps.append(self._step(seat, move, record))
 
     def _step(self, seat: int, move: Action, record: Record) -> dict[str, Any]:
-        """What the table shows while a bot's move is on screen."""
+        """What the table shows while a bot's move is on screen: the move in words, the
+        pile it touched (``"stock"`` or ``"pile"``, lit on the table), the seat's turn so
+        far ("took 9♥ from the pile, discarded 4♣") and the counts after it."""
         view = self.view()
         counts, top = view.hand_counts, view.top_discard
+        pile = None
+        if isinstance(move, Draw):
+            pile = "stock" if move.source == "stock" else "pile"
+        elif isinstance(move, Discard) or (isinstance(move, GoOut) and move.discard):
+            pile = "pile"
         return {
             "seat": seat,
             "text": self.say(move, record),
+            "last": self.last_moves().get(seat, ""),
+            "pile": pile,
             "counts": list(counts),
             "stock": self.stock_text(),
             "top": top.token if top is not None else None,
         }
+
+    def last_moves(self) -> dict[int, str]:
+        """Each seat's last turn this hand in words, without its name: ``{1: "took 9♥
+        from the discard pile, discarded 4♣"}`` (a seat that has not moved is left out)."""
+        hand = getattr(self.game, "hand_number", 1)
+        turns: dict[int, list[str]] = {}
+        for record in self.game.history:
+            action = record.action
+            if action is None or record.hand != hand:
+                continue
+            seat = action.seat
+            if isinstance(action, Draw) or seat not in turns:
+                turns[seat] = []  # a turn starts with its draw
+            turns[seat].append(self.done(action, record))
+        return {seat: ", ".join(parts) for seat, parts in turns.items()}
+
+    def done(self, action: Action, record: Record | None = None) -> str:
+        """A move as what was done, without who: ``discarded 4♣``, ``took 9♥ from the
+        discard pile``, ``went out, discarding 7♠ — Pay me!``."""
+        if isinstance(action, Draw):
+            if action.source == "stock":
+                return "drew from the stock"
+            details = dict(record.details) if record is not None else {}
+            taken = details.get("card") or details.get("cards")
+            what = label(parse_card(taken)) if taken and action.take == 1 else "cards"
+            return f"took {what} from the discard pile"
+        if isinstance(action, Discard):
+            return f"discarded {label(action.card)}"
+        if isinstance(action, GoOut):
+            call = self.rules.go_out_call
+            tail = f", discarding {label(action.discard)}" if action.discard else ""
+            return f"went out{tail}" + (f" — {call}" if call else "")
+        if isinstance(action, LayOff):
+            return f"laid off {_placed(action.placements)}"
+        if isinstance(action, LayDownRummy):
+            return "laid down both RUMMY cards"
+        if isinstance(action, DropOut):
+            return "dropped out"
+        return str(action)
 
     def next_hand(self, *, bots: bool = True) -> list[Record]:
         """Deal the next Pay Me hand after a finished one, and let the bots move."""
@@ -338,9 +386,9 @@ class PlaySession:
         if isinstance(action, Discard):
             return f"Discard {label(action.card)}"
         if isinstance(action, GoOut):
-            shout = self.rules.go_out_call or "go out"
+            call = self.rules.go_out_call
             tail = f", discarding {label(action.discard)}" if action.discard else ""
-            return f"Go out ({shout}){tail}"
+            return "Go out" + (f" ({call})" if call else "") + tail
         if isinstance(action, LayOff):
             return "Lay off " + _placed(action.placements)
         if isinstance(action, LayDownRummy):

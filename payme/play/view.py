@@ -20,7 +20,14 @@ from payme.words import label
 if TYPE_CHECKING:  # pragma: no cover
     from payme.widgets.play import PlayPage
 
-__all__ = ["TableState", "hand_result_html", "scores_html", "three_pack_result_html"]
+__all__ = [
+    "TableState",
+    "final_html",
+    "hand_result_html",
+    "scores_html",
+    "standings",
+    "three_pack_result_html",
+]
 
 
 def _stands(meld: Any) -> list[Card | None]:
@@ -39,6 +46,7 @@ class TableState:
         self.view = session.view()
         self.kind = session.kind
         self.dealt = session.game.dealt
+        self.last = session.last_moves()
 
     def face(self, card: Card, stands_for: Card | None = None) -> str:
         wild = self.session.rules.is_wild(card, self.dealt)
@@ -90,8 +98,14 @@ class TableState:
                 "next_hand": s.hand_over,
             },
             "pending": bool(self.page._layoff),
-            "go_out_word": f"{s.rules.go_out_call} (go out)" if s.rules.go_out_call else "Go out",
+            "go_out_word": s.rules.go_out_call or "Go out",
+            "go_out_title": "Go out: every card you keep laid down in melds, discarding the "
+            "selected card"
+            + (f" (you call “{s.rules.go_out_call}”)" if s.rules.go_out_call else ""),
+            "drop_out_title": "Drop out: leave this game; your cards leave play unseen and "
+            "you cannot win it",
             "anim": s.steps,
+            "said": self._said(),
             "log": s.log(14),
         }
         if mode == "arrange":
@@ -101,14 +115,26 @@ class TableState:
             state["panel"] = panel
         return state
 
+    def _said(self) -> str:
+        """What the bots just did, for screen readers: each seat's turn in one sentence
+        ("West took 9♥ from the discard pile, discarded 4♣."), then what you do now."""
+        s = self.session
+        last: dict[int, str] = {}
+        for step in s.steps:
+            last[step["seat"]] = step["last"]
+        if not last:
+            return ""
+        turns = " ".join(f"{s.names[seat]} {words}." for seat, words in last.items())
+        return f"{turns} {s.status()}".strip()
+
     def _kept_points(self, mode: str, hand: list[Card]) -> str:
-        """In the lay-offs: what the cards you still hold would score."""
+        """In the lay-offs: what the cards you still hold would score this hand."""
         if mode != "lay_off":
             return ""
         from payme.solver import evaluate
 
         points = evaluate(tuple(hand), self.session.rules, self.dealt).deadwood_points
-        return f" Your cards now score {_plural(points, 'point')}."
+        return f" This hand your cards left count {_plural(points, 'point')}."
 
     def _deal_id(self) -> str:
         game = self.session.game
@@ -118,7 +144,7 @@ class TableState:
         if not self.kind.KEEPS_SCORE:
             return ""
         view = self.view
-        text = _plural(view.totals[seat], "point")
+        text = f"total {view.totals[seat]}"
         if view.money is not None:
             text += f" · {_money(view.money[seat])}"
         return text
@@ -136,6 +162,7 @@ class TableState:
             "score": self._score(seat),
             "shown": [self.face(c) for c in view.shown_hand(seat)],
             "note": view.note(seat),
+            "last": self.last.get(seat, ""),
         }
 
     def _melds(self, mode: str) -> list[dict[str, Any]]:
@@ -171,6 +198,27 @@ class TableState:
                     "cards": [self._meld_face(c, st) for c, st in zip(cards, stands, strict=True)],
                     "laid": by, "target": mode == "lay_off",
                 })  # fmt: skip
+                if mode == "lay_off":
+                    out[-1]["places"] = self._places(meld)
+        return out
+
+    def _places(self, meld: Any) -> dict[str, list[dict[str, str]]]:
+        """For each wild card you hold that could take more than one place on ``meld`` (the
+        two ends of a run), the places to choose from: the card it would stand for."""
+        from payme.layoff import lay_off_places
+
+        s = self.session
+        out: dict[str, list[dict[str, str]]] = {}
+        for card in set(self.page._hand_left()):
+            if not s.rules.is_wild(card, self.dealt):
+                continue
+            ends = lay_off_places(meld, card, s.rules, self.dealt)
+            if len(ends) > 1:
+                out[card.token] = [
+                    {"card": end.token, "name": label(end),
+                     "end": "low end" if k == 0 else "high end"}
+                    for k, end in enumerate(ends)
+                ]  # fmt: skip
         return out
 
     def _meld_face(self, card: Card, stands: Card | None) -> str:
@@ -194,8 +242,8 @@ class TableState:
         from payme.layoff import grow_meld
 
         grown = list(melds)
-        for index, cards in self.page._layoff:
-            bigger = grow_meld(grown[index], cards, self.session.rules, self.dealt)
+        for (index, cards), place in zip(self.page._layoff, self.page._places, strict=True):
+            bigger = grow_meld(grown[index], cards, self.session.rules, self.dealt, places=place)
             if bigger is not None:
                 grown[index] = bigger
         return grown
@@ -234,11 +282,61 @@ class TableState:
         if not (s.hand_over or s.over):
             return None
         if not self.kind.KEEPS_SCORE:
-            return {"title": "Game over", "html": three_pack_result_html(s)}
+            return {"title": "Game over", "kind": "final", "html": final_html(s)}
         last = self.view.last_hand
         if last is None:
             return None
-        return {"title": f"Hand {last.number}: the result", "html": hand_result_html(s, last)}
+        html = hand_result_html(s, last)
+        if s.over:
+            html = final_html(s) + f"<h4>Hand {last.number}</h4>" + html + scores_html(s)
+            return {"title": "Game over", "kind": "final", "html": html}
+        return {"title": f"Hand {last.number}: the result", "kind": "hand", "html": html}
+
+
+def standings(session: PlaySession) -> list[tuple[int, str, str]]:
+    """The game's standings, best first: (place, player, how it ended) — Pay Me by the
+    total (and the money), Rummy 3-Pack winners first."""
+    names = session.names
+    if session.kind.KEEPS_SCORE:
+        totals = list(session.game.totals)
+        money = session.game.money
+        order = sorted(range(session.players), key=lambda seat: totals[seat])
+        rows = []
+        for seat in order:
+            place = 1 + sum(t < totals[seat] for t in totals)
+            how = f"total {totals[seat]}" + (f" · {_money(money[seat])}" if money else "")
+            rows.append((place, names[seat], how))
+        return rows
+    rows = []
+    for row in session.game.results():
+        seat = row["seat"]
+        if row["winner"]:
+            how = "won: " + _WHY_WON.get(row["how"], row["how"])
+        else:
+            how = "dropped out" if row["dropped"] else "did not win"
+        rows.append((1 if row["winner"] else 2, names[seat], how))
+    return sorted(rows, key=lambda r: r[0])
+
+
+def final_html(session: PlaySession) -> str:
+    """The end of the game: the standings, and beside them the review and a new game."""
+    rows = "".join(
+        f"<tr><td>{place}</td><th scope='row'>{escape(name)}</th><td>{escape(how)}</td></tr>"
+        for place, name, how in standings(session)
+    )
+    return (
+        f'<p class="pm-final-result"><b>{escape(session.status())}</b></p>'
+        '<div class="pm-final">'
+        '<table class="pm-standings"><caption>Standings</caption>'
+        "<thead><tr><th scope='col'>Place</th><th scope='col'>Player</th>"
+        f"<th scope='col'>Result</th></tr></thead><tbody>{rows}</tbody></table>"
+        '<div class="pm-final-actions">'
+        '<button type="button" class="pm-review-link pm-primary" data-do="review" '
+        'title="Each of your decisions next to the strongest bot\'s">Review my game</button>'
+        '<button type="button" class="pm-new-game" data-do="new_game" '
+        'title="The same rules and opponents, a new deal">New game</button>'
+        "</div></div>"
+    )
 
 
 def hand_result_html(session: PlaySession, last: Any) -> str:
@@ -319,8 +417,6 @@ def hand_result_html(session: PlaySession, last: Any) -> str:
             f"<p>{escape(names[last.declarer])} collects "
             f"{_money(last.money[last.declarer])} this hand.</p>"
         )
-    if session.over:
-        parts.append(f"<p><b>{escape(session.status())}</b></p>")
     return "".join(parts)
 
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import random
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 from urllib.parse import urlencode
 
@@ -29,7 +29,7 @@ from payme.play.session import YOU, PlaySession, bot_word
 from payme.rulesets import PRESETS
 from payme.words import label, seat_names
 
-__all__ = ["YOU", "PlayPage", "PlaySession"]
+__all__ = ["HOW_TO_PLAY", "YOU", "PlayPage", "PlaySession", "merge_order"]
 
 __getattr__ = renamed(
     "payme.widgets.play",
@@ -43,6 +43,49 @@ __getattr__ = renamed(
 
 
 # ---------------------------------------------------------------------- the page
+
+HOW_TO_PLAY = """
+<div class="payme-panel">
+<p><b>Your turn</b>: draw a card (click the stock or the discard pile), then discard one
+(click a card to select it, and again to throw it, or use <i>Discard</i>). When every card
+you keep fits in melds &mdash; sets of one rank, runs in one suit &mdash; select the card to
+throw and go out (<i>Pay me!</i> in Pay Me).</p>
+<p><b>After someone goes out</b> (Pay Me) the others lay cards off onto the melds on the table:
+select a card, then the meld. A wild card laid off on a run can stand for the card at
+either end: choose the end.</p>
+<p><b>Scores</b>: in Pay Me the cards left in your hand count against you; <i>this hand</i> is
+what your cards score now, <i>total</i> the game's running score, lowest wins. In Rummy
+3-Pack the first to go out wins; you may <i>drop out</i> (your cards leave play unseen).</p>
+<p><b>Keyboard</b>: Tab to the stock, the pile or your hand; &larr; &rarr; move between cards,
+Shift with an arrow moves a card, Enter selects and Enter again discards. Drag cards to order
+your hand: the page's address keeps the order, the game and every move, so Back steps back
+one move and a copied link opens the same position.</p>
+</div>
+"""
+"""What the How to play control shows: the rules in brief and the table's controls."""
+
+
+def _named(places: Sequence[tuple[Card | None, ...]]) -> tuple[tuple[Card | None, ...], ...] | None:
+    """Lay-off places as the engine takes them: ``None`` when no place was named."""
+    return tuple(places) if any(p is not None for ps in places for p in ps) else None
+
+
+def merge_order(order: Sequence[str], hand: Sequence[str]) -> list[str]:
+    """The cards of ``hand`` in the player's ``order``: those still held keep their places
+    (copies counted), new ones go to the right, as the table does.
+
+    >>> merge_order(["9S", "JK", "7H"], ["7H", "9S", "KD"])
+    ['9S', '7H', 'KD']
+    """
+    left: dict[str, int] = {}
+    for card in hand:
+        left[card] = left.get(card, 0) + 1
+    out = []
+    for card in [*order, *hand]:
+        if left.get(card):
+            out.append(card)
+            left[card] -= 1
+    return out
 
 
 class PlayPage:
@@ -72,15 +115,21 @@ class PlayPage:
         )
         self.new_button.add_class("payme-play-new")
         self.review_button = w.Button(
-            description="Review my game",
-            tooltip="Each of your decisions next to the strongest bot's",
-            layout=w.Layout(display="none"),
+            description="How am I doing?",
+            tooltip="A review of the hands played so far: each of your decisions next to "
+            "the strongest bot's",
         )
         self.review_button.add_class("payme-play-review-button")
+        # The rules and the controls, out of the way of the table until asked for.
+        self.help_button = w.ToggleButton(
+            description="How to play", tooltip="The rules in brief and the table's controls"
+        )
+        self.help_button.add_class("payme-play-help-button")
+        self.help_view = w.HTML(HOW_TO_PLAY, layout=w.Layout(display="none"))
+        self.help_view.add_class("payme-play-help")
+        self.help_button.observe(self._toggle_help, names="value")
         self.scores_view = w.HTML()
         self.scores_view.add_class("payme-play-scores")
-        self.review_view = w.HTML()
-        self.review_view.add_class("payme-play-review")
 
         # The New game dialog: rule sets by title, opponents' strengths from a menu.
         self.rules_box = w.Dropdown(
@@ -129,21 +178,28 @@ class PlayPage:
 
         self.session: PlaySession | None = None
         self._layoff: list[tuple[int, tuple[Card, ...]]] = []
+        # The place named for each card laid off (a wild card's end of a run), or None.
+        self._places: list[tuple[Card | None, ...]] = []
+        self._hints = False  # asked for a hint: one is shown after each move, until hidden
         self._arrange: dict[str, Any] | None = None
         self._advice = ""
         self._serial = 0
         self._push = False
+        self._moves_shown: list[str] = []
+        self._review = ""  # the game review shown on the table, until the next move
+        # The player's own order of the hand (card tokens) and the deal it belongs to.
+        self._order: list[str] = []
+        self._order_deal = ""
+        title = w.HTML('<div class="payme-page-header"><h1>Play</h1></div>')
+        title.add_class("payme-play-title")
+        bar = w.HBox(
+            [title, self.new_button, self.help_button, self.review_button],
+            layout=w.Layout(align_items="center"),
+        )
+        bar.add_class("payme-play-bar")
         self.widget = w.VBox(
-            [
-                w.HBox([self.new_button, self.review_button],
-                       layout=w.Layout(flex_flow="row wrap")),
-                self.dialog,
-                self.message,
-                self.table,
-                self.review_view,
-                self.scores_view,
-                self.url,
-            ],
+            [bar, self.help_view, self.dialog, self.message, self.table, self.scores_view,
+             self.url],
             layout=w.Layout(max_width="100%"),
         )  # fmt: skip
         self.widget.add_class("payme-play")
@@ -176,6 +232,9 @@ class PlayPage:
             box.add_class(f"payme-play-bot-{seat}")
             boxes.append(box)
         self.bots_box.children = boxes
+
+    def _toggle_help(self, change: dict[str, Any]) -> None:
+        self.help_view.layout.display = None if change["new"] else "none"
 
     def _toggle_dialog(self, show: bool | None = None) -> None:
         visible = self.dialog.layout.display != "none"
@@ -214,6 +273,7 @@ class PlayPage:
             self.start(
                 rules, numbers["players"], bots or ("greedy",), seed, moves,
                 position=position, push=push,
+                order=[t for t in query.get("order", "").split(".") if t],
             )  # fmt: skip
 
         if query:
@@ -231,22 +291,24 @@ class PlayPage:
         *,
         position: str | None = None,
         push: bool = False,
+        order: Sequence[str] = (),
     ) -> None:
         """Start a game (replaying ``moves``, from ``position`` if given: the engine's
-        position notation); a bad setting is a ``ValueError`` saying so."""
+        position notation; ``order``: the player's order of the hand, as card tokens); a
+        bad setting is a ``ValueError`` saying so."""
         session = PlaySession.from_moves(rules, players, bots, seed, moves, position, strict=False)
         self.session = session
-        self._layoff, self._arrange, self._advice = [], None, ""
-        self.review_view.value = ""
+        self._layoff, self._places, self._arrange, self._advice = [], [], None, ""
+        self._moves_shown = list(session.moves)
+        self._order, self._order_deal = list(order), self._deal()
+        self._review = ""
         if session.rules.name in PRESETS:
             self.rules_box.value = session.rules.name
         self._fill_players(session.players)
         for box, bot in zip(self.bots_box.children, session.bot_names, strict=False):
             box.value = bot
-        against = ", ".join(
-            f"{session.names[s]} ({b} bot)" for s, b in enumerate(session.bot_names, start=1)
-        )
-        self.message.info(f"{session.rules.title}: you against {against}.")
+        # The table says the rules and each seat its bot: the message box is for problems.
+        self.message.clear()
         if session.stopped:
             self.message.error(session.words(session.stopped))
         self._push = push
@@ -266,7 +328,7 @@ class PlayPage:
         table shows it next to the card.
         """
         kind = gesture.get("do")
-        handler = {
+        handlers: dict[str, Callable[[dict[str, Any]], None]] = {
             "draw": self._draw,
             "discard": self._discard,
             "go_out": self._go_out,
@@ -282,7 +344,14 @@ class PlayPage:
             "drop_out": lambda _g: self._try(actions.DropOut(YOU)),
             "next_hand": self._next_hand,
             "hint": self._hint,
-        }.get(str(kind))
+            "hint_off": self._hint_off,
+            "order": self._keep_order,
+            "undo": self._undo,
+            "review": lambda _g: self.show_review(),
+            "review_close": lambda _g: self._close_review(),
+            "new_game": lambda _g: self._new_game(),
+        }
+        handler = handlers.get(str(kind))
         if handler is None:
             raise ValueError(f"unknown gesture {kind!r}")
         session = self._need_session()
@@ -322,16 +391,25 @@ class PlayPage:
     def _act(self, action: actions.Action) -> None:
         session = self._need_session()
         session.act(action, bots=False)
-        self._layoff, self._arrange, self._advice = [], None, ""
+        self._layoff, self._places, self._arrange, self._review = [], [], None, ""
         self._bots_reply()
 
     def _bots_reply(self) -> None:
-        """Show your move at once, then the bots' replies (the table animates them)."""
+        """Show your move at once, then the bots' replies (the table animates them); a hint
+        asked for is worked out again for the new position."""
         session = self._need_session()
+        self._advice = self._hint_now() if session.your_turn else ""
         self.refresh()
         if not session.your_turn and not session.hand_over and not session.over:
             session.play_bots()
+            self._advice = self._hint_now()
             self.refresh()
+
+    def _hint_now(self) -> str:
+        session = self._need_session()
+        if not self._hints or not session.your_turn:
+            return ""
+        return "Hint: " + session.hint().rstrip(".") + "."
 
     def _draw(self, gesture: dict[str, Any]) -> None:
         self._try(actions.Draw(YOU, "stock" if gesture.get("source") == "stock" else "discard"))
@@ -421,19 +499,22 @@ class PlayPage:
             raise ValueError("Click the meld the card joins.")
         if card not in self._hand_left():
             raise ValueError(f"{label(card)} is already laid off.")
+        place = gesture.get("place")
+        named = (parse_card(place),) if isinstance(place, str) and place else (None,)
         placements = (*self._layoff, (meld, (card,)))
-        verdict = session.game.can(actions.LayOff(YOU, placements))
+        places = (*self._places, named)
+        verdict = session.game.can(actions.LayOff(YOU, placements, _named(places)))
         if not verdict.ok:
             raise actions.IllegalAction(verdict.reason, verdict.rule)
-        self._layoff = list(placements)
+        self._layoff, self._places = list(placements), list(places)
         self.refresh()
 
     def _lay_off_undo(self, _gesture: dict[str, Any]) -> None:
-        self._layoff = []
+        self._layoff, self._places = [], []
         self.refresh()
 
     def _lay_off_done(self, _gesture: dict[str, Any]) -> None:
-        self._try(actions.LayOff(YOU, tuple(self._layoff)))
+        self._try(actions.LayOff(YOU, tuple(self._layoff), _named(self._places)))
 
     def _lay_off_best(self, _gesture: dict[str, Any]) -> None:
         session = self._check_turn()
@@ -456,19 +537,67 @@ class PlayPage:
     def _next_hand(self, _gesture: dict[str, Any]) -> None:
         session = self._need_session()
         session.next_hand(bots=False)
-        self._layoff, self._arrange, self._advice = [], None, ""
+        self._layoff, self._places, self._arrange, self._review = [], [], None, ""
         self._bots_reply()
 
-    def _hint(self, _gesture: dict[str, Any]) -> None:
+    def _keep_order(self, gesture: dict[str, Any]) -> None:
+        """The player dragged or sorted the hand: the address keeps the order (in place)."""
+        cards = gesture.get("cards")
+        if not isinstance(cards, list) or not all(isinstance(c, str) for c in cards):
+            raise ValueError("An order of the hand is a list of cards.")
+        held = sorted(c.token for c in self._need_session().hand())
+        order = [parse_card(c).token for c in cards]
+        if sorted(order) != held:
+            return  # an order of a hand since changed: the next one will do
+        self._order, self._order_deal = order, self._deal()
+        self.url.update(self.query(), push=False)
+
+    def _deal(self) -> str:
+        session = self.session
+        if session is None:
+            return ""
+        return f"{session.seed}-{getattr(session.game, 'hand_number', 1)}"
+
+    def _hand_order(self) -> list[str]:
+        """The player's order of the hand now: the cards still held in the order given,
+        new cards at the right (what the table does); empty when none was given."""
         session = self._need_session()
-        self._advice = "Hint: " + session.hint().rstrip(".") + "."
+        if not self._order or self._order_deal != self._deal():
+            return []
+        return merge_order(self._order, [c.token for c in session.hand()])
+
+    def _undo(self, _gesture: dict[str, Any]) -> None:
+        """Take back your last move (and the bots' replies to it): a new history entry."""
+        session = self._need_session()
+        if not session.moves:
+            raise ValueError("There is no move of yours to take back.")
+        self.start(session.rules.name, session.players, session.bot_names, session.seed,
+                   session.moves[:-1], position=session.position, push=True,
+                   order=self._hand_order())  # fmt: skip
+
+    def _new_game(self) -> None:
+        """The same rules and opponents, a new deal."""
+        session = self._need_session()
+        self.start(session.rules.name, session.players, session.bot_names,
+                   random.randrange(10**6), push=True)  # fmt: skip
+
+    def _hint(self, _gesture: dict[str, Any]) -> None:
+        self._hints = True
+        self._advice = self._hint_now() or "Hint: no move to make now."
+        self.refresh()
+
+    def _hint_off(self, _gesture: dict[str, Any]) -> None:
+        self._hints, self._advice = False, ""
         self.refresh()
 
     # ------------------------------------------------------------------ drawing
 
     def query(self) -> str:
-        """The URL query of the game as it stands (rules, players, bots, seed, moves)."""
-        return self.query_for(self._need_session().moves)
+        """The URL query of the game as it stands (rules, players, bots, seed, moves, and
+        the order you put your hand in)."""
+        query = self.query_for(self._need_session().moves)
+        order = self._hand_order()
+        return query + ("&order=" + ".".join(order) if order else "")
 
     def refresh(self) -> None:
         """Draw the session on the table, the scoreboard and the buttons."""
@@ -478,17 +607,24 @@ class PlayPage:
         self._serial += 1
         state = TableState(self, session).build()
         state["serial"] = self._serial
+        state["you"]["order"] = self._hand_order()
+        state["can"]["undo"] = bool(session.moves) and session.your_turn
+        if self._review:
+            state["review"] = {"title": "How you played" if session.over else
+                               "How you are doing so far", "html": self._review}  # fmt: skip
         self.table.show(state)
-        # A new game is a new history entry (Back returns to the game before); each move
-        # only updates the entry, so a reload or a copied link shows this very position.
-        self.url.update(self.query(), push=self._push)
-        self._push = False
+        # A new game and each of your moves is a new history entry (Back steps back one
+        # move); anything else only updates the entry, so a reload or a copied link shows
+        # this very position.
+        moved = session.moves != self._moves_shown
+        self.url.update(self.query(), push=self._push or moved)
+        self._push, self._moves_shown = False, list(session.moves)
         session.steps = []
-        self.scores_view.value = scores_html(session)
-        self.review_button.layout.display = None if session.over else "none"
+        # At the end the final screen holds the scoreboard.
+        self.scores_view.value = "" if session.over else scores_html(session)
 
     def show_review(self) -> None:
-        """The game review: your decisions next to the strongest bot's."""
+        """The game review so far: your decisions next to the strongest bot's."""
         from payme.analysis.review import review_game, review_html
 
         session = self._need_session()
@@ -496,7 +632,12 @@ class PlayPage:
             session.rules.name, session.players, session.bot_names, session.seed, session.moves,
             position=session.position,
         )  # fmt: skip
-        self.review_view.value = review_html(review, self.query_for)
+        self._review = review_html(review, self.query_for)
+        self.refresh()
+
+    def _close_review(self) -> None:
+        self._review = ""
+        self.refresh()
 
     def query_for(self, moves: Sequence[str]) -> str:
         """The URL query of this game after the first ``moves`` of yours."""

@@ -3,8 +3,18 @@
 // {do: ...} messages.  Nothing here knows the rules: what may be clicked comes from the state.
 
 const SORTS = { suit: "SHDC", rank: "A23456789TJQK" };
-const STEP_MS = 320; // one bot action on screen
-const TURN_MS = 900; // a whole round of bot actions never takes longer than this
+// How long each bot action stays on screen; the player's choice is kept in the browser.
+const SPEEDS = { slow: 800, normal: 450, fast: 250, instant: 0 };
+const SPEED_KEY = "payme-bot-speed";
+
+function savedSpeed() {
+  try {
+    const saved = window.localStorage.getItem(SPEED_KEY);
+    return saved in SPEEDS ? saved : "normal";
+  } catch (_error) {
+    return "normal"; // storage refused (private mode): the default
+  }
+}
 
 function el(tag, attrs = {}, ...children) {
   const node = document.createElement(tag);
@@ -54,7 +64,10 @@ function mergeOrder(previous, hand) {
 
 function render({ model, el: host }) {
   const root = el("div", { class: "pm-table", "data-busy": "false" });
-  host.append(root);
+  // What the bots did, said to screen readers: outside the redrawn table, so a screen
+  // reader hears each change once.
+  const live = el("div", { class: "pm-live", role: "log", "aria-live": "polite", "aria-relevant": "additions text" });
+  host.append(root, live);
   const ui = {
     order: [],
     selected: null, // index into ui.order
@@ -62,6 +75,8 @@ function render({ model, el: host }) {
     anim: null,
     shownSerial: -1,
     deal: null,
+    speed: savedSpeed(),
+    last: {}, // seat -> what it did in the round being shown
   };
 
   const state = () => model.get("state") || {};
@@ -73,6 +88,12 @@ function render({ model, el: host }) {
     finishAnimation();
     root.dataset.busy = "true";
     model.send(message);
+  }
+
+  // The player's own order of the hand: the page keeps it in its address.
+  function sendOrder() {
+    if (state().mode === "view") return;
+    model.send({ do: "order", cards: ui.order.map(tokenOf) });
   }
 
   function face(key, extra = {}) {
@@ -137,16 +158,58 @@ function render({ model, el: host }) {
         seat.score ? scoreText(seat.score) : null,
       ),
     );
+    const last = lastMove(seat);
+    box.append(el("div", { class: "pm-last", "data-seat": seat.seat, title: last, text: last || "\u00a0" }));
     return box;
+  }
+
+  // A seat's last move: what the animation has shown of this round so far, else the
+  // state's own sentence ("took 9♥ from the pile, discarded 4♣").
+  function lastMove(seat) {
+    if (ui.anim && ui.last[seat.seat]) return ui.last[seat.seat];
+    return seat.last || ui.last[seat.seat] || "";
+  }
+
+  // The places a selected wild card could take on a run (its two ends): one button each.
+  function placeButton(meld, card, place) {
+    const [, cardName] = faces()[card] ? faces()[card] : ["", tokenOf(card)];
+    const words = `Lay ${cardName} off as ${place.name}, at the ${place.end} of meld ${meld.number}`;
+    return el(
+      "button",
+      {
+        type: "button",
+        class: `pm-place pm-place-${place.end.split(" ")[0]}`,
+        "data-place": place.card,
+        "data-focus": `place-${meld.id}-${place.card}`,
+        "aria-label": words,
+        title: `${words}: whoever lays off a wild card chooses which card it stands for`,
+        onclick: () => layOffOnto(meld.id, place.card),
+      },
+      place.end.startsWith("low") ? `◀ as ${place.name}` : `as ${place.name} ▶`,
+    );
   }
 
   function meldBox(meld, s) {
     const layoff = s.mode === "lay_off" && ui.selected !== null;
+    const selected = layoff ? ui.order[ui.selected] : null;
+    const places = meld.target && selected && meld.places ? meld.places[tokenOf(selected)] || [] : [];
     const attrs = {
-      class: "pm-meld" + (meld.target && layoff ? " pm-target" : ""),
+      class: "pm-meld" + (meld.target && layoff ? " pm-target" : "") + (places.length > 1 ? " pm-choose" : ""),
       "data-meld": meld.id,
       "aria-label": `Meld ${meld.number}: ${meld.label}`,
     };
+    if (places.length > 1) {
+      // The player names the wild card's place: the low end or the high end of the run.
+      const box = el("div", { ...attrs, role: "group", "aria-label": `Meld ${meld.number}: ${meld.label}. Choose where the wild card goes` });
+      box.append(el("span", { class: "pm-meld-number", text: `${meld.number}`, "aria-hidden": "true" }));
+      const row = el("span", { class: "pm-meld-cards" });
+      for (const place of places.filter((p) => p.end.startsWith("low"))) row.append(placeButton(meld, selected, place));
+      meld.cards.forEach((key) => row.append(cardImg(key, "pm-small")));
+      for (const place of places.filter((p) => !p.end.startsWith("low"))) row.append(placeButton(meld, selected, place));
+      box.append(row);
+      box.append(el("span", { class: "pm-meld-label", text: meld.label }));
+      return box;
+    }
     const box = meld.target
       ? el("button", {
           ...attrs,
@@ -280,24 +343,30 @@ function render({ model, el: host }) {
           if (card === null) return notice("Select a card of your hand first.", "hand");
           send({ do: "discard", card, index: ui.selected });
         }),
-        button("go-out", s.go_out_word || "Go out", can.go_out, () => send({ do: "go_out", card: selectedCard(), index: ui.selected }), "Go out, discarding the selected card"),
+        button("go-out", s.go_out_word || "Go out", can.go_out, () => send({ do: "go_out", card: selectedCard(), index: ui.selected }), s.go_out_title || "Go out: lay all your cards down in melds, discarding the selected card"),
       );
+      if (can.undo) bar.append(button("undo", "Undo", true, () => send({ do: "undo" }), "Take back your last move (the bots' replies to it go too)"));
       if (can.rummy) bar.append(button("rummy", "Lay down both RUMMY cards", true, () => send({ do: "rummy" })));
       if (can.drop_out) {
         const last = s.phase === "final_go_out";
         bar.append(
           button("drop-out", last ? "Pass" : "Drop out", true, () => send({ do: "drop_out" }),
-            last ? "You cannot go out: pass, and the game ends" : "Leave the game: your cards leave play unseen"),
+            last ? "Pass: you cannot go out on this last turn, so the game ends without you winning" : s.drop_out_title || "Drop out: leave this game; your cards leave play unseen"),
         );
       }
     }
-    bar.append(
-      button("sort-suit", "Sort by suit", ui.order.length > 1, () => sortHand("suit")),
-      button("sort-rank", "Sort by rank", ui.order.length > 1, () => sortHand("rank")),
-    );
-    if (s.mode === "view") return bar; // a position to look at: nothing to play
-    bar.append(button("hint", "Hint", can.hint, () => send({ do: "hint" }), "What would the strongest bot do here?"));
+    if (s.mode === "view") {
+      bar.append(
+        button("sort-suit", "Sort by suit", ui.order.length > 1, () => sortHand("suit")),
+        button("sort-rank", "Sort by rank", ui.order.length > 1, () => sortHand("rank")),
+      );
+      return bar; // a position to look at: nothing to play
+    }
     if (can.next_hand) bar.append(button("next-hand", "Next hand", true, () => send({ do: "next_hand" }), "Deal the next hand"));
+    bar.append(button("hint", "Hint", can.hint, () => send({ do: "hint" }), "What would the strongest bot do here, and why?"));
+    // One Sort button: by suit, then by rank the next time.
+    const by = ui.sortedBy === "suit" ? "rank" : "suit";
+    bar.append(button("sort", "Sort", ui.order.length > 1, () => sortHand(by), `Sort your hand by ${by} (or drag a card to place it yourself)`));
     return bar;
   }
 
@@ -402,10 +471,12 @@ function render({ model, el: host }) {
     return s;
   }
 
-  function layOffOnto(meld) {
+  function layOffOnto(meld, place = null) {
     if (ui.selected === null) return notice("Select the card to lay off first, then the meld it joins.", "hand");
     const card = tokenOf(ui.order[ui.selected]);
-    send({ do: "lay_off", card, meld, index: ui.selected });
+    const message = { do: "lay_off", card, meld, index: ui.selected };
+    if (place) message.place = place;
+    send(message);
   }
 
   function clickCard(i) {
@@ -437,13 +508,16 @@ function render({ model, el: host }) {
     }
     ui.focus = `card-${to}`;
     draw();
+    sendOrder();
   }
 
   function sortHand(by) {
     const chosen = ui.selected === null ? null : ui.order[ui.selected];
     ui.order.sort((a, b) => sortKey(tokenOf(a), by) - sortKey(tokenOf(b), by));
+    ui.sortedBy = by;
     ui.selected = chosen === null ? null : ui.order.indexOf(chosen);
     draw();
+    sendOrder();
   }
 
   function attachCardGestures(card, i) {
@@ -525,14 +599,25 @@ function render({ model, el: host }) {
   function finishAnimation() {
     if (!ui.anim) return;
     clearTimeout(ui.anim.timer);
+    for (const step of ui.anim.steps.slice(ui.anim.index)) noteStep(step);
     ui.anim = null;
     draw();
   }
 
+  // Each bot action on screen in turn (its seat and the pile it touched lit), at the
+  // player's speed; a click ends it at once.  Every seat's last move stays beside it, and
+  // the live region says the round's moves in words.
   function startAnimation(steps) {
     if (!steps || !steps.length) return;
-    const each = Math.max(60, Math.min(STEP_MS, TURN_MS / steps.length));
+    for (const step of steps) if (step.seat !== undefined) delete ui.last[step.seat];
+    say(state().said || steps.map((step) => step.text).join(" "));
+    const each = SPEEDS[ui.speed] ?? SPEEDS.normal;
+    if (!each) {
+      for (const step of steps) noteStep(step);
+      return;
+    }
     ui.anim = { steps, index: 0, timer: null };
+    noteStep(steps[0]);
     const tick = () => {
       if (!ui.anim) return;
       ui.anim.index += 1;
@@ -541,13 +626,73 @@ function render({ model, el: host }) {
         draw();
         return;
       }
+      noteStep(steps[ui.anim.index]);
       draw();
       ui.anim.timer = setTimeout(tick, each);
     };
     ui.anim.timer = setTimeout(tick, each);
   }
 
+  function noteStep(step) {
+    if (step.seat !== undefined) ui.last[step.seat] = step.last || step.text;
+  }
+
+  function say(text) {
+    if (!text) return;
+    live.replaceChildren(el("p", { text }));
+  }
+
   // ---------------------------------------------------------------- drawing
+
+  function speedControl() {
+    const select = el("select", {
+      class: "pm-speed-select",
+      "aria-label": "Speed of the bots' moves",
+      title: "How long each bot's move stays on screen (Instant: no animation)",
+      onchange: (event) => {
+        ui.speed = event.target.value;
+        try {
+          window.localStorage.setItem(SPEED_KEY, ui.speed);
+        } catch (_error) {
+          // storage refused: the choice holds for this page
+        }
+        if (ui.speed === "instant") finishAnimation();
+      },
+    });
+    for (const [value, label] of [["slow", "Slow"], ["normal", "Normal"], ["fast", "Fast"], ["instant", "Instant"]]) {
+      select.append(el("option", { value, selected: value === ui.speed, text: label }));
+    }
+    return el("label", { class: "pm-speed" }, el("span", { class: "pm-speed-word", text: "Bots" }), select);
+  }
+
+  function panelBox(s) {
+    const panel = el("section", { class: "pm-panel" + (s.panel.kind ? ` pm-panel-${s.panel.kind}` : ""), "aria-label": s.panel.title || "Result" });
+    if (s.panel.title) panel.append(el("h3", { text: s.panel.title }));
+    const body = el("div", { class: "pm-panel-body" });
+    body.innerHTML = s.panel.html; // built by the Python side from escaped text and card SVGs
+    // Buttons in the result (New game, Review my game) are gestures like the table's own.
+    for (const button of body.querySelectorAll("button[data-do]")) {
+      button.addEventListener("click", () => send({ do: button.dataset.do }));
+    }
+    panel.append(body);
+    return panel;
+  }
+
+  function reviewBox(review) {
+    const box = el("section", { class: "pm-panel pm-review", "aria-label": review.title });
+    box.append(
+      el(
+        "div",
+        { class: "pm-review-head" },
+        el("h3", { text: review.title }),
+        el("button", { type: "button", class: "pm-btn pm-do-review-close", "data-focus": "review-close", text: "Close the review", onclick: () => send({ do: "review_close" }) }),
+      ),
+    );
+    const body = el("div", { class: "pm-panel-body" });
+    body.innerHTML = review.html; // built by the Python side (payme.analysis.review)
+    box.append(body);
+    return box;
+  }
 
   function draw() {
     const s = state();
@@ -564,16 +709,30 @@ function render({ model, el: host }) {
     root.dataset.status = s.status || "";
     root.dataset.waiting = s.waiting ? "true" : "false";
     root.dataset.animating = step ? "true" : "false";
+    root.dataset.players = String((s.seats || []).length + 1);
 
     root.append(
       el(
         "header",
         { class: "pm-head" },
-        el("div", { class: "pm-title", text: s.title || "" }),
-        el("div", { class: "pm-status", role: "status", "aria-live": "polite", text: step ? step.text : s.status || "" }),
+        el("div", { class: "pm-title", title: s.title || "", text: s.title || "" }),
+        el("div", { class: "pm-status", text: step ? step.text : s.status || "" }),
+        s.mode === "view" ? null : speedControl(),
       ),
     );
-    if (s.advice) root.append(el("div", { class: "pm-advice", role: "status", text: s.advice }));
+    if (s.advice) {
+      root.append(
+        el(
+          "div",
+          { class: "pm-advice", role: "status" },
+          el("span", { text: s.advice }),
+          el("button", { type: "button", class: "pm-btn pm-do-hint-off", "data-focus": "do-hint-off", title: "Stop showing a hint after each move", text: "Hide hints", onclick: () => send({ do: "hint_off" }) }),
+        ),
+      );
+    }
+    // The result of a hand or of the game comes first: the table under it is done.
+    if (s.panel && s.panel.html) root.append(panelBox(s));
+    if (s.review && s.review.html) root.append(reviewBox(s.review));
     const seats = el("div", { class: "pm-seats" });
     for (const seat of s.seats || []) {
       const seatView = step && step.counts ? { count: step.counts[seat.seat] } : {};
@@ -582,11 +741,17 @@ function render({ model, el: host }) {
       seats.append(box);
     }
     root.append(seats);
-    root.append(centre(s, step ? { stock: step.stock, top: step.top } : {}));
+    const middle = centre(s, step ? { stock: step.stock, top: step.top } : {});
+    if (step && step.pile) {
+      const lit = middle.querySelector(step.pile === "stock" ? ".pm-stock" : ".pm-pile");
+      if (lit) lit.classList.add("pm-lit");
+    }
+    root.append(middle);
 
     if (s.mode === "arrange" && s.arrange) {
       root.append(arrangePanel(s));
     }
+    // Your hand and the moves: kept in sight (sticky) while melds or results grow.
     const you = el("section", { class: "pm-you" + (s.you.turn ? " pm-turn" : ""), "aria-label": "Your hand" });
     you.append(
       el(
@@ -603,14 +768,6 @@ function render({ model, el: host }) {
     you.append(controls(s));
     root.append(you);
 
-    if (s.panel && s.panel.html) {
-      const panel = el("section", { class: "pm-panel", "aria-label": s.panel.title || "Result" });
-      if (s.panel.title) panel.append(el("h3", { text: s.panel.title }));
-      const body = el("div", { class: "pm-panel-body" });
-      body.innerHTML = s.panel.html; // built by the Python side from escaped text and card SVGs
-      panel.append(body);
-      root.append(panel);
-    }
     if (s.log && s.log.length) {
       const log = el("details", { class: "pm-log" }, el("summary", { text: "What happened" }));
       const list = el("ol");
@@ -628,14 +785,25 @@ function render({ model, el: host }) {
     }
   }
 
+  // The order the page's address keeps, when it holds exactly the cards of the hand.
+  function sameCards(a, b) {
+    return a.length === b.length && a.map(tokenOf).sort().join() === b.map(tokenOf).sort().join();
+  }
+
   function onState() {
     const s = state();
     if (!s.you) return;
     const hand = s.you.hand || [];
     const before = ui.order.length;
     const chosen = ui.selected === null ? null : ui.order[ui.selected];
-    // A new deal takes the dealt order; during a hand the player's own order is kept.
-    ui.order = s.you.deal !== ui.deal ? hand.slice() : mergeOrder(ui.order, hand);
+    // A new deal takes the dealt order, or the order the address kept; during a hand the
+    // player's own order is kept.
+    if (s.you.deal !== ui.deal) {
+      const kept = (s.you.order || []).map((token) => hand.find((key) => tokenOf(key) === token) || token);
+      ui.order = kept.length && sameCards(kept, hand) ? mergeOrder(kept, hand) : hand.slice();
+    } else {
+      ui.order = mergeOrder(ui.order, hand);
+    }
     ui.deal = s.you.deal;
     ui.selected = chosen !== null && ui.order.length === before ? ui.order.indexOf(chosen) : null;
     if (ui.selected === -1) ui.selected = null;
@@ -645,6 +813,7 @@ function render({ model, el: host }) {
     ui.notice = null;
     root.dataset.busy = "false";
     if (fresh && s.anim && s.anim.length) startAnimation(s.anim);
+    else if (fresh && s.said) say(s.said);
     draw();
   }
 

@@ -318,7 +318,9 @@ def test_drag_and_sort_reorder_the_hand(open_page: Any, page_errors: list[str]) 
     expect(cards.last).to_have_attribute("data-card", before[0])
     assert order() == [*before[1:], before[0]]
     ranks = "A23456789TJQK"
-    page.locator(f"{TABLE} .pm-do-sort-rank").click()
+    page.locator(f"{TABLE} .pm-do-sort").click()  # by suit
+    expect(page.locator(f"{TABLE} .pm-do-sort")).to_have_attribute("title", re.compile("by rank"))
+    page.locator(f"{TABLE} .pm-do-sort").click()  # then by rank
     by_rank = order()
     assert [ranks.index(c[0]) for c in by_rank if c != "JK"] == sorted(
         ranks.index(c[0]) for c in by_rank if c != "JK"
