@@ -25,7 +25,7 @@ from payme.cards import Card, CardsLike, parse_hand
 from payme.deprecation import renamed
 from payme.rulesets import Ruleset, RulesLike
 from payme.rulesets import rules as get_rules
-from payme.words import amount, counts_cards, short_label, short_labels
+from payme.words import amount, counts_cards, joined, short_label, short_labels
 
 
 @dataclass(frozen=True)
@@ -69,26 +69,14 @@ def ranking_note(rules: RulesLike) -> str:
             f"{r.holder_wins} is never advised as a discard (holding it when the game ends "
             "makes you a winner)"
             + (
-                f"; {_and(list(r.never_discarded))} may never be discarded."
+                f"; {joined(r.never_discarded)} may never be discarded."
                 if r.never_discarded
                 else "."
             )
         )
     elif r.never_discarded:
-        parts.append(f"{_and(list(r.never_discarded))} may never be discarded.")
+        parts.append(f"{joined(r.never_discarded)} may never be discarded.")
     return " ".join(parts)
-
-
-def _and(items: Sequence[str]) -> str:
-    if len(items) <= 1:
-        return "".join(items)
-    return ", ".join(items[:-1]) + " and " + items[-1]
-
-
-def _or(items: Sequence[str]) -> str:
-    if len(items) <= 1:
-        return "".join(items)
-    return ", ".join(items[:-1]) + " or " + items[-1]
 
 
 def _outs(r: Ruleset, kept: Sequence[Card], dealt: int | None) -> list[str]:
@@ -211,14 +199,14 @@ def discard_advice(
     elif outs:
         ways = (
             f", and {len(outs)} kind{'s' if len(outs) != 1 else ''} of card drawn next "
-            f"let{'s' if len(outs) == 1 else ''} you go out ({_or(outs)})"
+            f"let{'s' if len(outs) == 1 else ''} you go out ({joined(outs, 'or')})"
         )
     reason = f"{where}; after it goes {left}{ways}."
     others = [c for c in tied if c != chosen]
     if others:
         same = "as many unmelded cards" if counts_cards(r) else "as many points"
         fewer = max(len(_outs(r, _without(cards, c), dealt)) for c in others) < len(outs)
-        reason += f" Discarding {_or([short_label(c) for c in others])} would leave {same}" + (
+        reason += f" Discarding {joined(map(short_label, others), 'or')} would leave {same}" + (
             ", but keeps fewer ways to go out." if fewer else ": it does as well."
         )
     if r.is_wild(chosen, dealt):

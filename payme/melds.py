@@ -41,7 +41,7 @@ from payme.cards import (
 from payme.pack import MAX_HAND, check_hand
 from payme.rulesets import Ruleset, RulesLike, WildScope
 from payme.rulesets import rules as get_rules
-from payme.words import rank_plural
+from payme.words import joined, rank_plural
 
 MeldKind = Literal["set", "run", "single"]
 
@@ -350,11 +350,7 @@ def _place_token(place: int) -> str:
 
 def _stand_ins(cards: Iterable[Card], stands: Iterable[Card | None]) -> str:
     pairs = [f"{c} stands for {s}" for c, s in zip(cards, stands, strict=True) if s is not c and s]
-    if not pairs:
-        return ""
-    if len(pairs) == 1:
-        return "; " + pairs[0]
-    return "; " + ", ".join(pairs[:-1]) + " and " + pairs[-1]
+    return "; " + joined(pairs) if pairs else ""
 
 
 def _times(n: int) -> str:

@@ -45,7 +45,7 @@ from itertools import combinations
 from typing import Final, Literal, get_args
 
 from payme.cards import CARDS, N_REGULAR, Card, CardError, CardsLike, format_hand, parse_hand
-from payme.deprecation import renamed
+from payme.deprecation import deprecated, renamed
 from payme.melds import Meld, check_meld
 from payme.rulesets import PRESETS, Ruleset
 from payme.rulesets import rules as get_rules
@@ -121,7 +121,8 @@ class Puzzle:
 
     @property
     def evaluate_dealt(self) -> int | None:
-        """``dealt`` as the engine wants it (Rummy 3-Pack ignores it)."""
+        """Deprecated: read :attr:`dealt` (the engine takes it as it is)."""
+        deprecated("Puzzle.evaluate_dealt", "read Puzzle.dealt")
         return self.dealt
 
     def solution(self) -> str:

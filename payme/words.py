@@ -54,6 +54,20 @@ def short_labels(cards: Iterable[Card]) -> str:
     return " ".join(short_label(c) for c in cards)
 
 
+def joined(items: Iterable[str], last: str = "and") -> str:
+    """Items as a sentence lists them: ``"a, b and c"`` (``last="or"``: ``"a, b or c"``).
+
+    >>> joined(["twos", "sevens", "jokers"]), joined(["9♣", "7♥"], "or"), joined(["you"])
+    ('twos, sevens and jokers', '9♣ or 7♥', 'you')
+    >>> joined([])
+    ''
+    """
+    items = list(items)
+    if len(items) <= 1:
+        return "".join(items)
+    return f"{', '.join(items[:-1])} {last} {items[-1]}"
+
+
 def rank_plural(rank: int) -> str:
     """The rank's name in the plural, as in "a set of sevens" (1 is the ace, 13 the king)."""
     name = RANK_NAMES[rank]
@@ -131,9 +145,7 @@ def wild_cards(rules: Ruleset, dealt: int | None) -> str:
         scope = rules.wild_scope(card, dealt)
         if pack[card.index] and scope is not None:
             parts.append(f"{card.token} ({where[scope]})")
-    if len(parts) < 2:
-        return "".join(parts)
-    return ", ".join(parts[:-1]) + " and " + parts[-1]
+    return joined(parts)
 
 
 # Where the opponents sit, clockwise from your left, for each number of players.
@@ -205,7 +217,7 @@ def plain_words(text: str, names: Sequence[str]) -> str:
     def several(match: re.Match[str]) -> str:
         # "seats 0, 1 and 2" -> "you, West and East", each named as "seat N" would be.
         named = [name(match.group(1), int(n)) for n in re.findall(r"\d+", match.group(2))]
-        return ", ".join(named[:-1]) + " and " + named[-1]
+        return joined(named)
 
     text = re.sub(r"\b([Ss]eats|[Pp]layers) (\d+(?:(?:, | and |, and )\d+)+)\b", several, text)
     text = re.sub(r"\b([Ss]eat|[Pp]layer) (\d+)\b", seat, text)
@@ -241,6 +253,7 @@ __all__ = [
     "amount",
     "counts_cards",
     "deadwood_unit",
+    "joined",
     "label",
     "plain_words",
     "rank_label",

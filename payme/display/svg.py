@@ -46,10 +46,6 @@ _SPECIAL_LOOK: Final[dict[str, tuple[str, tuple[str, ...], str]]] = {
 _W, _H = 60, 84  # the viewBox; ``width`` scales it
 
 
-def suit_colour(card: Card) -> str:
-    return RED if card.suit in ("H", "D") else BLACK
-
-
 def card_title(card: Card, *, mark: str | None = None, stands_for: Card | None = None) -> str:
     """The card in words, with its mark: the text alternative of its SVG.
 

@@ -22,19 +22,8 @@ from typing import Any, ClassVar, Self, TypeVar, overload
 
 from payme.cards import Card, parse_card, parse_hand
 from payme.deprecation import moved_attribute
-from payme.game.actions import (
-    STEPS,
-    Action,
-    Discard,
-    Draw,
-    DropOut,
-    GoOut,
-    IllegalAction,
-    LayDownRummy,
-    LayOff,
-    Record,
-    Verdict,
-)
+from payme.game import actions as action_types
+from payme.game.actions import STEPS, Action, IllegalAction, Record, Verdict
 from payme.game.view import SeatView, V, make_frozen, stock_estimate
 from payme.melds import Meld
 from payme.rulesets import Ruleset, RulesLike
@@ -387,18 +376,18 @@ class Game(ABC):
     # Every kind of action, asked and done by the player to move (see _ByHand), the same in
     # both games: a game refuses, with the reason, the kinds it does not know.
 
-    can_draw = _Ask(Draw)
-    draw = _Do(Draw)
-    can_discard = _Ask(Discard)
-    discard = _Do(Discard)
-    can_go_out = _Ask(GoOut)
-    go_out = _Do(GoOut)
-    can_lay_off = _Ask(LayOff)
-    lay_off = _Do(LayOff)
-    can_lay_down_rummy = _Ask(LayDownRummy)
-    lay_down_rummy = _Do(LayDownRummy)
-    can_drop_out = _Ask(DropOut)
-    drop_out = _Do(DropOut)
+    can_draw = _Ask(action_types.Draw)
+    draw = _Do(action_types.Draw)
+    can_discard = _Ask(action_types.Discard)
+    discard = _Do(action_types.Discard)
+    can_go_out = _Ask(action_types.GoOut)
+    go_out = _Do(action_types.GoOut)
+    can_lay_off = _Ask(action_types.LayOff)
+    lay_off = _Do(action_types.LayOff)
+    can_lay_down_rummy = _Ask(action_types.LayDownRummy)
+    lay_down_rummy = _Do(action_types.LayDownRummy)
+    can_drop_out = _Ask(action_types.DropOut)
+    drop_out = _Do(action_types.DropOut)
 
     def _act(self, action: Action) -> Record:
         """Do a legal ``action`` (already checked by :meth:`can`): each game has one private

@@ -22,19 +22,8 @@ from collections.abc import Sequence
 from typing import Any, Final
 
 from payme.cards import Card, parse_card
-from payme.game import BOT_NAMES, game_class, make_bot, new_game
-from payme.game.actions import (
-    Action,
-    Discard,
-    Draw,
-    DropOut,
-    GoOut,
-    IllegalAction,
-    LayDownRummy,
-    LayOff,
-    Record,
-    parse_action,
-)
+from payme.game import BOT_NAMES, actions, game_class, make_bot, new_game
+from payme.game.actions import Action, IllegalAction, Record, parse_action
 from payme.game.base import Game
 from payme.game.bots import Recommendation
 from payme.rulesets import RulesLike
@@ -82,7 +71,7 @@ NEXT_HAND: Final = "n"
 def move_token(move: Action | None) -> str:
     """The token of one of your moves in the page's URL (``None``: dealing the next hand).
 
-    >>> move_token(Draw(0, "stock")), move_token(None)
+    >>> move_token(actions.Draw(0, "stock")), move_token(None)
     ('s', 'n')
     """
     return NEXT_HAND if move is None else move.token()
@@ -270,9 +259,11 @@ class PlaySession:
         view = self.view()
         counts, top = view.hand_counts, view.top_discard
         pile = None
-        if isinstance(move, Draw):
+        if isinstance(move, actions.Draw):
             pile = "stock" if move.source == "stock" else "pile"
-        elif isinstance(move, Discard) or (isinstance(move, GoOut) and move.discard):
+        elif isinstance(move, actions.Discard) or (
+            isinstance(move, actions.GoOut) and move.discard
+        ):
             pile = "pile"
         return {
             "seat": seat,
@@ -294,7 +285,7 @@ class PlaySession:
             if action is None or record.hand != hand:
                 continue
             seat = action.seat
-            if isinstance(action, Draw) or seat not in turns:
+            if isinstance(action, actions.Draw) or seat not in turns:
                 turns[seat] = []  # a turn starts with its draw
             turns[seat].append(self.done(action, record))
         return {seat: ", ".join(parts) for seat, parts in turns.items()}
@@ -302,24 +293,24 @@ class PlaySession:
     def done(self, action: Action, record: Record | None = None) -> str:
         """A move as what was done, without who: ``discarded 4♣``, ``took 9♥ from the
         discard pile``, ``went out, discarding 7♠ — Pay me!``."""
-        if isinstance(action, Draw):
+        if isinstance(action, actions.Draw):
             if action.source == "stock":
                 return "drew from the stock"
             details = dict(record.details) if record is not None else {}
             taken = details.get("card") or details.get("cards")
             what = label(parse_card(taken)) if taken and action.take == 1 else "cards"
             return f"took {what} from the discard pile"
-        if isinstance(action, Discard):
+        if isinstance(action, actions.Discard):
             return f"discarded {label(action.card)}"
-        if isinstance(action, GoOut):
+        if isinstance(action, actions.GoOut):
             call = self.rules.go_out_call
             tail = f", discarding {label(action.discard)}" if action.discard else ""
             return f"went out{tail}" + (f" — {call}" if call else "")
-        if isinstance(action, LayOff):
+        if isinstance(action, actions.LayOff):
             return f"laid off {_placed(action.placements)}"
-        if isinstance(action, LayDownRummy):
+        if isinstance(action, actions.LayDownRummy):
             return "laid down both RUMMY cards"
-        if isinstance(action, DropOut):
+        if isinstance(action, actions.DropOut):
             return "dropped out"
         return str(action)
 
@@ -376,24 +367,24 @@ class PlaySession:
 
     def describe(self, action: Action) -> str:
         """Your move in words, e.g. ``Discard 7♥`` or ``Go out (Pay me!), discarding 9♣``."""
-        if isinstance(action, Draw):
+        if isinstance(action, actions.Draw):
             if action.source == "stock":
                 return "Draw from the stock" + (f" ({action.take})" if action.take > 1 else "")
             top = self.top_discard()
             if action.take > 1:
                 return f"Take the top {action.take} cards of the discard pile"
             return f"Take {label(top)} from the discard pile" if top else "Take the top discard"
-        if isinstance(action, Discard):
+        if isinstance(action, actions.Discard):
             return f"Discard {label(action.card)}"
-        if isinstance(action, GoOut):
+        if isinstance(action, actions.GoOut):
             call = self.rules.go_out_call
             tail = f", discarding {label(action.discard)}" if action.discard else ""
             return "Go out" + (f" ({call})" if call else "") + tail
-        if isinstance(action, LayOff):
+        if isinstance(action, actions.LayOff):
             return "Lay off " + _placed(action.placements)
-        if isinstance(action, LayDownRummy):
+        if isinstance(action, actions.LayDownRummy):
             return "Lay down both RUMMY cards"
-        if isinstance(action, DropOut):
+        if isinstance(action, actions.DropOut):
             return "Drop out"
         return str(action)
 
@@ -407,25 +398,25 @@ class PlaySession:
         def verb(word: str) -> str:
             return word if you else word + "s"
 
-        if isinstance(action, Draw):
+        if isinstance(action, actions.Draw):
             if action.source == "stock":
                 return f"{who} {verb('draw')} from the stock."
             details = dict(record.details) if record is not None else {}
             taken = details.get("card") or details.get("cards")
             what = label(parse_card(taken)) if taken and action.take == 1 else "a card"
             return f"{who} {'take' if you else 'takes'} {what} from the discard pile."
-        if isinstance(action, Discard):
+        if isinstance(action, actions.Discard):
             return f"{who} {verb('discard')} {label(action.card)}."
-        if isinstance(action, GoOut):
+        if isinstance(action, actions.GoOut):
             call = self.rules.go_out_call
             shout = f" — {call}" if call else ""
             tail = f", discarding {label(action.discard)}" if action.discard else ""
             return f"{who} {'go' if you else 'goes'} out{tail}{shout}"
-        if isinstance(action, LayOff):
+        if isinstance(action, actions.LayOff):
             return f"{who} {verb('lay')} off {_placed(action.placements)}."
-        if isinstance(action, LayDownRummy):
+        if isinstance(action, actions.LayDownRummy):
             return f"{who} {verb('lay')} down both RUMMY cards and {verb('win')}!"
-        if isinstance(action, DropOut):
+        if isinstance(action, actions.DropOut):
             return f"{who} {verb('drop')} out."
         return str(action)
 

@@ -59,11 +59,11 @@ from functools import cache
 from importlib.resources import files
 from typing import Any
 
-from payme.cards import RANK_NAMES, Card
+from payme.cards import Card
 from payme.deprecation import renamed
 from payme.rulesets import Ruleset
 from payme.tutorial.checks import AnswerKind, Question
-from payme.words import rank_label, wild_kinds
+from payme.words import joined, rank_label, wild_kinds
 
 Figure = Callable[[Ruleset], str]
 
@@ -227,19 +227,6 @@ def condition(term: str, ctx: Mapping[str, object], where: str = "") -> bool:
 # --- the rule set's values -------------------------------------------------------------------
 
 
-def and_list(items: list[str]) -> str:
-    """``"a, b and c"``."""
-    if len(items) <= 1:
-        return "".join(items)
-    return ", ".join(items[:-1]) + " and " + items[-1]
-
-
-def plural_rank(rank: int) -> str:
-    """``"nines"``, ``"sixes"``."""
-    name = RANK_NAMES[rank]
-    return name + ("es" if name.endswith("x") else "s")
-
-
 def context(r: Ruleset) -> dict[str, object]:
     """Every value a step's text may name, for rule set ``r``.
 
@@ -266,7 +253,7 @@ def context(r: Ruleset) -> dict[str, object]:
         title=r.title,
         first_dealt=r.dealt_in_hand(1),
         last_dealt=r.dealt_in_hand(r.hands),
-        wild_cards=and_list(wild_kinds(r)),
+        wild_cards=joined(wild_kinds(r)),
         twos_wild=r.is_wild(Card.regular(2, "S"), None),
         ranked_wilds=", or ".join(
             [
@@ -419,20 +406,20 @@ __getattr__ = renamed(
     {
         "MeldCheck": "payme.tutorial.content:MeldExamples",
         "describe": "payme.tutorial.content:describe_context",
+        "and_list": "payme.words:joined",
+        "plural_rank": "payme.words:rank_plural",
     },
 )
 
 __all__ = [
     "MeldExamples",
     "StepContent",
-    "and_list",
     "condition",
     "context",
     "expectation",
     "load",
     "parse",
     "parse_meld_check",
-    "plural_rank",
     "render",
     "wild_kinds",
 ]

@@ -29,7 +29,7 @@ from payme.tutorial.checks import (
     yes_no_question,
 )
 from payme.tutorial.markup import cards_html, rules_words
-from payme.words import plain_words, seat_names
+from payme.words import joined, plain_words, seat_names
 
 PLAYERS = 3
 """Seats at the tutorial's demo table (the first seat is "you")."""
@@ -63,7 +63,7 @@ def totals_words(totals: Any) -> str:
     'The totals are 110 for you, 80 for West and 335 for East.'
     """
     parts = [f"{t} for seat {s}" for s, t in enumerate(totals)]
-    return ", ".join(parts[:-1]) + " and " + parts[-1] if len(parts) > 1 else "".join(parts)
+    return joined(parts)
 
 
 def say(text: str, players: int, you: int = 0) -> str:

@@ -30,10 +30,10 @@ from payme.tutorial.checks import (
     pick,
     yes_no_question,
 )
-from payme.tutorial.content import and_list, plural_rank, wild_kinds
+from payme.tutorial.content import wild_kinds
 from payme.tutorial.markup import cards_html, para, rules_words, sentence, table_html
 from payme.tutorial.steps import Step, steps_from_content
-from payme.words import rank_label
+from payme.words import joined, rank_label, rank_plural
 
 RANK_OPTIONS: tuple[tuple[str, str], ...] = tuple(
     (rank_token(r), rank_token(r)) for r in range(1, 14)
@@ -48,10 +48,6 @@ def player_ranges(rules: Ruleset) -> list[tuple[int, int, int]]:
             rows.append((low, most, packs))
         low = most + 1
     return rows
-
-
-def _card_name(card: Card) -> str:
-    return card.name
 
 
 # --- 0. cards and how they are written --------------------------------------------------
@@ -206,7 +202,7 @@ def deal_example(r: Ruleset) -> str:
         dealt = r.dealt_in_hand(hand)
         wild = r.round_wild_rank(dealt)
         rows.append(
-            (hand, dealt, "—" if wild is None else f"{rank_token(wild)} ({plural_rank(wild)})")
+            (hand, dealt, "—" if wild is None else f"{rank_token(wild)} ({rank_plural(wild)})")
         )
     first = r.dealt_in_hand(1)
     sample = cards_html(
@@ -230,7 +226,7 @@ def deal_questions(r: Ruleset) -> Sequence[Question | None]:
                 f"Which rank is the round wild rank in hand {hand}?",
                 RANK_OPTIONS,
                 {rank_token(wild)},
-                f"Hand {hand} deals {dealt} cards, so the {plural_rank(wild)} "
+                f"Hand {hand} deals {dealt} cards, so the {rank_plural(wild)} "
                 f"({rank_token(wild)}) are wild.",
             )
         )
@@ -239,7 +235,7 @@ def deal_questions(r: Ruleset) -> Sequence[Question | None]:
         scope = r.wild_scope(card, dealt)
         why = (
             f"In hand {hand} ({dealt} cards dealt) the wild cards are "
-            f"{and_list(wild_kinds(r))}: the {card.name} "
+            f"{joined(wild_kinds(r))}: the {card.name} "
             + ("is wild." if scope is not None else "is not.")
         )
         qs.append(
@@ -441,7 +437,7 @@ def grown_meld_limits(r: Ruleset) -> str:
             f"A grown meld is any meld valid under {rules_words(r)}: sets have no upper size and "
             "wild cards no limit."
         )
-    return f"A grown meld must still be a meld valid under {rules_words(r)}: {and_list(limits)}."
+    return f"A grown meld must still be a meld valid under {rules_words(r)}: {joined(limits)}."
 
 
 def lay_offs_questions(r: Ruleset) -> Sequence[Question | None]:

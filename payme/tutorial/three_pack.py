@@ -33,10 +33,10 @@ from payme.tutorial.checks import (
     pick,
     yes_no_question,
 )
-from payme.tutorial.content import and_list
 from payme.tutorial.game_questions import PLAYERS, mover, say, seat_options, together
 from payme.tutorial.markup import rules_words, sentence, table_html
 from payme.tutorial.steps import Step, steps_from_content
+from payme.words import joined
 from payme.words import label as card_label
 
 DEALT = 7
@@ -251,7 +251,7 @@ def _identical_cards_questions(r: Ruleset) -> list[Question]:
 def _face_up(g: ThreePackGame) -> str:
     """The cards each player turned up to choose the first dealer, for :func:`say`."""
     parts = [f"{format_hand(c)} for seat {p}" for p, c in enumerate(g.preliminary)]
-    return ", ".join(parts[:-1]) + " and " + parts[-1]
+    return joined(parts)
 
 
 def _players_said(text: str, players: int) -> str:
@@ -889,7 +889,7 @@ def variations_questions(r: Ruleset) -> Sequence[Question | None]:
             tuple((f"Player {p + 1}", str(p)) for p in range(g.players)),
             {str(g.seating[0])},
             f"The lowest card chooses first: Player {g.seating[0] + 1} takes the first seat, "
-            "then " + and_list([f"Player {p + 1}" for p in g.seating[1:]]) + " follow clockwise.",
+            "then " + joined([f"Player {p + 1}" for p in g.seating[1:]]) + " follow clockwise.",
         )
     )
     nine = parse_hand("AS 2S 3S 4S 5S 6S 7S 8S 9S")

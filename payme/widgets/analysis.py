@@ -38,6 +38,7 @@ from urllib.parse import urlencode
 from payme.analysis.simulate import bot_names
 from payme.deprecation import renamed
 from payme.rulesets import PRESETS, Ruleset
+from payme.words import joined
 
 __all__ = [
     "PAGE_MAX_GAMES",
@@ -123,11 +124,6 @@ def _import_heavy() -> None:
 
     import payme.analysis.simulate
     import payme.analysis.stats  # noqa: F401
-
-
-def _or(names: tuple[str, ...]) -> str:
-    """``"random, greedy, strong or expert"``."""
-    return ", ".join(names[:-1]) + " or " + names[-1] if len(names) > 1 else names[0]
 
 
 def _title(name: str) -> str:
@@ -358,7 +354,10 @@ class AnalysisPage:
                 w.HBox([self.rules_box], layout=wrap),
                 w.HBox([self.players_box, self.players_limit], layout=wrap),
                 w.HBox(
-                    [self.bots_box, hint(f"{_or(bot_names())}; one per seat, or one for all")],
+                    [
+                        self.bots_box,
+                        hint(f"{joined(bot_names(), 'or')}; one per seat, or one for all"),
+                    ],
                     layout=wrap,
                 ),
                 w.HBox([self.games_box, hint(f"1 to {PAGE_MAX_GAMES:,}")], layout=wrap),
@@ -483,11 +482,11 @@ class AnalysisPage:
 
         bots = [b.strip().lower() for b in str(self.bots_box.value).replace(",", " ").split()]
         if not bots:
-            raise ValueError(f"Name at least one bot: {_or(BOT_NAMES)}.")
+            raise ValueError(f"Name at least one bot: {joined(BOT_NAMES, 'or')}.")
         unknown = [b for b in bots if b not in BOT_NAMES]
         if unknown:
             name = unknown[0] if len(unknown[0]) <= 20 else unknown[0][:20] + "…"
-            raise ValueError(f"There is no bot called {name!r}: use {_or(BOT_NAMES)}.")
+            raise ValueError(f"There is no bot called {name!r}: use {joined(BOT_NAMES, 'or')}.")
         if len(bots) not in (1, players):
             raise ValueError(
                 f"{players} players need {players} bots (one per seat) or one for all, "
