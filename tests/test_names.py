@@ -116,8 +116,9 @@ PER_GAME = {
     "deal_questions": {"tutorial/game_questions.py", "tutorial/pay_me.py"},
     "money_questions": {"tutorial/game_questions.py", "tutorial/pay_me.py"},
     "stock_out_questions": {"tutorial/game_questions.py", "tutorial/pay_me.py"},
-    # Each program's entry point.
+    # Each program's entry point, and each patch of a library's install hook.
     "main": {"app/kernel.py", "app/server.py", "cli.py"},
+    "install": {"app/jinja_cache.py", "app/plain_errors.py"},
 }
 LEFT_TO_THE_APP = {
     # The web app's own paths (issues 26 and 27 rework payme/app); LANDING even differs
@@ -125,7 +126,7 @@ LEFT_TO_THE_APP = {
     # they are one name again.
     "APP": {"app/server.py", "app/site.py"},
     "LANDING": {"app/preload.py", "app/server.py"},
-    "STATIC": {"app/budget.py", "app/server.py"},
+    "STATIC": {"app/budget.py", "app/server.py", "app/visitors.py"},
 }
 
 
