@@ -316,13 +316,7 @@ def review_html(review: GameReview, link: Callable[[Sequence[str]], str]) -> str
     def when(d: Decision) -> str:
         return f"Hand {d.hand}, turn {d.turn}" if hands else f"Turn {d.turn}"
 
-    parts = [
-        '<div class="payme-review"><style>.payme-review-table{border-collapse:collapse}'
-        ".payme-review-table th,.payme-review-table td{padding:3px 10px;text-align:left;"
-        "border-bottom:1px solid var(--payme-line,#c9d2cc)}"
-        ".payme-review-row.payme-costly td{background:var(--payme-wrong-bg,#fdecea)}</style>"
-        "<h3>Your game, decision by decision</h3>"
-    ]
+    parts = ['<div class="payme-review"><h3>Your game, decision by decision</h3>']
     worst = review.mistakes(3)
     if worst:
         parts.append("<p><b>Your three biggest mistakes</b> (replay each position):</p><ol>")

@@ -22,11 +22,12 @@ from payme.display.html import (
     points_phrase,
     stand_ins,
 )
-from payme.display.svg import MARKS, card_svg, card_title
+from payme.display.svg import MARKS, card_back_svg, card_svg, card_title
 from payme.words import short_label
 
 __all__ = [
     "MARKS",
+    "card_back_svg",
     "card_svg",
     "card_title",
     "chance_html",

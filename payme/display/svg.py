@@ -27,8 +27,16 @@ Mark = Literal["wild", "deadwood", "meld", "selected", "laid_off"]
 MARKS: Final = ("wild", "deadwood", "meld", "selected", "laid_off")
 
 
-RED: Final = "#b3001b"
-BLACK: Final = "#161616"
+# The palette's colours a card is drawn in, the values of payme/app/static/payme.css's
+# tokens (tests/test_styles.py compares them): an SVG picture carries its own colours, as it
+# is shown where the style sheet is not (a notebook, the static site, a saved page).
+CARD_RED: Final = "#b3001b"  # --payme-card-red: hearts and diamonds
+CARD_BLACK: Final = "#1c2420"  # --payme-card-black: spades and clubs
+CARD_FACE: Final = "#fffdf8"  # --payme-card-face: a card's white, and the edge round its back
+CARD_BACK: Final = "#7a1f2b"  # --payme-card-back: a back's stripes are this
+CARD_BACK_STRIPE: Final = "#a3283a"  # --payme-card-back-stripe: ... and this
+MELD_LINE: Final = "#2e7d32"  # --payme-right-line: a meld card's outline
+CHOSEN_LINE: Final = "#1565c0"  # --payme-info-line: a chosen or laid-off card's outline
 FONT: Final = "DejaVu Sans, Verdana, Arial, sans-serif"
 
 # Jokers and special cards: (colour, label lines, shape).  The shapes differ so the cards
@@ -81,7 +89,7 @@ def _text(parent: ET.Element, x: float, y: float, text: str, size: float, **attr
 
 
 def _regular_face(svg: ET.Element, rank: int, suit: str) -> None:
-    colour = RED if suit in "HD" else BLACK
+    colour = CARD_RED if suit in "HD" else CARD_BLACK
     face = ET.SubElement(svg, "g", {"fill": colour, "font-family": FONT, "class": "payme-face"})
     label, symbol = rank_label(rank), SUIT_MARKS[suit]
     # Corner index, read first when cards overlap or wrap.
@@ -243,18 +251,18 @@ def card_svg(
 
     outline = {"stroke": "#666", "stroke-width": "1"}
     if shown_mark == "deadwood":
-        outline = {"stroke": RED, "stroke-width": "2.5", "stroke-dasharray": "5 3"}
+        outline = {"stroke": CARD_RED, "stroke-width": "2.5", "stroke-dasharray": "5 3"}
     elif shown_mark == "meld":
-        outline = {"stroke": "#2e7d32", "stroke-width": "2.5"}
+        outline = {"stroke": MELD_LINE, "stroke-width": "2.5"}
     elif shown_mark in ("selected", "laid_off"):
-        outline = {"stroke": "#1565c0", "stroke-width": "4"}
+        outline = {"stroke": CHOSEN_LINE, "stroke-width": "4"}
     elif shown_mark == "wild":
         outline = {"stroke": "#202020", "stroke-width": "2"}
     ET.SubElement(
         svg,
         "rect",
         {"x": "1.5", "y": "1.5", "width": f"{_W - 3}", "height": f"{_H - 3}", "rx": "5",
-         "fill": "#fffdf8", **outline},
+         "fill": CARD_FACE, **outline},
     )  # fmt: skip
 
     rank, suit, special = card.rank, card.suit, card.special
@@ -266,11 +274,57 @@ def card_svg(
     if wild:
         _tag(svg, "WILD" if stands_for is None else "WILD→" + short_label(stands_for))
     if shown_mark in ("selected", "laid_off"):
-        ET.SubElement(svg, "circle", {"cx": "50", "cy": "10", "r": "8", "fill": "#1565c0"})
+        ET.SubElement(svg, "circle", {"cx": "50", "cy": "10", "r": "8", "fill": CHOSEN_LINE})
         _text(
             svg, 50, 14, "✓", 12,
             **{"text-anchor": "middle", "fill": "white", "font-family": FONT},
         )  # fmt: skip
+    return ET.tostring(svg, encoding="unicode")
+
+
+def card_back_svg(*, width: int = 60) -> str:
+    """The back of a card as an inline SVG string, drawn as the card table draws backs:
+    stripes of the palette's two back colours inside the card's white edge.
+
+    >>> back = card_back_svg(width=40)
+    >>> 'role="img"' in back and "<title>the back of a card</title>" in back
+    True
+    """
+    svg = ET.Element(
+        "svg",
+        {
+            "xmlns": "http://www.w3.org/2000/svg",
+            "viewBox": f"0 0 {_W} {_H}",
+            "width": str(width),
+            "height": str(round(width * _H / _W)),
+            "role": "img",
+            "class": "payme-card payme-card-back",
+            "style": "flex:0 0 auto;display:block",
+        },
+    )
+    ET.SubElement(svg, "title").text = "the back of a card"
+    stripes = ET.SubElement(
+        ET.SubElement(svg, "defs"),
+        "pattern",
+        {"id": "payme-back-stripes", "width": "8", "height": "8",
+         "patternUnits": "userSpaceOnUse", "patternTransform": "rotate(45)"},
+    )  # fmt: skip
+    for x, colour in ((0, CARD_BACK), (4, CARD_BACK_STRIPE)):
+        ET.SubElement(
+            stripes, "rect", {"x": str(x), "y": "0", "width": "4", "height": "8", "fill": colour}
+        )
+    ET.SubElement(
+        svg,
+        "rect",
+        {"x": "1.5", "y": "1.5", "width": f"{_W - 3}", "height": f"{_H - 3}", "rx": "5",
+         "fill": CARD_FACE, "stroke": "#666", "stroke-width": "1"},
+    )  # fmt: skip
+    ET.SubElement(
+        svg,
+        "rect",
+        {"x": "5", "y": "5", "width": f"{_W - 10}", "height": f"{_H - 10}", "rx": "3",
+         "fill": "url(#payme-back-stripes)"},
+    )  # fmt: skip
     return ET.tostring(svg, encoding="unicode")
 
 
@@ -280,5 +334,7 @@ __getattr__ = renamed(
         "SUIT_SYMBOLS": "payme.words:SUIT_MARKS",
         "RANK_LABELS": "payme.words:RANK_LABELS",
         "TEXT_STYLE": "payme.words:TEXT_STYLE",
+        "RED": "payme.display.svg:CARD_RED",
+        "BLACK": "payme.display.svg:CARD_BLACK",
     },
 )

@@ -43,15 +43,6 @@ from payme.tutorial.steps import Step
 from payme.widgets import MessageBox, guarded
 from payme.words import plain_words
 
-_CSS = """<style>
-.payme-tutorial-text p { margin: 0.4em 0; line-height: 1.45; max-width: 46em; }
-.payme-tutorial-table { border-collapse: collapse; margin: 0.5em 0; font-size: 0.95em; }
-.payme-tutorial-table th, .payme-tutorial-table td { border: 1px solid #bbb;
-  padding: 2px 10px; text-align: left; }
-.payme-tutorial-table th { background: #f0f0f0; }
-.payme-tutorial-prompt { font-weight: 600; margin: 0.3em 0; max-width: 46em; }
-</style>"""
-
 
 @functools.cache
 def _full_width() -> widgets.Layout:
@@ -259,7 +250,6 @@ class Tutorial(widgets.VBox):  # type: ignore[misc]
         )
         super().__init__(
             [
-                widgets.HTML(_CSS),
                 self.rules_dd,
                 nav,
                 widgets.HBox(

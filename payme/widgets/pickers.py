@@ -233,17 +233,6 @@ class RulesPicker(widgets.HBox):  # type: ignore[misc]
             self._notify()
 
 
-# Compact card buttons that wrap on narrow screens; the label ("10♥ 3") must never be cut.
-PICKER_CSS = """<style>
-.payme-pick-row .widget-toggle-button {
-  min-width: 3.6em; width: auto; padding: 0 5px; margin: 1px; flex: 0 0 auto;
-  text-overflow: clip;
-}
-.payme-pick-row { flex-wrap: wrap; height: auto; }
-.payme-pick-red .widget-toggle-button { color: #b3001b; }
-</style>"""
-
-
 class CardPicker(widgets.VBox):  # type: ignore[misc]
     """Build a hand by clicking the cards of the rule set's pack; copies are respected.
 
@@ -315,7 +304,7 @@ class CardPicker(widgets.VBox):  # type: ignore[misc]
             "hand. The number on each button is how many copies of that card are still in "
             "the pack.</p>"
         )
-        super().__init__(children=[widgets.HTML(PICKER_CSS), caption, *self.rows, buttons])
+        super().__init__(children=[caption, *self.rows, buttons])
         self.add_class("payme-card-picker")
         self.set_rules(self._rules, players, value=value, optional=optional)
 

@@ -83,17 +83,6 @@ _ANSWER_BOX: Final[dict[str, tuple[str, str]]] = {
 _GO_OUT_CHOICES: Final = (("Can't go out", "no"), ("Go out without discarding", "none"))
 _WIDE: Final = {"description_width": "initial"}
 
-# Card buttons: compact, wrapping, never cut; red suits in red (the symbol says the suit too).
-PUZZLE_CSS: Final = """<style>
-.payme-puzzle-cards .widget-toggle-button, .payme-puzzle-card-toggle {
-  min-width: 3.2em; width: auto; padding: 0 6px; margin: 1px; flex: 0 0 auto;
-  text-overflow: clip;
-}
-.payme-puzzle-cards { flex-wrap: wrap; height: auto; }
-.payme-puzzle-go-out .widget-toggle-button { width: auto; padding: 0 10px; margin: 1px; }
-.payme-puzzle-go-out { flex-wrap: wrap; height: auto; }
-</style>"""
-
 
 def wild_this_round(rules: Ruleset, dealt: int) -> str:
     """What is wild in a round, read from the rule set (never from its name).
@@ -266,7 +255,6 @@ class PuzzlePage(widgets.VBox):  # type: ignore[misc]
         )
         super().__init__(
             children=[
-                widgets.HTML(PUZZLE_CSS),
                 settings,
                 self.message,
                 self.info,
