@@ -1,6 +1,6 @@
 # Two commands for a newcomer:
 #   make app    set up .venv and serve the app on http://127.0.0.1:8866 (HOST=0.0.0.0 to share it)
-#   make test   set up .venv and run everything: ruff, mypy, the API docs, pytest (unit, doctests,
+#   make test   set up .venv and run everything: ruff, mypy, the docs, pytest (unit, doctests,
 #               notebooks, browser)
 # For the edit-test loop:
 #   make check  ruff, mypy and the fast unit tests and doctests (no slow sweeps, notebooks or
@@ -63,8 +63,8 @@ static-serve: $(STAMP)
 	$(PY) static/build.py --no-build --host $(HOST) --port $(STATIC_PORT)
 
 lint: $(STAMP)
-	$(VENV)/bin/ruff check payme tests benchmarks docs/api static
-	$(VENV)/bin/ruff format --check payme tests benchmarks docs/api static
+	$(VENV)/bin/ruff check payme tests benchmarks docs/conf.py static
+	$(VENV)/bin/ruff format --check payme tests benchmarks docs/conf.py static
 
 typecheck: $(STAMP)
 	$(VENV)/bin/mypy
@@ -102,11 +102,12 @@ pytest-pure: $(STAMP)
 	if [ $$rc -eq 5 ]; then echo "pytest collected no tests: failing" >&2; exit 1; fi; \
 	exit $$rc
 
-# The API reference, from the docstrings, into build/docs/ (git-ignored): nitpicky (-n: every
+# The documentation into build/docs/ (git-ignored): the narrative pages (docs/*.md, read by
+# MyST) and the API reference (docs/api/, from the docstrings); nitpicky (-n: every
 # cross-reference must resolve) and a warning fails it (-W); -E rereads every page.
 docs: $(STAMP)
-	$(VENV)/bin/sphinx-build -n -W --keep-going -q -E -b html docs/api build/docs
-	@echo "API reference: build/docs/index.html"
+	$(VENV)/bin/sphinx-build -n -W --keep-going -q -E -b html docs build/docs
+	@echo "Documentation: build/docs/index.html"
 
 # RLCard and OpenSpiel are compared against in the same run: benchmark-only extras (where
 # they do not install, their columns say so and the rest still runs).

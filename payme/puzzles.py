@@ -121,7 +121,7 @@ class Puzzle:
 
     @property
     def evaluate_dealt(self) -> int | None:
-        """Deprecated: read :attr:`dealt` (the engine takes it as it is)."""
+        """Deprecated: read ``dealt`` (the engine takes it as it is)."""
         deprecated("Puzzle.evaluate_dealt", "read Puzzle.dealt")
         return self.dealt
 

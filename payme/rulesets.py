@@ -280,6 +280,8 @@ class Ruleset:
         return dict(self.special_wilds).get(card.token)
 
     def is_wild(self, card: Card, dealt: int | None) -> bool:
+        """Whether ``card`` is wild this hand (``dealt=None``: in every hand, whatever the
+        round's rank)."""
         return self.wild_scope(card, dealt) is not None
 
     def card_points(self, card: Card, dealt: int | None) -> int:

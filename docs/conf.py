@@ -1,4 +1,6 @@
-"""Sphinx settings for payme's API reference, built from the docstrings by ``make docs``."""
+"""Sphinx settings for payme's documentation, built by ``make docs``: the narrative pages
+(``docs/*.md``, Markdown read by MyST) and the API reference (``docs/api/``, generated from
+the docstrings)."""
 
 from __future__ import annotations
 
@@ -12,7 +14,11 @@ version = release
 
 # No napoleon: the docstrings are reST, not Google or NumPy style, and napoleon would read an
 # attribute docstring such as "Special cards ...: ``(token, copies)``" as a type annotation.
-extensions = ["sphinx.ext.autodoc", "sphinx.ext.viewcode"]
+extensions = ["sphinx.ext.autodoc", "sphinx.ext.viewcode", "myst_parser"]
+source_suffix = {".rst": "restructuredtext", ".md": "markdown"}
+root_doc = "index"
+# Headings get anchors, so a page may link to another page's section (page.md#section).
+myst_heading_anchors = 3
 
 # The docstrings are reST with doctest examples; a name is documented where it is defined
 # (its module's page), in source order, so the reference reads like the modules.
@@ -29,7 +35,8 @@ autodoc_class_signature = "separated"
 # matplotlib: references into them are left as plain text.  pandas and matplotlib hints are
 # imported only for type checkers, so they stay as written (``pd.DataFrame``, ``Figure``).
 nitpick_ignore_regex = [
-    ("py:class", r"(collections|collections\.abc|typing|abc|fractions|random|types|pathlib)\.\w+"),
+    ("py:class", r"(collections|collections\.abc|typing|abc|fractions|random|types)\.\w+"),
+    ("py:class", r"(pathlib|dataclasses)\.\w+"),
     # The compiled core's types (payme/solver/_core.c) have no Python source to document.
     ("py:class", r"(payme\.solver\._core\.)?(Hands|Fields|GSearch|NSearch)"),
     ("py:class", r"(pd|pandas|matplotlib)\..*|Figure|Axes"),
@@ -40,8 +47,10 @@ nitpick_ignore_regex = [
     # The widgets need ipywidgets and are not in this reference; the play model names the
     # page that draws it.
     ("py:class", r"(payme\.widgets\.play\.)?PlayPage"),
+    # A return type the simulation's module keeps out of its __all__ (so out of the reference).
+    ("py:class", r"payme\.analysis\.simulate\.Batches"),
 ]
 
 html_theme = "alabaster"
-html_title = f"payme {release} API reference"
-exclude_patterns = ["_build"]
+html_title = f"payme {release}"
+exclude_patterns = ["_build", "screenshots"]
