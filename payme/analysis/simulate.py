@@ -242,9 +242,9 @@ def play_batch(plan: Plan, start: int, stop: int) -> list[Row]:
 
 
 # A game makes and drops many small objects (actions, views, search states): with Python's
-# default of a young collection every 700 new container objects, those collections took 6-9 %
-# of a greedy game's CPU (20.1 -> 18.2 ms a game, 300 games, one process). 20,000 costs a few
-# MB at most. Restored after the batch: the threshold is the whole process's.
+# default of a young collection every 700 new container objects, those collections take a
+# measurable share of a game's CPU (docs/benchmarks.md, "Measurements behind the code's
+# settings"). Restored after the batch: the threshold is the whole process's.
 YOUNG_THRESHOLD = 20_000
 
 
@@ -367,8 +367,8 @@ def _run_pool(
 
         # Forked workers share this process's memory until one side writes to it, and a
         # garbage collection in a worker writes to every object it visits: the whole heap
-        # copied page by page (0.3 s of system time per run in a kernel holding pandas and
-        # matplotlib).  Objects frozen when the workers fork are never visited.  (A fork
+        # copied page by page (measured in docs/benchmarks.md).  Objects frozen when the
+        # workers fork are never visited.  (A fork
         # pool starts its workers at the first submits.)
         gc.freeze()
         try:

@@ -2,7 +2,8 @@
 kernel kept without a visitor.
 
 Every page visit starts a kernel (about 55-75 MB, 175 MB for Analysis; see docs/app.md) and
-runs the page's notebook in it while the server sends the page (2-3 s of CPU).  Without limits
+runs the page's notebook in it while the server sends the page (seconds of CPU, see
+docs/benchmarks.md).  Without limits
 a burst of visits or of abandoned loads (a crawler, a link preview) could use up the machine's
 memory, and many pages rendered together on a few cores would each take so long that their
 browsers connected too late.  The server therefore
@@ -70,9 +71,10 @@ KERNEL_MB = 250
 # The share of the machine's memory the page kernels may take together; the rest is for the
 # server, the system and the kernels' peaks.
 MEMORY_SHARE = 0.5
-# Open pages one core serves: a click costs the kernel about 20 ms (median; a round of bot
-# moves up to 0.5 s, an Analysis run 3 s), so with visitors thinking several seconds between
-# clicks a dozen pages keep a core busy without making anyone wait long for an answer.
+# Open pages one core serves: a click costs a page's kernel little next to the seconds a
+# visitor thinks between clicks, so a dozen pages keep a core busy without making anyone wait
+# long for an answer (the times: docs/benchmarks.md, "Measurements behind the code's
+# settings").
 KERNELS_PER_CORE = 12
 # Pages rendered at once per core: a render (kernel start and the notebook's run) is CPU-bound,
 # so more at once only makes each slower; two a core keep the core busy while a kernel starts.

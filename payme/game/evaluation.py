@@ -28,14 +28,15 @@ Hand = tuple[Card, ...]
 
 # The memos hold only bytes and ints (a hand as its cards' indices, see payme.codes), which
 # the garbage collector does not track: hundreds of thousands of remembered hands as tuples
-# of cards made each full collection take 50-500 ms, paid by whichever move happened to
-# trigger it.  Not even tuples of them: a dict into which a new tuple goes is tracked
-# again, and the next full collection visits every entry (20-30 ms after 250 games).
+# of cards made each full collection slow, paid by whichever move happened to trigger it.
+# Not even tuples of them: a dict into which a new tuple goes is tracked again, and the next
+# full collection visits every entry (the times: docs/benchmarks.md, "Measurements behind
+# the code's settings").
 _layouts: dict[tuple[Ruleset, int], RecentMemo[bytes]] = {}
 """The best layouts, the most recent for each rule set and cards dealt (at most 256 of
 them).  A game stores some 1,000-2,000 layouts and reads many more, of its own hands and of
-small hands other games held too.  (A dict bounded by clearing it at 262,144 layouts spent
-10-25 ms now and then making its table anew or clearing it, inside a decision.)"""
+small hands other games held too.  (A dict bounded by clearing it was slower now and then,
+inside a decision: see docs/benchmarks.md.)"""
 _LAYOUT_SIZE = 1 << 13
 _last: list[Any] = [None, None, None]
 """The rule set, cards dealt and table of the last lookup (a rule set hashes slowly)."""
