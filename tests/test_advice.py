@@ -22,8 +22,9 @@ from payme.cards import parse_card, parse_hand
 from payme.game.explain import explain_move
 from payme.rulesets import rules
 from payme.solver import best_discard, evaluate
+from tests.presets import ALL, PAY_ME
 
-PRESETS = ("denexa", "classic", "family", "three_pack")
+PRESETS = ALL
 RUMMY = parse_card("RUMMY")
 
 # Hands of Rummy 3-Pack holding RUMMY with NOGO or NOMELD, where RUMMY alone costs nothing:
@@ -61,7 +62,7 @@ def test_the_hand_builder_keeps_rummy_and_says_what_it_ranks_by(hand: str) -> No
     assert "holding it when the game ends makes you a winner" in text
 
 
-@pytest.mark.parametrize("name", ["denexa", "classic", "family"])
+@pytest.mark.parametrize("name", PAY_ME)
 def test_pay_me_advice_ranks_by_penalty_points_and_says_why(name: str) -> None:
     from payme.widgets.hand_builder import HandBuilder
 

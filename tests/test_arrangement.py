@@ -27,6 +27,7 @@ from payme.game.pay_me import PayMeGame
 from payme.melds import RuleTables, check_meld
 from payme.rulesets import rules
 from payme.solver import evaluate
+from tests.presets import PAY_ME
 
 
 def _family_position() -> PayMeGame:
@@ -295,7 +296,7 @@ def _groups_reference(first: int, rest: list[int], t: RuleTables) -> list[tuple[
     return found
 
 
-@pytest.mark.parametrize("name", ["denexa", "classic", "family"])
+@pytest.mark.parametrize("name", PAY_ME)
 def test_run_groups_are_the_plain_listing_in_its_order(name: str) -> None:
     # The listing prunes windows without wild cards enough and choices already listed;
     # what it yields, and in what order (the bots' tie-breaks follow it), must not change.

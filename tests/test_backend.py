@@ -18,6 +18,7 @@ import pytest
 
 import payme
 from payme.solver.backend import CORE
+from tests.presets import ALL
 
 if TYPE_CHECKING:
     from payme.cards import Card
@@ -122,7 +123,7 @@ def test_both_cores_give_the_same_answers_on_20000_hands() -> None:
     assert result["hands"] == 20_000
     by_set = result["by_set"]
     assert isinstance(by_set, dict)
-    assert set(by_set) == {"denexa", "classic", "family", "three_pack", "custom"}
+    assert set(by_set) == {*ALL, "custom"}
     disagreements = result["disagreements"]
     assert isinstance(disagreements, list)
     assert not disagreements, "\n".join(disagreements[:3])
@@ -335,7 +336,7 @@ def test_the_compiled_priced_points_and_search_starts_are_the_python_searchs() -
         "ABCDEFGHIJ 7H",
     ],
 )
-@pytest.mark.parametrize("name", ["denexa", "classic", "family", "three_pack"])
+@pytest.mark.parametrize("name", ALL)
 def test_a_hand_as_text_is_evaluated_as_its_cards(text: str, name: str) -> None:
     # The compiled core reads text itself; the answer (or the error) must be parse_hand's.
     dealt = None if name == "three_pack" else 9
@@ -365,7 +366,7 @@ def test_a_hand_as_text_is_evaluated_as_its_cards(text: str, name: str) -> None:
         "",
     ],
 )
-@pytest.mark.parametrize("name", ["denexa", "classic", "family", "three_pack"])
+@pytest.mark.parametrize("name", ALL)
 def test_a_hand_as_text_goes_out_as_its_cards(text: str, name: str) -> None:
     # The compiled core reads text for the going-out check too; the answer (or the error)
     # must be the one for the parsed cards.

@@ -15,6 +15,7 @@ from payme.game.actions import Discard, Draw, GoOut
 from payme.game.bots import bot_seed
 from payme.game.pay_me import PayMeGame
 from payme.rulesets import rules
+from tests.presets import PAY_ME
 
 C = parse_card
 
@@ -42,7 +43,7 @@ def test_play_game_takes_one_bot_name_for_every_seat() -> None:
 
 
 @pytest.mark.parametrize("name", BOT_NAMES)
-@pytest.mark.parametrize("rules", ["denexa", "classic", "family"])
+@pytest.mark.parametrize("rules", PAY_ME)
 def test_every_choice_is_legal(name: str, rules: str) -> None:
     g = new_game(rules, players=3, seed=5, turn_limit=40)
     bot = make_bot(name, rules, seed=2)

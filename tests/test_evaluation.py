@@ -15,8 +15,9 @@ from payme.layoff import lay_off
 from payme.melds import Meld
 from payme.rulesets import rules
 from payme.solver import best_discard, can_go_out
+from tests.presets import PAY_ME
 
-RULES = ["classic", "family", "denexa"]
+RULES = list(PAY_ME)
 
 
 def _hand(seed: int, name: str, size: int) -> tuple:

@@ -19,6 +19,7 @@ from payme.game.view import PayMeView
 from payme.layoff import lay_off
 from payme.odds import go_out_chance
 from payme.rulesets import rules
+from tests.presets import PAY_ME
 
 C = parse_card
 
@@ -29,7 +30,7 @@ def test_expert_is_registered_for_both_games() -> None:
     assert isinstance(make_bot("expert", "three_pack", seed=1), ThreePackExpert)
 
 
-@pytest.mark.parametrize("name", ["denexa", "classic", "family"])
+@pytest.mark.parametrize("name", PAY_ME)
 def test_every_pay_me_choice_is_legal_and_advised_in_words(name: str) -> None:
     # Three hands from small to large (the whole game's legality is in test_bots).
     for seed, first in enumerate((3, 7, 11)):

@@ -19,6 +19,7 @@ from payme.game.actions import Action, Discard, Draw, DropOut, GoOut, IllegalAct
 from payme.game.pay_me import PayMeGame
 from payme.game.position import with_fields
 from payme.rulesets import Ruleset, rules
+from tests.presets import PAY_ME
 
 C = parse_card
 
@@ -48,7 +49,7 @@ def test_packs_for_the_player_count(name: str, players: int, packs: int) -> None
     assert g.cards_in_play() == full_pack(g)
 
 
-@pytest.mark.parametrize("name", ["denexa", "classic", "family"])
+@pytest.mark.parametrize("name", PAY_ME)
 def test_too_many_players_is_an_error_naming_the_range(name: str) -> None:
     top = rules(name).max_players
     with pytest.raises(ValueError, match=f"2-{top} players"):
@@ -566,7 +567,7 @@ BOT_MIXES = (("random",), ("random", "greedy"), ("greedy", "random", "random"), 
 
 
 @pytest.mark.slow  # a long sweep (most of the unit run): make test runs it, make check not
-@pytest.mark.parametrize("name", ["denexa", "classic", "family"])
+@pytest.mark.parametrize("name", PAY_ME)
 @pytest.mark.parametrize("block", range(BLOCKS))
 def test_seeded_random_games_keep_every_invariant(name: str, block: int) -> None:
     """1,000 short games per rule set: every player count from 2 to the most (8 players in
@@ -605,7 +606,7 @@ def _what_happened(g: PayMeGame) -> set[str]:
     return out
 
 
-@pytest.mark.parametrize("name", ["denexa", "classic", "family"])
+@pytest.mark.parametrize("name", PAY_ME)
 def test_full_length_games_keep_every_invariant(name: str) -> None:
     for seed in range(3):
         _random_game(rules(name), 2 + seed * 2, seed, ("greedy", "random"))

@@ -10,6 +10,7 @@ from payme import CardError, check_meld, parse_hand
 from payme.melds import Meld, parse_declared_meld
 from payme.rulesets import CLASSIC, DENEXA, FAMILY
 from payme.rulesets import THREE_PACK as THREE
+from tests.presets import ALL, PAY_ME
 
 
 def ok(cards: str, r: object = "denexa", dealt: int | None = 9) -> bool:
@@ -23,7 +24,7 @@ def reason(cards: str, r: object = "denexa", dealt: int | None = 9) -> str:
 # --- sets and runs, shared by every rule set ------------------------------------------
 
 
-@pytest.mark.parametrize("name", ["denexa", "classic", "family", "three_pack"])
+@pytest.mark.parametrize("name", ALL)
 @pytest.mark.parametrize(
     ("cards", "valid"),
     [
@@ -44,7 +45,7 @@ def test_plain_sets_and_runs(name: str, cards: str, valid: bool) -> None:
     assert ok(cards, name, dealt) is valid
 
 
-@pytest.mark.parametrize("name", ["denexa", "classic", "family"])
+@pytest.mark.parametrize("name", PAY_ME)
 def test_ace_is_low_in_pay_me(name: str) -> None:
     assert ok("AH 2H 3H", name, 12)
     assert not ok("QH KH AH", name, 5)
@@ -299,7 +300,7 @@ def test_all_wild_declared_run_in_three_pack() -> None:
     assert m.kind == "run" and m.stands_for == (None, None, None)
 
 
-@pytest.mark.parametrize("name", ["denexa", "classic", "family"])
+@pytest.mark.parametrize("name", PAY_ME)
 def test_k_a_2_names_the_wrap_rule_in_every_pay_me_rule_set(name: str) -> None:
     """K-A-2 fails because runs do not wrap (the ace is low only), whether the 2 is a
     natural card (Classic, Family) or a wild one that could also stand for a queen (Denexa)."""

@@ -25,6 +25,7 @@ from payme.melds import Meld, RuleTables, check_meld, tables_for
 from payme.memo import RecentMemo
 from payme.rulesets import Ruleset, rules
 from payme.solver import evaluate
+from tests.presets import ALL
 
 solver_layout = sys.modules["payme.solver.layout"]
 
@@ -167,7 +168,7 @@ def _hand(draw: st.DrawFn, name: str, size: int) -> tuple[Card, ...]:
 
 
 @settings(max_examples=150, deadline=None)
-@given(st.data(), st.sampled_from(["classic", "family", "denexa", "three_pack"]))
+@given(st.data(), st.sampled_from(ALL))
 def test_melds_read_back_from_their_codes(data: st.DataObject, name: str) -> None:
     dealt = data.draw(st.integers(3, 13)) if name != "three_pack" else 7
     hand = _hand(data.draw, name, data.draw(st.integers(1, dealt + 1)))

@@ -26,8 +26,9 @@ from payme.melds import check_meld
 from payme.pack import Pack
 from payme.rulesets import PRESETS, Ruleset, rules
 from payme.solver import best_discard, can_go_out, evaluate
+from tests.presets import ALL
 
-RULE_SETS = ("denexa", "classic", "family", "three_pack")
+RULE_SETS = ALL
 PAY_ME_DEALT = (3, 4, 5, 7, 8, 9, 11, 13)
 HANDS_PER_GENERATOR = 500  # x 4 generators = 2,000 hands per rule set
 

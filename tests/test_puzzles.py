@@ -15,8 +15,9 @@ from payme.puzzles import (
     puzzle_from_id,
 )
 from payme.rulesets import PRESETS
+from tests.presets import ALL
 
-PRESET_NAMES = ("denexa", "classic", "family", "three_pack")
+PRESET_NAMES = ALL
 
 
 @pytest.mark.parametrize("name", PRESET_NAMES)

@@ -16,6 +16,7 @@ from payme.pack import MAX_HAND
 from payme.rulesets import CLASSIC, DENEXA, FAMILY, Ruleset
 from payme.rulesets import THREE_PACK as THREE
 from payme.solver import Evaluation
+from tests.presets import ALL
 
 
 def points(hand: str, r: object = "denexa", dealt: int | None = 9) -> int:
@@ -165,7 +166,7 @@ def test_same_result_for_any_card_order() -> None:
         assert ev.deadwood == first.deadwood
 
 
-@pytest.mark.parametrize("name", ["denexa", "classic", "family", "three_pack"])
+@pytest.mark.parametrize("name", ALL)
 def test_random_layouts_are_sound(name: str) -> None:
     rs = rules(name)
     rng = random.Random(11)

@@ -23,8 +23,9 @@ from payme.tutorial.checks import Question, normalise_cards
 from payme.tutorial.coverage import COVERAGE, SECTIONS, rule_items, uncovered, unused
 from payme.tutorial.game_questions import table_names
 from payme.tutorial.widget import Tutorial
+from tests.presets import ALL, PAY_ME
 
-PRESETS = ("denexa", "classic", "family", "three_pack")
+PRESETS = ALL
 REPO = Path(__file__).resolve().parents[1]
 
 
@@ -335,7 +336,7 @@ def test_step_keys_are_unique() -> None:
         assert len(keys) == len(set(keys))
 
 
-@pytest.mark.parametrize("name", ["denexa", "classic", "family"])
+@pytest.mark.parametrize("name", PAY_ME)
 def test_winning_teaches_a_shared_win_found_by_the_engine(name: str) -> None:
     questions = _questions(name, "winning")
     shared = [q for q in questions if "+" in q.right_answer()]
@@ -571,7 +572,7 @@ def test_every_rule_has_an_engine_graded_check() -> None:
                 assert q.grade(q.right_answer()).ok and not q.grade(q.wrong_answer()).ok
 
 
-@pytest.mark.parametrize("name", ["denexa", "classic", "family"])
+@pytest.mark.parametrize("name", PAY_ME)
 def test_the_hand_ends_with_no_declarer_when_no_card_can_be_drawn(name: str) -> None:
     qs = _questions(name, "stock_out")
     who = next(q for q in qs if q.prompt.endswith("Who is the declarer of this hand?"))
@@ -625,7 +626,7 @@ def test_the_first_player_stays_after_a_tie_game() -> None:
 # --- the declarer's arrangement and the Rummy 3-Pack stock (RULES.md, newest rules) --------
 
 
-@pytest.mark.parametrize("name", ["denexa", "classic", "family"])
+@pytest.mark.parametrize("name", PAY_ME)
 def test_the_declarer_names_the_place_of_a_wild_card_at_a_run_end(name: str) -> None:
     qs = _questions(name, "arrangement")
     # RULES.md: JK 5H 6H holds the 4H place, 5H 6H JK the 7H place.
@@ -720,7 +721,7 @@ def test_the_family_money_step_shows_a_games_money() -> None:
 
 
 def test_k_a_2_is_explained_by_runs_not_wrapping() -> None:
-    for name in ("denexa", "classic", "family"):
+    for name in PAY_ME:
         q = _by_caption(name, "runs", "KH AH 2H")
         assert q.explanation.startswith("Runs do not wrap around"), q.explanation
 
@@ -792,7 +793,7 @@ def test_the_turn_demo_shows_the_finished_hands_result() -> None:
     assert f"the bot {summary.points[1]}" in demo.message.text
 
 
-@pytest.mark.parametrize("name", ["denexa", "classic", "family"])
+@pytest.mark.parametrize("name", PAY_ME)
 def test_a_first_lesson_in_tactics_is_checked(name: str) -> None:
     r = rules(name)
     step = next(s for s in steps_for(r) if s.key == "tactics")
@@ -836,7 +837,7 @@ def test_the_demo_tells_its_moves_with_players_not_seat_numbers() -> None:
     assert not re.search(r"[Ss]eat \d", demo.message.text), demo.message.text
 
 
-@pytest.mark.parametrize("name", ["denexa", "classic", "family", "three_pack"])
+@pytest.mark.parametrize("name", ALL)
 def test_no_question_calls_a_player_by_seat_number(name: str) -> None:
     """Issue 10: every check of every step names players ("You", "West"), never "seat 0"."""
     import re

@@ -12,8 +12,9 @@ import pytest
 from payme.rulesets import rules
 from payme.tutorial import steps_for
 from payme.tutorial.content import context, load, parse, parse_meld_check, render
+from tests.presets import ALL, PAY_ME, THREE_PACK
 
-GAMES = {"pay_me": ("denexa", "classic", "family"), "three_pack": ("three_pack",)}
+GAMES = {"pay_me": PAY_ME, "three_pack": THREE_PACK}
 
 
 @pytest.mark.parametrize("game", GAMES)
@@ -27,7 +28,7 @@ def test_every_content_file_is_a_step_in_file_order(game: str) -> None:
         assert [s.title for s in steps_for(rules(name))] == [c.title for c in contents]
 
 
-@pytest.mark.parametrize("name", ["denexa", "classic", "family", "three_pack"])
+@pytest.mark.parametrize("name", ALL)
 def test_every_file_renders_under_every_preset(name: str) -> None:
     game = "three_pack" if name == "three_pack" else "pay_me"
     for step in steps_for(rules(name)):
