@@ -190,13 +190,6 @@ class Ruleset:
 
     _repr_pretty_ = pretty_as_repr
 
-    def __getattr__(self, name: str) -> bool:
-        # Only names a rule set does not have come here: the deprecated twos_wild.
-        if name == "twos_wild":
-            deprecated("Ruleset.twos_wild", "read wild_ranks (2 in rules.wild_ranks)")
-            return 2 in self.wild_ranks
-        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
-
     def __repr__(self) -> str:
         # The full field list (over 1,000 characters) would swamp every value that holds a
         # rule set (lay-offs, puzzles, chances), so a preset is named and a custom one is
@@ -325,10 +318,18 @@ _PAY_ME_NOTES = (
     "stock; if no card can be drawn at all, the hand ends with no declarer.",
 )
 
+
+def _twos_wild(self: Ruleset) -> bool:
+    deprecated("Ruleset.twos_wild", "read wild_ranks (2 in rules.wild_ranks)")
+    return 2 in self.wild_ranks
+
+
 # twos_wild is an init-only argument, deprecated: no field of the rule set (so fields(),
-# dataclasses.replace and the checks never see it), read through Ruleset.__getattr__.
+# dataclasses.replace and the checks never see it), and a read-only property.  (Not a
+# __getattr__: a class with one pays for it on every attribute read, and the solver reads
+# rule sets often.)
 del Ruleset.__dataclass_fields__["twos_wild"]
-del Ruleset.twos_wild  # type: ignore[attr-defined]
+Ruleset.twos_wild = property(_twos_wild, doc="Deprecated: ``2 in rules.wild_ranks``.")  # type: ignore[attr-defined]
 
 DENEXA: Final = Ruleset(
     name="denexa",
