@@ -29,6 +29,17 @@ PRESETS = ALL
 REPO = Path(__file__).resolve().parents[1]
 
 
+def _index(t: Tutorial, key: str) -> int:
+    """The number of the step called ``key`` (tests name steps, never count them)."""
+    return next(i for i, step in enumerate(t.steps) if step.key == key)
+
+
+def _at(name: str, key: str) -> Tutorial:
+    """A tutorial of the rule set ``name`` opened at the step called ``key``."""
+    steps = steps_for(rules(name))
+    return Tutorial(name, step=next(i for i, step in enumerate(steps) if step.key == key))
+
+
 @pytest.fixture(scope="module", params=PRESETS)
 def walked(request: pytest.FixtureRequest) -> Tutorial:
     """A tutorial walked from the first step to the last with the Next button."""
@@ -217,7 +228,7 @@ def test_money_only_for_family() -> None:
 def test_a_custom_rule_set_gets_examples_that_fit_it() -> None:
     custom = dataclasses.replace(rules("denexa"), name="denexa-no-twos", wild_ranks=())
     t = Tutorial(custom)
-    t.go(next(i for i, s in enumerate(t.steps) if s.key == "wilds"))
+    t.go(_index(t, "wilds"))
     twos = next(q for q in t.questions if q.caption == "4H 2S 6H")
     assert twos.right_answer() == "no"
     assert all(q.holds is None or q.holds() for q in t.questions)
@@ -230,7 +241,7 @@ def test_a_custom_rule_set_gets_examples_that_fit_it() -> None:
 
 def test_nonsense_answers_show_a_message_and_the_tutorial_keeps_working() -> None:
     t = Tutorial("family")
-    t.go(next(i for i, s in enumerate(t.steps) if s.key == "penalty"))
+    t.go(_index(t, "penalty"))
     assert t.question.kind == "number"
     t.set_answer("lots!!")
     t.check_btn.click()
@@ -246,7 +257,7 @@ def test_nonsense_answers_show_a_message_and_the_tutorial_keeps_working() -> Non
 
 
 def test_a_yes_no_check_refuses_other_words() -> None:
-    t = Tutorial("denexa", step=4)
+    t = _at("denexa", "sets")
     t.set_answer("perhaps")
     t.check_btn.click()
     assert t.message.kind == "error" and "Yes, No" in t.message.text
@@ -273,10 +284,10 @@ def test_the_step_and_rule_set_come_from_the_url_query() -> None:
 
 
 def test_changing_the_rule_set_keeps_the_step_and_redraws_it() -> None:
-    t = Tutorial("denexa", step=4)
+    t = _at("denexa", "sets")
     before = t.body.value
     t.rules_dd.value = "classic"
-    assert (t.index, t.rules.name) == (4, "classic")
+    assert (t.step_key, t.rules.name) == ("sets", "classic")
     assert t.body.value != before and "classic" in t.body.value
 
 
@@ -351,7 +362,7 @@ def test_three_pack_winners_include_rummy_holders() -> None:
 
 
 def test_show_the_answer_gives_the_engine_answer_and_its_reason() -> None:
-    t = Tutorial("denexa", step=4)
+    t = _at("denexa", "sets")
     q = t.question
     t.show_btn.click()
     label = next(label for label, v in q.options if v in q.right)
@@ -697,7 +708,7 @@ def test_the_whole_game_of_the_winning_step_is_shown() -> None:
     from payme.tutorial.game_questions import finished_game
 
     t = Tutorial("denexa")
-    t.go(next(i for i, s in enumerate(t.steps) if s.key == "winning"))
+    t.go(_index(t, "winning"))
     g = finished_game(rules("denexa"))
     body = t.body.value
     assert body.count("<tr>") == 1 + 11 + 1  # head, 11 hands, totals
@@ -709,7 +720,7 @@ def test_the_family_money_step_shows_a_games_money() -> None:
     from payme.tutorial.game_questions import finished_game
 
     t = Tutorial("family")
-    t.go(next(i for i, s in enumerate(t.steps) if s.key == "money"))
+    t.go(_index(t, "money"))
     g = finished_game(rules("family"))
     body = t.body.value
     # RULES.md: every player antes 50¢; the declarer collects 10¢ from each other player.
@@ -866,7 +877,7 @@ def test_the_seating_explanation_lists_the_other_players_as_a_sentence() -> None
 def test_a_questions_cards_are_named_as_players_write_them() -> None:
     """The caption over a question's cards says "joker joker Q♣", never the notation's codes."""
     t = Tutorial("denexa")
-    t.go(next(i for i, s in enumerate(t.steps) if s.key == "wild_limits"))
+    t.go(_index(t, "wild_limits"))
     for index, question in enumerate(t.questions):
         t.show_question(index)
         if question.caption == "JK JK QC":
@@ -878,7 +889,7 @@ def test_a_questions_cards_are_named_as_players_write_them() -> None:
 def test_progress_is_kept_in_the_browser_record_and_read_back() -> None:
     import json
 
-    t = Tutorial("denexa", step=4)
+    t = _at("denexa", "sets")
     assert t.store.key == "payme-learn-pay_me" and t.store.saved == ""  # opening saves nothing
     t.set_answer(t.question.right_answer())
     t.check_btn.click()
@@ -888,7 +899,7 @@ def test_progress_is_kept_in_the_browser_record_and_read_back() -> None:
         (v, k) for k, v in t.jump.options
     ).get(4, "")
     # A right answer after the answer was shown does not count.
-    t.go(5)
+    t.go(_index(t, "runs"))
     t.show_answer()
     t.set_answer(t.question.right_answer())
     t.check_btn.click()
