@@ -24,6 +24,7 @@ from __future__ import annotations
 import argparse
 import ast
 import base64
+import contextlib
 import gzip
 import hashlib
 import http.server
@@ -573,10 +574,8 @@ def serve(port: int, host: str = "127.0.0.1") -> None:
     handler = partial(SiteHandler, directory=str(OUT.resolve()), gzipped=GZIP)
     with http.server.ThreadingHTTPServer((host, port), handler) as server:
         log(f"serving {OUT.relative_to(REPO)} at http://{host}:{port}/ (Ctrl-C stops)")
-        try:
+        with contextlib.suppress(KeyboardInterrupt):
             server.serve_forever()
-        except KeyboardInterrupt:
-            pass
 
 
 def main(argv: list[str] | None = None) -> None:
