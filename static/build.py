@@ -491,6 +491,8 @@ def build() -> None:
     images = output / "img"
     shutil.copytree(REPO / "payme" / "app" / "static" / "img", images)
     (output / "index.html").write_text(REDIRECT)
+    # GitHub Pages runs Jekyll on a site unless told not to (it would drop _-named files).
+    (output / ".nojekyll").write_text("")
     (output / "voici" / "index.html").write_text(REDIRECT.replace("voici/render/", "render/"))
     shutil.rmtree(OUT, ignore_errors=True)
     output.rename(OUT)
