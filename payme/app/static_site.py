@@ -62,7 +62,9 @@ def run_page(name: str, cells: Sequence[str]) -> list[Any]:
     try:
         for index, source in enumerate(cells):
             tree = ast.parse(source)
-            last = tree.body.pop() if tree.body and isinstance(tree.body[-1], ast.Expr) else None
+            last = tree.body[-1] if tree.body and isinstance(tree.body[-1], ast.Expr) else None
+            if last is not None:
+                tree.body.pop()
             label = f"<{name} cell {index + 1}>"
             exec(compile(tree, label, "exec"), namespace)
             if last is not None:
@@ -103,7 +105,7 @@ class Shell:
         self._frame = widgets.VBox(layout=widgets.Layout(max_width="100%"))
         self._frame.add_class("payme-shell-frame")
         self._nav.on_msg(self._on_msg)
-        display(widgets.VBox([self._nav, self._frame]))
+        display(widgets.VBox([self._nav, self._frame]))  # type: ignore[no-untyped-call]
 
     def _on_msg(self, _widget: Any, content: Any, _buffers: Any) -> None:
         if isinstance(content, dict) and isinstance(content.get("address"), str):
