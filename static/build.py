@@ -409,7 +409,7 @@ def site_lock(package: Path, wheels: Iterable[Path], target: Path) -> None:
     (target / "pyodide-lock.json").write_text(json.dumps(lock))
 
 
-def lite_config(work: Path, preload: list[object]) -> None:
+def lite_config(work: Path, preload: list[str]) -> None:
     """JupyterLite's settings: no PyPI, and every package of the lock loaded with Pyodide
     itself (fetched in parallel while it starts; the kernel then installs nothing)."""
     (work / "jupyter_lite_config.json").write_text(
@@ -458,10 +458,9 @@ def build() -> None:
     # extension just installed, join the lock too, so that Pyodide loads everything at once.
     extension = venv / "share" / "jupyter" / "labextensions" / KERNEL_EXTENSION / "static" / "pypi"
     own = [w for w in extension.glob("*.whl") if w.name.startswith(KERNEL_OWN)]
-    lite_config(
-        work,
-        sorted({lock_entry(w)["name"] for w in [payme, *stand_ins, *own, *wheels.glob("*.whl")]}),
-    )
+    names = {str(lock_entry(w)["name"]) for w in [payme, *stand_ins, *own, *wheels.glob("*.whl")]}
+    # The kernel looks for "pyodide_kernel" by that spelling before it installs it itself.
+    lite_config(work, sorted(name.replace("pyodide-kernel", "pyodide_kernel") for name in names))
     # Pyodide where JupyterLite looks for a local copy (it then points the kernel at it).
     pyodide = work / "static" / "pyodide"
     pyodide.mkdir(parents=True)
