@@ -40,7 +40,8 @@ def play_rows(
     progress: Progress | None = None,
 ) -> list[dict[str, Any]]:
     """Play ``games`` games in this process, one row per player per hand (as dicts with the
-    columns of :func:`~payme.analysis.simulate.simulate`'s frame); ``progress(done, total)`` after each game."""
+    columns of :func:`~payme.analysis.simulate.simulate`'s frame); ``progress(done,
+    total)`` after each game."""
     checked = plan(games, rules, players, bots, seed)
     names = [name for name, _ in checked.columns]
     rows: list[dict[str, Any]] = []
