@@ -15,7 +15,7 @@ PYTEST_ARGS ?=
 PYTEST_ARGS_PURE ?=
 VOILA_ARGS ?=
 
-.PHONY: app test check lint typecheck pytest pytest-fast pytest-pure docs bench chromium clean static static-serve
+.PHONY: app test check lint typecheck pytest pytest-fast pytest-pure docs bench chromium clean static static-serve npm
 
 $(PY):
 	python3 -m venv $(VENV)
@@ -44,6 +44,17 @@ chromium:
 	  fi; \
 	fi
 
+# The static site's build fetches Pyodide with npm (Debian's, installed when missing if we
+# may: root, or CI).
+npm:
+	@if ! command -v npm >/dev/null; then \
+	  if [ "$$(id -u)" = 0 ]; then \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq npm; \
+	  else \
+	    echo "npm is missing: sudo apt-get install -y npm (make static needs it)"; exit 1; \
+	  fi; \
+	fi
+
 # The app: Voilà over notebooks/ through payme.app.server (no file browser; settings in
 # payme/app/voila.json).
 # More Voilà options: make app VOILA_ARGS="--preheat_kernel=True --pool_size=1"
@@ -54,7 +65,7 @@ app: $(STAMP)
 # build/static/, from pinned versions in the package registries (static/build.py; the
 # downloads are kept in build/static-cache/).  npm fetches the pyodide package.
 STATIC_PORT ?= 8000
-static: $(STAMP)
+static: $(STAMP) npm
 	$(PY) static/build.py
 
 # Serve build/static/ (built first if missing) on http://$(HOST):$(STATIC_PORT)/.
@@ -70,7 +81,7 @@ typecheck: $(STAMP)
 	$(VENV)/bin/mypy
 
 # pytest exits 5 when it collected no tests: a failure, said out loud.
-pytest: $(STAMP) chromium
+pytest: $(STAMP) chromium npm
 	@rc=0; $(VENV)/bin/pytest -rfEs $(PYTEST_ARGS) </dev/null || rc=$$?; \
 	if [ $$rc -eq 5 ]; then echo "pytest collected no tests: failing" >&2; exit 1; fi; \
 	exit $$rc

@@ -24,6 +24,8 @@ from __future__ import annotations
 import argparse
 import ast
 import base64
+import contextlib
+import gzip
 import hashlib
 import http.server
 import json
@@ -36,6 +38,7 @@ import zipfile
 from collections.abc import Iterable
 from functools import partial
 from pathlib import Path
+from typing import Any
 
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent
@@ -64,10 +67,13 @@ STAND_INS = {
     "widgetsnbextension": "4.0.13",
     "jupyterlab_widgets": "3.0.13",
 }
-# What the shell installs before it shows a page.
-KERNEL_INSTALL = ("payme", "ipywidgets", "anywidget")
 
 ANYWIDGET = "anywidget==0.11.0"
+KERNEL_EXTENSION = "@jupyterlite/pyodide-kernel-extension"
+KERNEL_PLUGIN = KERNEL_EXTENSION + ":kernel"
+# The extension's wheels the kernel installs itself (its widgetsnbextension stand-ins are
+# left out: the site has its own).
+KERNEL_OWN = ("pyodide_kernel-", "ipykernel-", "piplite-")
 
 # The app's notebooks, run as the shell's pages; index is the landing page.
 SHELL_NAME = "shell"
@@ -263,13 +269,9 @@ def page_cells(notebook: Path) -> list[str]:
 
 
 def shell_notebook(pages: dict[str, list[str]]) -> dict[str, object]:
-    """The one notebook Voici renders: install payme, then the shell (payme.app.static_site)
-    shows the page the address names and swaps pages in this one kernel."""
-    install = (
-        "# The static site's shell: payme and the widgets from the site's own package index.\n"
-        "import piplite\n\n"
-        f"await piplite.install({list(KERNEL_INSTALL)!r})\n"
-    )
+    """The one notebook Voici renders: the shell (payme.app.static_site) shows the page the
+    address names and swaps pages in this one kernel (payme and the widgets are loaded with
+    Pyodide: lite_config)."""
     shell = (
         "from payme.app.static_site import Shell\n\n"
         f"PAGES = {json.dumps(pages, indent=1)}\n"
@@ -286,7 +288,7 @@ def shell_notebook(pages: dict[str, list[str]]) -> dict[str, object]:
         }
 
     return {
-        "cells": [code(install), code(shell)],
+        "cells": [code(shell)],
         "metadata": {
             "kernelspec": {
                 "display_name": "Python (Pyodide)",
@@ -407,7 +409,9 @@ def site_lock(package: Path, wheels: Iterable[Path], target: Path) -> None:
     (target / "pyodide-lock.json").write_text(json.dumps(lock))
 
 
-def lite_config(work: Path) -> None:
+def lite_config(work: Path, preload: list[str]) -> None:
+    """JupyterLite's settings: no PyPI, and every package of the lock loaded with Pyodide
+    itself (fetched in parallel while it starts; the kernel then installs nothing)."""
     (work / "jupyter_lite_config.json").write_text(
         json.dumps(
             {
@@ -429,8 +433,9 @@ def lite_config(work: Path) -> None:
                 "jupyter-lite-schema-version": 0,
                 "jupyter-config-data": {
                     "litePluginSettings": {
-                        "@jupyterlite/pyodide-kernel-extension:kernel": {
+                        KERNEL_PLUGIN: {
                             "disablePyPIFallback": True,
+                            "loadPyodideOptions": {"packages": preload},
                         }
                     }
                 },
@@ -449,13 +454,19 @@ def build() -> None:
     (work / "contents").mkdir(parents=True)
     payme = payme_wheel(work)
     stand_ins = [stand_in_wheel(name, version, work) for name, version in STAND_INS.items()]
-    lite_config(work)
+    # The kernel's own wheels (pyodide_kernel, its ipykernel and piplite), from the
+    # extension just installed, join the lock too, so that Pyodide loads everything at once.
+    extension = venv / "share" / "jupyter" / "labextensions" / KERNEL_EXTENSION / "static" / "pypi"
+    own = [w for w in extension.glob("*.whl") if w.name.startswith(KERNEL_OWN)]
+    names = {str(lock_entry(w)["name"]) for w in [payme, *stand_ins, *own, *wheels.glob("*.whl")]}
+    # The kernel looks for "pyodide_kernel" by that spelling before it installs it itself.
+    lite_config(work, sorted(name.replace("pyodide-kernel", "pyodide_kernel") for name in names))
     # Pyodide where JupyterLite looks for a local copy (it then points the kernel at it).
     pyodide = work / "static" / "pyodide"
     pyodide.mkdir(parents=True)
     for name in PYODIDE_FILES:
         shutil.copy2(package / name, pyodide / name)
-    site_lock(package, [payme, *stand_ins, *wheels.glob("*.whl")], pyodide)
+    site_lock(package, [payme, *stand_ins, *own, *wheels.glob("*.whl")], pyodide)
     notebook = shell_notebook(app_pages())
     (work / "contents" / f"{SHELL_NAME}.ipynb").write_text(json.dumps(notebook, indent=1))
     # The site's template (the payme look and navigation) where Voilà's template search finds it.
@@ -479,9 +490,12 @@ def build() -> None:
     images = output / "img"
     shutil.copytree(REPO / "payme" / "app" / "static" / "img", images)
     (output / "index.html").write_text(REDIRECT)
+    # GitHub Pages runs Jekyll on a site unless told not to (it would drop _-named files).
+    (output / ".nojekyll").write_text("")
     (output / "voici" / "index.html").write_text(REDIRECT.replace("voici/render/", "render/"))
     shutil.rmtree(OUT, ignore_errors=True)
     output.rename(OUT)
+    compress(OUT, GZIP)
     log(f"built {OUT.relative_to(REPO)}")
 
 
@@ -491,7 +505,7 @@ def page_relative(page: str) -> str:
     start = page.index(CONFIG_START) + len(CONFIG_START)
     end = page.index("</script>", start)
     config = json.loads(page[start:end])
-    kernel = config["litePluginSettings"]["@jupyterlite/pyodide-kernel-extension:kernel"]
+    kernel = config["litePluginSettings"][KERNEL_PLUGIN]
     kernel["pyodideUrl"] = "../../" + kernel["pyodideUrl"].removeprefix("./")
     kernel["pipliteUrls"] = ["../../" + url.removeprefix("./") for url in kernel["pipliteUrls"]]
     return page[:start] + json.dumps(config) + page[end:]
@@ -509,11 +523,60 @@ REDIRECT = """<!DOCTYPE html>
 """
 
 
+# Gzipped copies of the site's text and wasm files, for `make static-serve` (a host such as
+# GitHub Pages compresses by itself; these stay out of the site to publish).
+GZIP = CACHE / "gzip"
+COMPRESSED = (".html", ".js", ".mjs", ".css", ".json", ".svg", ".wasm", ".txt")
+
+
+def compress(site: Path, target: Path) -> None:
+    shutil.rmtree(target, ignore_errors=True)
+    for path in site.rglob("*"):
+        if path.suffix in COMPRESSED and path.is_file() and path.stat().st_size > 1024:
+            out = target / path.relative_to(site)
+            out = out.with_name(out.name + ".gz")
+            out.parent.mkdir(parents=True, exist_ok=True)
+            out.write_bytes(gzip.compress(path.read_bytes(), compresslevel=6, mtime=0))
+
+
+class SiteHandler(http.server.SimpleHTTPRequestHandler):
+    """Serves the site, gzipped where the browser accepts it and a copy was made."""
+
+    def __init__(self, *args: Any, gzipped: Path, **kwargs: Any) -> None:
+        self.gzipped = gzipped
+        super().__init__(*args, **kwargs)
+
+    def send_head(self) -> Any:
+        path = Path(self.translate_path(self.path))
+        if path.is_dir():
+            path = path / "index.html"
+        try:
+            packed = self.gzipped / path.relative_to(Path(self.directory).resolve())
+        except ValueError:
+            return super().send_head()
+        packed = packed.with_name(packed.name + ".gz")
+        accepts = "gzip" in self.headers.get("Accept-Encoding", "")
+        if not (accepts and path.is_file() and packed.is_file()):
+            return super().send_head()
+        body = packed.open("rb")
+        self.send_response(200)
+        self.send_header("Content-Type", self.guess_type(str(path)))
+        self.send_header("Content-Encoding", "gzip")
+        self.send_header("Content-Length", str(packed.stat().st_size))
+        self.send_header("Vary", "Accept-Encoding")
+        self.end_headers()
+        return body
+
+    def log_message(self, format: str, *args: Any) -> None:
+        pass  # quiet: one line per file of a page is noise
+
+
 def serve(port: int, host: str = "127.0.0.1") -> None:
-    handler = partial(http.server.SimpleHTTPRequestHandler, directory=str(OUT))
+    handler = partial(SiteHandler, directory=str(OUT.resolve()), gzipped=GZIP)
     with http.server.ThreadingHTTPServer((host, port), handler) as server:
-        log(f"serving {OUT.relative_to(REPO)} at http://{host}:{port}/")
-        server.serve_forever()
+        log(f"serving {OUT.relative_to(REPO)} at http://{host}:{port}/ (Ctrl-C stops)")
+        with contextlib.suppress(KeyboardInterrupt):
+            server.serve_forever()
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -106,9 +106,9 @@ def test_the_analysis_page_without_pandas_shows_tables_and_plots() -> None:
     assert "Done: 2 games" in page.message.value
 
 
-@pytest.mark.slow
 def test_the_pure_python_wheel(tmp_path: Path) -> None:
-    """PAYME_PURE=1 builds the wheel the browser installs: py3-none-any, no compiled code."""
+    """PAYME_PURE=1 builds the wheel the browser installs: py3-none-any, no compiled code
+    (a few seconds; in the fast tiers, the pure-Python one among them)."""
     wheel = static_build.payme_wheel(tmp_path)
     assert wheel.name.endswith("-py3-none-any.whl")
     with zipfile.ZipFile(wheel) as archive:

@@ -1,7 +1,7 @@
 """Simulated games' results in plain Python, without pandas: for the static site, where
 Python runs in the visitor's browser (Pyodide) and pandas is not on the site.
 
-The same games as :func:`payme.simulate` (game *i* is played with
+The same games as :func:`~payme.analysis.simulate.simulate` (game *i* is played with
 :func:`~payme.analysis.simulate.game_seed` ``(seed, i)``) and the same measures as
 :func:`payme.analysis.stats.bot_strength` and
 :func:`~payme.analysis.stats.mean_penalty_by_hand`, on lists of dicts.
@@ -40,7 +40,8 @@ def play_rows(
     progress: Progress | None = None,
 ) -> list[dict[str, Any]]:
     """Play ``games`` games in this process, one row per player per hand (as dicts with the
-    columns of :func:`payme.simulate`'s frame); ``progress(done, total)`` after each game."""
+    columns of :func:`~payme.analysis.simulate.simulate`'s frame); ``progress(done,
+    total)`` after each game."""
     checked = plan(games, rules, players, bots, seed)
     names = [name for name, _ in checked.columns]
     rows: list[dict[str, Any]] = []

@@ -14,10 +14,12 @@ function folderOf(path) {
 
 function render({ model, el }) {
   el.hidden = true;
-  const send = () => {
-    model.set("address", pageOf(location.pathname) + location.search);
-    model.save_changes();
+  // kind: "open" (the page loaded), "link" (a link of the site followed) or "back" (Back
+  // or Forward: within a page its own address widget restores the state).
+  const send = (kind) => {
+    model.send({ kind, address: pageOf(location.pathname) + location.search });
   };
+  const onPop = () => send("back");
   const onClick = (event) => {
     const link = event.target.closest ? event.target.closest("a[href]") : null;
     if (
@@ -45,7 +47,7 @@ function render({ model, el }) {
     if (url.pathname + url.search !== location.pathname + location.search) {
       history.pushState({ paymePage: pageOf(url.pathname) }, "", url.pathname + url.search);
     }
-    send();
+    send("link");
     window.scrollTo(0, 0);
   };
   const mark = () => {
@@ -61,14 +63,14 @@ function render({ model, el }) {
     document.body.dataset.paymePage = page;
   };
   document.addEventListener("click", onClick);
-  window.addEventListener("popstate", send);
+  window.addEventListener("popstate", onPop);
   model.on("change:page", mark);
   model.on("change:title", mark);
   mark();
-  send();
+  send("open");
   return () => {
     document.removeEventListener("click", onClick);
-    window.removeEventListener("popstate", send);
+    window.removeEventListener("popstate", onPop);
     model.off("change:page", mark);
     model.off("change:title", mark);
   };

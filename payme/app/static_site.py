@@ -29,7 +29,7 @@ from typing import Any
 import anywidget
 import traitlets
 
-from payme.app.page import PAGES, set_site_query
+from payme.app.page import PAGES, set_site_query, under_static_site
 
 __all__ = ["Shell", "ShellNav", "run_page"]
 
@@ -37,12 +37,11 @@ TITLES = {"index": "Pay Me", **{page.notebook.removesuffix(".ipynb"): page.title
 
 
 class ShellNav(anywidget.AnyWidget):
-    """The page side of the shell (draws nothing): it sends the address (``address``: the
-    page's name, then its query) when the page opens, when a link of the site is followed
-    and on Back/Forward; it marks the current page in the header and names the tab."""
+    """The page side of the shell (draws nothing): it sends the address (the page's name,
+    then its query) when the page opens, when a link of the site is followed and on
+    Back/Forward; it marks the current page in the header and names the tab."""
 
     _esm = Path(__file__).with_name("static_site.js")
-    address = traitlets.Unicode("").tag(sync=True)
     page = traitlets.Unicode("").tag(sync=True)
     title = traitlets.Unicode("Pay Me").tag(sync=True)
 
@@ -63,7 +62,9 @@ def run_page(name: str, cells: Sequence[str]) -> list[Any]:
     try:
         for index, source in enumerate(cells):
             tree = ast.parse(source)
-            last = tree.body.pop() if tree.body and isinstance(tree.body[-1], ast.Expr) else None
+            last = tree.body[-1] if tree.body and isinstance(tree.body[-1], ast.Expr) else None
+            if last is not None:
+                tree.body.pop()
             label = f"<{name} cell {index + 1}>"
             exec(compile(tree, label, "exec"), namespace)
             if last is not None:
@@ -97,24 +98,33 @@ class Shell:
         import ipywidgets as widgets
         from IPython.display import display
 
+        if under_static_site():
+            _keep_nulls()
         self._nav = ShellNav()
         self._nav.layout.display = "none"
         self._frame = widgets.VBox(layout=widgets.Layout(max_width="100%"))
         self._frame.add_class("payme-shell-frame")
-        self._nav.observe(lambda change: self.open(change["new"]), names="address")
-        display(widgets.VBox([self._nav, self._frame]))
+        self._nav.on_msg(self._on_msg)
+        display(widgets.VBox([self._nav, self._frame]))  # type: ignore[no-untyped-call]
 
-    def open(self, address: str) -> None:
-        """Show the page ``address`` names (``"play?seed=5"``); the same page again keeps it
-        (its own links handle their query)."""
+    def _on_msg(self, _widget: Any, content: Any, _buffers: Any) -> None:
+        if isinstance(content, dict) and isinstance(content.get("address"), str):
+            self.open(content["address"], follow=content.get("kind") == "link")
+
+    def open(self, address: str, *, follow: bool = False) -> None:
+        """Show the page ``address`` names (``"play?seed=5"``).
+
+        Back/Forward within the page shown are its own (its address widget restores its
+        state); a link followed (``follow``) with a query builds the page from it.
+        """
         name, _, query = address.partition("?")
         name = name or "index"
         if name not in self.pages:
             self._say(f"There is no page called {name[:40]!r} here.")
             return
-        if name == self.current:
-            return
         built = self._built.get(name)
+        if name == self.current and not (follow and query and built and query != built[0]):
+            return
         if built is None or (query and query != built[0]):
             try:
                 built = (query, self._build(name, query))
@@ -151,6 +161,32 @@ class Shell:
             box.error(text)
             self._frame.children = (box,)
             self.current = ""
+
+
+def _keep_nulls() -> None:
+    """Send a widget trait set to ``None`` as JSON's null.
+
+    The Pyodide kernel hands a widget message to the page by converting the Python dict to
+    JavaScript, where ``None`` becomes ``undefined`` and the key is dropped: a trait set
+    back to ``None`` (a hidden button shown again: ``layout.display = None``) never reached
+    the page.  Handed a JavaScript object instead (the message as JSON, parsed by the
+    page's ``JSON.parse``), the kernel passes it on as it is, nulls and all.
+    """
+    import json
+
+    import js  # type: ignore[import-not-found]  # only in a browser's Python
+    from IPython import get_ipython
+
+    shell = get_ipython()
+    send = shell.send_comm
+
+    def as_js(value: Any) -> Any:
+        return js.JSON.parse(json.dumps(value if value is not None else {}, default=str))
+
+    def send_comm(msg_type: str, content: Any, metadata: Any, ident: Any, buffers: Any) -> Any:
+        return send(msg_type, as_js(content), as_js(metadata), ident, buffers)
+
+    shell.send_comm = send_comm
 
 
 def _as_widget(shown: list[Any]) -> Any:

@@ -28,7 +28,7 @@ def _nice_top(value: float) -> float:
     """A round number at or above ``value`` for an axis' top."""
     if value <= 0 or not math.isfinite(value):
         return 1.0
-    step = 10 ** math.floor(math.log10(value))
+    step = 10.0 ** math.floor(math.log10(value))
     for factor in (1, 2, 2.5, 5, 10):
         if factor * step >= value:
             return factor * step
