@@ -77,18 +77,51 @@ def test_settings_round_trip_through_the_address() -> None:
     assert page.url.query == query  # the address bar follows
 
 
-@pytest.mark.slow  # a real background run of 2,000 games, stopped: make test runs it
-def test_stop_ends_a_background_run() -> None:
+def test_a_run_on_the_event_loop_streams_results_and_stops_keeping_them() -> None:
+    # No thread: the run is a task on the event loop (the kernel's in Voila, the browser's
+    # under Pyodide); it yields after each batch, so Stop is heard and the table fills in.
+    import asyncio
+
     page = AnalysisPage()
-    page.apply_query({"games": "2000", "players": "2", "bots": "random"})
-    page.start()
-    page.start()  # a second click while running does nothing
-    time.sleep(0.5)
-    page.stop()
-    page.wait(120)
-    assert page.message.text.startswith("Stopped")
+    page.apply_query({"games": "2000", "players": "2", "bots": "greedy, random", "seed": "3"})
+    seen: list[tuple[float, str]] = []
+
+    async def scenario() -> None:
+        began = time.perf_counter()
+        page.start()
+        page.start()  # a second click while running does nothing
+        assert page.task is not None and page.run_button.disabled
+        while "so far" not in page.results.value:
+            await asyncio.sleep(0.01)
+        seen.append((time.perf_counter() - began, page.results.value))
+        page.stop()
+        await page.wait()
+
+    asyncio.run(scenario())
+    first, table = seen[0]
+    assert "results so far: Pay Me (Denexa rules)" in table
+    assert "Greedy" in table and "Random" in table and "(" in table  # with intervals
+    assert first < 5  # one game (a loaded machine; about 0.05 s when quiet)
+    assert page.message.text.startswith("Stopped after ")
+    assert "of 2,000 games: the results below are from those" in page.message.text
+    assert "(stopped)" in page.results.value and "payme-analysis-download" in page.results.value
     assert not page.run_button.disabled and page.stop_button.disabled
-    assert page.results.value == ""
+
+
+def test_stop_before_the_first_game_ends_shows_no_results() -> None:
+    import asyncio
+
+    page = AnalysisPage()
+    page.apply_query({"games": "5", "players": "2", "bots": "random"})
+
+    async def scenario() -> None:
+        page.start()
+        page.stop()  # before the task's first batch
+        await page.wait()
+
+    asyncio.run(scenario())
+    assert page.message.text == "Stopped before the first game ended: no results."
+    assert page.results.value == "" and not page.run_button.disabled
 
 
 def test_compare_mode_states_its_player_limit() -> None:
