@@ -49,7 +49,6 @@ JOKER_INDEX: Final = 52
 N_CARDS: Final = 53 + len(SPECIAL_NAMES)  # 59 kinds of card
 
 
-
 def token_help(jokers: bool = True, specials: Iterable[str] = tuple(SPECIAL_NAMES)) -> str:
     """How a card is written, naming only the jokers and special cards a pack has.
 

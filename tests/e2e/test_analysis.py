@@ -38,7 +38,9 @@ def test_run_a_small_simulation_and_see_the_plots(
     # Human column names with units, and what each measure means.
     expect(table).to_contain_text("Final total (points)")
     # One cell per measure, its 95% interval beside it: "44.2 (30.1–58.3)".
-    expect(table.locator("td").first).to_have_text(re.compile(r"^-?[\d,]+\.\d \(-?[\d,.]+–[\d,.]+\)$"))
+    expect(table.locator("td").first).to_have_text(
+        re.compile(r"^-?[\d,]+\.\d \(-?[\d,.]+–[\d,.]+\)$")
+    )
     expect(page.locator(".payme-measures").first).to_contain_text("lower is better")
     link = page.locator("a.payme-analysis-download")
     href = link.get_attribute("href") or ""

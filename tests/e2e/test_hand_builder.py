@@ -173,7 +173,9 @@ def test_a_bad_card_clears_the_last_hands_counts(open_page: Any, page_errors: li
     expect()(page.locator(".payme-hand-view svg[role=img]")).to_have_count(0)
     expect()(page.locator(".payme-deadwood")).to_have_count(0)
     # No count on any card button either.
-    expect()(page.locator(".payme-pick-row button", has_text=re.compile(r"^7♥︎? \d"))).to_have_count(0)
+    expect()(page.locator(".payme-pick-row button", has_text=re.compile(r"^7♥︎? \d"))).to_have_count(
+        0
+    )
     ARTIFACTS.mkdir(exist_ok=True)
     for (w, h), name in (((1280, 900), "desktop"), ((390, 844), "phone")):
         page.set_viewport_size({"width": w, "height": h})
