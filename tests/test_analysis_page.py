@@ -154,3 +154,16 @@ def test_a_plot_is_an_inline_svg_image_with_its_words() -> None:
     assert "<dc:date>" not in svg  # no timestamp: the same run gives the same page
     assert 'alt="Mean penalty by hand &quot;3 players&quot;"' in html
     assert "<figcaption>Mean penalty by hand &quot;3 players&quot;</figcaption>" in html
+
+
+def test_without_pandas_the_run_streams_and_ends_with_payme_drawn_results() -> None:
+    # The static site's path (Python in the browser, no pandas): the same batches, the same
+    # responsive table, charts drawn by payme; Stop is offered there too (no thread needed).
+    page = AnalysisPage()
+    page.plain = True
+    page.apply_query({"games": "3", "players": "2", "bots": "greedy, random"})
+    page.run()
+    assert page.message.text == "Done: 3 games of Pay Me (Denexa rules); 66 rows to download."
+    assert "payme-cards-table" in page.results.value
+    assert page.results.value.count("payme-analysis-plot") == 2
+    assert page.stop_button.layout.display != "none"
