@@ -48,10 +48,25 @@ N_REGULAR: Final = 52
 JOKER_INDEX: Final = 52
 N_CARDS: Final = 53 + len(SPECIAL_NAMES)  # 59 kinds of card
 
-_TOKEN_HELP = (
-    "a card is a rank (A 2-9 T or 10 J Q K) followed by a suit (S H D C or ♠ ♥ ♦ ♣), "
-    "or JK for a joker, or one of " + " ".join(SPECIAL_NAMES)
-)
+
+def token_help(jokers: bool = True, specials: Iterable[str] = tuple(SPECIAL_NAMES)) -> str:
+    """How a card is written, naming only the jokers and special cards a pack has.
+
+    >>> token_help(False, ["RUMMY", "WILD"])
+    'a card is a rank (A 2-9 T or 10 J Q K) followed by a suit (S H D C or ♠ ♥ ♦ ♣), or one of RUMMY WILD'
+    >>> token_help(True, [])
+    'a card is a rank (A 2-9 T or 10 J Q K) followed by a suit (S H D C or ♠ ♥ ♦ ♣), or JK for a joker'
+    """  # noqa: E501
+    text = "a card is a rank (A 2-9 T or 10 J Q K) followed by a suit (S H D C or ♠ ♥ ♦ ♣)"
+    if jokers:
+        text += ", or JK for a joker"
+    names = list(dict.fromkeys(specials))
+    if names:
+        text += ", or one of " + " ".join(names)
+    return text
+
+
+_TOKEN_HELP = token_help()
 
 
 def pretty_as_repr(value: object, printer: Any, cycle: bool) -> None:

@@ -77,18 +77,51 @@ def test_settings_round_trip_through_the_address() -> None:
     assert page.url.query == query  # the address bar follows
 
 
-@pytest.mark.slow  # a real background run of 2,000 games, stopped: make test runs it
-def test_stop_ends_a_background_run() -> None:
+def test_a_run_on_the_event_loop_streams_results_and_stops_keeping_them() -> None:
+    # No thread: the run is a task on the event loop (the kernel's in Voila, the browser's
+    # under Pyodide); it yields after each batch, so Stop is heard and the table fills in.
+    import asyncio
+
     page = AnalysisPage()
-    page.apply_query({"games": "2000", "players": "2", "bots": "random"})
-    page.start()
-    page.start()  # a second click while running does nothing
-    time.sleep(0.5)
-    page.stop()
-    page.wait(120)
-    assert page.message.text.startswith("Stopped")
+    page.apply_query({"games": "2000", "players": "2", "bots": "greedy, random", "seed": "3"})
+    seen: list[tuple[float, str]] = []
+
+    async def scenario() -> None:
+        began = time.perf_counter()
+        page.start()
+        page.start()  # a second click while running does nothing
+        assert page.task is not None and page.run_button.disabled
+        while "so far" not in page.results.value:
+            await asyncio.sleep(0.01)
+        seen.append((time.perf_counter() - began, page.results.value))
+        page.stop()
+        await page.wait()
+
+    asyncio.run(scenario())
+    first, table = seen[0]
+    assert "results so far: Pay Me (Denexa rules)" in table
+    assert "Greedy" in table and "Random" in table and "(" in table  # with intervals
+    assert first < 5  # one game (a loaded machine; about 0.05 s when quiet)
+    assert page.message.text.startswith("Stopped after ")
+    assert "of 2,000 games: the results below are from those" in page.message.text
+    assert "(stopped)" in page.results.value and "payme-analysis-download" in page.results.value
     assert not page.run_button.disabled and page.stop_button.disabled
-    assert page.results.value == ""
+
+
+def test_stop_before_the_first_game_ends_shows_no_results() -> None:
+    import asyncio
+
+    page = AnalysisPage()
+    page.apply_query({"games": "5", "players": "2", "bots": "random"})
+
+    async def scenario() -> None:
+        page.start()
+        page.stop()  # before the task's first batch
+        await page.wait()
+
+    asyncio.run(scenario())
+    assert page.message.text == "Stopped before the first game ended: no results."
+    assert page.results.value == "" and not page.run_button.disabled
 
 
 def test_compare_mode_states_its_player_limit() -> None:
@@ -121,3 +154,16 @@ def test_a_plot_is_an_inline_svg_image_with_its_words() -> None:
     assert "<dc:date>" not in svg  # no timestamp: the same run gives the same page
     assert 'alt="Mean penalty by hand &quot;3 players&quot;"' in html
     assert "<figcaption>Mean penalty by hand &quot;3 players&quot;</figcaption>" in html
+
+
+def test_without_pandas_the_run_streams_and_ends_with_payme_drawn_results() -> None:
+    # The static site's path (Python in the browser, no pandas): the same batches, the same
+    # responsive table, charts drawn by payme; Stop is offered there too (no thread needed).
+    page = AnalysisPage()
+    page.plain = True
+    page.apply_query({"games": "3", "players": "2", "bots": "greedy, random"})
+    page.run()
+    assert page.message.text == "Done: 3 games of Pay Me (Denexa rules); 66 rows to download."
+    assert "payme-cards-table" in page.results.value
+    assert page.results.value.count("payme-analysis-plot") == 2
+    assert page.stop_button.layout.display != "none"

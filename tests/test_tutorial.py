@@ -914,3 +914,14 @@ def test_progress_is_kept_in_the_browser_record_and_read_back() -> None:
     assert json.loads(again.store.saved)["last"] == "runs"
     # A damaged record is no error.
     Tutorial("denexa").store.loaded = "[1, 2"
+
+
+@pytest.mark.parametrize("name", ["denexa", "classic", "family", "three_pack"])
+def test_every_step_has_a_hint_naming_its_rule(name: str) -> None:
+    from payme.rulesets import rules as get
+
+    r = get(name)
+    for s in steps_for(r):
+        hint = s.hint_text(r)
+        assert hint != s.title and len(hint) > 30, (s.key, hint)
+        assert "{" not in hint and hint[0].isupper() and hint.endswith("."), (s.key, hint)

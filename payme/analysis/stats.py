@@ -115,20 +115,99 @@ def mean_interval(values: Iterable[float], z: float = Z95) -> tuple[float, float
 # --- tables ----------------------------------------------------------------------------
 
 
+def final_records(rows: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """One record per game × seat from Pay Me rows (one per game × hand × seat, any order):
+    ``game, seat, bot, total, won`` (and ``money`` when the rows have it), sorted.
+
+    The last hand's total is the final total; a game is won by the lowest final total
+    (tied players all win); ``money`` is the sum over the game: the seat's net winnings.
+    Pure Python (no pandas): the Analysis page tallies games with it as they finish.
+
+    >>> rows = [{"game": 0, "hand": h, "seat": s, "bot": b, "total": t}
+    ...         for h, s, b, t in [(1, 0, "a", 5), (1, 1, "b", 0), (2, 0, "a", 5), (2, 1, "b", 9)]]
+    >>> [(r["bot"], r["total"], r["won"]) for r in final_records(rows)]
+    [('a', 5, True), ('b', 9, False)]
+    """
+    last: dict[tuple[int, int], dict[str, Any]] = {}
+    money: dict[tuple[int, int], float] = {}
+    for row in rows:
+        key = (int(row["game"]), int(row["seat"]))
+        if key not in last or row["hand"] > last[key]["hand"]:
+            last[key] = dict(row)
+        if "money" in row:
+            money[key] = money.get(key, 0) + row["money"]
+    lowest: dict[int, int] = {}
+    for (game, _), row in last.items():
+        lowest[game] = min(lowest.get(game, row["total"]), row["total"])
+    out = []
+    for key in sorted(last):
+        row = last[key]
+        record = {"game": key[0], "seat": key[1], "bot": row["bot"], "total": row["total"]}
+        if key in money:
+            record["money"] = money[key]
+        record["won"] = row["total"] == lowest[key[0]]
+        out.append(record)
+    return out
+
+
 def final_totals(df: pd.DataFrame) -> pd.DataFrame:
     """One row per game × seat: the bot, its final total, whether it won (and its money).
 
     A Pay Me game is won by the lowest final total; tied players all win.  ``money`` (when
     the frame has it) is the sum of the seat's money over the game: its net winnings.
     """
+    import pandas as pd
+
     _pay_me(df, "final_totals")
-    last = df.sort_values(["game", "seat", "hand"]).groupby(["game", "seat"], sort=True)
-    out = last[["bot", "total"]].last()
-    if "money" in df.columns:
-        out["money"] = last["money"].sum()
-    lowest = out.groupby(level="game")["total"].transform("min")
-    out["won"] = out["total"] == lowest
-    return out.reset_index()
+    names = ["game", "hand", "seat", "bot", "total", *(["money"] if "money" in df else [])]
+    records = final_records(df[names].to_dict("records"))
+    out = pd.DataFrame.from_records(records)
+    if hasattr(df["bot"], "cat"):
+        out["bot"] = pd.Categorical(out["bot"], categories=df["bot"].cat.categories)
+    return out
+
+
+def strength(records: Iterable[Mapping[str, Any]], bots: Iterable[str]) -> list[dict[str, Any]]:
+    """Each bot's results with 95% intervals, best first, from one record per game × seat
+    (pure Python: :func:`bot_strength` and the Analysis page's running tally share it).
+
+    Pay Me records (:func:`final_records`): ``mean_total`` with ``total_low``/``total_high``
+    (a bot seated twice in one game is averaged over its seats first, so each game is one
+    sample: ``games``), ``win_rate`` with Wilson ``win_low``/``win_high`` over ``seats``, and
+    ``mean_money`` when the records have money.  Rummy 3-Pack records (``bot, winner``):
+    ``seats``, ``wins``, ``win_rate``, ``win_low``, ``win_high``.  ``bots`` gives the order
+    of equal bots.
+    """
+    records = list(records)
+    order = [b for b in dict.fromkeys(bots) if any(r["bot"] == b for r in records)]
+    rows: list[dict[str, Any]] = []
+    for bot in order:
+        mine = [r for r in records if r["bot"] == bot]
+        if "winner" in mine[0]:
+            wins, seats = sum(bool(r["winner"]) for r in mine), len(mine)
+            low, high = wilson_interval(wins, seats)
+            rows.append({
+                "bot": bot, "seats": seats, "wins": wins, "win_rate": wins / seats,
+                "win_low": low, "win_high": high,
+            })  # fmt: skip
+            continue
+        per_game: dict[int, list[float]] = {}
+        for r in mine:
+            per_game.setdefault(int(r["game"]), []).append(float(r["total"]))
+        mean, low, high = mean_interval(sum(v) / len(v) for v in per_game.values())
+        wins, seats = sum(bool(r["won"]) for r in mine), len(mine)
+        win_low, win_high = wilson_interval(wins, seats)
+        row: dict[str, Any] = {
+            "bot": bot, "games": len(per_game), "seats": seats,
+            "mean_total": mean, "total_low": low, "total_high": high,
+            "win_rate": wins / seats, "win_low": win_low, "win_high": win_high,
+        }  # fmt: skip
+        if "money" in mine[0]:
+            row["mean_money"] = sum(float(r["money"]) for r in mine) / seats
+        rows.append(row)
+    key = "win_rate" if rows and "mean_total" not in rows[0] else "mean_total"
+    rows.sort(key=lambda r: -r[key] if key == "win_rate" else r[key])
+    return rows
 
 
 def mean_penalty_by_hand(df: pd.DataFrame, by_bot: bool = False) -> pd.DataFrame:
@@ -220,34 +299,10 @@ def bot_strength(df: pd.DataFrame) -> pd.DataFrame:
 
     if is_three_pack(df):
         _need(df, THREE_PACK_NEEDS, "bot_strength")
-        rows = []
-        for bot in _bots(df):
-            won = df.loc[df["bot"] == bot, "winner"].astype(bool)
-            wins, seats = int(won.sum()), len(won)
-            low, high = wilson_interval(wins, seats)
-            rows.append((bot, seats, wins, wins / seats, low, high))
-        table = pd.DataFrame(
-            rows, columns=["bot", "seats", "wins", "win_rate", "win_low", "win_high"]
-        ).set_index("bot")
-        return table.sort_values("win_rate", ascending=False, kind="stable")
-
+        records = df[["bot", "winner"]].to_dict("records")
+        return pd.DataFrame(strength(records, _bots(df))).set_index("bot")
     totals = final_totals(df)
-    rows2: list[dict[str, Any]] = []
-    for bot in _bots(totals):
-        mine = totals[totals["bot"] == bot]
-        per_game = mine.groupby("game")["total"].mean()
-        mean, low, high = mean_interval(per_game)
-        wins, seats = int(mine["won"].sum()), len(mine)
-        win_low, win_high = wilson_interval(wins, seats)
-        row: dict[str, Any] = {
-            "bot": bot, "games": len(per_game), "seats": seats,
-            "mean_total": mean, "total_low": low, "total_high": high,
-            "win_rate": wins / seats, "win_low": win_low, "win_high": win_high,
-        }  # fmt: skip
-        if "money" in totals.columns:
-            row["mean_money"] = float(mine["money"].mean())
-        rows2.append(row)
-    return pd.DataFrame(rows2).set_index("bot").sort_values("mean_total", kind="stable")
+    return pd.DataFrame(strength(totals.to_dict("records"), _bots(totals))).set_index("bot")
 
 
 def _labelled(frames: Mapping[str, pd.DataFrame] | Iterable[pd.DataFrame]) -> dict[str, Any]:
@@ -411,6 +466,7 @@ def plot_rule_sets(frames: Mapping[str, pd.DataFrame] | Iterable[pd.DataFrame]) 
 __all__ = [
     "bot_strength",
     "compare_rule_sets",
+    "final_records",
     "final_totals",
     "go_out_chance_by_turn",
     "mean_interval",
@@ -419,5 +475,6 @@ __all__ = [
     "plot_go_out_chance",
     "plot_mean_penalty_by_hand",
     "plot_rule_sets",
+    "strength",
     "wilson_interval",
 ]

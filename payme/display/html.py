@@ -57,10 +57,12 @@ def hand_html(
     caption: str | None = None,
     stands_for: Sequence[Card | None] | None = None,
     width: int = 60,
+    any_suit: bool = False,
 ) -> str:
     """A row of cards that wraps on narrow screens, with an optional caption.
 
-    ``marks`` and ``stands_for``, when given, hold one entry per card (see :func:`card_svg`).
+    ``marks`` and ``stands_for``, when given, hold one entry per card (see :func:`card_svg`);
+    ``any_suit``: the cards are a set's, whose wild cards stand for a rank in any suit.
 
     >>> hand_html(["7H"], marks=[None, None])
     Traceback (most recent call last):
@@ -79,6 +81,7 @@ def hand_html(
             mark=marks[i] if marks is not None else None,
             stands_for=stands_for[i] if stands_for is not None else None,
             width=width,
+            any_suit=any_suit,
         )
         for i, card in enumerate(hand)
     ]
@@ -219,7 +222,11 @@ def meld_html(
     # Natural cards need no "stands for itself" in their title.
     shown = [s if s is not None and s != c else None for c, s in zip(cards, stands, strict=True)]
     label = caption if caption is not None else meld_label(meld, rules)
-    row = hand_html(cards, marks=marks, stands_for=shown, width=width)
+    # A set's wild card stands for its rank, in whatever suit keeps the set valid: its tag
+    # names no suit ("WILD→any Q"), so a Q♠ laid off later does not seem to take its place.
+    row = hand_html(
+        cards, marks=marks, stands_for=shown, width=width, any_suit=meld_kind(meld) == "set"
+    )
     return (
         f'<figure class="payme-meld" role="group" aria-label="{escape(label)}" '
         f'style="margin:0;padding:4px 6px 6px;border:2px solid #2e7d32;border-radius:8px;'

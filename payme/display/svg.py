@@ -19,7 +19,7 @@ from __future__ import annotations
 import xml.etree.ElementTree as ET
 from typing import Final, Literal
 
-from payme.cards import Card
+from payme.cards import RANK_NAMES, Card
 from payme.deprecation import renamed
 from payme.words import SUIT_MARKS, rank_label, short_label
 
@@ -54,14 +54,21 @@ _SPECIAL_LOOK: Final[dict[str, tuple[str, tuple[str, ...], str]]] = {
 _W, _H = 60, 84  # the viewBox; ``width`` scales it
 
 
-def card_title(card: Card, *, mark: str | None = None, stands_for: Card | None = None) -> str:
+def card_title(
+    card: Card, *, mark: str | None = None, stands_for: Card | None = None, any_suit: bool = False
+) -> str:
     """The card in words, with its mark: the text alternative of its SVG.
+
+    ``any_suit``: the card is a wild card in a set, standing for its rank in whatever suit
+    keeps the set valid (RULES.md, Lay-offs), not for one card.
 
     >>> from payme.cards import parse_card
     >>> card_title(parse_card("KS"), mark="deadwood")
     'king of spades, deadwood'
     >>> card_title(parse_card("JK"), mark="wild")
     'joker, wild'
+    >>> card_title(parse_card("JK"), stands_for=parse_card("QS"), any_suit=True)
+    'joker, wild, stands for a queen of any suit the set still lacks'
     """
     parts = [card.name]
     if mark == "wild" or (stands_for is not None and stands_for != card):
@@ -71,7 +78,9 @@ def card_title(card: Card, *, mark: str | None = None, stands_for: Card | None =
             {"deadwood": "deadwood", "meld": "in a meld", "selected": "selected",
              "laid_off": "laid off"}[mark]
         )  # fmt: skip
-    if stands_for is not None:
+    if stands_for is not None and any_suit and stands_for != card and stands_for.rank:
+        parts.append(f"stands for a {RANK_NAMES[stands_for.rank]} of any suit the set still lacks")
+    elif stands_for is not None:
         parts.append("stands for itself" if stands_for == card else f"stands for {stands_for.name}")
     return ", ".join(parts)
 
@@ -209,10 +218,12 @@ def card_svg(
     mark: str | None = None,
     stands_for: Card | None = None,
     width: int = 60,
+    any_suit: bool = False,
 ) -> str:
     """One card as an inline SVG string with ``role="img"`` and a ``<title>``.
 
-    ``mark`` is ``None``, ``"wild"`` (a "WILD" tag, "WILD→6♥" when ``stands_for`` is given),
+    ``mark`` is ``None``, ``"wild"`` (a "WILD" tag, "WILD→6♥" when ``stands_for`` is given;
+    "WILD→any Q" with ``any_suit``, a set's wild card, whose suit is not fixed),
     ``"deadwood"`` (dashed red outline), ``"meld"`` (solid green outline), ``"selected"`` or
     ``"laid_off"`` (a card added to another player's meld)
     (thick blue outline and a tick).  A card standing for another card is marked wild even
@@ -247,7 +258,7 @@ def card_svg(
         },
     )
     title = ET.SubElement(svg, "title")
-    title.text = card_title(card, mark=mark, stands_for=stands_for)
+    title.text = card_title(card, mark=mark, stands_for=stands_for, any_suit=any_suit)
 
     outline = {"stroke": "#666", "stroke-width": "1"}
     if shown_mark == "deadwood":
@@ -271,7 +282,9 @@ def card_svg(
     elif special is not None:
         _special_face(svg, special)
 
-    if wild:
+    if wild and stands_for is not None and any_suit and stands_for.rank:
+        _tag(svg, "WILD→any " + rank_label(stands_for.rank))
+    elif wild:
         _tag(svg, "WILD" if stands_for is None else "WILD→" + short_label(stands_for))
     if shown_mark in ("selected", "laid_off"):
         ET.SubElement(svg, "circle", {"cx": "50", "cy": "10", "r": "8", "fill": CHOSEN_LINE})

@@ -933,7 +933,11 @@ class ThreePackGame(Game):
             self._finish(f"the stock is exhausted and seat {nxt} holds a {self._holder} card")
             return
         if not self._final_draws(nxt):
-            self._finish(f"the stock is exhausted and seat {nxt} cannot go out by drawing")
+            # The stock is empty: the only draw left is from the discard pile.
+            self._finish(
+                f"the stock is exhausted and seat {nxt} cannot go out by drawing from the "
+                "discard pile"
+            )
             return
         self._record(
             f"The stock is exhausted: seat {nxt} may draw only to go out.", chance=str(nxt)

@@ -185,6 +185,23 @@ def go_out_choices(rules: Ruleset, hand: Sequence[Card]) -> tuple[tuple[str, str
     )
 
 
+def _left_over(rules: Ruleset, way: str) -> str:
+    """One way to go out where one card may be left over (Rummy 3-Pack), in words: what
+    happens to that card (discarded, or kept when it may never be discarded) and, for a card
+    whose holder wins, what discarding it gives up."""
+    if way == NO_DISCARD:
+        return "every card melded"
+    card = parse_hand(way)[0]
+    if card.special is not None and card.special in rules.never_discarded:
+        return f"{way} left over (it is never discarded: it stays in your hand)"
+    if card.special is not None and card.special == rules.holder_wins:
+        return (
+            f"{way} left over and discarded (you still win by going out, but give up the win "
+            f"that holding {way} brings)"
+        )
+    return f"{way} left over and discarded"
+
+
 def go_out(
     rules: Ruleset,
     cards: str,
@@ -214,9 +231,7 @@ def go_out(
             "going out without a discard" if w == NO_DISCARD else f"discarding {w}" for w in right
         )
         if rules.leaves_one_over:
-            named = ", ".join(
-                "every card melded" if w == NO_DISCARD else f"{w} left over" for w in right
-            )
+            named = ", ".join(_left_over(rules, w) for w in right)
         explanation = f"The engine finds {len(right)} way(s) to go out: {named}."
     else:
         ev = evaluate(hand, rules=rules, dealt=dealt)

@@ -91,14 +91,29 @@ class StepContent:
     hint: str = ""
     """The rule the step's questions touch, in one sentence (front matter ``hint:``), shown
     after a first wrong answer; ``{name}`` values are filled from the rule set."""
+    readings: tuple[str, ...] = ()
+    """Words naming the rule set's readings this step teaches (front matter ``readings:``,
+    ``;`` between them): each note of :attr:`Ruleset.notes` holding one of them is shown
+    in an "Our reading" box under the text."""
+
+    def reading_notes(self, rules: Ruleset) -> list[str]:
+        """The rule set's readings (its ``notes``) this step teaches."""
+        words = [w.lower() for w in self.readings]
+        return [n for n in rules.notes if any(w in n.lower() for w in words)]
 
     def hint_text(self, rules: Ruleset) -> str:
         """The step's hint under ``rules`` (its title when the file gives none)."""
         return _fill(self.hint, context(rules), self.path) if self.hint else self.title
 
     def html(self, rules: Ruleset, figures: Mapping[str, Figure] | None = None) -> str:
-        """The step's text under ``rules``, as HTML (figures drawn by ``figures``)."""
-        return render(self.body, rules, figures or {}, where=self.path)
+        """The step's text under ``rules``, as HTML (figures drawn by ``figures``), with an
+        "Our reading" box for each reading of the rule set it teaches."""
+        boxes = "".join(
+            '<p class="payme-reading"><b>Our reading:</b> '
+            f"{html.escape(note)} (the sources leave this open; the app plays it so)</p>"
+            for note in self.reading_notes(rules)
+        )
+        return render(self.body, rules, figures or {}, where=self.path) + boxes
 
     def meld_checks(self, rules: Ruleset) -> list[MeldExamples]:
         """The ``::: check meld`` lines that apply under ``rules`` (outside false ``if``s)."""
@@ -160,8 +175,8 @@ def load(game: str) -> tuple[StepContent, ...]:
 
 
 def parse(text: str, where: str = "") -> StepContent:
-    """A step file: ``key``, ``title`` and ``check`` (and maybe ``demo`` and ``hint``) in the
-    front matter."""
+    """A step file: ``key``, ``title`` and ``check`` (and maybe ``demo``, ``hint`` and
+    ``readings``) in the front matter."""
     match = re.match(r"---\n(.*?)\n---\n(.*)", text, flags=re.S)
     if not match:
         raise ValueError(f"{where}: a step file starts with front matter between --- lines")
@@ -186,6 +201,7 @@ def parse(text: str, where: str = "") -> StepContent:
         meta.get("demo") or None,
         where,
         meta.get("hint", ""),
+        tuple(w.strip() for w in meta.get("readings", "").split(";") if w.strip()),
     )
 
 

@@ -341,6 +341,15 @@ def no_card_table(r: Ruleset) -> Ruleset:
     )
 
 
+def _two_scores(table: Ruleset, dealt: int) -> str:
+    """What a 2 scores at a table where it is no wild card (the penalty step teaches 2s only
+    as wild cards where they are)."""
+    from payme.cards import parse_card
+
+    points = table.card_points(parse_card("2C"), dealt)
+    return f"a 2 is an ordinary card and scores {points} point{'s' if points != 1 else ''}"
+
+
 def no_card_questions(r: Ruleset) -> list[Question]:
     """The hand that ends because no card can be drawn: a real game dealt out to the last card."""
     table = no_card_table(r)
@@ -358,8 +367,7 @@ def no_card_questions(r: Ruleset) -> list[Question]:
     return [
         choice_question(
             say(
-                f"{setup} Seat {(summary.dealer + 1) % 4}, first to play, has nothing to draw. "
-                "Who is the declarer of this hand?",
+                f"{setup} The first player has nothing to draw. Who is the declarer of this hand?",
                 4,
             ),
             (*seat_options(4), ("nobody", nobody)),
@@ -367,7 +375,8 @@ def no_card_questions(r: Ruleset) -> list[Question]:
             say(f"The game: {ended}", 4),
         ),
         number_question(
-            f"{setup} The hand ends with no card drawn. How many points do you score for it?",
+            f"{setup} The hand ends with no card drawn. How many points do you score for it? "
+            f"(Nothing is wild at this table: {_two_scores(table, summary.dealt)}.)",
             summary.points[seat],
             say(
                 f"The game: {ended} Nobody lays off; the scores are "

@@ -335,18 +335,24 @@ def turn_questions(r: Ruleset) -> Sequence[Question | None]:
     g.apply(Draw(me, "stock"))
     again = g.can(Draw(me, "stock"))
     after = g.can(Discard(me, regular))
+    # The answers are the engine's; the words answer the question asked, to "you".
     return [
         yes_no_question(
             f"It is your turn and you have not drawn. May you discard {regular}?",
             before.ok,
-            _verdict(before, "Yes."),
+            "Yes."
+            if before.ok
+            else f"No: you may not discard {regular} yet. A turn starts with a draw (the top "
+            "of the stock or the top of the discard pile); then you may discard it.",
             cards=hand,
             caption="your hand",
         ),
         yes_no_question(
             "You have drawn from the stock. May you draw a second card?",
             again.ok,
-            _verdict(again, "Yes."),
+            "Yes."
+            if again.ok
+            else "No: one draw a turn. Having drawn, you go out if you can, or discard.",
         ),
         yes_no_question(
             f"You have drawn from the stock. May you discard {regular} now?",
@@ -602,7 +608,7 @@ def stock_questions(r: Ruleset) -> Sequence[Question | None]:
 
 LAST_CHANCE: tuple[tuple[str, str], ...] = (
     ("No: you hold a RUMMY card", "rummy"),
-    ("No: no draw would let you go out", "cannot"),
+    ("No: taking the top discard would not let you go out", "cannot"),
     ("Yes: you may draw once, only to go out", "chance"),
 )
 
@@ -638,7 +644,8 @@ def _last_chance_questions(g: ThreePackGame, seat: int) -> list[Question]:
             {right},
             say(
                 f"The game: {event} Only the next player may try, and only when they hold "
-                "no RUMMY card and a draw lets them go out.",
+                "no RUMMY card and taking the top discard lets them go out (the stock is "
+                "empty: the discard pile is the only place left to draw from).",
                 g.players,
                 nxt,
             ),
@@ -826,11 +833,16 @@ def variations_questions(r: Ruleset) -> Sequence[Question | None]:
 
     qs = []
     go_out = dataclasses.replace(r, variation_go_out=True)
+    # The engine decides (it refuses NOGO cards with Go Out); the words answer the question.
     try:
         new_three_pack_game(go_out, players=3, seed=1, optional={"NOGO": 1})
         ok, why = True, "Yes."
-    except ValueError as err:
-        ok, why = False, f"No: {err}."
+    except ValueError:
+        ok = False
+        why = (
+            "No: the Go Out variation is played without NOGO (CAN'T GO OUT) cards: the game "
+            "goes on until someone goes out, and a NOGO card could make that impossible."
+        )
     qs.append(yes_no_question("May a game with the Go Out variation use NOGO cards?", ok, why))
     qs.extend(go_out_rebuild_questions(r))
     both = dataclasses.replace(

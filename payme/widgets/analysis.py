@@ -1,8 +1,10 @@
 """The Analysis page: simulate bot games with a progress bar, then tables, plots and a download.
 
 :class:`AnalysisPage` wraps :func:`payme.simulate` and :mod:`payme.analysis.stats`: choose
-a rule set, players, bots and a number of games; *Run* plays them (the bar follows, *Stop*
-ends the run early), then the page shows each bot's strength with 95% intervals, the mean
+a rule set, players, bots and a number of games; *Run* plays them in small batches on the
+kernel's event loop (no thread: the page runs the same in the browser under Pyodide), and
+each bot's results with 95% intervals fill in as the games finish, the first after one game;
+*Stop* ends the run and keeps what has been played.  When the run ends the page adds the mean
 penalty by hand, the chance of going out by turn, optionally the three Pay Me rule sets
 compared, and a CSV of every row.  Every table has human column names with units and a
 line explaining each measure.  The settings live in the page's address (reload, Back and a
@@ -23,13 +25,15 @@ ValueError: Games must be a whole number from 1 to 2,000, not 0.
 
 from __future__ import annotations
 
+import asyncio
 import base64
 import csv
 import importlib.util
 import io
+import math
 import re
-import threading
-from collections.abc import Mapping
+import time
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from html import escape
 from typing import Any
@@ -43,6 +47,7 @@ from payme.words import joined
 __all__ = [
     "PAGE_MAX_GAMES",
     "AnalysisPage",
+    "bot_table_html",
     "figure_html",
     "frame_html",
     "plain_table",
@@ -165,6 +170,94 @@ def _plot(make: Any, df: Any, alt: str) -> str:
         return f'<p class="payme-analysis-note">{escape(alt)}: not drawn ({escape(str(error))})</p>'
 
 
+def _measures(columns: Any) -> str:
+    """The list under a table saying what each of its measures means."""
+    meanings = []
+    for column in columns:
+        if column in COLUMNS and not column.endswith(("_low", "_high")):
+            info = COLUMNS[column]
+            meanings.append(f"<li><b>{escape(info.label)}</b>: {escape(info.meaning)}.</li>")
+    if any(c.endswith(("_low", "_high")) for c in columns):
+        meanings.append(
+            "<li><b>(low–high)</b>: the 95% interval: the true value lies between them in 95 "
+            "runs of 100; more games give narrower intervals.</li>"
+        )
+    return f'<ul class="payme-measures">{"".join(meanings)}</ul>'
+
+
+def _cell(row: Mapping[str, Any], column: str) -> str:
+    """A measure as one cell: ``44.2 (30.1–58.3)`` when it has a 95% interval."""
+    fmt = COLUMNS[column].fmt
+    value = row.get(column)
+    if value is None or (isinstance(value, float) and math.isnan(value)):
+        return "–"
+    text = fmt.format(value)
+    stem = {"mean_total": "total", "win_rate": "win"}.get(column)
+    low, high = (row.get(f"{stem}_low"), row.get(f"{stem}_high")) if stem else (None, None)
+    if low is None or high is None or math.isnan(low) or math.isnan(high):
+        return text
+    return f"{text} ({fmt.format(low)}–{fmt.format(high)})"
+
+
+def cards_table(
+    caption: str, head: str, columns: list[str], rows: Sequence[tuple[str, Mapping[str, Any]]]
+) -> str:
+    """A table of measures (a row per bot or rule set), one cell per measure with its
+    interval; on a phone each row becomes a card of label–value lines (payme.css), so
+    nothing needs sideways scrolling."""
+    heads = "".join(f'<th scope="col">{escape(_label(c))}</th>' for c in columns)
+    body = "".join(
+        f'<tr><th scope="row" data-label="{escape(head)}">{escape(name)}</th>'
+        + "".join(
+            f'<td data-label="{escape(_label(c))}"><span>{escape(_cell(row, c))}</span></td>'
+            for c in columns
+        )
+        + "</tr>"
+        for name, row in rows
+    )
+    return (
+        f'<table class="payme-table payme-cards-table"><caption>{escape(caption)}</caption>'
+        f'<thead><tr><th scope="col">{escape(head)}</th>{heads}</tr></thead>'
+        f"<tbody>{body}</tbody></table>"
+    )
+
+
+def _label(column: str) -> str:
+    return COLUMNS[column].label if column in COLUMNS else column
+
+
+def bot_table_html(lines: list[dict[str, Any]], caption: str) -> str:
+    """Each bot's results (rows of :func:`payme.analysis.stats.strength`) as a table that
+    reads on a phone: the final total and the wins each one cell with their 95% interval.
+
+    >>> from payme.analysis.stats import strength
+    >>> html = bot_table_html(strength([
+    ...     {"game": 0, "seat": 0, "bot": "greedy", "total": 40, "won": True},
+    ...     {"game": 1, "seat": 0, "bot": "greedy", "total": 60, "won": False}], ["greedy"]),
+    ...     "Each bot's results")
+    >>> "50.0 (30.4–69.6)" in html and "Greedy" in html
+    True
+    """
+    if not lines:
+        return ""
+    wanted = ["mean_total", "win_rate", "mean_money", "games", "wins", "seats"]
+    columns = [c for c in wanted if c in lines[0]]
+    if "mean_total" in columns:
+        columns.remove("seats")
+    rows = [(str(line["bot"]).capitalize(), line) for line in lines]
+    return cards_table(caption, "Bot", columns, rows) + _measures(
+        [*columns, *(c for c in lines[0] if c.endswith(("_low", "_high")))]
+    )
+
+
+def compare_html(frame: Any, caption: str) -> str:
+    """The rule sets compared (a frame of :func:`payme.analysis.stats.compare_rule_sets`)."""
+    records = frame.reset_index().to_dict("records")
+    columns = [c for c in frame.columns if c in COLUMNS and not c.endswith(("_low", "_high"))]
+    rows = [(_short(str(r["rules"])), r) for r in records]
+    return cards_table(caption, "Rule set", columns, rows) + _measures(list(frame.columns))
+
+
 def styled_table(frame: Any, caption: str, index_label: str) -> str:
     """A pandas ``Styler`` table: human column names with units, numbers formatted, one line
     per measure saying what it means, inside a frame that scrolls sideways on a phone."""
@@ -183,7 +276,11 @@ def styled_table(frame: Any, caption: str, index_label: str) -> str:
         .set_caption(escape(caption))
         .set_table_attributes('class="payme-table"')
     )
-    return _framed(styler.to_html(), caption, list(frame.columns))
+    return (
+        f'<div class="payme-table-frame" role="region" aria-label="{escape(caption)}" '
+        'tabindex="0" style="max-width:100%;overflow-x:auto">'
+        f"{styler.to_html()}</div>" + _measures(list(frame.columns))
+    )
 
 
 def _framed(table: str, caption: str, columns: list[str]) -> str:
@@ -249,8 +346,21 @@ def csv_link(frame: Any, name: str) -> str:
     )
 
 
-class _Stopped(Exception):
-    """Raised from the progress callback when the visitor clicked Stop."""
+# A batch of games plays for about this long before the page updates and the kernel answers
+# the browser (a Stop click, say); the first batch is one game, so the first figures come
+# after one game.
+BATCH_SECONDS = 0.25
+
+
+def next_batch(size: int, seconds: float, target: float = BATCH_SECONDS) -> int:
+    """How many games the next batch plays: the last batch's rate scaled to ``target``
+    seconds, growing at most 4 times a step.
+
+    >>> next_batch(1, 0.05), next_batch(8, 0.5), next_batch(8, 0.0)
+    (4, 4, 32)
+    """
+    rate = size / max(seconds, 1e-6)
+    return max(1, min(4 * size, int(rate * target)))
 
 
 def _whole(text: object, label: str, low: int, high: int) -> int:
@@ -331,14 +441,14 @@ class AnalysisPage:
             widget.add_class(cls)
         # Without pandas (the static site: Python in the browser) the results are drawn by
         # payme itself (payme.analysis.plain, payme.display.charts), and a run plays in the
-        # kernel's one thread (a browser's Python starts none), so Stop is not offered.
+        # kernel's one thread (a browser's Python starts none), as everywhere (self.start).
         self.plain = importlib.util.find_spec("pandas") is None
         if self.plain:
-            self.stop_button.layout.display = "none"
             self.compare_box.description += " (in the server version of the app)"
         self._running = False
-        self._stop = threading.Event()
-        self._thread: threading.Thread | None = None
+        self._stop_asked = False
+        self.task: asyncio.Task[None] | None = None
+        """The run in progress on the kernel's event loop (``None`` when run directly)."""
         self._quiet = False
         self._show_limits()
         self._wire()
@@ -497,35 +607,32 @@ class AnalysisPage:
     # ------------------------------------------------------------------ running
 
     def warm_up(self, background: bool = True, delay: float = WARM_UP_DELAY_S) -> None:
-        """Import pandas, matplotlib and the statistics ahead of the first run.
+        """Import pandas, matplotlib and the statistics ahead of the end of the first run.
 
-        In the background by default, and only after ``delay`` seconds: the imports (a
-        second or more of CPU) would otherwise compete with the page's first render, which
-        needs the kernel to answer the browser.  A run started before they finish just
-        waits for them (Python's import lock).
+        In the background by default: after ``delay`` seconds on the kernel's event loop (no
+        thread; a page in the browser has none), since the imports (a second or more of CPU)
+        would otherwise compete with the page's first render.  Without a running event loop
+        (plain Python) nothing is done; a run imports them when it needs them.
 
         >>> AnalysisPage().warm_up(background=False)
         >>> import sys; "pandas" in sys.modules
         True
         """
         if self.plain:
-            return  # nothing heavy to import (and no threads in a browser)
-        if background:
-            timer = threading.Timer(delay, _import_heavy)
-            timer.name, timer.daemon = "payme-warm-up", True
-            timer.start()
-        else:
+            return  # nothing heavy to import
+        if not background:
             _import_heavy()
-
-    def _on_progress(self, done: int, total: int) -> None:
-        if self._stop.is_set():
-            raise _Stopped
-        self.progress.max = max(total, 1)
-        self.progress.value = done
-        self.progress_text.value = f"{done:,} of {total:,} games"
+            return
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            return
+        loop.call_later(delay, _import_heavy)
 
     def start(self) -> None:
-        """Check the settings and run in the background, so Stop can be clicked meanwhile.
+        """Check the settings and start the run on the kernel's event loop: it plays a batch
+        of games, shows the results so far, and lets the kernel answer the browser (Stop)
+        before the next batch.  Without a running event loop the run plays at once.
 
         A second click while a run goes on does nothing (the button is disabled too).
         """
@@ -534,40 +641,42 @@ class AnalysisPage:
         settings = self._checked()
         if settings is None:
             return
-        self._running = True
-        self._stop.clear()
-        self.run_button.disabled = True
-        if self.plain:
-            self._run_safely(*settings)
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            loop = None
+        session = self._session(*settings)
+        if loop is None:
+            for _ in session:
+                pass
             return
-        self.stop_button.disabled = False
-        self.stop_button.button_style = "danger"
-        self._thread = threading.Thread(
-            target=self._run_safely, args=settings, name="payme-analysis-run", daemon=True
-        )
-        self._thread.start()
+        self.task = loop.create_task(self._play(session))
+
+    @staticmethod
+    async def _play(session: Iterator[None]) -> None:
+        for _ in session:
+            # Let the kernel handle what the browser sent meanwhile (a Stop click).
+            await asyncio.sleep(0)
 
     def stop(self) -> None:
-        """Ask the run to end at the next finished batch of games."""
+        """Ask the run to end after the batch of games being played; the games played so
+        far stay on show."""
         if self._running:
-            self._stop.set()
+            self._stop_asked = True
             self.message.info("Stopping…")
 
-    def wait(self, timeout: float | None = None) -> None:
-        """Wait for a background run to finish (tests, notebooks)."""
-        if self._thread is not None:
-            self._thread.join(timeout)
+    async def wait(self) -> None:
+        """Wait for the run on the event loop to end (tests, notebooks)."""
+        if self.task is not None:
+            await self.task
 
     def run(self) -> None:
         """Play the games now, in this thread, and show the results."""
         settings = self._checked()
         if settings is None:
             return
-        self._running = True
-        try:
-            self._run_safely(*settings)
-        finally:
-            self._running = False
+        for _ in self._session(*settings):
+            pass
 
     def _checked(self) -> tuple[str, int, list[str], int, int] | None:
         """The checked settings, or ``None`` after saying what is wrong (old results go:
@@ -579,12 +688,18 @@ class AnalysisPage:
             self.message.error(str(error))
             return None
 
-    def _run_safely(self, *settings: Any) -> None:
+    def _session(self, *settings: Any) -> Iterator[None]:
+        """The run, a batch of games per step; any failure becomes a message.  The page is
+        marked running at once (a second Run click before the first batch does nothing)."""
+        self._running, self._stop_asked = True, False
+        self.run_button.disabled = True
+        self.stop_button.disabled = False
+        self.stop_button.button_style = "danger"
+        return self._batches(*settings)
+
+    def _batches(self, *settings: Any) -> Iterator[None]:
         try:
-            self._run(*settings)
-        except _Stopped:
-            self.results.value = ""
-            self.message.info("Stopped: no results, since the run did not finish.")
+            yield from self._steps(*settings)
         except Exception as error:  # the page keeps working after any failure
             from payme.widgets.messages import describe_error
 
@@ -595,14 +710,13 @@ class AnalysisPage:
             self.stop_button.disabled = True
             self.stop_button.button_style = ""
 
-    def _run(self, rules: str, players: int, seats: list[str], games: int, seed: int) -> None:
-        if self.plain:
-            self._run_plain(rules, players, seats, games, seed)
-            return
-        from payme.analysis import stats
-        from payme.analysis.simulate import simulate
+    def _steps(
+        self, rules: str, players: int, seats: list[str], games: int, seed: int
+    ) -> Iterator[None]:
+        from payme.analysis import simulate as sim
+        from payme.analysis.stats import final_records
 
-        compare = bool(self.compare_box.value) and _comparable(PRESETS[rules])
+        compare = bool(self.compare_box.value) and _comparable(PRESETS[rules]) and not self.plain
         runs = list(_COMPARED) if compare else [rules]
         if rules not in runs:
             runs.insert(0, rules)
@@ -613,47 +727,129 @@ class AnalysisPage:
             f"with {', '.join(seats)}…"
         )
         self.results.value = ""
-        frames: dict[str, Any] = {}
+        plans = {name: sim.plan(games, name, players, seats, seed) for name in runs}
+        rows: dict[str, list[Any]] = {name: [] for name in runs}
+        records: list[dict[str, Any]] = []  # the main rule set's, one per game × seat
+        played = 0
         for name in runs:
+            plan = plans[name]
+            columns = [c for c, _ in plan.columns]
             self.progress.description = _short(name)
-            # simulate starts worker processes only when the run is long enough to pay.
-            frames[name] = simulate(
-                games, name, players, seats, seed, progress=self._on_progress
-            )  # fmt: skip
+            self.progress.max = games
+            done, size = 0, 1
+            while done < games and not self._stop_asked:
+                n = min(size, games - done)
+                began = time.perf_counter()
+                batch = sim.play_batch(plan, done, done + n)
+                size = next_batch(n, time.perf_counter() - began)
+                rows[name].extend(batch)
+                done += n
+                self.progress.value = done
+                self.progress_text.value = f"{done:,} of {games:,} games"
+                if name == rules:
+                    played = done
+                    dicts = [dict(zip(columns, row, strict=True)) for row in batch]
+                    records.extend(dicts if "winner" in columns else final_records(dicts))
+                    self._show_so_far(plan, records, done, games)
+                yield
+            if self._stop_asked:
+                break
+        if not records:
+            self.results.value = ""
+            self.message.info("Stopped before the first game ended: no results.")
+            return
+        self._show_final(rules, plans, rows, records, played, games, names, each)
+
+    def _bot_lines(self, plan: Any, records: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        from payme.analysis.simulate import bot_names as known
+        from payme.analysis.stats import strength
+
+        return strength(records, [*known(), *plan.bots])
+
+    def _show_so_far(self, plan: Any, records: list[dict[str, Any]], done: int, games: int) -> None:
+        """Each bot's results over the games played so far (pure Python: no pandas yet)."""
+        if done == games:
+            return  # the final results follow at once
+        caption = (
+            f"Each bot's results so far: {_title(plan.rules.name)}, {done:,} of {games:,} games"
+        )
+        self.results.value = (
+            bot_table_html(self._bot_lines(plan, records), caption)
+            + '<p class="payme-analysis-note">The figures fill in as games finish; the plots '
+            "and the download come when the run ends.</p>"
+        )
+
+    def _show_final(
+        self,
+        rules: str,
+        plans: dict[str, Any],
+        rows: dict[str, list[Any]],
+        records: list[dict[str, Any]],
+        played: int,
+        games: int,
+        names: str,
+        each: str,
+    ) -> None:
+        stopped = played < games
+        if self.plain:
+            self._show_plain(rules, plans[rules], rows[rules], records, played, games)
+            return
+        from payme.analysis import stats
+        from payme.analysis.simulate import to_frame
+
+        frames = {n: to_frame(plans[n], r) for n, r in rows.items() if r}
         df = frames[rules]
-        parts = [csv_link(df, f"payme-{rules}-{games}-games.csv")]
-        parts.append(frame_html(stats.bot_strength(df), f"Each bot's results: {_title(rules)}"))
+        caption = f"Each bot's results: {_title(rules)}" + (
+            f", {played:,} of {games:,} games (stopped)" if stopped else ""
+        )
+        parts = [csv_link(df, f"payme-{rules}-{played}-games.csv")]
+        parts.append(bot_table_html(self._bot_lines(plans[rules], records), caption))
         if stats.is_three_pack(df):
             parts.append(_plot(stats.plot_bot_strength, df, "Win rate of each bot"))
         else:
             parts.append(_plot(stats.plot_bot_strength, df, "Final total of each bot"))
             parts.append(_plot(stats.plot_mean_penalty_by_hand, df, "Mean penalty by hand"))
             parts.append(_plot(stats.plot_go_out_chance, df, "Chance of going out by turn"))
-            if len(frames) > 1:
-                parts.append(frame_html(stats.compare_rule_sets(frames), "The rule sets compared"))
+            if len(frames) > 1 and not stopped:
+                parts.append(
+                    compare_html(stats.compare_rule_sets(frames), "The rule sets compared")
+                )
                 parts.append(_plot(stats.plot_rule_sets, frames, "The rule sets compared"))
         self.results.value = "".join(parts)
+        if stopped:
+            self.message.info(
+                f"Stopped after {played:,} of {games:,} game{'s' if games != 1 else ''}: the "
+                f"results below are from those; {len(df):,} rows to download."
+            )
+            return
         self.message.ok(
             f"Done: {games:,} game{'s' if games != 1 else ''}{each} of {names}; "
             f"{len(df):,} rows to download."
         )
 
-    def _run_plain(self, rules: str, players: int, seats: list[str], games: int, seed: int) -> None:
-        """The run without pandas or matplotlib: the same games, tables and plots drawn by
-        payme (the static site's Analysis page)."""
+    def _show_plain(
+        self,
+        rules: str,
+        plan: Any,
+        played_rows: list[Any],
+        records: list[dict[str, Any]],
+        played: int,
+        games: int,
+    ) -> None:
+        """The final results without pandas or matplotlib: tables and charts drawn by payme
+        (the static site's Analysis page)."""
         from payme.analysis import plain
         from payme.display.charts import bar_chart, line_chart
 
-        plural = "s" if games != 1 else ""
-        self.message.info(
-            f"Playing {games:,} game{plural} of {_title(rules)}, with {', '.join(seats)}…"
+        columns = [c for c, _ in plan.columns]
+        rows = [dict(zip(columns, row, strict=True)) for row in played_rows]
+        stopped = played < games
+        caption = f"Each bot's results: {_title(rules)}" + (
+            f", {played:,} of {games:,} games (stopped)" if stopped else ""
         )
-        self.results.value = ""
-        self.progress.description = _short(rules)
-        rows = plain.play_rows(games, rules, players, seats, seed, progress=self._on_progress)
-        results = plain.bot_results(rows)
-        parts = [_csv_rows_link(rows, f"payme-{rules}-{games}-games.csv")]
-        parts.append(plain_table(results, f"Each bot's results: {_title(rules)}"))
+        results = self._bot_lines(plan, records)
+        parts = [_csv_rows_link(rows, f"payme-{rules}-{played}-games.csv")]
+        parts.append(bot_table_html(results, caption))
         if "mean_total" in results[0]:
             bars = [(r["bot"], r["mean_total"], r["total_low"], r["total_high"]) for r in results]
             title = "Final total of each bot"
@@ -670,6 +866,13 @@ class AnalysisPage:
             title = "Win rate of each bot"
             parts.append(_chart(bar_chart(bars, title=title, unit="% of games"), title))
         self.results.value = "".join(parts)
+        plural = "s" if games != 1 else ""
+        if stopped:
+            self.message.info(
+                f"Stopped after {played:,} of {games:,} game{plural}: the results below are "
+                f"from those; {len(rows):,} rows to download."
+            )
+            return
         self.message.ok(
             f"Done: {games:,} game{plural} of {_title(rules)}; {len(rows):,} rows to download."
         )

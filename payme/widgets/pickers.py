@@ -20,7 +20,16 @@ from typing import Any
 
 import ipywidgets as widgets
 
-from payme.cards import CARDS, SUITS, Card, CardError, CardsLike, format_hand, parse_hand
+from payme.cards import (
+    CARDS,
+    SUITS,
+    Card,
+    CardError,
+    CardsLike,
+    format_hand,
+    parse_hand,
+    token_help,
+)
 from payme.pack import MAX_HAND, check_hand
 from payme.rulesets import PRESETS, Ruleset, RulesLike
 from payme.rulesets import rules as get_rules
@@ -306,6 +315,9 @@ class CardPicker(widgets.VBox):  # type: ignore[misc]
         )
         super().__init__(children=[caption, *self.rows, buttons])
         self.add_class("payme-card-picker")
+        self.stale = False
+        """Whether the hand typed beside the picker failed to read: then the picker shows no
+        counts (they would be of the last hand that read, not of the box)."""
         self.set_rules(self._rules, players, value=value, optional=optional)
 
     # --- the pack -----------------------------------------------------------------------
@@ -413,16 +425,38 @@ class CardPicker(widgets.VBox):  # type: ignore[misc]
         self.rows[-1].layout.display = None if specials else "none"
         n = len(self._value)
         size = sum(self._counts)
+        if getattr(self, "stale", False):
+            self._status.value = (
+                '<span class="payme-pick-stale-note" style="margin-left:6px">No counts while '
+                "the hand typed above has a problem</span>"
+            )
+            return
         self._status.value = (
             f'<span style="margin-left:6px">{n} card{"s" if n != 1 else ""} in the hand · '
             f"{size - n} of {size} left in the pack</span>"
         )
+
+    def set_stale(self, stale: bool) -> None:
+        """Grey the picker and hide its counts (``True``: the typed hand failed to read), or
+        show them again."""
+        if stale == self.stale:
+            return
+        self.stale = stale
+        if stale:
+            self.add_class("payme-picker-stale")
+        else:
+            self.remove_class("payme-picker-stale")
+        self._refresh()
 
     def _fill_row(self, row: widgets.ToggleButtons, cards: list[Card], held: Counter[Card]) -> None:
         options, tips = [], []
         for c in cards:
             total = self._counts[c.index]
             left = total - held[c]
+            if getattr(self, "stale", False):
+                options.append((short_label(c), c.index))
+                tips.append(c.name)
+                continue
             options.append((f"{short_label(c)} {left}", c.index))
             tips.append(f"{c.name}: {left} of {total} left")
         if list(row.options) != options:
@@ -448,16 +482,17 @@ class HandInput(widgets.VBox):  # type: ignore[misc]
     """A hand typed as text or clicked in the card picker, the two kept in sync.
 
     Text is read when Enter is pressed, the box loses focus, or "Use hand" is clicked.  Bad
-    text shows a message beside the box naming the bad token; ``.value`` then keeps the last
-    good hand and ``.error`` holds the message.
+    text shows a message beside the box naming the bad token and only the cards of the rule
+    set's pack; ``.value`` then keeps the last good hand, ``.error`` holds the message, and
+    the picker is greyed without counts (they would be the last good hand's).
 
     >>> hi = HandInput("denexa")
     >>> hi.text = "7H 8H 1X"
-    >>> hi.value, hi.error
-    ((), "unknown card '1X': a card is a rank (A 2-9 T or 10 J Q K) followed by a suit (S H D C or ♠ ♥ ♦ ♣), or JK for a joker, or one of RUMMY WILD GROUP SEQ NOMELD NOGO")
+    >>> hi.value, hi.error, hi.picker.stale
+    ((), "unknown card '1X': a card is a rank (A 2-9 T or 10 J Q K) followed by a suit (S H D C or ♠ ♥ ♦ ♣), or JK for a joker", True)
     >>> hi.text = "7h 8h 9h"
-    >>> hi.value, hi.error
-    ((Card('7H'), Card('8H'), Card('9H')), None)
+    >>> hi.value, hi.error, hi.picker.stale
+    ((Card('7H'), Card('8H'), Card('9H')), None, False)
     """  # noqa: E501
 
     def __init__(
@@ -553,7 +588,7 @@ class HandInput(widgets.VBox):  # type: ignore[misc]
             typed = parse_hand(self.text) if pending else None
         except CardError as error:  # still unreadable: the new pack changes nothing
             self.picker.set_rules(ruleset, players, optional=optional, value=())
-            self._fail(str(error))
+            self._fail(self._unreadable(error))
             self._notify()
             return
         try:
@@ -566,14 +601,28 @@ class HandInput(widgets.VBox):  # type: ignore[misc]
             )
             self._notify()
             return
-        self.error = None
-        self.message.clear()
+        self._ok()
         self._sync_text()
         self._notify()
 
     def _fail(self, text: str) -> None:
         self.error = text
         self.message.error(text)
+        self.picker.set_stale(True)
+
+    def _ok(self) -> None:
+        self.error = None
+        self.message.clear()
+        self.picker.set_stale(False)
+
+    def _unreadable(self, error: CardError) -> str:
+        """A card that does not read, with how cards are written in this rule set's pack
+        only (no RUMMY under Pay Me, no joker under Rummy 3-Pack)."""
+        if error.token is None or not str(error).startswith("unknown card"):
+            return str(error)
+        r = self.rules
+        specials = [t for t, _ in (*r.special_cards, *r.optional_cards)]
+        return f"unknown card {error.token!r}: {token_help(r.jokers_per_pack > 0, specials)}"
 
     def _read_text(self) -> None:
         if self._syncing:
@@ -587,17 +636,17 @@ class HandInput(widgets.VBox):  # type: ignore[misc]
                 self._syncing = False
         except CardError as error:
             # Listeners hear of it too: what they show of the last good hand is now stale.
-            self._fail(str(error))
+            self._fail(self._unreadable(error))
             self._notify()
             return
-        self.error = None
-        self.message.clear()
+        self._ok()
         self._notify()
 
     def _picked(self) -> None:
         if self._syncing:
             return
-        self.error = None
+        if self.error is not None:  # the click replaces the hand that failed to read
+            self._ok()
         self._sync_text()
         self._notify()
 

@@ -219,8 +219,13 @@ def test_a_puzzle_never_shows_a_problem_beside_an_old_verdict(visit: Callable[..
     puzzle = puzzle_from_id("denexa-7-discard-42")
     page = visit("puzzles", DESKTOP, f"id={puzzle.id}")
     answer = page.locator(".payme-puzzle-answer input")
-    answer.fill(str(puzzle.hand[0]))
+    answer.fill(str(puzzle.hand[0]))  # a wrong discard
     page.locator("button.payme-puzzle-check").click()
+    # A first miss is "Not quite" in amber beside the box (another try), not information blue.
+    retry = page.locator(".payme-puzzle-answer-message .payme-msg-warn")
+    expect(retry).to_contain_text("Not quite")
+    expect(page.locator(".payme-puzzle-answer-message .payme-msg-info")).to_have_count(0)
+    page.locator("button.payme-puzzle-check").click()  # the second miss shows the verdict
     verdict = page.locator(".payme-puzzle-verdict")
     expect(verdict).not_to_be_empty()
     answer.fill("hello")

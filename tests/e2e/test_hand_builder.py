@@ -147,3 +147,46 @@ def test_fast_clicks_each_add_one_card(open_page: Any, page_errors: list[str]) -
     expect()(page.locator(".payme-hand-input .payme-message")).to_contain_text("No 6C left")
     expect()(page.locator(TEXT)).to_have_value("AS 2S 3S 4H 5D 6C")
     assert not page_errors
+
+
+def test_a_bad_card_clears_the_last_hands_counts(open_page: Any, page_errors: list[str]) -> None:
+    page = open_page("hand_builder", ready=READY)
+    hand = "7H 8H 9H 9S 9D KC QC 2S"  # 8 cards: denexa, 7 dealt, just after drawing
+    type_hand(page, hand)
+    status = page.locator(".payme-pick-status")
+    expect()(status).to_contain_text("8 cards in the hand")
+    expect()(page.locator(".payme-hand-view svg[role=img]")).to_have_count(8)
+    type_hand(page, "7H 8H ZZ 9H")
+    message = page.locator(".payme-hand-input .payme-message")
+    expect()(message).to_contain_text("unknown card 'ZZ'")
+    # Only the cards of the rule set in use: Pay Me has jokers, no Rummy 3-Pack cards.
+    expect()(message).to_contain_text("JK for a joker")
+    expect()(message).not_to_contain_text("RUMMY")
+    # Nothing of the last hand stays: no count, no card drawn, no layout, no verdict.
+    expect()(status).not_to_contain_text("in the hand")
+    expect()(status).not_to_contain_text("left in the pack")
+    expect()(page.locator(".payme-card-picker.payme-picker-stale")).to_be_visible()
+    builder = page.locator(".payme-hand-builder")
+    expect()(builder).not_to_contain_text("8 cards in the hand")
+    expect()(builder).not_to_contain_text("8 cards (cards marked WILD")
+    expect()(builder).not_to_contain_text("154 of 162")
+    expect()(page.locator(".payme-hand-view svg[role=img]")).to_have_count(0)
+    expect()(page.locator(".payme-deadwood")).to_have_count(0)
+    # No count on any card button either.
+    expect()(page.locator(".payme-pick-row button", has_text=re.compile(r"^7♥︎? \d"))).to_have_count(
+        0
+    )
+    ARTIFACTS.mkdir(exist_ok=True)
+    for (w, h), name in (((1280, 900), "desktop"), ((390, 844), "phone")):
+        page.set_viewport_size({"width": w, "height": h})
+        page.screenshot(path=str(ARTIFACTS / f"hand_builder_bad_card_{name}.png"), full_page=True)
+    # Mended: the counts come back.
+    type_hand(page, "7H 8H 9H")
+    expect()(status).to_contain_text("3 cards in the hand")
+    expect()(page.locator(".payme-picker-stale")).to_have_count(0)
+    # Under Rummy 3-Pack the help names its special cards and no joker.
+    page.locator(".payme-rules select").select_option(label=payme.rules("three_pack").title)
+    type_hand(page, "7H ZZ")
+    expect()(message).to_contain_text("RUMMY")
+    expect()(message).not_to_contain_text("joker")
+    assert not page_errors
