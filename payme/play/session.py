@@ -286,7 +286,7 @@ class PlaySession:
 
     def last_moves(self) -> dict[int, str]:
         """Each seat's last turn this hand in words, without its name: ``{1: "took 9♥
-        from the discard pile, discarded 4♣"}`` (a seat that has not moved is left out)."""
+        from the pile, discarded 4♣"}`` (a seat that has not moved is left out)."""
         hand = getattr(self.game, "hand_number", 1)
         turns: dict[int, list[str]] = {}
         for record in self.game.history:
@@ -301,14 +301,14 @@ class PlaySession:
 
     def done(self, action: Action, record: Record | None = None) -> str:
         """A move as what was done, without who: ``discarded 4♣``, ``took 9♥ from the
-        discard pile``, ``went out, discarding 7♠ — Pay me!``."""
+        pile`` (the discard pile), ``went out, discarding 7♠ — Pay me!``."""
         if isinstance(action, Draw):
             if action.source == "stock":
                 return "drew from the stock"
             details = dict(record.details) if record is not None else {}
             taken = details.get("card") or details.get("cards")
             what = label(parse_card(taken)) if taken and action.take == 1 else "cards"
-            return f"took {what} from the discard pile"
+            return f"took {what} from the pile"
         if isinstance(action, Discard):
             return f"discarded {label(action.card)}"
         if isinstance(action, GoOut):

@@ -34,6 +34,9 @@ function el(tag, attrs = {}, ...children) {
 // A face key is "7H", "JK~wild" or "JK~wild~6H": the token comes first.
 const tokenOf = (key) => key.split("~")[0];
 
+// "South-West" -> "SW": a seat's compass name in letters, for a crowded phone table.
+const shortName = (name) => name.split(/[-\s]/).map((word) => word[0]).join("");
+
 function sortKey(token, by) {
   const rank = token.length === 2 ? SORTS.rank.indexOf(token[0]) : 99;
   const suit = token.length === 2 ? SORTS.suit.indexOf(token[1]) : 9;
@@ -138,7 +141,8 @@ function render({ model, el: host }) {
       el(
         "div",
         { class: "pm-seat-name" },
-        el("b", { text: seat.name }),
+        el("b", { class: "pm-name", text: seat.name }),
+        el("b", { class: "pm-short", "aria-hidden": "true", title: seat.name, text: shortName(seat.name) }),
         seat.who ? el("span", { class: "pm-who" }, el("span", { class: "pm-dot", text: " · " }), seat.who) : null,
         seat.turn ? el("span", { class: "pm-turn-mark", text: " ◀ to play" }) : null,
       ),
@@ -159,7 +163,7 @@ function render({ model, el: host }) {
       ),
     );
     const last = lastMove(seat);
-    box.append(el("div", { class: "pm-last", "data-seat": seat.seat, title: last, text: last || "\u00a0" }));
+    box.append(el("div", { class: "pm-last", "data-seat": seat.seat, title: last, text: last }));
     return box;
   }
 
