@@ -164,7 +164,8 @@ def test_the_end_of_the_game_shows_standings_review_and_new_game() -> None:
                   "moves": ".".join(session.moves)})  # fmt: skip
     assert page.table.state["panel"]["kind"] == "final"
     page.gesture({"do": "review"})
-    assert "payme-review" in page.table.state["review"]["html"]
+    assert "payme-review" in page.review_view.value
+    assert page.review_box.layout.display is None
     page.gesture({"do": "new_game"})
     assert page.session is not None and page.session.moves == [] and not page.session.over
     assert page.url.push is True

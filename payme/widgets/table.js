@@ -682,22 +682,6 @@ function render({ model, el: host }) {
     return panel;
   }
 
-  function reviewBox(review) {
-    const box = el("section", { class: "pm-panel pm-review", "aria-label": review.title });
-    box.append(
-      el(
-        "div",
-        { class: "pm-review-head" },
-        el("h3", { text: review.title }),
-        el("button", { type: "button", class: "pm-btn pm-do-review-close", "data-focus": "review-close", text: "Close the review", onclick: () => send({ do: "review_close" }) }),
-      ),
-    );
-    const body = el("div", { class: "pm-panel-body" });
-    body.innerHTML = review.html; // built by the Python side (payme.analysis.review)
-    box.append(body);
-    return box;
-  }
-
   function draw() {
     const s = state();
     if (!s.you) return;
@@ -736,7 +720,6 @@ function render({ model, el: host }) {
     }
     // The result of a hand or of the game comes first: the table under it is done.
     if (s.panel && s.panel.html) root.append(panelBox(s));
-    if (s.review && s.review.html) root.append(reviewBox(s.review));
     const seats = el("div", { class: "pm-seats" });
     for (const seat of s.seats || []) {
       const seatView = step && step.counts ? { count: step.counts[seat.seat] } : {};

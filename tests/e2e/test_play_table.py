@@ -246,5 +246,26 @@ def test_the_end_of_the_game_shows_the_standings_and_the_review(
     before = _serial(page)
     review.click()
     _settle(page, before)
-    expect(page.locator(f"{TABLE} .pm-review .payme-review-row").first).to_be_visible()
+    expect(page.locator(".payme-play-review .payme-review-row").first).to_be_visible()
+    expect(page.locator(".payme-play-review-box h2")).to_have_text("How you played")
+    assert console_noise == []
+
+
+def test_how_am_i_doing_and_hints_during_a_game(open_page: Any, console_noise: list[str]) -> None:
+    page = open_page("play", query=FOUR, ready=READY)
+    _act(page, page.locator(f"{TABLE} .pm-do-hint"))
+    advice = page.locator(f"{TABLE} .pm-advice")
+    expect(advice).to_contain_text(re.compile(r"^Hint: (Draw|Take)"))
+    _act(page, page.locator(f"{TABLE} .pm-stock"))
+    # the hint is worked out again for the new position, not left over
+    expect(advice).to_contain_text(re.compile(r"^Hint: (Discard|Go out)"))
+    _act(page, page.locator(f"{TABLE} .pm-do-hint-off"))
+    expect(advice).to_have_count(0)
+    page.locator(f"{TABLE} .pm-hand-card").first.click()
+    _act(page, page.locator(f"{TABLE} .pm-do-discard"))
+    page.locator("button.payme-play-review-button").click()
+    expect(page.locator(".payme-play-review-box h2")).to_have_text("How you are doing so far")
+    expect(page.locator(".payme-play-review .payme-review-row")).to_have_count(2)
+    page.locator("button.payme-play-review-close").click()
+    expect(page.locator(".payme-play-review-box")).to_be_hidden()
     assert console_noise == []
