@@ -739,7 +739,9 @@ function render({ model, el: host }) {
       root.append(arrangePanel(s));
     }
     // Your hand and the moves: kept in sight (sticky) while melds or results grow.
-    const you = el("section", { class: "pm-you" + (s.you.turn ? " pm-turn" : ""), "aria-label": "Your hand" });
+    // At the end of the game the hand gives way to the result (it no longer sticks).
+    const done = s.panel && s.panel.kind === "final";
+    const you = el("section", { class: "pm-you" + (s.you.turn ? " pm-turn" : "") + (done ? " pm-done" : ""), "aria-label": "Your hand" });
     you.append(
       el(
         "div",
