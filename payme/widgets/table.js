@@ -141,8 +141,7 @@ function render({ model, el: host }) {
       el(
         "div",
         { class: "pm-seat-name" },
-        el("b", { class: "pm-name", text: seat.name }),
-        el("b", { class: "pm-short", "aria-hidden": "true", title: seat.name, text: shortName(seat.name) }),
+        el("b", { class: "pm-name", "data-short": shortName(seat.name), title: seat.name, text: seat.name }),
         seat.who ? el("span", { class: "pm-who" }, el("span", { class: "pm-dot", text: " · " }), seat.who) : null,
         seat.turn ? el("span", { class: "pm-turn-mark", text: " ◀ to play" }) : null,
       ),
