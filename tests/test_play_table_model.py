@@ -169,3 +169,13 @@ def test_the_end_of_the_game_shows_standings_review_and_new_game() -> None:
     page.gesture({"do": "new_game"})
     assert page.session is not None and page.session.moves == [] and not page.session.over
     assert page.url.push is True
+
+
+def test_a_hint_says_its_move_once() -> None:
+    for rules in ("three_pack", "family"):
+        session = PlaySession(rules, 3, ("greedy",), 2)
+        for _ in range(2):
+            hint = session.hint()
+            move, _, reason = hint.partition(" — ")
+            assert reason and not reason.startswith(move.split(" from ")[0]), hint
+            session.act(parse_action("s") if session.phase == "draw" else session.advice())  # type: ignore[arg-type]

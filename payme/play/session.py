@@ -347,12 +347,22 @@ class PlaySession:
         return advise(self.view(), legal, self.seed) if legal else None
 
     def hint(self) -> str:
-        """The strongest bot's advice for your move, in words, with its reason."""
+        """The strongest bot's advice for your move, in words, with its reason, the move
+        said once.
+
+        >>> PlaySession("three_pack", 3, ("greedy",), 2).hint()[:50]
+        'Take 3♣︎ from the discard pile — it melds with you'
+        """
         advice = self._advice()
         if advice is None:
             return "No move to make now."
+        move = self.describe(advice.action)
         reason = str(getattr(advice, "reason", "")).strip()
-        return self.describe(advice.action) + (f" — {reason}" if reason else "")
+        # The reason names the move again ("Take 3♣: it melds ..."): say the move once.
+        head, colon, rest = reason.partition(": ")
+        if colon and move.startswith(head):
+            reason = rest
+        return move + (f" — {reason}" if reason else "")
 
     # ------------------------------------------------------------------ words
 
