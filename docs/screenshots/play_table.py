@@ -2,9 +2,10 @@
 
 Run from the repository: ``.venv/bin/python docs/screenshots/play_table.py``.  It serves the
 app on a free port, opens a 4-player family game in Chromium at 1366x768, 1280x720 and
-390x844, draws a card, and saves the first screen (what a player sees with no scrolling) as
-``docs/play-laptop.png``, ``docs/play-desktop.png`` and ``docs/play-phone.png``.  It prints
-where the hand and the Discard button end on each screen (both must be inside it).
+390x844 (your final turn: East went out), and saves the first screen (what a player sees
+with no scrolling) as ``docs/play-laptop.png``, ``docs/play-desktop.png`` and
+``docs/play-phone.png``.  It prints where the hand, the Discard button and the piles end on
+each screen (all must be inside it).
 """
 
 from __future__ import annotations
@@ -17,10 +18,11 @@ HERE = Path(__file__).resolve().parent
 REPO = HERE.parents[1]
 sys.path.insert(0, str(REPO))
 
+from docs.screenshots.take import open_page  # noqa: E402
 from tests.e2e.conftest import CHROMIUM, CHROMIUM_ARGS, NOTEBOOKS, VoilaServer  # noqa: E402
 
 SIZES = {"laptop": (1366, 768), "desktop": (1280, 720), "phone": (390, 844)}
-QUERY = "rules=family&players=4&bots=strong,greedy,expert&seed=5&moves=s.d4C.s"
+QUERY = "rules=family&players=4&bots=strong,greedy,expert&seed=5&moves=s.dAC.s"
 READY = ".pm-table .pm-hand-card"
 
 
@@ -35,14 +37,13 @@ def main(argv: list[str]) -> None:
             with sync_playwright() as pw:
                 browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
                 for size, (w, h) in SIZES.items():
-                    page = browser.new_page(viewport={"width": w, "height": h})
-                    page.goto(server.page_url("play", query), wait_until="domcontentloaded")
-                    page.locator(READY).first.wait_for(timeout=120_000)
+                    page = open_page(browser, server.page_url("play", query), (w, h), READY)
                     page.wait_for_timeout(1500)
                     boxes = page.evaluate(
                         """() => [...document.querySelectorAll(
                             '.pm-hand-card, .pm-do-discard, .pm-stock, .pm-pile')]
-                            .map(e => [e.className.split(' ')[0], e.getBoundingClientRect().bottom])"""
+                            .map(e => [e.className.split(' ')[0],
+                                       e.getBoundingClientRect().bottom])"""
                     )
                     lowest = {}
                     for name, bottom in boxes:

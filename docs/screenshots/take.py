@@ -11,6 +11,7 @@ from __future__ import annotations
 import sys
 import tempfile
 from pathlib import Path
+from typing import Any
 
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parents[1]
@@ -33,6 +34,15 @@ ACTIONS = {"analysis_results": ("button.payme-analysis-run", "Done")}
 SIZES = {"desktop": (1280, 900), "phone": (390, 844)}
 
 
+def open_page(browser: Any, url: str, size: tuple[int, int], ready: str) -> Any:
+    """A new page of ``size`` (width, height) at ``url``, once ``ready`` shows."""
+    width, height = size
+    page = browser.new_page(viewport={"width": width, "height": height})
+    page.goto(url, wait_until="domcontentloaded")
+    page.locator(f"{ready} >> visible=true").first.wait_for(timeout=120_000)
+    return page
+
+
 def main(names: list[str]) -> None:
     from playwright.sync_api import sync_playwright
 
@@ -43,10 +53,8 @@ def main(names: list[str]) -> None:
                 browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
                 for name in names or list(PAGES):
                     path, ready = PAGES[name]
-                    for size, (w, h) in SIZES.items():
-                        page = browser.new_page(viewport={"width": w, "height": h})
-                        page.goto(server.url(path), wait_until="domcontentloaded")
-                        page.locator(f"{ready} >> visible=true").first.wait_for(timeout=120_000)
+                    for size, dims in SIZES.items():
+                        page = open_page(browser, server.url(path), dims, ready)
                         if name in ACTIONS:
                             button, text = ACTIONS[name]
                             page.locator(button).click()

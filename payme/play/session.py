@@ -277,7 +277,7 @@ class PlaySession:
 
     def last_moves(self) -> dict[int, str]:
         """Each seat's last turn this hand in words, without its name: ``{1: "took 9♥
-        from the discard pile, discarded 4♣"}`` (a seat that has not moved is left out)."""
+        from the pile, discarded 4♣"}`` (a seat that has not moved is left out)."""
         hand = getattr(self.game, "hand_number", 1)
         turns: dict[int, list[str]] = {}
         for record in self.game.history:
@@ -292,14 +292,14 @@ class PlaySession:
 
     def done(self, action: Action, record: Record | None = None) -> str:
         """A move as what was done, without who: ``discarded 4♣``, ``took 9♥ from the
-        discard pile``, ``went out, discarding 7♠ — Pay me!``."""
+        pile`` (the discard pile), ``went out, discarding 7♠ — Pay me!``."""
         if isinstance(action, actions.Draw):
             if action.source == "stock":
                 return "drew from the stock"
             details = dict(record.details) if record is not None else {}
             taken = details.get("card") or details.get("cards")
             what = label(parse_card(taken)) if taken and action.take == 1 else "cards"
-            return f"took {what} from the discard pile"
+            return f"took {what} from the pile"
         if isinstance(action, actions.Discard):
             return f"discarded {label(action.card)}"
         if isinstance(action, actions.GoOut):
@@ -338,12 +338,22 @@ class PlaySession:
         return advise(self.view(), legal, self.seed) if legal else None
 
     def hint(self) -> str:
-        """The strongest bot's advice for your move, in words, with its reason."""
+        """The strongest bot's advice for your move, in words, with its reason, the move
+        said once.
+
+        >>> PlaySession("three_pack", 3, ("greedy",), 2).hint()[:50]
+        'Take 3♣︎ from the discard pile — it melds with you'
+        """
         advice = self._advice()
         if advice is None:
             return "No move to make now."
+        move = self.describe(advice.action)
         reason = str(getattr(advice, "reason", "")).strip()
-        return self.describe(advice.action) + (f" — {reason}" if reason else "")
+        # The reason names the move again ("Take 3♣: it melds ..."): say the move once.
+        head, colon, rest = reason.partition(": ")
+        if colon and move.startswith(head):
+            reason = rest
+        return move + (f" — {reason}" if reason else "")
 
     # ------------------------------------------------------------------ words
 

@@ -282,14 +282,14 @@ class TableState:
         if not (s.hand_over or s.over):
             return None
         if not self.kind.KEEPS_SCORE:
-            return {"title": "Game over", "kind": "final", "html": final_html(s)}
+            return {"title": s.status(), "kind": "final", "html": final_html(s)}
         last = self.view.last_hand
         if last is None:
             return None
         html = hand_result_html(s, last)
         if s.over:
             html = final_html(s) + f"<h4>Hand {last.number}</h4>" + html + scores_html(s)
-            return {"title": "Game over", "kind": "final", "html": html}
+            return {"title": s.status(), "kind": "final", "html": html}
         return {"title": f"Hand {last.number}: the result", "kind": "hand", "html": html}
 
 
@@ -325,7 +325,6 @@ def final_html(session: PlaySession) -> str:
         for place, name, how in standings(session)
     )
     return (
-        f'<p class="pm-final-result"><b>{escape(session.status())}</b></p>'
         '<div class="pm-final">'
         '<table class="pm-standings"><caption>Standings</caption>'
         "<thead><tr><th scope='col'>Place</th><th scope='col'>Player</th>"

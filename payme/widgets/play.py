@@ -128,6 +128,19 @@ class PlayPage:
         self.help_view = w.HTML(HOW_TO_PLAY, layout=w.Layout(display="none"))
         self.help_view.add_class("payme-play-help")
         self.help_button.observe(self._toggle_help, names="value")
+        # The review, shown above the table when asked for (with a button to close it).
+        self.review_title = w.HTML()
+        self.review_view = w.HTML()
+        self.review_view.add_class("payme-play-review")
+        close = w.Button(description="Close the review")
+        close.add_class("payme-play-review-close")
+        close.on_click(lambda _b: self._close_review())
+        self.review_box = w.VBox(
+            [w.HBox([self.review_title, close], layout=w.Layout(align_items="center")),
+             self.review_view],
+            layout=w.Layout(display="none"),
+        )  # fmt: skip
+        self.review_box.add_class("payme-play-review-box")
         self.scores_view = w.HTML()
         self.scores_view.add_class("payme-play-scores")
 
@@ -186,7 +199,6 @@ class PlayPage:
         self._serial = 0
         self._push = False
         self._moves_shown: list[str] = []
-        self._review = ""  # the game review shown on the table, until the next move
         # The player's own order of the hand (card tokens) and the deal it belongs to.
         self._order: list[str] = []
         self._order_deal = ""
@@ -198,7 +210,8 @@ class PlayPage:
         )
         bar.add_class("payme-play-bar")
         self.widget = w.VBox(
-            [bar, self.help_view, self.dialog, self.message, self.table, self.scores_view,
+            [bar, self.help_view, self.dialog, self.message, self.review_box, self.table,
+             self.scores_view,
              self.url],
             layout=w.Layout(max_width="100%"),
         )  # fmt: skip
@@ -301,7 +314,7 @@ class PlayPage:
         self._layoff, self._places, self._arrange, self._advice = [], [], None, ""
         self._moves_shown = list(session.moves)
         self._order, self._order_deal = list(order), self._deal()
-        self._review = ""
+        self._close_review()
         if session.rules.name in PRESETS:
             self.rules_box.value = session.rules.name
         self._fill_players(session.players)
@@ -347,8 +360,7 @@ class PlayPage:
             "hint_off": self._hint_off,
             "order": self._keep_order,
             "undo": self._undo,
-            "review": lambda _g: self.show_review(),
-            "review_close": lambda _g: self._close_review(),
+            "review": self._review_gesture,
             "new_game": lambda _g: self._new_game(),
         }
         handler = handlers.get(str(kind))
@@ -391,7 +403,8 @@ class PlayPage:
     def _act(self, action: actions.Action) -> None:
         session = self._need_session()
         session.act(action, bots=False)
-        self._layoff, self._places, self._arrange, self._review = [], [], None, ""
+        self._layoff, self._places, self._arrange = [], [], None
+        self._close_review()
         self._bots_reply()
 
     def _bots_reply(self) -> None:
@@ -537,7 +550,8 @@ class PlayPage:
     def _next_hand(self, _gesture: dict[str, Any]) -> None:
         session = self._need_session()
         session.next_hand(bots=False)
-        self._layoff, self._places, self._arrange, self._review = [], [], None, ""
+        self._layoff, self._places, self._arrange = [], [], None
+        self._close_review()
         self._bots_reply()
 
     def _keep_order(self, gesture: dict[str, Any]) -> None:
@@ -609,9 +623,6 @@ class PlayPage:
         state["serial"] = self._serial
         state["you"]["order"] = self._hand_order()
         state["can"]["undo"] = bool(session.moves) and session.your_turn
-        if self._review:
-            state["review"] = {"title": "How you played" if session.over else
-                               "How you are doing so far", "html": self._review}  # fmt: skip
         self.table.show(state)
         # A new game and each of your moves is a new history entry (Back steps back one
         # move); anything else only updates the entry, so a reload or a copied link shows
@@ -624,7 +635,8 @@ class PlayPage:
         self.scores_view.value = "" if session.over else scores_html(session)
 
     def show_review(self) -> None:
-        """The game review so far: your decisions next to the strongest bot's."""
+        """The game review so far, right above the table: your decisions next to the
+        strongest bot's (the end of the game and How am I doing? both open it)."""
         from payme.analysis.review import review_game, review_html
 
         session = self._need_session()
@@ -632,12 +644,21 @@ class PlayPage:
             session.rules.name, session.players, session.bot_names, session.seed, session.moves,
             position=session.position,
         )  # fmt: skip
-        self._review = review_html(review, self.query_for)
+        title = "How you played" if session.over else "How you are doing so far"
+        self.review_title.value = f"<h2>{title}</h2>"
+        self.review_view.value = review_html(review, self.query_for)
+        self.review_box.layout.display = None
+
+    def _review_gesture(self, _gesture: dict[str, Any]) -> None:
+        """Review my game, from the final screen: the review opens above the table, and the
+        table is drawn again (the page waits for its answer)."""
+        self.show_review()
         self.refresh()
 
     def _close_review(self) -> None:
-        self._review = ""
-        self.refresh()
+        """The review is of the moves made when it was asked for: it goes with the next."""
+        self.review_box.layout.display = "none"
+        self.review_view.value = ""
 
     def query_for(self, moves: Sequence[str]) -> str:
         """The URL query of this game after the first ``moves`` of yours."""

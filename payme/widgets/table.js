@@ -34,6 +34,9 @@ function el(tag, attrs = {}, ...children) {
 // A face key is "7H", "JK~wild" or "JK~wild~6H": the token comes first.
 const tokenOf = (key) => key.split("~")[0];
 
+// "South-West" -> "SW": a seat's compass name in letters, for a crowded phone table.
+const shortName = (name) => name.split(/[-\s]/).map((word) => word[0]).join("");
+
 function sortKey(token, by) {
   const rank = token.length === 2 ? SORTS.rank.indexOf(token[0]) : 99;
   const suit = token.length === 2 ? SORTS.suit.indexOf(token[1]) : 9;
@@ -138,7 +141,7 @@ function render({ model, el: host }) {
       el(
         "div",
         { class: "pm-seat-name" },
-        el("b", { text: seat.name }),
+        el("b", { class: "pm-name", "data-short": shortName(seat.name), title: seat.name, text: seat.name }),
         seat.who ? el("span", { class: "pm-who" }, el("span", { class: "pm-dot", text: " · " }), seat.who) : null,
         seat.turn ? el("span", { class: "pm-turn-mark", text: " ◀ to play" }) : null,
       ),
@@ -159,7 +162,7 @@ function render({ model, el: host }) {
       ),
     );
     const last = lastMove(seat);
-    box.append(el("div", { class: "pm-last", "data-seat": seat.seat, title: last, text: last || "\u00a0" }));
+    box.append(el("div", { class: "pm-last", "data-seat": seat.seat, title: last, text: last }));
     return box;
   }
 
@@ -678,22 +681,6 @@ function render({ model, el: host }) {
     return panel;
   }
 
-  function reviewBox(review) {
-    const box = el("section", { class: "pm-panel pm-review", "aria-label": review.title });
-    box.append(
-      el(
-        "div",
-        { class: "pm-review-head" },
-        el("h3", { text: review.title }),
-        el("button", { type: "button", class: "pm-btn pm-do-review-close", "data-focus": "review-close", text: "Close the review", onclick: () => send({ do: "review_close" }) }),
-      ),
-    );
-    const body = el("div", { class: "pm-panel-body" });
-    body.innerHTML = review.html; // built by the Python side (payme.analysis.review)
-    box.append(body);
-    return box;
-  }
-
   function draw() {
     const s = state();
     if (!s.you) return;
@@ -732,7 +719,6 @@ function render({ model, el: host }) {
     }
     // The result of a hand or of the game comes first: the table under it is done.
     if (s.panel && s.panel.html) root.append(panelBox(s));
-    if (s.review && s.review.html) root.append(reviewBox(s.review));
     const seats = el("div", { class: "pm-seats" });
     for (const seat of s.seats || []) {
       const seatView = step && step.counts ? { count: step.counts[seat.seat] } : {};
@@ -752,7 +738,9 @@ function render({ model, el: host }) {
       root.append(arrangePanel(s));
     }
     // Your hand and the moves: kept in sight (sticky) while melds or results grow.
-    const you = el("section", { class: "pm-you" + (s.you.turn ? " pm-turn" : ""), "aria-label": "Your hand" });
+    // At the end of the game the hand gives way to the result (it no longer sticks).
+    const done = s.panel && s.panel.kind === "final";
+    const you = el("section", { class: "pm-you" + (s.you.turn ? " pm-turn" : "") + (done ? " pm-done" : ""), "aria-label": "Your hand" });
     you.append(
       el(
         "div",

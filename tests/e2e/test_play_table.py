@@ -46,20 +46,36 @@ def _inside(page: Any, selector: str) -> None:
         assert box["y"] + box["height"] <= height + 0.5, (selector, box, height)
 
 
-@pytest.mark.parametrize("size", list(SIZES))
-def test_the_table_fits_the_first_screen(
-    size: str, page: Any, open_page: Any, console_noise: list[str]
-) -> None:
-    page.set_viewport_size(dict(zip(("width", "height"), SIZES[size], strict=True)))
-    open_page("play", query=FOUR, ready=READY)
-    assert page.evaluate("window.scrollY") == 0
+def _in_sight(page: Any) -> None:
+    """The hand, the Discard button and both piles inside the window, and the piles not
+    under the hand (which sticks to the window's foot)."""
     for what in (".pm-hand-card", ".pm-do-discard", ".pm-stock", ".pm-pile"):
         _inside(page, f"{TABLE} {what}")
+    hand = page.locator(f"{TABLE} .pm-you").bounding_box()
+    for pile in (".pm-stock", ".pm-pile"):
+        box = page.locator(f"{TABLE} {pile}").bounding_box()
+        assert hand is not None and box is not None
+        assert box["y"] + box["height"] <= hand["y"] + 0.5, (pile, box, hand)
+
+
+@pytest.mark.parametrize("players", [4, 8])
+@pytest.mark.parametrize("size", list(SIZES))
+def test_the_table_fits_the_first_screen(
+    size: str, players: int, page: Any, open_page: Any, console_noise: list[str]
+) -> None:
+    page.set_viewport_size(dict(zip(("width", "height"), SIZES[size], strict=True)))
+    query = FOUR if players == 4 else "rules=denexa&players=8&bots=greedy&seed=5"
+    open_page("play", query=query, ready=READY)
+    assert page.evaluate("window.scrollY") == 0
+    _in_sight(page)  # the first deal
     _act(page, page.locator(f"{TABLE} .pm-stock"))  # after a draw: one card more
     expect(page.locator(f"{TABLE} .pm-hand-card")).to_have_count(4)
     assert page.evaluate("window.scrollY") == 0
-    for what in (".pm-hand-card", ".pm-do-discard", ".pm-stock", ".pm-pile"):
-        _inside(page, f"{TABLE} {what}")
+    _in_sight(page)
+    page.locator(f"{TABLE} .pm-hand-card").nth(1).click()
+    _act(page, page.locator(f"{TABLE} .pm-do-discard"))  # the bots' moves beside each seat
+    expect(page.locator(TABLE)).to_have_attribute("data-animating", "false", timeout=30_000)
+    _in_sight(page)
     # the intro waits behind How to play
     help_text = page.locator(".payme-play-help")
     expect(help_text).to_be_hidden()
@@ -78,7 +94,7 @@ def test_the_bots_moves_show_beside_their_seats_and_are_said(
     _act(page, page.locator(f"{TABLE} .pm-do-discard"))
     expect(page.locator(TABLE)).to_have_attribute("data-animating", "false", timeout=30_000)
     west = page.locator(f'{TABLE} .pm-last[data-seat="1"]')
-    expect(west).to_have_text(re.compile(r"^(drew from the stock|took .+ from the discard pile)"))
+    expect(west).to_have_text(re.compile(r"^(drew from the stock|took .+ from the pile)"))
     north = page.locator(f'{TABLE} .pm-last[data-seat="2"]')
     expect(north).not_to_be_empty()
     live = page.locator(".pm-live[aria-live=polite]")
@@ -230,5 +246,26 @@ def test_the_end_of_the_game_shows_the_standings_and_the_review(
     before = _serial(page)
     review.click()
     _settle(page, before)
-    expect(page.locator(f"{TABLE} .pm-review .payme-review-row").first).to_be_visible()
+    expect(page.locator(".payme-play-review .payme-review-row").first).to_be_visible()
+    expect(page.locator(".payme-play-review-box h2")).to_have_text("How you played")
+    assert console_noise == []
+
+
+def test_how_am_i_doing_and_hints_during_a_game(open_page: Any, console_noise: list[str]) -> None:
+    page = open_page("play", query=FOUR, ready=READY)
+    _act(page, page.locator(f"{TABLE} .pm-do-hint"))
+    advice = page.locator(f"{TABLE} .pm-advice")
+    expect(advice).to_contain_text(re.compile(r"^Hint: (Draw|Take)"))
+    _act(page, page.locator(f"{TABLE} .pm-stock"))
+    # the hint is worked out again for the new position, not left over
+    expect(advice).to_contain_text(re.compile(r"^Hint: (Discard|Go out)"))
+    _act(page, page.locator(f"{TABLE} .pm-do-hint-off"))
+    expect(advice).to_have_count(0)
+    page.locator(f"{TABLE} .pm-hand-card").first.click()
+    _act(page, page.locator(f"{TABLE} .pm-do-discard"))
+    page.locator("button.payme-play-review-button").click()
+    expect(page.locator(".payme-play-review-box h2")).to_have_text("How you are doing so far")
+    expect(page.locator(".payme-play-review .payme-review-row")).to_have_count(2)
+    page.locator("button.payme-play-review-close").click()
+    expect(page.locator(".payme-play-review-box")).to_be_hidden()
     assert console_noise == []
