@@ -451,15 +451,17 @@ class PlayPage:
         return discard
 
     def _open_arrangement(self, discard: Card | None) -> None:
-        """The arrangement step: the engine's best layout, for the player to change."""
-        from payme.game.arrangement import arrangements
+        """The arrangement step: the layout the strongest bot would lay down (the one the
+        review rates best, :func:`~payme.game.bots.proposed_layout`), for the player to
+        change."""
+        from payme.game.bots import proposed_layout
 
         session = self._check_turn()
         cards = list(session.hand())
         if discard is not None:
             cards.remove(discard)
-        proposals = arrangements(tuple(cards), session.rules, session.game.dealt, 1)
-        groups = [tuple(m.cards) for m in proposals[0]] if proposals else [tuple(cards)]
+        proposal = proposed_layout(session.view(), discard)
+        groups = [tuple(m.cards) for m in proposal] if proposal else [tuple(cards)]
         self._arrange = {"discard": discard, "groups": groups}
         self.refresh()
 
