@@ -130,6 +130,12 @@ class PlayPage:
         self.help_button.observe(self._toggle_help, names="value")
         self.scores_view = w.HTML()
         self.scores_view.add_class("payme-play-scores")
+        from payme.widgets.review import ReviewBoard
+
+        # The review's board (each decision's position, stepped with the arrow keys),
+        # under the table while the review is open.
+        self.review_view = ReviewBoard(layout=w.Layout(display="none"))
+        self.review_view.add_class("payme-play-review")
 
         # The New game dialog: rule sets by title, opponents' strengths from a menu.
         self.rules_box = w.Dropdown(
@@ -198,8 +204,8 @@ class PlayPage:
         )
         bar.add_class("payme-play-bar")
         self.widget = w.VBox(
-            [bar, self.help_view, self.dialog, self.message, self.table, self.scores_view,
-             self.url],
+            [bar, self.help_view, self.dialog, self.message, self.table, self.review_view,
+             self.scores_view, self.url],
             layout=w.Layout(max_width="100%"),
         )  # fmt: skip
         self.widget.add_class("payme-play")
@@ -622,12 +628,15 @@ class PlayPage:
         self.url.update(self.query(), push=self._push or moved)
         self._push, self._moves_shown = False, list(session.moves)
         session.steps = []
+        self.review_view.layout.display = None if self._review else "none"
         # At the end the final screen holds the scoreboard.
         self.scores_view.value = "" if session.over else scores_html(session)
 
     def show_review(self) -> None:
-        """The game review so far: your decisions next to the strongest bot's."""
-        from payme.analysis.review import review_game, review_html
+        """The game review so far: your decisions next to the strongest bot's (the summary
+        on the table, each decision's position on the board under it)."""
+        from payme.analysis.review import review_game
+        from payme.display.review import review_html
 
         session = self._need_session()
         review = review_game(
@@ -635,6 +644,7 @@ class PlayPage:
             position=session.position,
         )  # fmt: skip
         self._review = review_html(review, self.query_for)
+        self.review_view.show(review, self.query_for)
         self.refresh()
 
     def _close_review(self) -> None:
