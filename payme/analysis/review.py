@@ -240,6 +240,12 @@ class Review:
     seed: int
     position: str | None = None
     names: tuple[str, ...] = field(default=())
+    most: int = 0
+    """Deals sampled at most per decision in this review (0: the yardstick's own bound)."""
+
+    @property
+    def deals_bound(self) -> int:
+        return self.most or self.stick.most
 
     @property
     def unit(self) -> str:
@@ -334,7 +340,7 @@ class Review:
                 "unit": self.stick.unit,
                 "lower_is_better": self.stick.lower_is_better,
                 "tolerance": self.stick.tolerance,
-                "most_deals": self.stick.most,
+                "most_deals": self.deals_bound,
                 "words": self.stick.words,
             },
             "grades": {name: (None if most == float("inf") else most) for name, most in GRADES},
@@ -395,13 +401,14 @@ def review_game(
         turn += isinstance(action, Draw)  # a turn starts with its draw
         best = advise(session.view(), legal, seed).action
         decisions.append(
-            _decide(session, stick, number, tuple(moves[:number]), now, max(turn, 1),
-                    action, best, most)  # fmt: skip
+            _decide(
+                session, stick, number, tuple(moves[:number]), now, max(turn, 1), action, best, most
+            )
         )
         session.act(action)
     return Review(
         tuple(decisions), stick, session.rules.name, session.players,
-        tuple(session.bot_names), seed, position, tuple(session.names),
+        tuple(session.bot_names), seed, position, tuple(session.names), most or 0,
     )  # fmt: skip
 
 
@@ -511,17 +518,13 @@ def _layouts(
         melds = tuple(action.melds or ())
         sides.append(tuple(tuple(m.cards) for m in melds))
         fits = tuple(
-            card
-            for card in sorted(unseen)
-            if lay_off_spots(melds, {card: 1}, rules, dealt)
+            card for card in sorted(unseen) if lay_off_spots(melds, {card: 1}, rules, dealt)
         )
         spots.append(fits)
     return (sides[0], sides[1]), (spots[0], spots[1])
 
 
-def _notes(
-    session: Any, yours: Action, best: Action, kind: str, spots: Any
-) -> list[str]:
+def _notes(session: Any, yours: Action, best: Action, kind: str, spots: Any) -> list[str]:
     """What the position shows that decides the choice (the opponents' pick-ups, the
     lay-off places a discard or a layout gives), in a player's words."""
     from payme.words import label
@@ -574,9 +577,7 @@ def _joins(card: Card, other: Card) -> bool:
 def _fits_melds(card: Card, melds: Sequence[Any], session: Any) -> bool:
     from payme.layoff import grow_meld
 
-    return any(
-        grow_meld(m, (card,), session.rules, session.game.dealt) is not None for m in melds
-    )
+    return any(grow_meld(m, (card,), session.rules, session.game.dealt) is not None for m in melds)
 
 
 def _cards(cards: Sequence[Card]) -> str:
@@ -600,8 +601,15 @@ def _amount(value: float, unit: str) -> str:
 
 
 def _value(value: float, unit: str) -> str:
+    """A move's value in words: Pay Me's points against the others' average (``+2.5``: you
+    expect to pay 2.5 points more than they do on average), Rummy 3-Pack's win chance."""
     if unit == "points":
-        return f"{value:+.1f} points against the table"
+        side = "more" if value > 0 else "fewer"
+        if round(value, 1) == 0:
+            return "expected +0.0: as many points as the others pay on average"
+        return (
+            f"expected {value:+.1f}: {abs(value):.1f} points {side} than the others pay on average"
+        )
     return f"{value:.0f}% chance to win"
 
 
@@ -611,7 +619,7 @@ def review_text(review: Review) -> str:
     lines = [
         f"Game review: {review.rules}, {review.players} players, seed {review.seed}.",
         f"Yardstick: {stick.words}; each difference measured to ±{stick.tolerance:g} "
-        f"over at most {stick.most} deals.",
+        f"over at most {review.deals_bound} deals.",
         "Grades: best (nothing charged), good (< 2), inaccuracy (2-5), mistake (5-10), "
         "blunder (10 or more).",
         "",

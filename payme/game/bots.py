@@ -421,9 +421,7 @@ def unseen_cards(view: PayMeView) -> Counter[Card]:
     return +unseen
 
 
-def tightest_go_out(
-    view: PayMeView, outs: Sequence[GoOut], limit: int = ARRANGEMENTS
-) -> GoOut:
+def tightest_go_out(view: PayMeView, outs: Sequence[GoOut], limit: int = ARRANGEMENTS) -> GoOut:
     """The go-out among ``outs`` (legal go-outs of the seat to move) laid down the way that
     leaves the opponents the fewest lay-off spots for the cards the seat has not seen: the
     first such discard and arrangement in the engine's order.  The bots go out this way and

@@ -527,9 +527,17 @@ class ExpertBot(StrongBot):
     def _best_keep(self, view: PayMeView, hand: Hand, outlook: Outlook) -> list[tuple[float, Card]]:
         """Each weighed discard from ``hand`` with the expected penalty of what it keeps,
         best first (feeding the next player what it collects costs a little)."""
+        return self._weigh_keeps(view, hand, outlook)[0]
+
+    def _weigh_keeps(
+        self, view: PayMeView, hand: Hand, outlook: Outlook
+    ) -> tuple[list[tuple[float, Card]], list[tuple[float, Card]]]:
+        """:meth:`_best_keep`'s list, and the same discards weighed without the cost of
+        feeding the next player (to say so when that cost decides)."""
         wanted = self._wanted_by_next(view)
         late = min(1.0, sum(view.turns) / max(1, view.players * view.dealt))
         weighed: list[tuple[float, Card]] = []
+        plain: list[tuple[float, Card]] = []
         budget = self.WORK
         for card, rest in self._keeps(view, hand):
             work = outlook.work(rest)
@@ -537,16 +545,22 @@ class ExpertBot(StrongBot):
                 break  # the most promising discards are weighed first
             budget -= work
             value = outlook.worth(rest)
+            plain.append((value, card))
             if wanted and _matches(card, wanted):
                 value += 0.25 * self.FEED_PENALTY * (0.5 + late)
             weighed.append((value, card))
-        weighed.sort(key=lambda vc: (vc[0], -view.rules.card_points(vc[1], view.dealt), vc[1]))
-        return weighed
+
+        def order(vc: tuple[float, Card]) -> tuple[float, int, Card]:
+            return (vc[0], -view.rules.card_points(vc[1], view.dealt), vc[1])
+
+        weighed.sort(key=order)
+        plain.sort(key=order)
+        return weighed, plain
 
     def _advise_discard(self, view: PayMeView) -> Recommendation:
         hand = tuple(sorted(view.hand))
         outlook = self._outlook(view)
-        weighed = self._best_keep(view, hand, outlook)
+        weighed, plain = self._weigh_keeps(view, hand, outlook)
         value, card = weighed[0]
         rest = _without(hand, card)
         _, chance = outlook.draw(rest)
@@ -560,6 +574,14 @@ class ExpertBot(StrongBot):
             reason += (
                 f"; it expects {value:.1f} penalty points against {other_value:.1f} "
                 f"for discarding {short_label(other)}"
+            )
+        fed = plain[0][1]
+        if fed != card:
+            took = [c for c in self._wanted_by_next(view) if _matches(fed, [c])]
+            reason += (
+                f"; {short_label(fed)} would keep as good a hand, but the next player took "
+                f"{' '.join(short_label(c) for c in took)} from the pile this hand and "
+                f"{short_label(fed)} could help them meld"
             )
         return Recommendation(Discard(view.seat, card), reason + ".", options)
 

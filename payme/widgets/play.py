@@ -467,7 +467,9 @@ class PlayPage:
         if discard is not None:
             cards.remove(discard)
         proposal = proposed_layout(session.view(), discard)
-        groups = [tuple(m.cards) for m in proposal] if proposal else [tuple(cards)]
+        # The melds themselves, not their cards: cards alone may read as another meld
+        # (3♠ 2♥ 3♥ with threes wild: a run A♥ 2♥ 3♥ or a set of twos).
+        groups: list[Any] = list(proposal) if proposal else [tuple(cards)]
         self._arrange = {"discard": discard, "groups": groups}
         self.refresh()
 

@@ -9,7 +9,8 @@ opens Play at that position (a Play URL with your moves up to there).
 
 >>> from payme.analysis.review import review_game
 >>> board = ReviewBoard()
->>> board.show(review_game("denexa", 2, ("greedy",), 4, ["s", "d3H"]), lambda m: "moves=" + ".".join(m))
+>>> review = review_game("denexa", 2, ("greedy",), 4, ["s", "d3H"])
+>>> board.show(review, lambda moves: "moves=" + ".".join(moves))
 >>> board.data["decisions"][1]["link"], board.data["decisions"][1]["yours"]
 ('moves=s', {'cards': ['3H'], 'place': 'hand'})
 """
@@ -41,9 +42,7 @@ class ReviewBoard(anywidget.AnyWidget):
     data = traitlets.Dict().tag(sync=True)
     faces = traitlets.Dict().tag(sync=True)
 
-    def show(
-        self, review: Review, link: Callable[[Sequence[str]], str] | None = None
-    ) -> None:
+    def show(self, review: Review, link: Callable[[Sequence[str]], str] | None = None) -> None:
         """Draw ``review``; ``link(moves)`` gives the Play URL query of the position after
         your first ``moves`` (no "Play on from here" without it)."""
         faces: dict[str, list[str]] = {}
