@@ -526,7 +526,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--deals",
         type=_positive,
         default=None,
-        help="deals sampled at most per decision (default: 1024 in Pay Me, 512 in 3-Pack)",
+        help="deals sampled at most per decision (default 512)",
     )
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.set_defaults(run=_cmd_review)

@@ -560,12 +560,48 @@ def _notes(session: Any, yours: Action, best: Action, kind: str, spots: Any) -> 
                 f"{label(card)} fits the melds on the table: the next player may take it "
                 "and lay it off."
             )
+    if isinstance(yours, Discard) and isinstance(best, Discard):
+        notes.append(_kept_words(session, view, yours.card, best.card))
     if kind == "lay-off" and isinstance(yours, LayOff) and isinstance(best, LayOff):
         mine = sum(len(cs) for _, cs in yours.placements)
         theirs = sum(len(cs) for _, cs in best.placements)
         if theirs > mine:
             notes.append(f"The bot lays off {theirs} cards where you laid off {mine}.")
     return notes
+
+
+def _kept_words(session: Any, view: Any, mine: Card, theirs: Card) -> str:
+    """What each discard keeps: the deadwood left (in a final turn, after the best lay-offs
+    onto the melds on the table), as the board shows it."""
+    from payme.cards import sort_cards
+    from payme.game.evaluation import best_lay_off_points, layout
+
+    rules, dealt = session.rules, session.game.dealt
+    final = bool(getattr(view, "final_turn", False))
+    melds = tuple(getattr(view, "table_melds", ()) or ())
+    parts = []
+    for card, who in ((mine, "your"), (theirs, "the bot's")):
+        left = list(view.hand)
+        left.remove(card)
+        hand = tuple(sort_cards(left))
+        points, dead = layout(hand, rules, dealt)
+        if final and rules.lay_off and melds:
+            points, placed = best_lay_off_points(hand, melds, rules, dealt)
+            laid = [c for _, cs in placed for c in cs]
+            dead = ()  # the lay-offs may take cards of the hand's own melds: points alone
+            then = "after laying off " + (_cards(laid) if laid else "nothing")
+        else:
+            then = "in deadwood"
+        cards = f" ({_cards(dead)})" if dead else ""
+        parts.append(f"{who} discard of {_label(card)} keeps {points} points {then}{cards}")
+    text = "; ".join(parts)
+    return text[:1].upper() + text[1:] + "."
+
+
+def _label(card: Card) -> str:
+    from payme.words import label
+
+    return label(card)
 
 
 def _joins(card: Card, other: Card) -> bool:

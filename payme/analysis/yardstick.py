@@ -94,7 +94,7 @@ PAY_ME = Yardstick(
     "points",
     True,
     0.5,
-    1024,
+    512,
     "the penalty points you pay in the hand less the average the others pay "
     "(lower is better), over deals of the cards you had not seen",
 )

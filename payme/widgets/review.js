@@ -105,7 +105,7 @@ function render({ model, el: host }) {
         row(b.pile)));
     const melds = b.melds.length
       ? el("div", { class: "pm-rv-melds" }, el("span", { class: "pm-rv-label", text: "Melds on the table" }),
-          b.melds.map((m) => row(m)))
+          el("div", { class: "pm-rv-meldrow" }, b.melds.map((m) => row(m))))
       : null;
     const hand = el("div", { class: "pm-rv-hand" }, el("span", { class: "pm-rv-label", text: "Your hand" }),
       row(b.hand, markOf));
@@ -116,7 +116,7 @@ function render({ model, el: host }) {
     if (d.layouts) {
       const side = (title, melds, spots) => el("div", { class: "pm-rv-layout" },
         el("span", { class: "pm-rv-label", text: title }),
-        melds.map((m) => row(m)),
+        el("div", { class: "pm-rv-meldrow" }, melds.map((m) => row(m))),
         el("span", { class: "pm-rv-label", text: spots.length
           ? "Leaves a place for " + spots.length + " unseen card" + (spots.length === 1 ? "" : "s") + ":"
           : "Leaves no place to lay off an unseen card" }),
