@@ -41,7 +41,7 @@ def review_html(review: Any, link: Callable[[Sequence[str]], str]) -> str:
         rows.append(f"<tr><td>{row['hand']}</td>{cells}<td>{row['lost']:g}</td></tr>")
     totals = review.grades()
     cells = "".join(f"<td>{totals[g]}</td>" for g in grades)
-    rows.append(f"<tr><th scope=\"row\">All</th>{cells}<td>{review.total_cost:g}</td></tr>")
+    rows.append(f'<tr><th scope="row">All</th>{cells}<td>{review.total_cost:g}</td></tr>')
     parts = [
         '<div class="payme-review">',
         f'<p class="payme-review-stick">Every move is measured by {escape(review.stick.words)};'

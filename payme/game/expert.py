@@ -66,6 +66,7 @@ from payme.game.evaluation import (
     layout,
 )
 from payme.game.view import PayMeView, SeatView, narrow
+from payme.melds import Meld
 from payme.rulesets import Ruleset
 from payme.words import short_label
 
@@ -598,7 +599,7 @@ class ExpertBot(StrongBot):
     rules let a final turn take the top discard: they take it for sure, where an unseen card
     fits a spot only if an opponent holds it (about one in three)."""
 
-    def _gift(self, view: PayMeView, card: Card | None, melds: Sequence[Any]) -> bool:
+    def _gift(self, view: PayMeView, card: Card | None, melds: Sequence[Meld]) -> bool:
         """Whether the next player, in a final turn, could use ``card`` from the pile."""
         if card is None or "discard" not in view.rules.final_turn_draw:
             return False

@@ -230,5 +230,7 @@ def test_the_end_of_the_game_shows_the_standings_and_the_review(
     before = _serial(page)
     review.click()
     _settle(page, before)
-    expect(page.locator(f"{TABLE} .pm-review .payme-review-row").first).to_be_visible()
+    expect(page.locator(f"{TABLE} .pm-review .payme-review-grades")).to_be_visible()
+    # and under the table, the board to step through each decision
+    expect(page.locator(".pm-rv .pm-rv-decision")).to_be_visible()
     assert console_noise == []
