@@ -85,7 +85,9 @@ class Board:
     stock: int | None
     phase: str
     names: tuple[str, ...]
-    position: str
+    declarer: int | None = None
+    """Who went out this hand (Pay Me), once someone has."""
+    position: str = ""
     """The engine's position notation (hidden cards included: for tests and replays)."""
 
     def as_dict(self) -> dict[str, Any]:
@@ -98,6 +100,7 @@ class Board:
             "stock": self.stock,
             "phase": self.phase,
             "names": list(self.names),
+            "declarer": self.declarer,
         }
 
 
@@ -491,6 +494,7 @@ def _board(session: Any) -> Board:
         stock=view.stock_count,
         phase=session.phase,
         names=tuple(session.names),
+        declarer=getattr(view, "declarer", None),
         position=session.game.to_position(),
     )
 
@@ -588,11 +592,15 @@ def _kept_words(session: Any, view: Any, mine: Card, theirs: Card) -> str:
         if final and rules.lay_off and melds:
             points, placed = best_lay_off_points(hand, melds, rules, dealt)
             laid = [c for _, cs in placed for c in cs]
-            dead = ()  # the lay-offs may take cards of the hand's own melds: points alone
+            rest = list(hand)
+            for c in laid:
+                rest.remove(c)
+            after, left = layout(tuple(sort_cards(rest)), rules, dealt)
+            dead = left if after == points else ()  # the cards left, when they score so
             then = "after laying off " + (_cards(laid) if laid else "nothing")
         else:
             then = "in deadwood"
-        cards = f" ({_cards(dead)})" if dead else ""
+        cards = f": {_cards(dead)} left" if dead else ""
         parts.append(f"{who} discard of {_label(card)} keeps {points} points {then}{cards}")
     text = "; ".join(parts)
     return text[:1].upper() + text[1:] + "."

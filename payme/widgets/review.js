@@ -94,7 +94,8 @@ function render({ model, el: host }) {
     };
     const seats = el("div", { class: "pm-rv-seats" }, b.seats.map((s) =>
       el("div", { class: "pm-rv-seat" },
-        el("span", { class: "pm-rv-name", text: s.name + ": " + s.count + " cards" }),
+        el("span", { class: "pm-rv-name",
+          text: s.name + ": " + (s.out ? "went out" : s.count + " card" + (s.count === 1 ? "" : "s")) }),
         s.taken.length ? el("span", { class: "pm-rv-took", text: " took from the pile " }) : null,
         s.taken.length ? row(s.taken) : null)));
     const middle = el("div", { class: "pm-rv-middle" },

@@ -69,7 +69,12 @@ def review_state(
     for d in review.decisions:
         b = d.board
         seats = [
-            {"name": b.names[s], "count": b.counts[s], "taken": keys(b.taken[s])}
+            {
+                "name": b.names[s],
+                "count": b.counts[s],
+                "out": s == b.declarer,
+                "taken": keys(b.taken[s]),
+            }
             for s in range(1, len(b.counts))
         ]
         item: dict[str, Any] = {
