@@ -233,7 +233,8 @@ class Decision:
 
 @dataclass(frozen=True)
 class Review:
-    """A whole game's review: every decision, graded, on one :class:`Yardstick`."""
+    """A whole game's review: every decision, graded, on one
+    :class:`~payme.analysis.yardstick.Yardstick`."""
 
     decisions: tuple[Decision, ...]
     stick: Yardstick
@@ -595,8 +596,8 @@ def _kept_words(session: Any, view: Any, mine: Card, theirs: Card) -> str:
             rest = list(hand)
             for c in laid:
                 rest.remove(c)
-            after, left = layout(tuple(sort_cards(rest)), rules, dealt)
-            dead = left if after == points else ()  # the cards left, when they score so
+            after, remaining = layout(tuple(sort_cards(rest)), rules, dealt)
+            dead = remaining if after == points else ()  # the cards left, when they score so
             then = "after laying off " + (_cards(laid) if laid else "nothing")
         else:
             then = "in deadwood"
