@@ -393,6 +393,12 @@ def _cmd_simulate(args: argparse.Namespace, stdin: IO[str], stdout: IO[str]) -> 
     return int(run_simulate(args, stdout=stdout))
 
 
+def _cmd_review(args: argparse.Namespace, stdin: IO[str], stdout: IO[str]) -> int:
+    from payme.analysis.cli import run_review
+
+    return int(run_review(args, stdout))
+
+
 def _cmd_app(voila_args: list[str]) -> int:
     """``payme app [VOILA OPTIONS]``: serve the web app (Voilà options passed on as they are)."""
     try:
@@ -501,6 +507,29 @@ def build_parser() -> argparse.ArgumentParser:
         help="run on a Dask cluster, e.g. tcp://HOST:8786",
     )
     p.set_defaults(run=_cmd_simulate)
+
+    p = sub.add_parser(
+        "review",
+        help="review a Play game: each of your decisions beside the strongest bot's",
+    )
+    p.add_argument(
+        "game",
+        metavar="GAME",
+        help="the game's Play URL (or its query), or your moves alone (s.d7H.n...)",
+    )
+    p.add_argument("--rules", default=None, help="rule set (default: the URL's, or denexa)")
+    p.add_argument("--players", type=_positive, default=None, help="players (default 3)")
+    p.add_argument("--bots", default=None, help="the bots, comma-separated (default greedy)")
+    p.add_argument("--seed", type=_whole, default=None, help="the game's seed")
+    p.add_argument("--position", default=None, help="the position the game started at")
+    p.add_argument(
+        "--deals",
+        type=_positive,
+        default=None,
+        help="deals sampled at most per decision (default 512)",
+    )
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.set_defaults(run=_cmd_review)
 
     # Dispatched by main() before parsing: every option after `app` belongs to Voilà.
     sub.add_parser(

@@ -306,6 +306,51 @@ def run_simulate(args: argparse.Namespace, stdout: IO[str] | None = None) -> int
     return 0
 
 
+# ---------------------------------------------------------------------------- payme review
+
+
+def review_query(game: str) -> dict[str, str]:
+    """The Play settings a ``payme review`` argument gives: a Play URL, its query, or your
+    moves alone (dot-separated URL tokens).
+
+    >>> review_query("http://localhost:8866/voila/render/play.ipynb?rules=family&seed=5&moves=s.d7H")
+    {'rules': 'family', 'seed': '5', 'moves': 's.d7H'}
+    >>> review_query("s.d7H")
+    {'moves': 's.d7H'}
+    """
+    from urllib.parse import parse_qsl, urlsplit
+
+    text = game.strip()
+    if "=" not in text:
+        return {"moves": text}
+    query = urlsplit(text).query if "?" in text else text
+    return dict(parse_qsl(query.lstrip("?"), keep_blank_values=True))
+
+
+def run_review(args: argparse.Namespace, stdout: IO[str]) -> int:
+    """``payme review GAME``: the game review as text, or JSON with ``--json``."""
+    from payme.analysis.review import review_game, review_text
+
+    query = review_query(args.game)
+    rules = args.rules or query.get("rules", "denexa")
+    seed_text = str(args.seed) if args.seed is not None else query.get("seed")
+    if seed_text is None:
+        raise ValueError("give the game's seed: --seed N, or a Play URL that has seed=N")
+    try:
+        seed = int(seed_text)
+        players = int(args.players or query.get("players", "3"))
+    except ValueError:
+        raise ValueError(f"seed and players are whole numbers, not {seed_text!r}") from None
+    bots_text = args.bots or query.get("bots", "greedy")
+    bots = tuple(b for b in bots_text.replace(",", " ").split() if b)
+    moves = [m for m in query.get("moves", "").split(".") if m]
+    position = args.position or query.get("position") or None
+    review = review_game(rules, players, bots, seed, moves, position=position, most=args.deals)
+    stdout.write(review.to_json() if args.json else review_text(review))
+    stdout.write("\n")
+    return 0
+
+
 __getattr__ = renamed(
     "payme.analysis.cli",
     {

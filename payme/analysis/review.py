@@ -1,23 +1,20 @@
-"""The game review: each of your decisions next to the strongest bot's in the same position.
+"""The game review: each of your decisions beside the strongest bot's, on one yardstick.
 
-A game is replayed from its settings and your moves (the Play page's URL tokens).  Before
-each of your moves the strongest bot is asked what it would do, and both choices are
-measured by one yardstick, the penalty points the hand would keep (Rummy 3-Pack: its
-unmelded cards), lower being better:
+A game is replayed from its settings and your moves (the Play page's URL tokens).  At each
+of your decisions the strongest bot (:func:`payme.game.advise`) says what it would do; when
+you did something else, both moves are measured by the one yardstick of
+:mod:`payme.analysis.yardstick` (Pay Me: the points you pay in the hand less the others'
+average; Rummy 3-Pack: your chance of winning), over the same sampled deals of the cards
+you had not seen.  The headline, the explanation and the chart all show those numbers.
 
-* **draw** — taking the top discard: the fewest points left after the best discard;
-  drawing from the stock: the same, averaged over the cards you had not seen;
-* **discard / go out** — going out keeps 0; a discard keeps the points of the hand left;
-* **lay-off** — the points left after laying off;
-* **arrangement** — the points your opponents kept after laying off onto your melds (more
-  is better for you, so the cost is what your layout let them shed beyond the bot's).
-
-The cost of a decision is how much worse yours measured than the bot's (never below 0).
-The biggest mistakes come with the moves before them, so the Play page can replay them.
+A decision is charged only when the bot's move measured better than yours by more than
+the measure's error; it is then graded like a chess site grades a move (see
+:data:`GRADES`).  Each decision keeps its position (:class:`Board`) so a page can draw it
+and a link can play on from it.
 
 >>> review = review_game("denexa", 2, ("greedy",), 4, ["s", "d3H"])
->>> [(d.kind, d.agrees) for d in review.decisions][:1]
-[('draw', True)]
+>>> [(d.kind, d.agrees, d.grade) for d in review.decisions][:1]
+[('draw', True, 'best')]
 >>> review_game("denexa", 2, ("greedy",), 4, ["s", "dKS"])
 Traceback (most recent call last):
 ...
@@ -26,20 +23,90 @@ ValueError: move 2 (dKS) was refused: You hold no K♠︎.
 
 from __future__ import annotations
 
+import json
 from collections import Counter
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
-from html import escape
+from collections.abc import Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
+from payme.analysis.yardstick import Measure, Yardstick, measure, yardstick
 from payme.cards import Card
+from payme.game.actions import Action, Discard, Draw, GoOut, LayOff
 
-__all__ = ["Decision", "GameReview", "review_game", "review_html"]
+__all__ = [
+    "GRADES",
+    "Board",
+    "Decision",
+    "GameReview",
+    "Review",
+    "grade_of",
+    "review_game",
+    "review_text",
+]
+
+GRADES: tuple[tuple[str, float], ...] = (
+    ("best", 0.0),
+    ("good", 2.0),
+    ("inaccuracy", 5.0),
+    ("mistake", 10.0),
+    ("blunder", float("inf")),
+)
+"""Each grade with the most a decision of that grade was charged (in the yardstick's unit:
+points in Pay Me, percentage points of win chance in Rummy 3-Pack): *best* is the bot's move
+or one measured as good (nothing charged); *good* is charged under 2; *inaccuracy* 2 to 5;
+*mistake* 5 to 10; *blunder* 10 or more."""
+
+
+def grade_of(charged: float) -> str:
+    """The grade of a decision charged ``charged``.
+
+    >>> grade_of(0), grade_of(1.5), grade_of(2), grade_of(7.5), grade_of(10)
+    ('best', 'good', 'inaccuracy', 'mistake', 'blunder')
+    """
+    for name, most in GRADES:
+        if charged <= most and (name == "best" or charged < most):
+            return name
+    return GRADES[-1][0]
+
+
+@dataclass(frozen=True)
+class Board:
+    """The position at a decision, as the player saw it (cards as objects)."""
+
+    hand: tuple[Card, ...]
+    pile: tuple[Card, ...]
+    """The discard pile, bottom to top (as much of it as the player may see)."""
+    melds: tuple[tuple[Card, ...], ...]
+    """The melds on the table (Pay Me: the declarer's, with lay-offs so far)."""
+    counts: tuple[int, ...]
+    """Cards in each seat's hand (seat 0 is you)."""
+    taken: tuple[tuple[Card, ...], ...]
+    """What each seat took from the pile this hand and still holds, as far as you saw."""
+    stock: int | None
+    phase: str
+    names: tuple[str, ...]
+    declarer: int | None = None
+    """Who went out this hand (Pay Me), once someone has."""
+    position: str = ""
+    """The engine's position notation (hidden cards included: for tests and replays)."""
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "hand": [c.token for c in self.hand],
+            "pile": [c.token for c in self.pile],
+            "melds": [[c.token for c in m] for m in self.melds],
+            "counts": list(self.counts),
+            "taken": [[c.token for c in t] for t in self.taken],
+            "stock": self.stock,
+            "phase": self.phase,
+            "names": list(self.names),
+            "declarer": self.declarer,
+        }
 
 
 @dataclass(frozen=True)
 class Decision:
-    """One decision of yours, the strongest bot's choice in its place, and the cost."""
+    """One decision of yours, the strongest bot's move in its place, and both measured."""
 
     number: int
     """How many of your moves came before it."""
@@ -49,35 +116,147 @@ class Decision:
     turn: int
     """Your turn within the hand, from 1."""
     kind: str
-    """``"draw"``, ``"discard"`` (which includes going out or not), ``"lay-off"``,
-    ``"arrangement"``, or ``"other"``."""
-    yours: Any
-    best: Any
+    """``"draw"``, ``"discard"``, ``"go out"``, ``"layout"`` (the same go-out, laid out
+    differently), ``"lay-off"`` or ``"other"``."""
+    yours: Action
+    best: Action
     your_words: str
     best_words: str
-    your_value: float
-    best_value: float
-    unit: str
-    why: str = ""
-    """The strongest bot's reason for its choice, in a player's words."""
+    board: Board
+    measured: Measure | None = None
+    """Both moves measured (``None`` when they are the same move)."""
+    unit: str = "points"
+    notes: tuple[str, ...] = ()
+    """What the position shows that decides it, in a player's words (the explanation)."""
+    layouts: tuple[tuple[tuple[Card, ...], ...], tuple[tuple[Card, ...], ...]] | None = None
+    """Going out both ways: your melds and the bot's, each as cards in place order."""
+    open_spots: tuple[tuple[Card, ...], tuple[Card, ...]] | None = None
+    """The unseen cards that could be laid off onto your melds and onto the bot's."""
 
     @property
     def agrees(self) -> bool:
         return bool(self.yours == self.best)
 
     @property
+    def your_value(self) -> float | None:
+        return None if self.measured is None else round(self.measured.yours, 2)
+
+    @property
+    def best_value(self) -> float | None:
+        return None if self.measured is None else round(self.measured.best, 2)
+
+    @property
+    def error(self) -> float:
+        return 0.0 if self.measured is None else round(self.measured.error, 2)
+
+    @property
+    def loss(self) -> float:
+        """How much worse your move measured (negative: better; 0 when the same)."""
+        return 0.0 if self.measured is None else round(self.measured.loss, 2)
+
+    @property
     def cost(self) -> float:
-        """How much worse your choice measured than the bot's (0 when it was as good)."""
-        return max(0.0, round(self.your_value - self.best_value, 2))
+        """What this decision is charged: the loss, when larger than its error; else 0."""
+        return 0.0 if self.measured is None else round(self.measured.charged, 2)
+
+    @property
+    def grade(self) -> str:
+        return grade_of(self.cost)
+
+    @property
+    def headline(self) -> str:
+        """One line: the decision, your move and the bot's, and what it cost."""
+        if self.agrees:
+            return f"{self.your_words}: the strongest bot's move too."
+        if not self.cost:
+            return f"{self.your_words}: as good as the strongest bot's {_lower(self.best_words)}."
+        article = "an" if self.grade[0] in "aeiou" else "a"
+        return (
+            f"{self.your_words}: {article} {self.grade} — {_lower(self.best_words)} was "
+            f"{_amount(self.cost, self.unit)} better."
+        )
+
+    @property
+    def explanation(self) -> str:
+        """Why, with both moves and both values (the same numbers as the headline)."""
+        if self.agrees:
+            return " ".join(self.notes)
+        m = self.measured
+        assert m is not None
+        values = (
+            f"You: {_lower(self.your_words)}, {_value(m.yours, self.unit)}. "
+            f"The strongest bot: {_lower(self.best_words)}, {_value(m.best, self.unit)}."
+        )
+        if m.exact:
+            how = "Exact: nothing was left hidden."
+        elif not m.error:
+            how = f"Every one of {m.deals} deals of the cards you had not seen agreed."
+        else:
+            how = f"Measured over {m.deals} deals of the cards you had not seen (±{m.error:.1f})."
+        if self.cost:
+            verdict = f"Yours cost {_amount(self.cost, self.unit)}."
+        elif m.loss < -m.error:
+            verdict = f"Yours measured {_amount(-m.loss, self.unit)} better than the bot's."
+        else:
+            verdict = "The difference is within the measure's error: nothing is charged."
+        return " ".join([values, verdict, *self.notes, how])
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "number": self.number,
+            "before": list(self.before),
+            "hand": self.hand,
+            "turn": self.turn,
+            "kind": self.kind,
+            "yours": self.yours.token() if hasattr(self.yours, "token") else str(self.yours),
+            "best": self.best.token() if hasattr(self.best, "token") else str(self.best),
+            "your_words": self.your_words,
+            "best_words": self.best_words,
+            "your_value": self.your_value,
+            "best_value": self.best_value,
+            "error": self.error,
+            "deals": None if self.measured is None else self.measured.deals,
+            "exact": None if self.measured is None else self.measured.exact,
+            "cost": self.cost,
+            "grade": self.grade,
+            "headline": self.headline,
+            "explanation": self.explanation,
+            "board": self.board.as_dict(),
+            "layouts": None
+            if self.layouts is None
+            else [[[c.token for c in m] for m in side] for side in self.layouts],
+            "open_spots": None
+            if self.open_spots is None
+            else [[c.token for c in side] for side in self.open_spots],
+        }
 
 
 @dataclass(frozen=True)
-class GameReview:
+class Review:
+    """A whole game's review: every decision, graded, on one
+    :class:`~payme.analysis.yardstick.Yardstick`."""
+
     decisions: tuple[Decision, ...]
-    unit: str
+    stick: Yardstick
+    rules: str
+    players: int
+    bots: tuple[str, ...]
+    seed: int
+    position: str | None = None
+    names: tuple[str, ...] = field(default=())
+    most: int = 0
+    """Deals sampled at most per decision in this review (0: the yardstick's own bound)."""
+
+    @property
+    def deals_bound(self) -> int:
+        return self.most or self.stick.most
+
+    @property
+    def unit(self) -> str:
+        return self.stick.unit
 
     def mistakes(self, count: int = 3) -> tuple[Decision, ...]:
-        """The ``count`` costliest decisions, costliest first (only those that cost)."""
+        """The ``count`` costliest decisions, costliest first (only those charged)."""
         costly = sorted(
             (d for d in self.decisions if d.cost > 0), key=lambda d: (-d.cost, d.number)
         )
@@ -87,6 +266,103 @@ class GameReview:
     def total_cost(self) -> float:
         return round(sum(d.cost for d in self.decisions), 2)
 
+    def hands(self) -> tuple[int, ...]:
+        return tuple(sorted({d.hand for d in self.decisions}))
+
+    def per_hand(self) -> list[dict[str, Any]]:
+        """For each hand: the decisions of each grade and the total charged."""
+        rows = []
+        for hand in self.hands():
+            mine = [d for d in self.decisions if d.hand == hand]
+            counts = Counter(d.grade for d in mine)
+            rows.append(
+                {
+                    "hand": hand,
+                    "decisions": len(mine),
+                    **{name: counts.get(name, 0) for name, _ in GRADES},
+                    "lost": round(sum(d.cost for d in mine), 2),
+                }
+            )
+        return rows
+
+    def grades(self) -> dict[str, int]:
+        counts = Counter(d.grade for d in self.decisions)
+        return {name: counts.get(name, 0) for name, _ in GRADES}
+
+    def chart_svg(self, width: int = 560, height: int = 180) -> str:
+        """A bar chart of the points (or win chance) lost in each hand, as an SVG string
+        (drawn here, no plotting library: the browser-only site shows it too)."""
+        from html import escape
+
+        rows = self.per_hand()
+        if not rows:
+            return ""
+        top = max([r["lost"] for r in rows] + [1.0])
+        left, bottom, pad = 40, 24, 6
+        inner_w, inner_h = width - left - pad, height - bottom - pad
+        slot = inner_w / len(rows)
+        bar = max(4.0, min(40.0, slot * 0.7))
+        unit = "points" if self.unit == "points" else "% win chance"
+        parts = [
+            f'<svg class="payme-review-chart" xmlns="http://www.w3.org/2000/svg" '
+            f'viewBox="0 0 {width} {height}" width="100%" style="max-width:{width}px" '
+            f'role="img" aria-label="{escape(unit)} lost in each hand">',
+            f"<title>{escape(unit.capitalize())} lost in each hand</title>",
+            f'<line x1="{left}" y1="{pad + inner_h}" x2="{width - pad}" y2="{pad + inner_h}" '
+            'stroke="currentColor" stroke-width="1"/>',
+            f'<text x="{left - 4}" y="{pad + 10}" text-anchor="end" font-size="11" '
+            f'fill="currentColor">{top:g}</text>',
+            f'<text x="{left - 4}" y="{pad + inner_h}" text-anchor="end" font-size="11" '
+            'fill="currentColor">0</text>',
+        ]
+        for i, r in enumerate(rows):
+            h = inner_h * r["lost"] / top
+            x = left + i * slot + (slot - bar) / 2
+            y = pad + inner_h - h
+            label = "Hand" if self.unit == "points" else "Game"
+            parts.append(
+                f'<rect class="payme-review-bar" data-hand="{r["hand"]}" data-lost="{r["lost"]:g}" '
+                f'x="{x:.1f}" y="{y:.1f}" width="{bar:.1f}" height="{h:.1f}" '
+                f'fill="#c0392b"><title>{label} {r["hand"]}: {r["lost"]:g} {escape(unit)} '
+                "lost</title></rect>"
+            )
+            parts.append(
+                f'<text x="{x + bar / 2:.1f}" y="{height - 8}" text-anchor="middle" '
+                f'font-size="11" fill="currentColor">{r["hand"]}</text>'
+            )
+        parts.append("</svg>")
+        return "".join(parts)
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "rules": self.rules,
+            "players": self.players,
+            "bots": list(self.bots),
+            "seed": self.seed,
+            "position": self.position,
+            "yardstick": {
+                "unit": self.stick.unit,
+                "lower_is_better": self.stick.lower_is_better,
+                "tolerance": self.stick.tolerance,
+                "most_deals": self.deals_bound,
+                "words": self.stick.words,
+            },
+            "grades": {name: (None if most == float("inf") else most) for name, most in GRADES},
+            "total_cost": self.total_cost,
+            "per_hand": self.per_hand(),
+            "decisions": [d.as_dict() for d in self.decisions],
+        }
+
+    def to_json(self) -> str:
+        return json.dumps(self.as_dict(), ensure_ascii=False, indent=1)
+
+
+GameReview = Review
+"""The review's former name (kept: the Play page and the API reference use it)."""
+
+
+# ---------------------------------------------------------------------------- replay
+
 
 def review_game(
     rules: str,
@@ -95,23 +371,23 @@ def review_game(
     seed: int,
     moves: Sequence[str],
     *,
-    advisor: str | None = None,
     position: str | None = None,
-) -> GameReview:
-    """Replay a Play game and review each of your decisions (see the module's yardstick).
+    most: int | None = None,
+) -> Review:
+    """Replay a Play game and review each of your decisions (see the module).
 
-    The strongest bot's advice (:func:`payme.game.advise`) is the choice compared with, or
-    the bot named ``advisor``.  ``position``: the game started there (see
-    :class:`~payme.play.session.PlaySession`).
+    ``rules``, ``players``, ``bots`` (one per other seat, or one for all), ``seed``,
+    ``moves`` and ``position`` are the Play page's URL values.  ``most`` bounds the deals
+    sampled per decision (default: the yardstick's own bound).  A move the game refuses is a
+    ``ValueError`` naming it.
     """
-    from payme.game import advise, make_bot
-    from payme.game.actions import Draw
+    from payme.game import advise
     from payme.play.session import YOU, PlaySession, parse_move
 
     session = PlaySession(rules, players, bots, seed, position)
-    bot = make_bot(advisor, session.rules, seed) if advisor else None
-    unit = session.kind.SCORE_UNIT
-    decisions = []
+    game = session.game
+    stick = yardstick(game)
+    decisions: list[Decision] = []
     turn, hand = 0, 0
     for number, token in enumerate(moves):
         action = parse_move(token, YOU, session.rules, session.game.dealt)
@@ -127,228 +403,235 @@ def review_game(
         if now != hand:
             hand, turn = now, 0
         turn += isinstance(action, Draw)  # a turn starts with its draw
-        if legal:
-            if bot is None:  # the strongest bot's advice: its move and why
-                advice = advise(session.view(), legal, seed)
-                best, why = advice.action, str(advice.reason)
-            else:
-                best, why = bot.choose(session.view(), legal), ""
-            kind, yours_value, best_value = _measure(session, action, best)
-            decisions.append(
-                Decision(
-                    number=number,
-                    before=tuple(moves[:number]),
-                    hand=now,
-                    turn=max(turn, 1),
-                    kind=kind,
-                    yours=action,
-                    best=best,
-                    your_words=session.describe(action),
-                    best_words=session.describe(best),
-                    why=why,
-                    your_value=yours_value,
-                    best_value=best_value,
-                    unit=unit,
-                )
+        best = advise(session.view(), legal, seed).action
+        decisions.append(
+            _decide(
+                session, stick, number, tuple(moves[:number]), now, max(turn, 1), action, best, most
             )
+        )
         session.act(action)
-        assert session.moves[-1] == action.token() and action.seat == YOU
-    return GameReview(tuple(decisions), unit)
+    return Review(
+        tuple(decisions), stick, session.rules.name, session.players,
+        tuple(session.bot_names), seed, position, tuple(session.names), most or 0,
+    )  # fmt: skip
 
 
-def _kind(action: Any) -> str:
-    from payme.game.actions import Discard, Draw, GoOut, LayOff
+def _decide(
+    session: Any,
+    stick: Yardstick,
+    number: int,
+    before: tuple[str, ...],
+    hand: int,
+    turn: int,
+    yours: Action,
+    best: Action,
+    most: int | None,
+) -> Decision:
+    kind = _kind(yours, best)
+    board = _board(session)
+    measured = None
+    if yours != best:
+        measured = measure(
+            session.game, 0, yours, best, session.bot_names,
+            seed=session.seed * 1009 + number, most=most,
+        )  # fmt: skip
+    layouts = spots = None
+    if kind == "layout":
+        layouts, spots = _layouts(session, yours, best)
+    return Decision(
+        number=number,
+        before=before,
+        hand=hand,
+        turn=turn,
+        kind=kind,
+        yours=yours,
+        best=best,
+        your_words=session.describe(yours),
+        best_words=session.describe(best),
+        board=board,
+        measured=measured,
+        unit=stick.unit,
+        notes=tuple(_notes(session, yours, best, kind, spots)),
+        layouts=layouts,
+        open_spots=spots,
+    )
 
-    if isinstance(action, Draw):
+
+def _kind(yours: Action, best: Action) -> str:
+    if isinstance(yours, GoOut):
+        if isinstance(best, GoOut) and yours.discard == best.discard and yours != best:
+            return "layout"
+        return "go out"
+    if isinstance(yours, Draw):
         return "draw"
-    if isinstance(action, Discard | GoOut):
-        return "discard"
-    if isinstance(action, LayOff):
+    if isinstance(yours, Discard):
+        return "go out" if isinstance(best, GoOut) else "discard"
+    if isinstance(yours, LayOff):
         return "lay-off"
     return "other"
 
 
-def _measure(session: Any, yours: Any, best: Any) -> tuple[str, float, float]:
-    """The decision's kind and both choices measured (equal choices are not measured)."""
-    kind = _kind(yours)
-    if _same_choice(yours, best):
-        if kind == "discard" and _arranged(yours):
-            return "arrangement", *_arrangement_values(session, yours, best)
-        return kind, 0.0, 0.0
-    value = {"draw": _draw_value, "discard": _discard_value, "lay-off": _lay_off_value}.get(kind)
-    if value is None or _kind(best) != kind:
-        return kind, 0.0, 0.0
-    return kind, value(session, yours), value(session, best)
-
-
-def _same_choice(yours: Any, best: Any) -> bool:
-    """The same move, leaving aside how a go-out's melds are arranged."""
-    from payme.game.actions import GoOut
-
-    if isinstance(yours, GoOut) and isinstance(best, GoOut):
-        return bool(yours.discard == best.discard)
-    return bool(yours == best)
-
-
-def _arranged(action: Any) -> bool:
-    return bool(getattr(action, "melds", None))
-
-
-def _hand_points(session: Any, cards: Sequence[Card]) -> int:
-    from payme.solver import evaluate
-
-    return int(evaluate(tuple(cards), session.rules, session.game.dealt).deadwood_points)
-
-
-def _after_best_discard(session: Any, cards: Sequence[Card]) -> int:
-    """The fewest points left once one card of ``cards`` is discarded (0: can go out)."""
-    barred = set(session.rules.never_discarded)
-    options = [c for c in set(cards) if c.token not in barred]
-    if not options:
-        return _hand_points(session, cards)
-    best = None
-    for card in options:
-        left = list(cards)
-        left.remove(card)
-        points = _hand_points(session, left)
-        best = points if best is None else min(best, points)
-    return int(best or 0)
+def _board(session: Any) -> Board:
+    view = session.view()
+    players = session.players
+    taken: list[tuple[Card, ...]] = []
+    for s in range(players):
+        picked = getattr(view, "picked_up", None)
+        if picked is None:
+            taken.append(())
+            continue
+        held = Counter(picked[s])
+        held.subtract(view.discarded[s])
+        taken.append(tuple(sorted((+held).elements())))
+    melds = tuple(tuple(m) for m in getattr(view, "table", ()) or ())
+    if not melds:
+        melds = tuple(tuple(m.cards) for ms in view.melds for m in ms)
+    return Board(
+        hand=tuple(view.hand),
+        pile=tuple(view.discard_pile),
+        melds=melds,
+        counts=tuple(view.hand_counts),
+        taken=tuple(taken),
+        stock=view.stock_count,
+        phase=session.phase,
+        names=tuple(session.names),
+        declarer=getattr(view, "declarer", None),
+        position=session.game.to_position(),
+    )
 
 
 def _unseen(session: Any) -> Counter[Card]:
-    """The cards you had not seen: the pack less your hand, the discard pile and the melds."""
-    from payme.odds import unseen_counts
+    from payme.game.bots import unseen_cards
 
+    return unseen_cards(session.view())
+
+
+def _layouts(
+    session: Any, yours: Any, best: Any
+) -> tuple[
+    tuple[tuple[tuple[Card, ...], ...], tuple[tuple[Card, ...], ...]],
+    tuple[tuple[Card, ...], tuple[Card, ...]],
+]:
+    """Both go-outs' melds as cards, and the unseen cards each leaves a place for."""
+    from payme.game.arrangement import lay_off_spots
+
+    rules, dealt = session.rules, session.game.dealt
+    unseen = _unseen(session)
+    sides = []
+    spots = []
+    for action in (yours, best):
+        melds = tuple(action.melds or ())
+        sides.append(tuple(tuple(m.cards) for m in melds))
+        fits = tuple(
+            card for card in sorted(unseen) if lay_off_spots(melds, {card: 1}, rules, dealt)
+        )
+        spots.append(fits)
+    return (sides[0], sides[1]), (spots[0], spots[1])
+
+
+def _notes(session: Any, yours: Action, best: Action, kind: str, spots: Any) -> list[str]:
+    """What the position shows that decides the choice (the opponents' pick-ups, the
+    lay-off places a discard or a layout gives), in a player's words."""
+    from payme.words import label
+
+    notes: list[str] = []
     view = session.view()
-    left = unseen_counts(session.hand(), session.rules, players=session.players,
-                         optional=view.optional_counts())  # fmt: skip
-    left.subtract(Counter(view.public_cards()))
-    return +left
-
-
-def _draw_value(session: Any, action: Any) -> float:
-    hand = list(session.hand())
-    if action.source == "discard":
-        top = session.top_discard()
-        return float(_after_best_discard(session, [*hand, top])) if top else 0.0
-    pool = _unseen(session)
-    total = sum(pool.values())
-    if not total:
-        return 0.0
-    spent = sum(n * _after_best_discard(session, [*hand, card]) for card, n in pool.items())
-    return round(spent / total, 2)
-
-
-def _discard_value(session: Any, action: Any) -> float:
-    from payme.game.actions import GoOut
-
-    if isinstance(action, GoOut):
-        return 0.0
-    left = list(session.hand())
-    left.remove(action.card)
-    return float(_hand_points(session, left))
-
-
-def _lay_off_value(session: Any, action: Any) -> float:
-    left = list(session.hand())
-    for _index, cards in action.placements:
-        for card in cards:
-            left.remove(card)
-    return float(_hand_points(session, left))
-
-
-def _arrangement_values(session: Any, yours: Any, best: Any) -> tuple[float, float]:
-    """Opponents' points kept after laying off onto your melds, as yours and as the bot's
-    arrangement (negated: their points are good for you), from the hands they then held."""
-    from payme.layoff import lay_off
-
-    if not session.rules.lay_off:
-        return 0.0, 0.0
-    after = _game_after(session, yours)
-    summary = after.summaries[-1] if after.summaries else None
-    if summary is None or summary.declarer is None:
-        return 0.0, 0.0
-    dealt = summary.dealt
-    default = best if _arranged(best) else None
-
-    def kept(melds: Any) -> float:
-        return float(
-            sum(
-                lay_off(summary.hands[s], melds, session.rules, dealt).deadwood_points
-                for s in range(len(summary.hands))
-                if s != summary.declarer
-            )
+    players = session.players
+    nxt = 1 % players
+    name = session.names[nxt]
+    picked = getattr(view, "picked_up", None)
+    if kind == "layout" and spots is not None:
+        mine, theirs = spots
+        notes.append(
+            f"Your layout leaves places for {len(mine)} of the cards you had not seen"
+            + (f" ({_cards(mine)})" if 0 < len(mine) <= 8 else "")
+            + f"; the bot's for {len(theirs)}"
+            + (f" ({_cards(theirs)})" if 0 < len(theirs) <= 8 else "")
+            + ": every card laid off onto your melds is points the others do not pay."
         )
-
-    mine = kept(list(yours.melds))
-    if default is None:
-        from payme.solver import evaluate
-
-        cards = list(session.hand())
-        if yours.discard is not None:
-            cards.remove(yours.discard)
-        theirs = kept(list(evaluate(cards, session.rules, dealt).melds))
-    else:
-        theirs = kept(list(default.melds))
-    return -mine, -theirs
-
-
-def _game_after(session: Any, action: Any) -> Any:
-    """The game played on from here with ``action`` (a copy: the review's own game is kept)."""
-    import copy
-
-    game = copy.deepcopy(session)
-    game.act(action)
-    while not game.hand_over and not game.over:
-        move = game.advice()
-        if move is None:
-            break
-        game.act(move)
-    return game.game
-
-
-def review_html(review: GameReview, link: Callable[[Sequence[str]], str]) -> str:
-    """The review as HTML: the three costliest decisions with a link to replay each, then
-    every decision in a table.  ``link(moves)`` gives the query of a position."""
-    unit = review.unit
-    hands = len({d.hand for d in review.decisions}) > 1 or unit == "points"
-
-    def when(d: Decision) -> str:
-        return f"Hand {d.hand}, turn {d.turn}" if hands else f"Turn {d.turn}"
-
-    parts = ['<div class="payme-review"><h3>Your game, decision by decision</h3>']
-    worst = review.mistakes(3)
-    if worst:
-        parts.append("<p><b>Your three biggest mistakes</b> (replay each position):</p><ol>")
-        for d in worst:
-            parts.append(
-                f'<li class="payme-review-mistake">{when(d)}: you chose '
-                f"<b>{escape(d.your_words)}</b>; the strongest bot would "
-                f"<b>{escape(_lower(d.best_words))}</b> — it cost you {_amount(d.cost, unit)}. "
-                + (f"<i>{escape(d.why)}</i> " if d.why else "")
-                + f'<a href="?{escape(link(d.before))}">Replay this position</a></li>'
+    for action, who in ((yours, "your"), (best, "the bot's")):
+        card = getattr(action, "card", None) or getattr(action, "discard", None)
+        if card is None or picked is None:
+            continue
+        wanted = [c for c in picked[nxt] if _joins(card, c)]
+        if wanted:
+            notes.append(
+                f"{name} took {_cards(wanted)} from the pile this hand: {who} discard "
+                f"{label(card)} may help {name} meld."
             )
-        parts.append("</ol>")
-    else:
-        parts.append("<p>Every decision measured as well as the strongest bot's.</p>")
-    parts.append(
-        f"<p>{len(review.decisions)} decisions; {sum(d.agrees for d in review.decisions)} "
-        f"the same as the bot's; total cost {_amount(review.total_cost, unit)}.</p>"
-        '<div style="max-width:100%;overflow-x:auto"><table class="payme-review-table">'
-        '<thead><tr><th scope="col">When</th><th scope="col">Decision</th>'
-        '<th scope="col">You</th><th scope="col">Strongest bot</th>'
-        '<th scope="col">Cost</th></tr></thead><tbody>'
-    )
-    for d in review.decisions:
-        cost = "same as the bot" if d.agrees else _amount(d.cost, unit) if d.cost else "as good"
-        costly = " payme-costly" if d.cost else ""
-        parts.append(
-            f'<tr class="payme-review-row{costly}" data-cost="{d.cost:g}"><td>{when(d)}</td>'
-            f"<td>{escape(d.kind)}</td><td>{escape(d.your_words)}</td>"
-            f"<td>{escape(d.best_words)}</td><td>{escape(cost)}</td></tr>"
-        )
-    parts.append("</tbody></table></div></div>")
-    return "".join(parts)
+        melds = getattr(view, "table_melds", ()) or ()
+        if melds and _fits_melds(card, melds, session):
+            notes.append(
+                f"{label(card)} fits the melds on the table: the next player may take it "
+                "and lay it off."
+            )
+    if isinstance(yours, Discard) and isinstance(best, Discard):
+        notes.append(_kept_words(session, view, yours.card, best.card))
+    if kind == "lay-off" and isinstance(yours, LayOff) and isinstance(best, LayOff):
+        mine = sum(len(cs) for _, cs in yours.placements)
+        theirs = sum(len(cs) for _, cs in best.placements)
+        if theirs > mine:
+            notes.append(f"The bot lays off {theirs} cards where you laid off {mine}.")
+    return notes
+
+
+def _kept_words(session: Any, view: Any, mine: Card, theirs: Card) -> str:
+    """What each discard keeps: the deadwood left (in a final turn, after the best lay-offs
+    onto the melds on the table), as the board shows it."""
+    from payme.cards import sort_cards
+    from payme.game.evaluation import best_lay_off_points, layout
+
+    rules, dealt = session.rules, session.game.dealt
+    final = bool(getattr(view, "final_turn", False))
+    melds = tuple(getattr(view, "table_melds", ()) or ())
+    parts = []
+    for card, who in ((mine, "your"), (theirs, "the bot's")):
+        left = list(view.hand)
+        left.remove(card)
+        hand = tuple(sort_cards(left))
+        points, dead = layout(hand, rules, dealt)
+        if final and rules.lay_off and melds:
+            points, placed = best_lay_off_points(hand, melds, rules, dealt)
+            laid = [c for _, cs in placed for c in cs]
+            rest = list(hand)
+            for c in laid:
+                rest.remove(c)
+            after, remaining = layout(tuple(sort_cards(rest)), rules, dealt)
+            dead = remaining if after == points else ()  # the cards left, when they score so
+            then = "after laying off " + (_cards(laid) if laid else "nothing")
+        else:
+            then = "in deadwood"
+        cards = f": {_cards(dead)} left" if dead else ""
+        parts.append(f"{who} discard of {_label(card)} keeps {points} points {then}{cards}")
+    text = "; ".join(parts)
+    return text[:1].upper() + text[1:] + "."
+
+
+def _label(card: Card) -> str:
+    from payme.words import label
+
+    return label(card)
+
+
+def _joins(card: Card, other: Card) -> bool:
+    if card.rank is None or other.rank is None:
+        return False
+    return card.rank == other.rank or (card.suit == other.suit and abs(card.rank - other.rank) <= 2)
+
+
+def _fits_melds(card: Card, melds: Sequence[Any], session: Any) -> bool:
+    from payme.layoff import grow_meld
+
+    return any(grow_meld(m, (card,), session.rules, session.game.dealt) is not None for m in melds)
+
+
+def _cards(cards: Sequence[Card]) -> str:
+    from payme.words import label
+
+    return " ".join(label(c) for c in cards)
+
+
+# ---------------------------------------------------------------------------- words
 
 
 def _lower(text: str) -> str:
@@ -356,7 +639,43 @@ def _lower(text: str) -> str:
 
 
 def _amount(value: float, unit: str) -> str:
-    text = f"{value:g}"
+    text = f"{value:.1f}".removesuffix(".0")
     if unit == "points":
-        return f"{text} point{'s' if value != 1 else ''}"
-    return f"{text} unmelded card{'s' if value != 1 else ''}"
+        return f"{text} point{'s' if text != '1' else ''}"
+    return f"{text} percentage point{'s' if text != '1' else ''} of win chance"
+
+
+def _value(value: float, unit: str) -> str:
+    """A move's value in words: Pay Me's points against the others' average (``+2.5``: you
+    expect to pay 2.5 points more than they do on average), Rummy 3-Pack's win chance."""
+    if unit == "points":
+        side = "more" if value > 0 else "fewer"
+        if round(value, 1) == 0:
+            return "expected +0.0: as many points as the others pay on average"
+        return (
+            f"expected {value:+.1f}: {abs(value):.1f} points {side} than the others pay on average"
+        )
+    return f"{value:.0f}% chance to win"
+
+
+def review_text(review: Review) -> str:
+    """The review as plain text (the command line's ``payme review``)."""
+    stick = review.stick
+    lines = [
+        f"Game review: {review.rules}, {review.players} players, seed {review.seed}.",
+        f"Yardstick: {stick.words}; each difference measured to ±{stick.tolerance:g} "
+        f"over at most {review.deals_bound} deals.",
+        "Grades: best (nothing charged), good (< 2), inaccuracy (2-5), mistake (5-10), "
+        "blunder (10 or more).",
+        "",
+    ]
+    for row in review.per_hand():
+        counts = ", ".join(f"{row[name]} {name}" for name, _ in GRADES if row[name])
+        lines.append(f"Hand {row['hand']}: {counts}; {_amount(row['lost'], review.unit)} lost.")
+    lines.append(f"Total: {_amount(review.total_cost, review.unit)} lost.")
+    lines.append("")
+    for d in review.decisions:
+        lines.append(f"Hand {d.hand}, turn {d.turn} [{d.grade}] {d.headline}")
+        if not d.agrees:
+            lines.append("    " + d.explanation)
+    return "\n".join(lines)

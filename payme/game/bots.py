@@ -45,6 +45,7 @@ from payme.game.evaluation import (
 )
 from payme.game.pay_me import PayMeGame
 from payme.game.view import PayMeView, SeatView, narrow
+from payme.melds import Meld
 from payme.rulesets import Ruleset, RulesLike
 from payme.rulesets import rules as get_rules
 
@@ -226,6 +227,10 @@ class GreedyBot(SeededBot):
         return _listed(legal, Discard(view.seat, card))
 
 
+ARRANGEMENTS = 16
+"""Arrangements weighed at most per discard when going out."""
+
+
 class StrongBot(GreedyBot):
     """Weighs draws by the unseen cards, keeps wild cards and live partial melds, reads the
     table (what others pick up, how late the hand is), and in a final turn plays for the
@@ -259,51 +264,27 @@ class StrongBot(GreedyBot):
 
     # --- going out
 
-    ARRANGEMENTS = 16
+    ARRANGEMENTS = ARRANGEMENTS
     """Arrangements weighed at most per discard when going out."""
 
     def _go_out(self, view: PayMeView, outs: Sequence[GoOut]) -> GoOut:
         """Go out laying down the arrangement that leaves the opponents the fewest lay-off
-        spots for the cards they could hold (every arrangement scores 0: all cards melded)."""
+        spots for the cards they could hold (every arrangement scores 0: all cards melded),
+        as :func:`tightest_go_out` finds it."""
         if not view.rules.lay_off:
             return outs[0]
-        unseen = self._unseen(view)
-        by_discard: dict[Card | None, GoOut] = {}
-        for out in outs:
-            by_discard.setdefault(out.discard, out)
-        best: tuple[int, GoOut] | None = None
-        for discard, melds in going_out_arrangements(
-            view.hand, [out.discard for out in outs], view.rules, view.dealt, self.ARRANGEMENTS
-        ):
-            spots = lay_off_spots(melds, unseen, view.rules, view.dealt)
-            if best is None or spots < best[0]:
-                out = by_discard[discard]
-                best = (spots, GoOut(out.seat, out.discard, melds))
-                if not spots:
-                    break  # none can leave fewer
-        return outs[0] if best is None else best[1]
+        return tightest_go_out(view, outs, self.ARRANGEMENTS)
 
     # --- what is still out there
 
     def _unseen(self, view: PayMeView) -> Counter[Card]:
         """Cards not in this seat's hand, the discard pile, the table or known hands."""
-        pack = view.rules.pack_counts(view.players)
-        unseen: Counter[Card] = Counter({CARDS[i]: n for i, n in enumerate(pack) if n})
-        unseen.subtract(view.hand)
-        unseen.subtract(view.discard_pile)
-        for meld in view.table:
-            unseen.subtract(meld)
-        for s in range(view.players):
-            if s != view.seat:
-                unseen.subtract(self._known_in_hand(view, s))
-        return +unseen
+        return unseen_cards(view)
 
     @staticmethod
     def _known_in_hand(view: PayMeView, seat: int) -> Counter[Card]:
         """Cards ``seat`` took from the discard pile this hand and has not thrown back."""
-        held = Counter(view.picked_up[seat])
-        held.subtract(view.discarded[seat])
-        return +held
+        return known_in_hand(view, seat)
 
     # --- draws
 
@@ -416,6 +397,68 @@ class StrongBot(GreedyBot):
     def _wanted_by_next(self, view: PayMeView) -> list[Card]:
         nxt = (view.seat + 1) % view.players
         return list(view.picked_up[nxt])
+
+
+def known_in_hand(view: PayMeView, seat: int) -> Counter[Card]:
+    """Cards ``seat`` took from the discard pile this hand and has not thrown back."""
+    held = Counter(view.picked_up[seat])
+    held.subtract(view.discarded[seat])
+    return +held
+
+
+def unseen_cards(view: PayMeView) -> Counter[Card]:
+    """Cards the seat whose ``view`` it is has not seen: not in its hand, the discard pile,
+    the table, nor among the cards it saw others take from the pile and keep."""
+    pack = view.rules.pack_counts(view.players)
+    unseen: Counter[Card] = Counter({CARDS[i]: n for i, n in enumerate(pack) if n})
+    unseen.subtract(view.hand)
+    unseen.subtract(view.discard_pile)
+    for meld in view.table:
+        unseen.subtract(meld)
+    for s in range(view.players):
+        if s != view.seat:
+            unseen.subtract(known_in_hand(view, s))
+    return +unseen
+
+
+def tightest_go_out(view: PayMeView, outs: Sequence[GoOut], limit: int = ARRANGEMENTS) -> GoOut:
+    """The go-out among ``outs`` (legal go-outs of the seat to move) laid down the way that
+    leaves the opponents the fewest lay-off spots for the cards the seat has not seen: the
+    first such discard and arrangement in the engine's order.  The bots go out this way and
+    the Play page proposes this layout (:func:`proposed_layout`), so accepting the proposal
+    is what the strongest bot does."""
+    unseen = unseen_cards(view)
+    by_discard: dict[Card | None, GoOut] = {}
+    for out in outs:
+        by_discard.setdefault(out.discard, out)
+    best: tuple[int, GoOut] | None = None
+    for discard, melds in going_out_arrangements(
+        view.hand, [out.discard for out in outs], view.rules, view.dealt, limit
+    ):
+        spots = lay_off_spots(melds, unseen, view.rules, view.dealt)
+        if best is None or spots < best[0]:
+            out = by_discard[discard]
+            best = (spots, GoOut(out.seat, out.discard, melds))
+            if not spots:
+                break  # none can leave fewer
+    return outs[0] if best is None else best[1]
+
+
+def proposed_layout(view: PayMeView, discard: Card | None) -> tuple[Meld, ...]:
+    """The melds to propose to a player going out with ``discard``: the layout
+    :func:`tightest_go_out` lays down for that discard (the engine's best layout where the
+    rules have no lay-offs)."""
+    from payme.game.arrangement import arrangements
+
+    kept = list(view.hand)
+    if discard is not None:
+        kept.remove(discard)
+    if view.rules.lay_off:
+        out = tightest_go_out(view, [GoOut(view.seat, discard)])
+        if out.melds:
+            return tuple(out.melds)
+    found = arrangements(tuple(kept), view.rules, view.dealt, 1)
+    return tuple(found[0]) if found else ()
 
 
 def _matches(card: Card, wanted: Iterable[Card]) -> bool:
@@ -584,6 +627,7 @@ def _play(
 
 
 __all__ = [
+    "ARRANGEMENTS",
     "BOTS",
     "BOT_NAMES",
     "SAFETY_TURN_LIMIT",
@@ -598,6 +642,10 @@ __all__ = [
     "bot_seed",
     "by_name",
     "imported_later",
+    "known_in_hand",
     "play",
     "play_out",
+    "proposed_layout",
+    "tightest_go_out",
+    "unseen_cards",
 ]

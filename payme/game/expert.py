@@ -66,6 +66,7 @@ from payme.game.evaluation import (
     layout,
 )
 from payme.game.view import PayMeView, SeatView, narrow
+from payme.melds import Meld
 from payme.rulesets import Ruleset
 from payme.words import short_label
 
@@ -487,10 +488,17 @@ class ExpertBot(StrongBot):
             return self._advise_draw(view, legal)
         outs = [action for action in legal if isinstance(action, GoOut)]
         if outs:
-            out = self._go_out(view, outs)
+            out, spared = self._expert_go_out(view, outs)
             words = "Go out now: you score nothing and everyone else pays"
             if out.melds and len(out.melds) > 1 and view.rules.lay_off:
                 words += "; lay the melds down this way to leave the fewest places to lay off"
+            if spared is not None and out.discard is not None:
+                words += (
+                    f"; discard {short_label(out.discard)}, not {short_label(spared)}: the next "
+                    f"player may take the discard in a final turn, and {short_label(spared)} "
+                    "would help them (it lays off onto your melds or joins what they took "
+                    "from the pile)"
+                )
             return Recommendation(out, words + ".")
         if view.final_turn:
             return self._advise_final_discard(view)
@@ -527,9 +535,17 @@ class ExpertBot(StrongBot):
     def _best_keep(self, view: PayMeView, hand: Hand, outlook: Outlook) -> list[tuple[float, Card]]:
         """Each weighed discard from ``hand`` with the expected penalty of what it keeps,
         best first (feeding the next player what it collects costs a little)."""
+        return self._weigh_keeps(view, hand, outlook)[0]
+
+    def _weigh_keeps(
+        self, view: PayMeView, hand: Hand, outlook: Outlook
+    ) -> tuple[list[tuple[float, Card]], list[tuple[float, Card]]]:
+        """:meth:`_best_keep`'s list, and the same discards weighed without the cost of
+        feeding the next player (to say so when that cost decides)."""
         wanted = self._wanted_by_next(view)
         late = min(1.0, sum(view.turns) / max(1, view.players * view.dealt))
         weighed: list[tuple[float, Card]] = []
+        plain: list[tuple[float, Card]] = []
         budget = self.WORK
         for card, rest in self._keeps(view, hand):
             work = outlook.work(rest)
@@ -537,16 +553,22 @@ class ExpertBot(StrongBot):
                 break  # the most promising discards are weighed first
             budget -= work
             value = outlook.worth(rest)
+            plain.append((value, card))
             if wanted and _matches(card, wanted):
                 value += 0.25 * self.FEED_PENALTY * (0.5 + late)
             weighed.append((value, card))
-        weighed.sort(key=lambda vc: (vc[0], -view.rules.card_points(vc[1], view.dealt), vc[1]))
-        return weighed
+
+        def order(vc: tuple[float, Card]) -> tuple[float, int, Card]:
+            return (vc[0], -view.rules.card_points(vc[1], view.dealt), vc[1])
+
+        weighed.sort(key=order)
+        plain.sort(key=order)
+        return weighed, plain
 
     def _advise_discard(self, view: PayMeView) -> Recommendation:
         hand = tuple(sorted(view.hand))
         outlook = self._outlook(view)
-        weighed = self._best_keep(view, hand, outlook)
+        weighed, plain = self._weigh_keeps(view, hand, outlook)
         value, card = weighed[0]
         rest = _without(hand, card)
         _, chance = outlook.draw(rest)
@@ -561,7 +583,59 @@ class ExpertBot(StrongBot):
                 f"; it expects {value:.1f} penalty points against {other_value:.1f} "
                 f"for discarding {short_label(other)}"
             )
+        fed = plain[0][1]
+        if fed != card:
+            took = [c for c in self._wanted_by_next(view) if _matches(fed, [c])]
+            reason += (
+                f"; {short_label(fed)} would keep as good a hand, but the next player took "
+                f"{' '.join(short_label(c) for c in took)} from the pile this hand and "
+                f"{short_label(fed)} could help them meld"
+            )
         return Recommendation(Discard(view.seat, card), reason + ".", options)
+
+    GIFT_SPOTS = 3
+    """Going out, a discard the next player can use (it lays off onto the melds laid down,
+    or joins a card they took from the pile) weighs as this many lay-off spots, where the
+    rules let a final turn take the top discard: they take it for sure, where an unseen card
+    fits a spot only if an opponent holds it (about one in three)."""
+
+    def _gift(self, view: PayMeView, card: Card | None, melds: Sequence[Meld]) -> bool:
+        """Whether the next player, in a final turn, could use ``card`` from the pile."""
+        if card is None or "discard" not in view.rules.final_turn_draw:
+            return False
+        if _matches(card, self._wanted_by_next(view)):
+            return True
+        from payme.game.arrangement import lay_off_spots
+
+        return bool(view.rules.lay_off and lay_off_spots(melds, {card: 1}, view.rules, view.dealt))
+
+    def _expert_go_out(self, view: PayMeView, outs: Sequence[GoOut]) -> tuple[GoOut, Card | None]:
+        """The go-out to make, and the discard it spares the next player (``None`` when the
+        gift did not decide): the layout of each discard as the strong bot lays it down
+        (:func:`~payme.game.bots.tightest_go_out`), ranked by the lay-off spots it leaves,
+        a discard the next player can use counting :attr:`GIFT_SPOTS` more."""
+        from payme.game.arrangement import lay_off_spots
+        from payme.game.bots import tightest_go_out, unseen_cards
+
+        plain = self._go_out(view, outs)
+        rules = view.rules
+        discards = list(dict.fromkeys(out.discard for out in outs))
+        if len(discards) < 2 or "discard" not in rules.final_turn_draw:
+            return plain, None
+        unseen = unseen_cards(view)
+        ranked: list[tuple[int, int, GoOut]] = []
+        for i, discard in enumerate(discards):
+            out = tightest_go_out(view, [o for o in outs if o.discard == discard])
+            melds = tuple(out.melds or ())
+            spots = lay_off_spots(melds, unseen, rules, view.dealt) if rules.lay_off else 0
+            gift = self._gift(view, discard, melds)
+            ranked.append((spots + self.GIFT_SPOTS * gift, i, out))
+        best = min(ranked, key=lambda r: (r[0], r[1]))[2]
+        if best.discard == plain.discard:
+            return plain, None
+        melds = tuple(plain.melds or ())
+        spared = plain.discard if self._gift(view, plain.discard, melds) else None
+        return best, spared
 
     def _final_options(
         self, view: PayMeView, hand: Hand, width: int

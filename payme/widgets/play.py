@@ -128,16 +128,21 @@ class PlayPage:
         self.help_view = w.HTML(HOW_TO_PLAY, layout=w.Layout(display="none"))
         self.help_view.add_class("payme-play-help")
         self.help_button.observe(self._toggle_help, names="value")
-        # The review, shown above the table when asked for (with a button to close it).
+        # The review, shown above the table when asked for (with a button to close it): its
+        # summary (grades per hand, points lost per hand, the costliest decisions), then the
+        # board that steps through each decision's position with the arrow keys.
+        from payme.widgets.review import ReviewBoard
+
         self.review_title = w.HTML()
         self.review_view = w.HTML()
         self.review_view.add_class("payme-play-review")
+        self.review_board = ReviewBoard()
         close = w.Button(description="Close the review")
         close.add_class("payme-play-review-close")
         close.on_click(lambda _b: self._close_review())
         self.review_box = w.VBox(
             [w.HBox([self.review_title, close], layout=w.Layout(align_items="center")),
-             self.review_view],
+             self.review_view, self.review_board],
             layout=w.Layout(display="none"),
         )  # fmt: skip
         self.review_box.add_class("payme-play-review-box")
@@ -464,15 +469,19 @@ class PlayPage:
         return discard
 
     def _open_arrangement(self, discard: Card | None) -> None:
-        """The arrangement step: the engine's best layout, for the player to change."""
-        from payme.game.arrangement import arrangements
+        """The arrangement step: the layout the strongest bot would lay down (the one the
+        review rates best, :func:`~payme.game.bots.proposed_layout`), for the player to
+        change."""
+        from payme.game.bots import proposed_layout
 
         session = self._check_turn()
         cards = list(session.hand())
         if discard is not None:
             cards.remove(discard)
-        proposals = arrangements(tuple(cards), session.rules, session.game.dealt, 1)
-        groups = [tuple(m.cards) for m in proposals[0]] if proposals else [tuple(cards)]
+        proposal = proposed_layout(session.view(), discard)
+        # The melds themselves, not their cards: cards alone may read as another meld
+        # (3♠ 2♥ 3♥ with threes wild: a run A♥ 2♥ 3♥ or a set of twos).
+        groups: list[Any] = list(proposal) if proposal else [tuple(cards)]
         self._arrange = {"discard": discard, "groups": groups}
         self.refresh()
 
@@ -636,8 +645,10 @@ class PlayPage:
 
     def show_review(self) -> None:
         """The game review so far, right above the table: your decisions next to the
-        strongest bot's (the end of the game and How am I doing? both open it)."""
-        from payme.analysis.review import review_game, review_html
+        strongest bot's, and the board of each decision's position (the end of the game and
+        How am I doing? both open it)."""
+        from payme.analysis.review import review_game
+        from payme.display.review import review_html
 
         session = self._need_session()
         review = review_game(
@@ -647,13 +658,14 @@ class PlayPage:
         title = "How you played" if session.over else "How you are doing so far"
         self.review_title.value = f"<h2>{title}</h2>"
         self.review_view.value = review_html(review, self.query_for)
+        self.review_board.show(review, self.query_for)
         self.review_box.layout.display = None
+        self.refresh()
 
     def _review_gesture(self, _gesture: dict[str, Any]) -> None:
         """Review my game, from the final screen: the review opens above the table, and the
         table is drawn again (the page waits for its answer)."""
         self.show_review()
-        self.refresh()
 
     def _close_review(self) -> None:
         """The review is of the moves made when it was asked for: it goes with the next."""

@@ -244,56 +244,6 @@ def test_back_after_a_new_game_returns_to_the_game_before(
     assert page_errors == []
 
 
-def test_the_review_lists_each_decision_with_its_cost(
-    open_page: Any, page_errors: list[str]
-) -> None:
-    from payme.analysis.review import review_game
-    from payme.game.actions import Discard, GoOut
-    from payme.play.session import PlaySession
-    from payme.solver import evaluate
-
-    # A scripted Rummy 3-Pack game: the first card discarded each turn, drawn from the stock.
-    session = PlaySession("three_pack", 2, ("greedy",), 3)
-    while not session.over:
-        legal = session.legal()
-        draw = [a for a in legal if type(a).__name__ == "Draw" and a.source == "stock"]
-        discards = [a for a in legal if isinstance(a, Discard)]
-        session.act(draw[0] if draw else discards[0] if discards else legal[0])
-    moves = ".".join(session.moves)
-    review = review_game("three_pack", 2, ("greedy",), 3, session.moves)
-    # The costs checked against the engine: a discard keeps the unmelded cards of the rest.
-    for decision in review.decisions:
-        if decision.kind == "discard" and not decision.agrees:
-            assert isinstance(decision.yours, Discard)
-            replay = PlaySession.from_moves("three_pack", 2, ("greedy",), 3, decision.before)
-            hand = list(replay.hand())
-
-            def kept(action: Any, hand: list[Any] = hand) -> int:
-                if isinstance(action, GoOut):
-                    return 0  # going out keeps nothing
-                left = list(hand)
-                left.remove(action.card)
-                return int(evaluate(left, "three_pack").deadwood_points)
-
-            assert decision.cost == max(0, kept(decision.yours) - kept(decision.best))
-    page = open_page(
-        "play", query=f"rules=three_pack&players=2&bots=greedy&seed=3&moves={moves}",
-        ready=f"{TABLE} .pm-panel",
-    )  # fmt: skip
-    page.locator("button.payme-play-review-button").click()
-    rows = page.locator(".payme-review-row")
-    expect(rows).to_have_count(len(review.decisions))
-    costs = [float(str(r.get_attribute("data-cost"))) for r in rows.all()]
-    assert costs == [d.cost for d in review.decisions]
-    mistakes = page.locator(".payme-review-mistake")
-    expect(mistakes).to_have_count(len(review.mistakes()))
-    if review.mistakes():
-        link = mistakes.first.locator("a")
-        worst = review.mistakes()[0]
-        assert str(link.get_attribute("href")).endswith("moves=" + ".".join(worst.before))
-    assert page_errors == []
-
-
 def test_drag_and_sort_reorder_the_hand(open_page: Any, page_errors: list[str]) -> None:
     page = open_page("play", query="rules=denexa&players=2&bots=greedy&seed=21", ready=READY)
     _act(page, page.locator(f"{TABLE} .pm-stock"))

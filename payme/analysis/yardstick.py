@@ -1,0 +1,381 @@
+"""The game review's one yardstick: what a move is worth, measured the same way for any move.
+
+A move is worth what the hand (Pay Me) or the game (Rummy 3-Pack) then brings, on average
+over the deals the player could be facing:
+
+* **Pay Me**: the penalty points you pay in the hand, less the average the others pay (your
+  *points against the table*; lower is better).  Going out scores 0 for you, but how you lay
+  your melds down changes what the others can shed onto them, so a layout is measured on the
+  same scale as a discard.
+* **Rummy 3-Pack**: your chance of winning the game, in percent (higher is better; a win
+  shared between two players counts half).
+
+How it is estimated:
+
+* **Exact where the hand is decided.**  When nothing hidden is left (every hand shown, as in
+  the lay-offs) one play-out is the answer.
+* **Sampled deals otherwise.**  The cards you have not seen (the others' hands but the cards
+  you saw them take from the pile and keep, and the stock) are dealt again at random, as
+  many times as needed; on each deal both moves are played, and the hand is played out
+  to its end by the bots at the table (your own later moves by :data:`CONTINUATION`).
+* **Common random numbers.**  Both moves meet the very same deals, the same shuffles and the
+  same bots, so the *difference* between them is measured far more precisely than either
+  value alone: a deal where anyone would lose costs both moves alike.
+* **Enough deals.**  Deals come in batches of :data:`BATCH`, from :data:`MIN_DEALS` on, until
+  the difference is known to within its :attr:`Yardstick.tolerance` (the half-width of its 95%
+  confidence interval: ±0.5 point in Pay Me), or :attr:`Yardstick.most` deals are spent; the
+  error reached is kept with the measure, and a move is charged only when the best move is
+  better by more than that error.
+
+>>> from payme.game import new_game
+>>> from payme.game.actions import Draw
+>>> g = new_game("denexa", players=2, seed=3)
+>>> m = measure(g, 0, Draw(0, "stock"), Draw(0, "discard"), ("greedy",), seed=1, most=64)
+>>> MIN_DEALS <= m.deals <= 64 and m.error >= 0
+True
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from payme.cards import Card
+from payme.game.actions import Action, Draw
+from payme.memo import RecentMemo
+
+__all__ = [
+    "BATCH",
+    "CONTINUATION",
+    "MIN_DEALS",
+    "Measure",
+    "Yardstick",
+    "measure",
+    "play_out",
+    "redeal",
+    "yardstick",
+]
+
+BATCH = 16
+"""Deals sampled at a time."""
+MIN_DEALS = 32
+"""Deals sampled at least (fewer say nothing of the spread)."""
+CONTINUATION = "strong"
+"""The bot that plays your later moves in a play-out (the moves that follow the one
+measured); the other seats are played by the bots you played against."""
+Z95 = 1.96
+"""A 95% confidence interval's half-width, in standard errors."""
+
+
+@dataclass(frozen=True)
+class Yardstick:
+    """What a game's moves are measured by (one per game, stated once)."""
+
+    unit: str
+    """``"points"`` (Pay Me) or ``"% win chance"`` (Rummy 3-Pack)."""
+    lower_is_better: bool
+    tolerance: float
+    """The half-width of the 95% confidence interval the sampling stops at."""
+    most: int
+    """Deals sampled at most for one decision (the error reached is then reported)."""
+    words: str
+    """The yardstick in a player's words."""
+
+    def loss(self, yours: float, best: float) -> float:
+        """How much worse ``yours`` is than ``best`` (negative: better)."""
+        return yours - best if self.lower_is_better else best - yours
+
+
+PAY_ME = Yardstick(
+    "points",
+    True,
+    0.5,
+    512,
+    "the penalty points you pay in the hand less the average the others pay "
+    "(lower is better), over deals of the cards you had not seen",
+)
+THREE_PACK = Yardstick(
+    "% win chance",
+    False,
+    5.0,
+    512,
+    "your chance of winning the game, over deals of the cards you had not seen",
+)
+
+
+def yardstick(game: Any) -> Yardstick:
+    """The yardstick of ``game``'s kind: points for Pay Me, win chance for Rummy 3-Pack."""
+    return PAY_ME if getattr(game, "KEEPS_SCORE", False) else THREE_PACK
+
+
+@dataclass(frozen=True)
+class Measure:
+    """Two moves measured over the same deals (``yours`` and ``best`` are averages)."""
+
+    yours: float
+    best: float
+    error: float
+    """The 95% half-width of the difference ``yours - best`` (0 when exact)."""
+    deals: int
+    """Deals sampled (1 with ``exact``)."""
+    exact: bool
+    seed: int
+    """The deals are ``redeal(game, seat, random.Random(deal_seed(seed, i)))``."""
+    lower_is_better: bool = True
+
+    @property
+    def loss(self) -> float:
+        """How much worse your move measured than the best move (negative: better)."""
+        diff = self.yours - self.best
+        return diff if self.lower_is_better else -diff
+
+    @property
+    def charged(self) -> float:
+        """The cost charged: the loss when it is larger than the error, else 0."""
+        loss = round(self.loss, 2)
+        return loss if loss > self.error else 0.0
+
+
+def deal_seed(seed: int, i: int) -> int:
+    """The seed of deal ``i`` of a measure seeded ``seed``."""
+    return seed * 1_000_003 + i
+
+
+# ---------------------------------------------------------------------------- deals
+
+
+def fork(game: Any) -> Any:
+    """A copy of ``game`` to play on (lists copied one level down; no history)."""
+    new = object.__new__(type(game))
+    for name, value in vars(game).items():
+        if name in ("_history", "_actions", "_public_log"):
+            value = list(value)
+        elif isinstance(value, list):
+            value = [x.copy() if isinstance(x, list) else x for x in value]
+        elif isinstance(value, random.Random):
+            copy = random.Random()
+            copy.setstate(value.getstate())
+            value = copy
+        elif isinstance(value, dict):
+            value = dict(value)
+        setattr(new, name, value)
+    return new
+
+
+def _known_cards(game: Any, seat: int, other: int) -> Counter[Card]:
+    """Cards ``seat`` saw ``other`` take from the discard pile and not throw back."""
+    if hasattr(game, "_picked_up"):
+        held = Counter(game._picked_up[other])
+        held.subtract(game._discarded[other])
+        return +held
+    held = Counter()
+    for who, kind, cards in game._public_log:
+        if who != other:
+            continue
+        if kind == "take":
+            held.update(cards)
+        elif kind == "discard":
+            held.subtract(cards)
+    return +held
+
+
+def hidden(game: Any, seat: int) -> bool:
+    """Whether anything is hidden from ``seat`` that the rest of the hand depends on."""
+    phase = getattr(game, "phase", "")
+    if phase == "lay_off" and getattr(game, "_shown", None) is not None:
+        return False  # every hand is shown for the lay-offs
+    if phase == "final_discard" and not getattr(game, "_final_queue", True):
+        return False  # the last final turn: no card is drawn after it, hands are shown next
+    others = sum(len(h) for s, h in enumerate(game._hands) if s != seat)
+    known = sum(sum(_known_cards(game, seat, s).values()) for s in range(game.players) if s != seat)
+    return bool(game._stock) or others > known
+
+
+def redeal(game: Any, seat: int, rng: random.Random) -> Any:
+    """A copy of ``game`` with the cards ``seat`` has not seen dealt again at random: each
+    other seat keeps the cards ``seat`` saw it take and keep, and gets the rest of its
+    hand from the unseen cards; the stock is the unseen cards left, shuffled."""
+    g = fork(game)
+    pool = list(g._stock)
+    refill: list[tuple[int, list[Card], int]] = []
+    for s, hand in enumerate(g._hands):
+        if s == seat:
+            continue
+        rest = Counter(hand)
+        keep: list[Card] = []
+        for card, n in _known_cards(game, seat, s).items():
+            k = min(n, rest[card])
+            keep += [card] * k
+            rest[card] -= k
+        pool += list((+rest).elements())
+        refill.append((s, keep, len(hand) - len(keep)))
+    pool.sort()
+    rng.shuffle(pool)
+    for s, keep, n in refill:
+        g._hands[s] = keep + [pool.pop() for _ in range(n)]
+    g._stock = pool
+    g._rng = random.Random(rng.random())
+    if hasattr(g, "_go_out_cache"):
+        g._go_out_cache = None
+    return g
+
+
+# ---------------------------------------------------------------------------- play-outs
+
+
+def _result(game: Any, seat: int, start: int) -> float | None:
+    """The measured value once decided (``None`` while the hand is being played)."""
+    if getattr(game, "KEEPS_SCORE", False):
+        summaries = game._summaries
+        if len(summaries) <= start:
+            return None
+        points = summaries[start].points
+        others = [p for s, p in enumerate(points) if s != seat]
+        return float(points[seat] - sum(others) / max(1, len(others)))
+    if not game.over:
+        return None
+    winners = game.winners()
+    return 100.0 / len(winners) if seat in winners else 0.0
+
+
+def play_out(
+    game: Any,
+    seat: int,
+    bots: dict[int, Any],
+    streams: dict[int, list[Card]] | None = None,
+    first: Action | None = None,
+    limit: int = 2000,
+) -> float:
+    """Play ``game`` (a copy: it is changed) to the end of the hand (Pay Me) or the game
+    (Rummy 3-Pack) with ``bots`` by seat, and return ``seat``'s value (see the module).
+
+    ``streams``: the stock cards each seat draws in turn, while they are in the stock (the
+    stock is a random order all the same; this keeps each seat's draws the same in two
+    play-outs where someone takes from the pile in one but not the other).  ``first``: the
+    move to make first (legal for the seat to move)."""
+    start = len(getattr(game, "_summaries", ()))
+    move = first
+    for _ in range(limit):
+        if move is not None:
+            if streams and isinstance(move, Draw) and move.source == "stock":
+                _next_from(game._stock, streams.get(game.to_move))
+            game._apply_owned(move)
+        value = _result(game, seat, start)
+        if value is not None:
+            return value
+        mover = game.to_move
+        if mover is None:
+            break
+        move = bots[mover].choose(game.view(mover), game.legal_actions())
+    value = _result(game, seat, start)
+    if value is None:
+        raise RuntimeError("a play-out did not end")
+    return value
+
+
+def _next_from(stock: list[Card], stream: list[Card] | None) -> None:
+    """Put the first card of ``stream`` still in ``stock`` on top of it (the end)."""
+    while stream:
+        card = stream.pop(0)
+        if card in stock:
+            i = len(stock) - 1 - stock[::-1].index(card)
+            stock[i], stock[-1] = stock[-1], stock[i]
+            return
+
+
+def _streams(game: Any, rng: random.Random) -> dict[int, list[Card]]:
+    """Each seat's stock cards in turn: the stock dealt out to the seats at random."""
+    cards = list(game._stock)
+    rng.shuffle(cards)
+    n = game.players
+    return {s: cards[s::n] for s in range(n)}
+
+
+def _bots(game: Any, seat: int, names: Sequence[str], seed: int) -> dict[int, Any]:
+    from payme.game import make_bot
+
+    bots = {seat: make_bot(CONTINUATION, game.rules, seed)}
+    others = [s for s in range(game.players) if s != seat]
+    for s, name in zip(others, names, strict=True):
+        bots[s] = make_bot(name, game.rules, seed * 7 + s)
+    return bots
+
+
+_memo: RecentMemo[bytes] = RecentMemo(4096)
+"""Measures already taken, by position, moves, bots and seed (a review shown twice, or a
+"How am I doing?" and then the end-of-game review, measures each decision once)."""
+
+
+def measure(
+    game: Any,
+    seat: int,
+    yours: Action,
+    best: Action,
+    bots: Sequence[str],
+    *,
+    seed: int = 0,
+    most: int | None = None,
+) -> Measure:
+    """``yours`` and ``best`` (both legal for ``seat`` to move in ``game``) measured over the
+    same deals (see the module).  ``bots``: the bots in the other seats, in seat order."""
+    import struct
+
+    stick = yardstick(game)
+    most = stick.most if most is None else most
+    key = repr((game.to_position(), seat, yours, best, tuple(bots), seed, most)).encode()
+    known = _memo.get(key)
+    if known is not None:
+        y, b, e, d, x = struct.unpack("dddi?", known)
+        return Measure(y, b, e, d, x, seed, stick.lower_is_better)
+    mine: list[float] = []
+    theirs: list[float] = []
+    exact = not hidden(game, seat)
+    i = 0
+    while True:
+        for _ in range(1 if exact else BATCH):
+            s = deal_seed(seed, i)
+            mine.append(one_deal(game, seat, yours, bots, s, exact))
+            theirs.append(one_deal(game, seat, best, bots, s, exact))
+            i += 1
+        if exact:
+            break
+        error = _half_width([a - b for a, b in zip(mine, theirs, strict=True)])
+        if i >= MIN_DEALS and (error <= stick.tolerance or i >= most):
+            break
+    n = len(mine)
+    error = 0.0 if exact else _half_width([a - b for a, b in zip(mine, theirs, strict=True)])
+    found = Measure(sum(mine) / n, sum(theirs) / n, error, n, exact, seed, stick.lower_is_better)
+    _memo.put(key, struct.pack("dddi?", found.yours, found.best, error, n, exact))
+    return found
+
+
+def value_over_deals(
+    game: Any, seat: int, move: Action, bots: Sequence[str], seed: int, deals: int
+) -> list[float]:
+    """``move``'s value on each of the first ``deals`` deals of a measure seeded ``seed``
+    (what :func:`measure` averages; a test replays both moves with it)."""
+    exact = not hidden(game, seat)
+    return [one_deal(game, seat, move, bots, deal_seed(seed, i), exact) for i in range(deals)]
+
+
+def one_deal(
+    game: Any, seat: int, move: Action, bots: Sequence[str], seed: int, exact: bool = False
+) -> float:
+    """``move``'s value on the deal seeded ``seed`` (the game itself when ``exact``)."""
+    rng = random.Random(seed)
+    g = fork(game) if exact else redeal(game, seat, rng)
+    streams = None if exact else _streams(g, rng)
+    return play_out(g, seat, _bots(g, seat, bots, seed), streams, first=move)
+
+
+def _half_width(diffs: Sequence[float]) -> float:
+    n = len(diffs)
+    if n < 2:
+        return math.inf
+    mean = sum(diffs) / n
+    var = sum((d - mean) ** 2 for d in diffs) / (n - 1)
+    return Z95 * math.sqrt(var / n)
