@@ -6,7 +6,11 @@ server refuses widgets opened by the page and messages over 256 kB, :mod:`payme.
 but should a kernel grow anyway, it must not take the machine with it.  So the server
 
 * reads the resident memory of every kernel, its child processes included (an Analysis run's
-  worker processes), every :data:`SAMPLE_S` second from ``/proc``;
+  worker processes), every :data:`SAMPLE_S` second from ``/proc``; forked workers share
+  most of their pages with the kernel, so resident sets added up count those pages once per
+  process: a kernel whose sum passes the limit is measured again by its proportional set
+  size (``Pss``, each shared page divided among its sharers), which is what ends it or not
+  (reading it costs 10-80 ms a process, so only then);
 * ends a kernel over :data:`KERNEL_LIMIT_MB` (``--PaymeVoila.kernel_memory_mb``): its
   process group is killed, the kernel is shut down without a restart, and its page says that
   the connection was lost (``static/connection.js``);
@@ -76,8 +80,29 @@ def _own_rss_kb(pid: int) -> int:
 
 
 def rss_mb(pid: int) -> float:
-    """The resident memory of process ``pid`` and all its descendants, MB (0 if gone)."""
+    """The resident memory of process ``pid`` and all its descendants, MB (0 if gone); pages
+    shared between them are counted in each (so an upper bound of :func:`pss_mb`)."""
     return sum(_own_rss_kb(p) for p in _tree(pid)) / 1024
+
+
+def _own_pss_kb(pid: int) -> int:
+    try:
+        for line in Path(f"/proc/{pid}/smaps_rollup").read_text().splitlines():
+            if line.startswith("Pss:"):
+                return int(line.split()[1])
+    except (OSError, ValueError, IndexError):
+        pass
+    return _own_rss_kb(pid)
+
+
+def pss_mb(pid: int) -> float:
+    """The memory process ``pid`` and its descendants use together, MB: their proportional
+    set sizes, a page shared by n of them counted 1/n in each.
+
+    >>> 0 < pss_mb(os.getpid()) <= rss_mb(os.getpid()) + 1
+    True
+    """
+    return sum(_own_pss_kb(p) for p in _tree(pid)) / 1024
 
 
 def kernel_pid(kernel_manager: Any, kernel_id: str) -> int | None:
@@ -103,7 +128,11 @@ def end_process_group(pid: int) -> None:
 
 class MemoryWatch:
     """Measures the kernels of ``kernel_manager`` (:meth:`sample`), ends those over
-    ``limit_mb`` through ``end(kernel_id, used_mb)``, and keeps the total in ``total_mb``."""
+    ``limit_mb`` through ``end(kernel_id, used_mb)``, and keeps the total in ``total_mb``.
+
+    ``measure`` is the cheap measure taken every time (:func:`rss_mb`), ``confirm`` the exact
+    one taken when the cheap one passes the limit (:func:`pss_mb`).
+    """
 
     def __init__(
         self,
@@ -111,11 +140,13 @@ class MemoryWatch:
         limit_mb: float,
         end: Callable[[str, float], None],
         measure: Callable[[int], float] = rss_mb,
+        confirm: Callable[[int], float] = pss_mb,
     ) -> None:
         self.kernel_manager = kernel_manager
         self.limit_mb = limit_mb
         self.end = end
         self.measure = measure
+        self.confirm = confirm
         self.used: dict[str, float] = {}
         self.ended: set[str] = set()
 
@@ -130,7 +161,10 @@ class MemoryWatch:
             pid = kernel_pid(self.kernel_manager, kernel_id)
             if pid is None:
                 continue
-            used[kernel_id] = mb = self.measure(pid)
+            mb = self.measure(pid)
+            if mb > self.limit_mb:
+                mb = min(mb, self.confirm(pid))
+            used[kernel_id] = mb
             if mb > self.limit_mb and kernel_id not in self.ended:
                 self.ended.add(kernel_id)
                 self.end(kernel_id, mb)
