@@ -91,6 +91,10 @@ MAX_CONNECT_S = 300.0
 # second of receiving the page's head (it asks twice a second until answered), so silence
 # means a client that does not run the page (a crawler, a script, a link preview).
 FIRST_CONTACT_S = 5.0
+# How long after its render a silent page keeps its render turn: a browser's first question
+# usually comes before the render ends (the page's head arrives first), so a page still silent
+# by then passes its turn on, and keeps its kernel until FIRST_CONTACT_S.
+SILENT_TURN_S = 1.0
 STATIC = Path(__file__).resolve().parent / "static"
 # The busy page asks the browser to come back after this many seconds.
 RETRY_AFTER_S = 5
@@ -403,7 +407,18 @@ def budget_handlers(render_handler: Any) -> tuple[type, type]:
             if not self._connected(kernel_id):
                 budget.awaiting[kernel_id] = time.monotonic()
                 loop = asyncio.get_running_loop()
+                loop.call_later(
+                    min(SILENT_TURN_S, budget.first_contact_s),
+                    self._turn_if_silent,
+                    budget,
+                    kernel_id,
+                )
                 loop.call_later(budget.first_contact_s, self._if_silent, budget, kernel_id)
+
+        def _turn_if_silent(self, budget: KernelBudget, kernel_id: str) -> None:
+            """A page silent :data:`SILENT_TURN_S` after its render passes its turn on."""
+            if kernel_id not in budget.heard and not self._connected(kernel_id):
+                budget.page_opened(kernel_id)
 
         def _if_silent(self, budget: KernelBudget, kernel_id: str) -> None:
             """A page that has not spoken :data:`FIRST_CONTACT_S` after its render: give its
