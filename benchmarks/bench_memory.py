@@ -28,7 +28,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from payme.app.memory import KERNEL_LIMIT_MB, pss_mb, rss_mb
+from payme.app.memory import default_kernel_limit_mb, pss_mb, rss_mb
 from tests.e2e.conftest import CHROMIUM, CHROMIUM_ARGS, NOTEBOOKS, VoilaServer, page_kernel_pids
 
 
@@ -110,6 +110,8 @@ def _analysis(page: Any) -> None:
 
 
 PAGE_READY = ".jupyter-widgets"
+# BENCH_MEMORY_PAGES="analysis play" measures only those pages.
+ONLY = os.environ.get("BENCH_MEMORY_PAGES", "").split()
 USES: list[tuple[str, str, str, Callable[[Any], None]]] = [
     ("index", "", ".payme-landing", _idle),
     ("learn_pay_me", "", PAGE_READY, _idle),
@@ -139,6 +141,8 @@ def run() -> str:
             with sync_playwright() as pw:
                 browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
                 for name, query, ready, use in USES:
+                    if ONLY and name not in ONLY:
+                        continue
                     while page_kernel_pids(server):
                         time.sleep(0.5)
                     context = browser.new_context(viewport={"width": 1280, "height": 900})
@@ -164,7 +168,8 @@ def run() -> str:
         "with its worker processes (MB): resident, once the page has loaded; at its peak "
         "during use, resident sets added up (pages the workers share with the kernel counted "
         "in each) and proportional sets (Pss: what the server's limit is checked against); "
-        f"address space mapped (VmSize) at its peak. Limit: {KERNEL_LIMIT_MB} MB a kernel.",
+        f"address space mapped (VmSize) at its peak. Limit here: {default_kernel_limit_mb()} MB "
+        "a kernel.",
         "",
         "| page | use | loaded MB | peak resident, added up MB | peak Pss MB | address space MB |",
         "|---|---|---|---|---|---|",

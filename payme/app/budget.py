@@ -57,9 +57,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from payme.app.memory import (
-    KERNEL_LIMIT_MB,
     SAMPLE_S,
     MemoryWatch,
+    default_kernel_limit_mb,
     end_process_group,
     kernel_pid,
 )
@@ -477,7 +477,7 @@ def watch_kernel_manager(
     idle_timeout: float,
     log: Any,
     spares: SparePool | None = None,
-    kernel_memory_mb: float = KERNEL_LIMIT_MB,
+    kernel_memory_mb: float | None = None,
 ) -> None:
     """Hook the budget into the kernel manager: give a visit a spare kernel if one fits
     (``spares``), release a visit's reservation once its kernel runs, keep the culler off
@@ -492,13 +492,14 @@ def watch_kernel_manager(
     cull_original = kernel_manager.cull_kernel_if_idle
     connect_original = kernel_manager.notify_connect
     culler: list[PeriodicCallback] = []
+    limit_mb = kernel_memory_mb or default_kernel_limit_mb()
 
     def end(kernel_id: str, used_mb: float) -> None:
         log.warning(
             "payme: kernel %s uses %.0f MB, over its limit of %.0f MB; ending it",
             kernel_id,
             used_mb,
-            kernel_memory_mb,
+            limit_mb,
         )
         pid = kernel_pid(kernel_manager, kernel_id)
         if pid is not None:
@@ -511,7 +512,7 @@ def watch_kernel_manager(
         with contextlib.suppress(Exception):  # gone meanwhile (the restarter saw it die)
             await shutdown_kernel(kernel_id, now=True)
 
-    memory = MemoryWatch(kernel_manager, kernel_memory_mb, end)
+    memory = MemoryWatch(kernel_manager, limit_mb, end)
     budget.memory_used = lambda: memory.total_mb
 
     async def cull() -> None:

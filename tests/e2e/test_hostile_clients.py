@@ -437,7 +437,8 @@ def test_the_security_limits_are_in_the_docs() -> None:
     for number in (
         f"{sockets.MAX_MESSAGE_BYTES // 1024} kB",
         f"{sockets.MAX_FRAME_BYTES // 2**20} MB",
-        f"{memory.KERNEL_LIMIT_MB} MB",
+        f"{memory.KERNEL_BASE_MB} MB",
+        f"{memory.default_kernel_limit_mb(2):,} MB",
         f"{memory.ADDRESS_SPACE_MB:,} MB",
         f"{server.MAX_URL_BYTES // 1024} kB",
         f"{budget.FIRST_CONTACT_S:.0f} s",
