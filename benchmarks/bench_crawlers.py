@@ -27,6 +27,7 @@ docs/benchmarks.md)::
 
 from __future__ import annotations
 
+import http.client
 import os
 import platform
 import statistics
@@ -73,7 +74,7 @@ def _crawl(server: VoilaServer, headers: dict[str, str], statuses: list[int]) ->
                 statuses.append(response.status)
         except urllib.error.HTTPError as error:
             statuses.append(error.code)
-        except OSError:
+        except (OSError, http.client.HTTPException):  # cut off (the server stopping at the end)
             statuses.append(0)
 
     threads = [threading.Thread(target=one) for _ in range(GETS)]

@@ -28,7 +28,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from payme.app.memory import KERNEL_LIMIT_MB, rss_mb
+from payme.app.memory import default_kernel_limit_mb, pss_mb, rss_mb
 from tests.e2e.conftest import CHROMIUM, CHROMIUM_ARGS, NOTEBOOKS, VoilaServer, page_kernel_pids
 
 
@@ -43,19 +43,24 @@ def _vsz_mb(pid: int) -> float:
 
 
 class Peak:
-    """The page kernel's peak resident memory (with its children) and address space."""
+    """The page kernel's peak resident memory (with its children: resident sets added up,
+    every 0.2 s, and proportional sets, every second) and its address space."""
 
     def __init__(self, server: VoilaServer) -> None:
         self.server = server
-        self.rss = self.vsz = 0.0
+        self.rss = self.pss = self.vsz = 0.0
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, daemon=True)
 
     def _run(self) -> None:
+        turn = 0
         while not self._stop.is_set():
             for pid in page_kernel_pids(self.server):
                 self.rss = max(self.rss, rss_mb(pid))
                 self.vsz = max(self.vsz, _vsz_mb(pid))
+                if turn % 5 == 0:
+                    self.pss = max(self.pss, pss_mb(pid))
+            turn += 1
             time.sleep(0.2)
 
     def __enter__(self) -> Peak:
@@ -105,6 +110,8 @@ def _analysis(page: Any) -> None:
 
 
 PAGE_READY = ".jupyter-widgets"
+# BENCH_MEMORY_PAGES="analysis play" measures only those pages.
+ONLY = os.environ.get("BENCH_MEMORY_PAGES", "").split()
 USES: list[tuple[str, str, str, Callable[[Any], None]]] = [
     ("index", "", ".payme-landing", _idle),
     ("learn_pay_me", "", PAGE_READY, _idle),
@@ -134,6 +141,8 @@ def run() -> str:
             with sync_playwright() as pw:
                 browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
                 for name, query, ready, use in USES:
+                    if ONLY and name not in ONLY:
+                        continue
                     while page_kernel_pids(server):
                         time.sleep(0.5)
                     context = browser.new_context(viewport={"width": 1280, "height": 900})
@@ -145,7 +154,7 @@ def run() -> str:
                         page.wait_for_timeout(4000)  # Analysis loads pandas after 3 s
                         opened = max((rss_mb(p) for p in page_kernel_pids(server)), default=0)
                         use(page)
-                    rows.append((name, query, opened, peak.rss, peak.vsz))
+                    rows.append((name, query, opened, peak.rss, peak.pss, peak.vsz))
                     print(f"{name} {query}: {opened:.0f} -> {peak.rss:.0f} MB", flush=True)
                     for tab in context.pages:
                         tab.close(run_before_unload=True)
@@ -155,16 +164,20 @@ def run() -> str:
             server.stop()
     lines = [
         f"Measured {started} on {platform.node()} · {os.cpu_count()} cores · load average "
-        f"{load} at the start; `python -m benchmarks.bench_memory`. Resident memory of the "
-        "page's kernel with its worker processes (MB), once the page has loaded and at its "
-        "peak during use; address space mapped (VmSize, MB) at its peak. Limit: "
-        f"{KERNEL_LIMIT_MB} MB a kernel.",
+        f"{load} at the start; `python -m benchmarks memory`. Memory of the page's kernel "
+        "with its worker processes (MB): resident, once the page has loaded; at its peak "
+        "during use, resident sets added up (pages the workers share with the kernel counted "
+        "in each) and proportional sets (Pss: what the server's limit is checked against); "
+        f"address space mapped (VmSize) at its peak. Limit here: {default_kernel_limit_mb()} MB "
+        "a kernel.",
         "",
-        "| page | use | loaded MB | peak MB | address space MB |",
-        "|---|---|---|---|---|",
+        "| page | use | loaded MB | peak resident, added up MB | peak Pss MB | address space MB |",
+        "|---|---|---|---|---|---|",
     ]
-    for name, query, opened, peak_mb, vsz in rows:
-        lines.append(f"| {name} | {query or '-'} | {opened:.0f} | {peak_mb:.0f} | {vsz:.0f} |")
+    for name, query, opened, peak_mb, pss, vsz in rows:
+        lines.append(
+            f"| {name} | {query or '-'} | {opened:.0f} | {peak_mb:.0f} | {pss:.0f} | {vsz:.0f} |"
+        )
     return "\n".join(lines) + "\n"
 
 

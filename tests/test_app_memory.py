@@ -33,15 +33,21 @@ class _Kernels:
 
 
 def test_a_kernel_over_its_limit_is_ended_once_and_the_total_is_kept() -> None:
-    used = {101: 80.0, 102: 700.0}
+    # Resident sets added up (shared pages counted in each process), then the exact measure.
+    rss = {101: 80.0, 102: 700.0, 103: 900.0}
+    pss = {101: 80.0, 102: 650.0, 103: 450.0}  # 103: a kernel and its forked workers
     ended: list[tuple[str, float]] = []
     watch = memory.MemoryWatch(
-        _Kernels({"a": 101, "b": 102}), 600, lambda k, mb: ended.append((k, mb)), used.__getitem__
+        _Kernels({"a": 101, "b": 102, "c": 103}),
+        600,
+        lambda k, mb: ended.append((k, mb)),
+        rss.__getitem__,
+        pss.__getitem__,
     )
     watch.sample()
     watch.sample()  # ended once, not again while it goes
-    assert ended == [("b", 700.0)]
-    assert watch.total_mb == 780.0
+    assert ended == [("b", 650.0)]
+    assert watch.total_mb == 80 + 650 + 450
 
 
 def test_the_budget_admits_a_visit_only_while_memory_leaves_room() -> None:

@@ -539,7 +539,9 @@ def _check_options(plan: Plan) -> None:
 
 __all__ = [
     "HOW_WON",
+    "MAX_GAMES",
     "STANDARD_MIX",
+    "Batches",
     "Plan",
     "PlayFn",
     "SimulationError",

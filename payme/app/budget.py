@@ -58,9 +58,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from payme.app.memory import (
-    KERNEL_LIMIT_MB,
     SAMPLE_S,
     MemoryWatch,
+    default_kernel_limit_mb,
     end_process_group,
     kernel_pid,
 )
@@ -93,6 +93,10 @@ MAX_CONNECT_S = 300.0
 # second of receiving the page's head (it asks twice a second until answered), so silence
 # means a client that does not run the page (a crawler, a script, a link preview).
 FIRST_CONTACT_S = 5.0
+# How long after its render a silent page keeps its render turn: a browser's first question
+# usually comes before the render ends (the page's head arrives first), so a page still silent
+# by then passes its turn on, and keeps its kernel until FIRST_CONTACT_S.
+SILENT_TURN_S = 1.0
 STATIC = Path(__file__).resolve().parent / "static"
 # The busy page asks the browser to come back after this many seconds.
 RETRY_AFTER_S = 5
@@ -405,7 +409,18 @@ def budget_handlers(render_handler: Any) -> tuple[type, type]:
             if not self._connected(kernel_id):
                 budget.awaiting[kernel_id] = time.monotonic()
                 loop = asyncio.get_running_loop()
+                loop.call_later(
+                    min(SILENT_TURN_S, budget.first_contact_s),
+                    self._turn_if_silent,
+                    budget,
+                    kernel_id,
+                )
                 loop.call_later(budget.first_contact_s, self._if_silent, budget, kernel_id)
+
+        def _turn_if_silent(self, budget: KernelBudget, kernel_id: str) -> None:
+            """A page silent :data:`SILENT_TURN_S` after its render passes its turn on."""
+            if kernel_id not in budget.heard and not self._connected(kernel_id):
+                budget.page_opened(kernel_id)
 
         def _if_silent(self, budget: KernelBudget, kernel_id: str) -> None:
             """A page that has not spoken :data:`FIRST_CONTACT_S` after its render: give its
@@ -464,7 +479,7 @@ def watch_kernel_manager(
     idle_timeout: float,
     log: Any,
     spares: SparePool | None = None,
-    kernel_memory_mb: float = KERNEL_LIMIT_MB,
+    kernel_memory_mb: float | None = None,
 ) -> None:
     """Hook the budget into the kernel manager: give a visit a spare kernel if one fits
     (``spares``), release a visit's reservation once its kernel runs, keep the culler off
@@ -479,13 +494,14 @@ def watch_kernel_manager(
     cull_original = kernel_manager.cull_kernel_if_idle
     connect_original = kernel_manager.notify_connect
     culler: list[PeriodicCallback] = []
+    limit_mb = kernel_memory_mb or default_kernel_limit_mb()
 
     def end(kernel_id: str, used_mb: float) -> None:
         log.warning(
             "payme: kernel %s uses %.0f MB, over its limit of %.0f MB; ending it",
             kernel_id,
             used_mb,
-            kernel_memory_mb,
+            limit_mb,
         )
         pid = kernel_pid(kernel_manager, kernel_id)
         if pid is not None:
@@ -498,7 +514,7 @@ def watch_kernel_manager(
         with contextlib.suppress(Exception):  # gone meanwhile (the restarter saw it die)
             await shutdown_kernel(kernel_id, now=True)
 
-    memory = MemoryWatch(kernel_manager, kernel_memory_mb, end)
+    memory = MemoryWatch(kernel_manager, limit_mb, end)
     budget.memory_used = lambda: memory.total_mb
 
     async def cull() -> None:

@@ -240,7 +240,7 @@ def make_app_class() -> type:
         watch_kernel_manager,
     )
     from payme.app.jinja_cache import install as cache_templates
-    from payme.app.memory import KERNEL_LIMIT_MB
+    from payme.app.memory import default_kernel_limit_mb
     from payme.app.sockets import MAX_FRAME_BYTES, kernel_socket_handler
     from payme.app.spare import SPARE_KERNELS, SparePool
 
@@ -285,10 +285,11 @@ def make_app_class() -> type:
         )
 
         kernel_memory_mb = Float(
-            KERNEL_LIMIT_MB,
+            0,
             config=True,
-            help="Resident memory (MB) a page's kernel may use, its worker processes "
-            "included; a kernel over it is ended and its page says the connection was lost.",
+            help="Memory (MB) a page's kernel may use, its worker processes included; a "
+            "kernel over it is ended and its page says the connection was lost (0: 400 MB "
+            "and 400 MB a core, see payme.app.memory).",
         )
         kernels_memory_mb = Float(
             0,
@@ -325,7 +326,7 @@ def make_app_class() -> type:
                 "%.0f MB for all",
                 budget.max_kernels,
                 budget.max_renders,
-                self.kernel_memory_mb,
+                self.kernel_memory_mb or default_kernel_limit_mb(),
                 budget.memory_mb or 0,
             )
             settings["payme_budget"] = budget
@@ -336,7 +337,7 @@ def make_app_class() -> type:
                 self.idle_timeout,
                 self.log,
                 spares,
-                kernel_memory_mb=self.kernel_memory_mb,
+                kernel_memory_mb=self.kernel_memory_mb or None,
             )
             return settings
 

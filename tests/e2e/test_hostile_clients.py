@@ -211,7 +211,7 @@ def test_no_kernel_message_shows_internals_whatever_the_page_sends(
     assert page_errors == []
 
 
-def test_a_three_pack_table_refuses_the_best_lay_off_in_words_when_the_game_lacks_it(
+def test_lay_off_the_best_on_a_three_pack_table_is_answered_in_words(
     open_page: Any,
 ) -> None:
     page = open_page("play", query="rules=three_pack&players=3&bots=greedy&seed=2")
@@ -229,6 +229,7 @@ def test_a_three_pack_table_refuses_the_best_lay_off_in_words_when_the_game_lack
         ],
     )
     notices = [t for t in result["received"] if '"notice"' in t]
+    # Refused with a reason (the game lacks the shortcut, or it is not the moment): in words.
     assert notices, "the table answered the gesture"
     assert not any("Something went wrong" in t for t in notices), notices
 
@@ -437,7 +438,8 @@ def test_the_security_limits_are_in_the_docs() -> None:
     for number in (
         f"{sockets.MAX_MESSAGE_BYTES // 1024} kB",
         f"{sockets.MAX_FRAME_BYTES // 2**20} MB",
-        f"{memory.KERNEL_LIMIT_MB} MB",
+        f"{memory.KERNEL_BASE_MB} MB",
+        f"{memory.default_kernel_limit_mb(2):,} MB",
         f"{memory.ADDRESS_SPACE_MB:,} MB",
         f"{server.MAX_URL_BYTES // 1024} kB",
         f"{budget.FIRST_CONTACT_S:.0f} s",
