@@ -12,7 +12,7 @@ import re
 import pytest
 
 from payme.analysis.review import GRADES, grade_of, review_game, review_text
-from payme.analysis.yardstick import PAY_ME, measure, value_over_deals
+from payme.analysis.yardstick import POINTS_MARGIN, measure, value_over_deals
 from payme.cards import parse_card, parse_hand
 from payme.game import make_bot
 from payme.game.actions import Discard, GoOut
@@ -164,9 +164,9 @@ def test_the_measure_agrees_with_a_replay_of_both_moves_over_the_same_deals() ->
 
 def test_the_yardstick_is_stated_once() -> None:
     review = review_game("denexa", 2, ("greedy",), 4, ["s", "d3H"])
-    assert review.stick is PAY_ME and review.unit == "points"
+    assert review.stick is POINTS_MARGIN and review.unit == "points"
     text = review_text(review)
-    assert text.count("Yardstick:") == 1 and PAY_ME.words in text
+    assert text.count("Yardstick:") == 1 and POINTS_MARGIN.words in text
     assert review.as_dict()["yardstick"]["tolerance"] == 0.5
 
 

@@ -44,6 +44,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from payme.analysis.stats import Z95
 from payme.cards import Card
 from payme.game.actions import Action, Draw
 from payme.memo import RecentMemo
@@ -55,7 +56,7 @@ __all__ = [
     "Measure",
     "Yardstick",
     "measure",
-    "play_out",
+    "play_to_the_end",
     "redeal",
     "yardstick",
 ]
@@ -67,8 +68,6 @@ MIN_DEALS = 32
 CONTINUATION = "strong"
 """The bot that plays your later moves in a play-out (the moves that follow the one
 measured); the other seats are played by the bots you played against."""
-Z95 = 1.96
-"""A 95% confidence interval's half-width, in standard errors."""
 
 
 @dataclass(frozen=True)
@@ -90,7 +89,7 @@ class Yardstick:
         return yours - best if self.lower_is_better else best - yours
 
 
-PAY_ME = Yardstick(
+POINTS_MARGIN = Yardstick(
     "points",
     True,
     0.5,
@@ -98,7 +97,7 @@ PAY_ME = Yardstick(
     "the penalty points you pay in the hand less the average the others pay "
     "(lower is better), over deals of the cards you had not seen",
 )
-THREE_PACK = Yardstick(
+WIN_CHANCE = Yardstick(
     "% win chance",
     False,
     5.0,
@@ -109,7 +108,7 @@ THREE_PACK = Yardstick(
 
 def yardstick(game: Any) -> Yardstick:
     """The yardstick of ``game``'s kind: points for Pay Me, win chance for Rummy 3-Pack."""
-    return PAY_ME if getattr(game, "KEEPS_SCORE", False) else THREE_PACK
+    return POINTS_MARGIN if getattr(game, "KEEPS_SCORE", False) else WIN_CHANCE
 
 
 @dataclass(frozen=True)
@@ -242,7 +241,7 @@ def _result(game: Any, seat: int, start: int) -> float | None:
     return 100.0 / len(winners) if seat in winners else 0.0
 
 
-def play_out(
+def play_to_the_end(
     game: Any,
     seat: int,
     bots: dict[int, Any],
@@ -369,7 +368,7 @@ def one_deal(
     rng = random.Random(seed)
     g = fork(game) if exact else redeal(game, seat, rng)
     streams = None if exact else _streams(g, rng)
-    return play_out(g, seat, _bots(g, seat, bots, seed), streams, first=move)
+    return play_to_the_end(g, seat, _bots(g, seat, bots, seed), streams, first=move)
 
 
 def _half_width(diffs: Sequence[float]) -> float:
