@@ -192,15 +192,16 @@ def test_preheated_kernel_reads_the_query_of_the_visit(
             time.sleep(0.5)
         page = context.new_page()
         page.goto(server.page_url("play", "rules=family&players=3&seed=2"))
-        message = page.locator(".payme-message")
-        message.wait_for(state="visible", timeout=120_000)
+        # The table's title names the rule set of the visit's query, and a seat its bot.
+        title = page.locator(".pm-title")
+        title.wait_for(state="visible", timeout=120_000)
         page.wait_for_function(
-            "() => document.querySelector('.payme-message').innerText.includes('family')",
+            "() => document.querySelector('.pm-title').innerText.includes('family')",
             timeout=60_000,
         )
-        assert "Pay Me (family rules, played for money): you against West (greedy bot)" in (
-            message.inner_text()
-        )
+        assert title.inner_text().startswith("Pay Me (family rules, played for money)")
+        seats = page.locator(".pm-table").first.inner_text()
+        assert "West" in seats and "greedy bot" in seats
         assert "Using pre-heated kernel" in server.log_tail(1000)
     finally:
         context.close()

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from .conftest import VoilaServer, leave, wait_ready
+from .conftest import BROWSER_HEADERS, VoilaServer, leave, wait_ready
 
 pytestmark = pytest.mark.e2e
 
@@ -158,7 +158,8 @@ def test_header_and_skeleton_arrive_before_the_kernel_has_run(voila_app: VoilaSe
     title and the skeleton come in the first bytes, long before the page is complete."""
     conn = http.client.HTTPConnection("127.0.0.1", voila_app.port, timeout=120)
     start = time.monotonic()
-    conn.request("GET", "/voila/render/hand_builder.ipynb")
+    # A browser's navigation (a plain GET, as a crawler sends, gets the static landing page).
+    conn.request("GET", "/voila/render/hand_builder.ipynb", headers=BROWSER_HEADERS)
     response = conn.getresponse()
     received, header_at = b"", None
     while chunk := response.read1(65536):
