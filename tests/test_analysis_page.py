@@ -8,6 +8,7 @@ from html import escape
 import pytest
 
 from payme.widgets.analysis import COLUMNS, AnalysisPage
+from tests.loop_helpers import run_in_own_loop
 
 
 @pytest.mark.parametrize(
@@ -97,7 +98,7 @@ def test_a_run_on_the_event_loop_streams_results_and_stops_keeping_them() -> Non
         page.stop()
         await page.wait()
 
-    asyncio.run(scenario())
+    run_in_own_loop(scenario())
     first, table = seen[0]
     assert "results so far: Pay Me (Denexa rules)" in table
     assert "Greedy" in table and "Random" in table and "(" in table  # with intervals
@@ -109,7 +110,6 @@ def test_a_run_on_the_event_loop_streams_results_and_stops_keeping_them() -> Non
 
 
 def test_stop_before_the_first_game_ends_shows_no_results() -> None:
-    import asyncio
 
     page = AnalysisPage()
     page.apply_query({"games": "5", "players": "2", "bots": "random"})
@@ -119,7 +119,7 @@ def test_stop_before_the_first_game_ends_shows_no_results() -> None:
         page.stop()  # before the task's first batch
         await page.wait()
 
-    asyncio.run(scenario())
+    run_in_own_loop(scenario())
     assert page.message.text == "Stopped before the first game ended: no results."
     assert page.results.value == "" and not page.run_button.disabled
 

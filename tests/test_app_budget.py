@@ -4,7 +4,6 @@ and the hooks on the kernel manager (a stand-in with Jupyter's method names)."""
 from __future__ import annotations
 
 import asyncio
-import concurrent.futures
 import datetime
 import logging
 from typing import Any
@@ -13,13 +12,7 @@ import pytest
 
 from payme.app import budget as b
 from payme.app.budget import KernelBudget, current_reservation, watch_kernel_manager
-
-
-def _run(coroutine: Any) -> Any:
-    """``asyncio.run`` in a thread of its own: in a whole test run, Playwright's sync API may
-    hold this thread's event loop."""
-    with concurrent.futures.ThreadPoolExecutor(1) as pool:
-        return pool.submit(asyncio.run, coroutine).result()
+from tests.loop_helpers import run_in_own_loop as _run
 
 
 def test_default_kernels_are_bound_by_cpu_and_by_memory() -> None:

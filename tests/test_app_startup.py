@@ -19,9 +19,7 @@ from jupyter_client.manager import KernelManager
 from payme.app.jinja_cache import MemoryBytecodeCache, install
 from payme.app.kernel_client import PageKernelClient
 from payme.app.server import SHARE
-from tests.test_app_budget import (
-    _run,  # asyncio.run in a thread: Playwright may hold this one's loop
-)
+from tests.loop_helpers import run_in_own_loop as _run
 
 
 def printed_by(client: Any, code: str) -> str:

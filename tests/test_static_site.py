@@ -17,6 +17,7 @@ from payme.analysis.simulate import simulate
 from payme.app import page as app_page
 from payme.app.page import PAGES, landing_html, query_params
 from payme.app.static_site import Shell, run_page
+from tests.loop_helpers import run_in_own_loop
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "static"))
@@ -100,7 +101,12 @@ def test_the_analysis_page_without_pandas_shows_tables_and_plots() -> None:
     page = AnalysisPage()
     page.plain = True
     page.apply_query({"rules": "denexa", "players": "2", "bots": "greedy,random", "games": "2"})
-    page.start()  # in this thread, as in a browser
+
+    async def in_the_browser() -> None:  # Pyodide's page has a running event loop
+        page.start()
+        await page.wait()
+
+    run_in_own_loop(in_the_browser())
     html = page.results.value
     assert html.count("<svg") == 2 and "<table" in html and "Download every row (44 rows" in html
     assert "Done: 2 games" in page.message.value

@@ -1,5 +1,5 @@
 """The declarer lays out the melds: ``JK 5H 6H`` declared in family takes an opponent's 7♥,
-which the engine's default layout (``5H 6H JK``, the joker as 7♥) would refuse."""
+which ``5H 6H JK`` (the joker as 7♥, the solver's first layout) would refuse."""
 
 from __future__ import annotations
 
@@ -40,16 +40,22 @@ def test_declaring_joker_five_six_of_hearts_takes_north_s_seven(
     _act(page, page.locator(f"{TABLE} .pm-stock"))
     page.locator(f'{TABLE} .pm-hand-card[data-card="9S"]').click()
     _act(page, page.locator(f"{TABLE} .pm-do-go-out"))
-    # The engine proposes its best layout: the joker on top of the run, as 7♥.
+    # The engine proposes the layout that leaves the fewest lay-off spots for the cards you
+    # have not seen: the joker at the low end, as 4♥ (as 7♥ it would let in 4♥ and 8♥).
     group = page.locator(f"{TABLE} .pm-arrange-group")
     expect(group).to_have_count(1)
-    expect(group.locator(".pm-reason")).to_contain_text("joker stands for 7♥")
-    # Move the joker to the low end: it stands for 4♥ now, and the engine says so.
-    joker = page.locator(f'{TABLE} .pm-arrange-card[data-card="JK"]')
-    joker.click()
-    _act(page, page.locator(f"{TABLE} .pm-do-left"))
-    _act(page, page.locator(f"{TABLE} .pm-do-left"))
+    expect(group.locator(".pm-reason")).to_contain_text("joker stands for 4♥")
     cards = page.locator(f"{TABLE} .pm-arrange-card")
+    assert [c.get_attribute("data-card") for c in cards.all()] == ["JK", "5H", "6H"]
+    # Move the joker to the top: it stands for 7♥ now, and the engine says so; then
+    # back (the joker stays picked).
+    page.locator(f'{TABLE} .pm-arrange-card[data-card="JK"]').click()
+    _act(page, page.locator(f"{TABLE} .pm-do-right"))
+    _act(page, page.locator(f"{TABLE} .pm-do-right"))
+    assert [c.get_attribute("data-card") for c in cards.all()] == ["5H", "6H", "JK"]
+    expect(group.locator(".pm-reason")).to_contain_text("joker stands for 7♥")
+    _act(page, page.locator(f"{TABLE} .pm-do-left"))
+    _act(page, page.locator(f"{TABLE} .pm-do-left"))
     assert [c.get_attribute("data-card") for c in cards.all()] == ["JK", "5H", "6H"]
     expect(group.locator(".pm-reason")).to_contain_text(
         re.compile(r"Valid run of hearts 4–6; joker stands for 4♥")
