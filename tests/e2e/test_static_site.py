@@ -263,9 +263,19 @@ def test_every_page_in_one_browser_python(site: str, browser: Any) -> None:
         expect()(page).to_have_url(re.compile(r"analysis\.html\?.*games=2"))
         ARTIFACTS.mkdir(exist_ok=True)
         page.screenshot(path=str(ARTIFACTS / "static-analysis-1280.png"))
+        # A long run streams its results and stops on Stop (a task on the browser's loop).
+        games.fill("2000")
+        games.press("Enter")
+        page.locator("button.payme-analysis-run").click()
+        results = page.locator(".payme-analysis-results")
+        expect()(results).to_contain_text("so far", timeout=TIMEOUT_MS)
+        page.locator("button.payme-analysis-stop").click()
+        expect()(page.get_by_text("Stopped after")).to_be_visible(timeout=TIMEOUT_MS)
+        expect()(results).to_contain_text("(stopped)")
 
         # Back returns to the Play page as it was left; Home shows the landing page.
-        page.go_back()  # Analysis' own address change (games=2)
+        page.go_back()  # Analysis' own address changes (games=2000, games=2)
+        page.go_back()
         page.go_back()
         expect()(page).to_have_url(re.compile(r"/play\.html"))
         expect()(page.locator(TABLE)).to_be_visible()
