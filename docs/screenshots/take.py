@@ -1,8 +1,9 @@
-"""Screenshots of every page of the app at desktop (1280x900) and phone (390x844) size.
+"""Screenshots of every page of the app at desktop (1280x900), laptop (1366x768) and phone
+(390x844) size.
 
 Run from the repository: ``.venv/bin/python docs/screenshots/take.py [page ...]``.  It serves
 the app (like ``make app``) on a free port, opens each page in Chromium, waits for its first
-control, and saves ``docs/screenshots/<page>-desktop.png`` and ``<page>-phone.png``.  It also
+control, and saves ``docs/screenshots/<page>-desktop.png``, ``-laptop.png`` and ``-phone.png``.  It also
 prints each page's document width at phone size (it must not exceed 390).
 """
 
@@ -31,7 +32,7 @@ PAGES = {
 }
 # What to do on a page before its picture: (button to click, text to wait for).
 ACTIONS = {"analysis_results": ("button.payme-analysis-run", "Done")}
-SIZES = {"desktop": (1280, 900), "phone": (390, 844)}
+SIZES = {"desktop": (1280, 900), "laptop": (1366, 768), "phone": (390, 844)}
 
 
 def open_page(browser: Any, url: str, size: tuple[int, int], ready: str) -> Any:
