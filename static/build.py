@@ -474,7 +474,9 @@ def build() -> None:
     shutil.rmtree(templates, ignore_errors=True)
     shutil.copytree(HERE / "template", templates)
     (templates / "static").mkdir()
-    shutil.copy2(REPO / "payme" / "app" / "static" / "payme.css", templates / "static" / "payme.css")
+    shutil.copy2(
+        REPO / "payme" / "app" / "static" / "payme.css", templates / "static" / "payme.css"
+    )
     (templates / "static_header.html.j2").write_text(static_header())
     log("building the site with Voici")
     run(venv / "bin" / "voici", "build", "--no-sourcemaps", cwd=work)
