@@ -873,6 +873,9 @@ class _Meld:
                 counts = [0] * len(most)
                 for p in kept:
                     counts[natural[p]] += 1
+                if not wilds:
+                    out.add(tuple(counts))  # the usual case: no place left to wild cards
+                    continue
                 room = [most[i] - counts[i] for i in wild]
                 for extra in _multisets(room, wilds):
                     filled = list(counts)
