@@ -75,9 +75,10 @@ def strength(games: int = GAMES, workers: int = WORKERS) -> dict[str, list[float
     """Per game, each bot kind's mean final total over its seats."""
     with get_context("spawn").Pool(workers) as pool:
         played = pool.map(_one_game, range(games), chunksize=8)
-    per_kind: dict[str, list[float]] = {name: [] for name in BOT_NAMES}
+    # The kinds of bot the lineup seats (BOT_NAMES also holds bots it leaves out).
+    per_kind: dict[str, list[float]] = {name: [] for name in BOT_NAMES if name in LINEUP}
     for bots, totals, _ in played:
-        for name in BOT_NAMES:
+        for name in per_kind:
             mine = [t for b, t in zip(bots, totals, strict=True) if b == name]
             per_kind[name].append(statistics.fmean(mine))
     return per_kind
@@ -190,7 +191,7 @@ def run() -> str:
         "",
         "Mean final total after 11 hands (lower is better), with 95% confidence intervals.",
         "",
-        *mean_total_rows(per_kind, BOT_NAMES),
+        *mean_total_rows(per_kind, per_kind),
     ]
     lines += ["", "| paired difference per game | mean | 95% interval |", "| --- | ---: | --- |"]
     for a, b in (("strong", "greedy"), ("greedy", "random"), ("strong", "random")):
