@@ -8,6 +8,14 @@
    differences strong − greedy and greedy − random (per game, each kind's mean over its
    seats) with their intervals.  Intervals are normal approximations (mean ± 1.96 s/√n).
 
+3. Many greedy games in one process: ``BENCH_GAMES_GREEDY`` four-player ``denexa`` games
+   (default 1000) with greedy bots in every seat, their CPU seconds in all (target ≤ 9 s),
+   played in chunks, each in a fresh process after one untimed game.  With
+   ``BENCH_GAMES_BASE`` set to a checkout of another commit (e.g. ``git worktree add
+   /tmp/base main``, its compiled core built or copied in), the same games are played there
+   too, chunk by chunk in turn with this checkout's so both see the same machine load, and
+   the table says whether every game ended the same in both.
+
 Run::
 
     .venv/bin/python -m benchmarks games          # or: .venv/bin/python -m benchmarks.bench_games
@@ -20,15 +28,22 @@ from __future__ import annotations
 
 import os
 import statistics
+import subprocess
+import sys
 import time
 from multiprocessing import get_context
+from pathlib import Path
 
-from benchmarks.report import heading, interval, mean_total_rows
+from benchmarks.report import commit, heading, interval, mean_total_rows
 from payme.game import BOT_NAMES, play_game
 
 GAMES = int(os.environ.get("BENCH_GAMES_N", "1000"))
 TIMED = int(os.environ.get("BENCH_GAMES_TIMED", "5"))
 WORKERS = int(os.environ.get("BENCH_GAMES_WORKERS", "2"))
+GREEDY = int(os.environ.get("BENCH_GAMES_GREEDY", "1000"))
+BASE = os.environ.get("BENCH_GAMES_BASE", "")
+CHUNKS = 4
+"""The greedy games are played in this many chunks on each side, alternating."""
 SEED = 2026
 LINEUP = ("strong", "greedy", "random", "greedy")
 
@@ -60,12 +75,76 @@ def strength(games: int = GAMES, workers: int = WORKERS) -> dict[str, list[float
     """Per game, each bot kind's mean final total over its seats."""
     with get_context("spawn").Pool(workers) as pool:
         played = pool.map(_one_game, range(games), chunksize=8)
-    per_kind: dict[str, list[float]] = {name: [] for name in BOT_NAMES}
+    # The kinds of bot the lineup seats (BOT_NAMES also holds bots it leaves out).
+    per_kind: dict[str, list[float]] = {name: [] for name in BOT_NAMES if name in LINEUP}
     for bots, totals, _ in played:
-        for name in BOT_NAMES:
+        for name in per_kind:
             mine = [t for b, t in zip(bots, totals, strict=True) if b == name]
             per_kind[name].append(statistics.fmean(mine))
     return per_kind
+
+
+# Run in a fresh process of either checkout: only the public API, so any commit runs it.
+_CHUNK = """
+import hashlib, sys, time
+from payme.game import play_game
+first, count = int(sys.argv[1]), int(sys.argv[2])
+play_game("denexa", 4, ("greedy",), seed=1)  # untimed: the first call's set-up
+digest = hashlib.sha256()
+started = time.process_time()
+for game in range(first, first + count):
+    digest.update(repr(play_game("denexa", 4, ("greedy",), seed=game).totals).encode())
+print(time.process_time() - started, digest.hexdigest())
+"""
+
+
+def _chunk(checkout: Path, first: int, count: int) -> tuple[float, str]:
+    """CPU seconds of ``count`` greedy games from seed ``first`` played in a fresh process
+    of ``checkout``, and a digest of their final totals."""
+    env = {**os.environ, "PYTHONPATH": str(checkout)}
+    done = subprocess.run(
+        [sys.executable, "-c", _CHUNK, str(first), str(count)],
+        cwd=checkout, env=env, capture_output=True, text=True, check=True, timeout=1200,
+    )  # fmt: skip
+    cpu, digest = done.stdout.split()
+    return float(cpu), digest
+
+
+def greedy_rows(games: int = GREEDY, base: str = BASE) -> list[str]:
+    """The table of many greedy games in one process, this checkout's (and ``base``'s)."""
+    here = Path(__file__).resolve().parent.parent
+    sides = [(f"this commit ({commit()})", here)]
+    if base:
+        sides.append((f"base ({commit(base)})", Path(base)))
+    cpu = {name: 0.0 for name, _ in sides}
+    digests: dict[str, list[str]] = {name: [] for name, _ in sides}
+    size = -(-games // CHUNKS)
+    loads = [os.getloadavg()[0]]
+    for k in range(CHUNKS):
+        first = SEED + 200_000 + k * size
+        count = min(size, games - k * size)
+        for name, checkout in sides if k % 2 == 0 else sides[::-1]:
+            seconds, digest = _chunk(checkout, first, count)
+            cpu[name] += seconds
+            digests[name].append(digest)
+        loads.append(os.getloadavg()[0])
+    lines = [
+        "",
+        f"### {games:,} greedy four-player denexa games in one process (target ≤ 9 s CPU)",
+        "",
+        f"In {CHUNKS} chunks, each a fresh process after one untimed game"
+        + (", the two checkouts' chunks in turn" if base else "")
+        + f"; load average (1 min) {min(loads):.1f}–{max(loads):.1f} during the run.",
+        "",
+        "| checkout | games | CPU s | CPU ms/game |",
+        "| --- | ---: | ---: | ---: |",
+    ]
+    for name, _ in sides:
+        lines.append(f"| {name} | {games:,} | {cpu[name]:.2f} | {1000 * cpu[name] / games:.2f} |")
+    if base:
+        same = digests[sides[0][0]] == digests[sides[1][0]]
+        lines += ["", f"Every game ended the same in both checkouts: {'yes' if same else 'NO'}."]
+    return lines
 
 
 def run() -> str:
@@ -74,7 +153,9 @@ def run() -> str:
         *heading(
             "Pay Me games with bots",
             f"BENCH_GAMES_N={GAMES} BENCH_GAMES_TIMED={TIMED} BENCH_GAMES_WORKERS={WORKERS} "
-            ".venv/bin/python -m benchmarks games",
+            f"BENCH_GAMES_GREEDY={GREEDY}"
+            + (f" BENCH_GAMES_BASE={BASE}" if BASE else "")
+            + " .venv/bin/python -m benchmarks games",
         ),
         "The machine is shared with other work: times are noisy upper bounds.",
         "",
@@ -98,6 +179,8 @@ def run() -> str:
         "hands end at the bots' safety turn limit (a hand with no declarer), which is what "
         "their time measures."
     )
+    if GREEDY:
+        lines += greedy_rows()
     if GAMES < 2:
         return "\n".join(lines) + "\n"
     per_kind = strength()
@@ -108,7 +191,7 @@ def run() -> str:
         "",
         "Mean final total after 11 hands (lower is better), with 95% confidence intervals.",
         "",
-        *mean_total_rows(per_kind, BOT_NAMES),
+        *mean_total_rows(per_kind, per_kind),
     ]
     lines += ["", "| paired difference per game | mean | 95% interval |", "| --- | ---: | --- |"]
     for a, b in (("strong", "greedy"), ("greedy", "random"), ("strong", "random")):

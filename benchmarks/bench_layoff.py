@@ -9,6 +9,11 @@
    (one card swapped or a meld added or dropped, keeping whatever is as slow or slower).
    Each position is timed once, as it comes (its whole hand is new to the process).
 
+3. Typical positions: every lay-off search of ``BENCH_LAYOFF_GAMES`` seeded four-player
+   greedy ``denexa`` games (default 100), as the game asks it (``best_placements`` with the
+   declarer's melds as the game holds them and the hand's layout known), each timed once
+   in a fresh process (their hands are new to it, as in a game).
+
 Targets: every position ≤ 100 ms of CPU; the first call in a fresh process ≤ 20 ms.
 A hand that lays off holds at most the most cards dealt plus one (14: every rule set deals
 at most 13), so larger hands are refused by the API with a clear error and not timed.
@@ -41,6 +46,7 @@ ISSUE_MELDS = [
 RANDOM = int(os.environ.get("BENCH_LAYOFF_RANDOM", "300"))
 CLIMB = int(os.environ.get("BENCH_LAYOFF_CLIMB", "300"))
 FRESH = int(os.environ.get("BENCH_LAYOFF_FRESH", "7"))
+GAMES = int(os.environ.get("BENCH_LAYOFF_GAMES", "100"))
 SEED = 2027
 LIMIT_MS, FIRST_MS = 100.0, 20.0
 
@@ -68,6 +74,77 @@ for name, dealt, hand, melds in json.load(sys.stdin):
     out.append((time.process_time() - began) * 1000)
 print(json.dumps(out))
 """
+
+
+# The game's lay-off searches: recorded from seeded greedy games (in this checkout), then
+# timed in a fresh process of either checkout.  Pickled: the melds keep their wild cards'
+# stand-ins, which their cards alone do not always tell.
+_RECORD_GAME_SEARCHES = """
+import pickle, sys
+import payme.layoff
+from payme.game import play_game
+asked = []
+search = payme.layoff.best_placements
+def recorded(hand, melds, rules, dealt, layout):
+    asked.append((hand, tuple(melds), dealt, (layout[0], tuple(layout[1]))))
+    return search(hand, melds, rules, dealt, layout)
+payme.layoff.best_placements = recorded
+for game in range(int(sys.argv[2])):
+    play_game("denexa", 4, ("greedy",), seed=2026 + game)
+with open(sys.argv[1], "wb") as f:
+    pickle.dump(asked, f)
+"""
+
+_TIME_GAME_SEARCHES = """
+import hashlib, json, pickle, sys, time
+from payme.layoff import best_placements
+with open(sys.argv[1], "rb") as f:
+    asked = pickle.load(f)
+out, digest = [], hashlib.sha256()
+for hand, melds, dealt, layout in asked:
+    began = time.process_time()
+    found = best_placements(hand, melds, "denexa", dealt, layout)
+    out.append((time.process_time() - began) * 1000)
+    digest.update(repr(found).encode())
+print(json.dumps([out, digest.hexdigest()]))
+"""
+
+
+def game_searches(checkouts: list[tuple[str, Path | None]]) -> list[str]:
+    """Section 3: the game's lay-off searches timed in each checkout (rows of a table)."""
+    import tempfile
+
+    rows = []
+    with tempfile.TemporaryDirectory() as tmp:
+        saved = str(Path(tmp) / "searches.pickle")
+        cmd, env = _python_in(None)
+        subprocess.run([*cmd, _RECORD_GAME_SEARCHES, saved, str(GAMES)], env=env, check=True)
+        digests = []
+        for label, root in checkouts:
+            cmd, env = _python_in(root)
+            done = subprocess.run([*cmd, _TIME_GAME_SEARCHES, saved], capture_output=True,
+                                  text=True, env=env, check=True, cwd=root)  # fmt: skip
+            times, digest = json.loads(done.stdout.splitlines()[-1])
+            digests.append(digest)
+            ordered = sorted(times)
+            rows.append(
+                f"| {label} | {_uptime()} | {len(times)} | {_ms(statistics.median(times))} | "
+                f"{_ms(statistics.fmean(times))} | {_ms(ordered[int(0.95 * (len(ordered) - 1))])} "
+                f"| {sum(times):.0f} |"
+            )
+    same = "yes" if len(set(digests)) == 1 else "NO"
+    return [
+        "",
+        f"### The game's lay-off searches: {GAMES} seeded greedy four-player denexa games",
+        "",
+        "Each search as the game asks it, timed once in a fresh process (ms of CPU).",
+        "",
+        "| code | load | searches | median | mean | p95 | total |",
+        "| --- | --- | ---: | ---: | ---: | ---: | ---: |",
+        *rows,
+        "",
+        f"Every search found the same lay-offs in each checkout: {same}.",
+    ]
 
 
 def _python_in(root: Path | None) -> tuple[list[str], dict[str, str]]:
@@ -176,6 +253,8 @@ def run() -> str:
             f"{_ms(statistics.median(later))} | {runs[0][2]} |"
         )
     ours_first = statistics.median(f for f, _, _ in first_calls(None)[:3])
+    if GAMES:
+        lines += game_searches(checkouts)
     lines += ["", "### Hard positions built at random, then a hill climb from the slowest", ""]
     lines += [
         f"{RANDOM} random positions and {CLIMB} climbing steps per rule set; each timed once.",

@@ -42,11 +42,13 @@ def cpu_name() -> str:
     return cpu
 
 
-def commit() -> str:
-    """The short hash of the checked-out commit, or ``"unknown"`` outside a git checkout."""
+def commit(checkout: str | None = None) -> str:
+    """The short hash of the checked-out commit (of the current directory's checkout, or of
+    ``checkout``), or ``"unknown"`` outside a git checkout."""
+    where = [] if checkout is None else ["-C", checkout]
     try:
-        done = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True,
-                              text=True, check=True, timeout=10)  # fmt: skip
+        done = subprocess.run(["git", *where, "rev-parse", "--short", "HEAD"],
+                              capture_output=True, text=True, check=True, timeout=10)  # fmt: skip
     except (OSError, subprocess.SubprocessError):
         return "unknown"
     return done.stdout.strip()

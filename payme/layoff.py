@@ -43,7 +43,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from itertools import pairwise, product
+from itertools import combinations, pairwise, product
 from typing import TYPE_CHECKING, Any
 
 from payme.cards import CARDS, N_REGULAR, SUITS, Card, CardError, CardsLike, format_hand, html_by
@@ -321,6 +321,11 @@ def _grow(
     if not found:
         return None
     grown, at = meld_at(found, 0)
+    # Valid as grown: a game lays off onto it next without checking it again.
+    checked = table_for(_CHECKED, t)
+    if len(checked) >= _GROWN_MOST:
+        checked.clear()
+    checked[found[:at]] = True
     return grown, cards_of(found[at:])
 
 
@@ -444,6 +449,65 @@ def single_lay_offs(
 
 def _candidates(meld: Meld, hand: Counter[Card], t: RuleTables) -> Counter[Card]:
     """The hand's cards that could take part in some lay-off onto ``meld``."""
+    mask = _candidate_mask(meld, t)
+    return Counter({c: n for c, n in hand.items() if mask >> c.index & 1})
+
+
+def _candidate_mask(meld: Meld, t: RuleTables) -> int:
+    """The kinds of card of the pack that could take part in some lay-off onto ``meld``
+    (:func:`_candidates` of a hand holding every kind), as a mask of card indices: the
+    wild cards that may play in its kind of meld, and the natural cards of a set's rank or
+    beyond either end of a run (a test compares it with :func:`_candidates_in`)."""
+    kind = meld.kind
+    if kind == "single":
+        return 0
+    wild, natural = _kind_masks(t)
+    mask = wild.get(kind, 0)
+    if meld.all_wild:
+        return mask
+    if kind == "set":
+        rank = meld.rank
+        if rank is not None:
+            mask |= natural & (0x1 | 0x1 << 13 | 0x1 << 26 | 0x1 << 39) << (rank - 1)
+        return mask
+    suit, low, high = meld.suit, meld.low or 0, meld.high or 0
+    if suit is not None:
+        base = SUITS.index(suit) * 13
+        ranks = 0
+        for r in range(1, 14):
+            if r < low or r > high or (r == 1 and t.ace_high and high < ACE_HIGH):
+                ranks |= 1 << (r - 1)
+        mask |= natural & ranks << base
+    return mask
+
+
+def _kind_masks(t: RuleTables) -> tuple[dict[str, int], int]:
+    """The pack's kinds of card that may play wild in a set and in a run, and its natural
+    cards, as masks of card indices (cards that are melds alone or never melded left out)."""
+    found = _KIND_MASKS.get(t)
+    if found is None:
+        wild = {"set": 0, "run": 0}
+        natural = 0
+        for c in _pack_kinds(t):
+            i = c.index
+            if i in t.single or i in t.never:
+                continue
+            for kind in wild:
+                if _is_wild_in(c, kind, t):
+                    wild[kind] |= 1 << i
+            if i < N_REGULAR:
+                natural |= 1 << i
+        if len(_KIND_MASKS) >= 256:
+            _KIND_MASKS.clear()
+        found = _KIND_MASKS[t] = (wild, natural)
+    return found
+
+
+_KIND_MASKS: dict[RuleTables, tuple[dict[str, int], int]] = {}
+
+
+def _candidates_in(meld: Meld, hand: Counter[Card], t: RuleTables) -> Counter[Card]:
+    """:func:`_candidates`, card by card."""
     kind = meld.kind
     if kind == "single":
         return Counter()
@@ -566,7 +630,7 @@ def _grown_mask(meld: Meld, t: RuleTables) -> int:
     as_wild: dict[str | None, bool] = {}
     natural = _natural_here(meld)
     code = meld_code(meld)
-    for card in _candidates(meld, _pack_kinds(t), t):
+    for card in _candidates_in(meld, _pack_kinds(t), t):
         scope = t.scope[card.index]
         if natural(card):
             fits = _grows(meld, code, (card,), t)
@@ -702,6 +766,44 @@ class _Meld:
         self.room = max(0, min(room, sum(self.most)))
         self.places = _run_places(meld, self.kinds, t)
         self.by_size: dict[int, list[tuple[Card, ...]]] = {}
+        if self.places is not None and self.room:
+            self._reach()
+
+    def _reach(self) -> None:
+        """For a run: how many wild cards the places below and above it need, the first
+        ``b`` of them taken (``down[b]``, ``up[b]``: places whose own card the hand does
+        not hold); the most cards a lay-off can take (``room``), and the candidates left
+        to those that can take part in one (a card beyond a gap the wild cards held cannot
+        fill never can)."""
+        assert self.places is not None
+        natural, wild = self.places
+        meld, t = self.meld, self.t
+        low, high = meld.low or 0, meld.high or 0
+        top = ACE_HIGH if self.t.ace_high else 13
+        held = sum(self.most[i] for i in wild)
+        down, up = [0], [0]
+        for steps, start, end in ((down, low - 1, 0), (up, high + 1, top + 1)):
+            step = 1 if end > start else -1
+            for place in range(start, end, step):
+                if len(steps) > self.room:
+                    break
+                need = steps[-1] + (place not in natural)
+                if need > held:
+                    break
+                steps.append(need)
+        self.down, self.up = down, up
+        reach = max(
+            b + a for b in range(len(down)) for a in range(len(up)) if down[b] + up[a] <= held
+        )
+        self.room = min(self.room, reach)
+        # Natural cards at places no lay-off reaches take part in none.
+        reached = {*range(low - len(down) + 1, low), *range(high + 1, high + len(up))}
+        keep = set(wild) | {i for place, i in natural.items() if place in reached}
+        if len(keep) < len(self.kinds):
+            self.kinds = [c for i, c in enumerate(self.kinds) if i in keep]
+            self.most = [n for i, n in enumerate(self.most) if i in keep]
+            self.places = _run_places(meld, self.kinds, t)
+            self.room = min(self.room, sum(self.most))
 
     def options(self, size: int) -> list[tuple[Card, ...]]:
         """Every distinct set of ``size`` of the hand's cards that grows the meld validly,
@@ -736,7 +838,6 @@ class _Meld:
         natural, wild = self.places
         meld, t, most = self.meld, self.t, self.most
         low, high = meld.low or 0, meld.high or 0
-        top = ACE_HIGH if t.ace_high else 13
         old_wild = {
             low + i
             for i, (c, s) in enumerate(zip(meld.cards, meld.stands_for, strict=True))
@@ -747,18 +848,24 @@ class _Meld:
         if t.half_limit:
             wild_most = min(wild_most, (len(meld) + size) // 2 - len(old_wild))
         wild_held = sum(most[i] for i in wild)
+        budget = min(wild_most, wild_held)  # wild cards the grown run can hold
         out: set[tuple[int, ...]] = set()
+        down, up = self.down, self.up
         for below in range(size + 1):
-            lo, hi = low - below, high + size - below
-            if lo < 1 or hi > top:
+            above = size - below
+            # The places whose own card is not held take wild cards (the most the run can
+            # hold); of the places whose card is held, at most what the wild cards left
+            # allow take one instead (each choice of those is one arrangement).
+            if below >= len(down) or above >= len(up):
                 continue
+            spare = budget - down[below] - up[above]
+            if spare < 0:
+                continue
+            lo, hi = low - below, high + above
             new = [*range(lo, low), *range(high + 1, hi + 1)]
             own = [p for p in new if p in natural]
-            for mine in product((False, True), repeat=len(own)):
-                kept = {p for p, chosen in zip(own, mine, strict=True) if chosen}
+            for kept in _kept(own, spare):
                 wilds = size - len(kept)
-                if wilds > wild_most or wilds > wild_held:
-                    continue
                 if t.adjacent_limit:
                     places = old_wild.union(p for p in new if p not in kept)
                     if any(p + 1 in places for p in places):
@@ -766,6 +873,9 @@ class _Meld:
                 counts = [0] * len(most)
                 for p in kept:
                     counts[natural[p]] += 1
+                if not wilds:
+                    out.add(tuple(counts))  # the usual case: no place left to wild cards
+                    continue
                 room = [most[i] - counts[i] for i in wild]
                 for extra in _multisets(room, wilds):
                     filled = list(counts)
@@ -773,6 +883,13 @@ class _Meld:
                         filled[i] += n
                     out.add(tuple(filled))
         return out
+
+
+def _kept(own: list[int], spare: int) -> Iterator[set[int]]:
+    """The subsets of the places ``own`` that leave out at most ``spare`` of them."""
+    for given in range(min(spare, len(own)) + 1):
+        for left_out in combinations(own, given):
+            yield set(own).difference(left_out)
 
 
 _Choice = tuple[tuple[int, tuple[Card, ...]], ...]
@@ -1043,7 +1160,13 @@ class _Search:
         self.cards = cards
         self.t = t
         counts = Counter(cards)
-        self.melds = [(i, _Meld(m, counts, t)) for i, m in enumerate(declared)]
+        # Only the melds some card of the hand could join (a mask each, known by meld).
+        held = 0
+        for c in counts:
+            held |= 1 << c.index
+        self.melds = [
+            (i, _Meld(m, counts, t)) for i, m in enumerate(declared) if _candidate_mask(m, t) & held
+        ]
         self.evaluations: dict[tuple[Card, ...], Evaluation] = {}
         # Set by choose: the melds that can take cards and the candidate kinds of card.
         self._live: list[tuple[int, _Meld]] = []

@@ -537,11 +537,24 @@ def test_a_runs_lay_offs_are_those_growing_it_of_every_set_of_cards(ruleset: Rul
     # The lay-off search lists a run's lay-offs from the places next to it (each holding
     # its own card or a wild card) instead of growing the run with every set of the hand's
     # candidate cards: both must find the same lay-offs, wild limits and aces included.
-    from payme.layoff import _grow, _Meld, _multisets
+    # The search also drops the sizes and the cards beyond the reach of the wild cards
+    # held: every size and every candidate card is compared here, those dropped included.
+    # (Which cards could join a meld is read from a mask worked out from its rank, suit
+    # and ends: for sets and runs alike, it must be the cards _candidates_in finds.)
+    from payme.layoff import (
+        _candidate_mask,
+        _candidates,
+        _candidates_in,
+        _grow,
+        _Meld,
+        _multisets,
+        _pack_kinds,
+    )
+    from payme.melds import RUN_MOST
 
     rng = random.Random(f"run-options-{ruleset.name}-{CUSTOM_LIMITS.index(ruleset)}")
     name = ruleset.name.removesuffix("-custom")
-    compared = 0
+    compared = masks = 0
     for _ in range(120):
         dealt = rng.choice([3, 5, 7, 9, 12, 13])
         t = tables_for(ruleset, dealt)
@@ -550,20 +563,26 @@ def test_a_runs_lay_offs_are_those_growing_it_of_every_set_of_cards(ruleset: Rul
                 meld = parse_declared_meld(meld, ruleset, dealt)
             except ValueError:
                 continue  # valid under the preset, not under the custom limits
+            found = _candidates_in(meld, _pack_kinds(t), t)
+            assert _candidate_mask(meld, t) == sum(1 << c.index for c in found), str(meld)
+            masks += 1
             hand = random_layoff_hand(rng, name, dealt, [meld])
             hand += random_layoff_hand(rng, name, dealt, [meld])
             m = _Meld(meld, Counter(hand), t)
             if m.places is None:
                 continue
-            for size in range(1, m.room + 1):
+            every = _candidates(meld, Counter(hand), t)
+            kinds, most = sorted(every), [every[c] for c in sorted(every)]
+            for size in range(1, min(RUN_MOST - len(meld), sum(most)) + 1):
                 tried = (
-                    tuple(c for c, n in zip(m.kinds, counts, strict=True) for _ in range(n))
-                    for counts in _multisets(m.most, size)
+                    tuple(c for c, n in zip(kinds, counts, strict=True) for _ in range(n))
+                    for counts in _multisets(most, size)
                 )
                 expected = sorted(a for a in tried if _grow(meld, a, t) is not None)
                 assert m.options(size) == expected, (str(meld), hand, size, dealt)
                 compared += 1
     assert compared >= 100
+    assert masks >= 200
 
 
 @given(

@@ -427,17 +427,21 @@ class PayMeGame(Game):
             return []
         phase = self.phase
         if phase in ("draw", "final_draw"):
-            return [Draw(seat, src) for src in self._draw_sources() if self._can_draw_from(src)]
+            return [_draw(seat, src) for src in self._draw_sources() if self._can_draw_from(src)]
         if phase == "lay_off":
             return self._layoff_options(seat)
         if phase != "discard" and phase != "final_discard":
             return []
+        hand = sort_cards(self._hands[seat])
         barred = self.rules.never_discarded
+        # The hand in order, each card once (dict keys keep the order).
         throws: list[Action] = [
-            _discard(seat, c) for c in sort_cards(set(self._hands[seat])) if c.token not in barred
+            _discard(seat, c) for c in dict.fromkeys(hand) if not barred or c.token not in barred
         ]
         if phase == "discard":
-            return [GoOut(seat, d) for d in self._go_out_discards()] + throws
+            outs = self._go_out_discards(hand)
+            if outs:
+                return [GoOut(seat, d) for d in outs] + throws
         return throws
 
     def _draw_sources(self) -> tuple[DrawFrom, ...]:
@@ -448,10 +452,12 @@ class PayMeGame(Game):
     def _can_draw_from(self, source: DrawFrom) -> bool:
         return bool(self._stock) if source == "stock" else bool(self._pile)
 
-    def _go_out_discards(self) -> tuple[Card | None, ...]:
+    def _go_out_discards(self, key: tuple[Card, ...] | None = None) -> tuple[Card | None, ...]:
+        """Every discard that lets the player to move go out (``key``: their hand sorted)."""
         seat = self.to_move
         assert seat is not None
-        key = sort_cards(self._hands[seat])
+        if key is None:
+            key = sort_cards(self._hands[seat])
         if self._go_out_cache is None or self._go_out_cache[0] != key:
             from payme.game.evaluation import go_out_discards
 
@@ -983,6 +989,18 @@ class PayMeGame(Game):
 
 
 _DISCARDS: dict[int, Discard] = {}
+_DRAWS: dict[tuple[int, str], Draw] = {}
+
+
+def _draw(seat: int, source: DrawFrom) -> Draw:
+    """``Draw(seat, source)``, one object for each (actions are values; the legal actions
+    list the draws at every turn)."""
+    action = _DRAWS.get((seat, source))
+    if action is None:
+        action = _DRAWS[seat, source] = Draw(seat, source)
+    return action
+
+
 _LAST_MASKS: list[Any] = [(), None, []]
 
 
