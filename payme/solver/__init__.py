@@ -311,7 +311,14 @@ def _prepared(rules: RulesLike, dealt: int | None) -> tuple[RuleTables, Natural]
     if nat.hands is not None:
         # What the compiled core's evaluations are: this module's, laid out here.
         nat.hands.bind(
-            Evaluation, t.rules, t.dealt, _laid_out_later, t, _discard_laid_out, _card_indexes
+            Evaluation,
+            t.rules,
+            t.dealt,
+            _laid_out_later,
+            t,
+            _discard_laid_out,
+            _card_indexes,
+            BestDiscard,
         )
     if cacheable:
         if len(_PREPARED) > 256:
@@ -321,14 +328,17 @@ def _prepared(rules: RulesLike, dealt: int | None) -> tuple[RuleTables, Natural]
     return t, nat
 
 
-_LAST: tuple[RulesLike, int | None, RuleTables, Natural] | None = None
+_LAST: tuple[RulesLike, int | None, RuleTables, Natural, bool] | None = None
 """The last cacheable rule set and round :func:`_prepared` answered, checked by identity
-first."""
+first, and whether its best discard may take the compiled core's whole-hand path (no card
+barred from the discard, none whose holder wins: see :func:`best_discard`)."""
 
 
 def _remember(rules: RulesLike, dealt: int | None, t: RuleTables, nat: Natural) -> None:
     global _LAST
-    _LAST = (rules, dealt, t, nat)  # one tuple: a thread reads the old one or the new one
+    r = t.rules
+    whole = not r.never_discarded and r.holder_wins is None
+    _LAST = (rules, dealt, t, nat, whole)  # one tuple: a thread reads the old or the new
 
 
 def can_go_out(
@@ -429,16 +439,25 @@ def best_discard(
     >>> best_discard("NOGO RUMMY 7H 8H 9H", rules="three_pack").card
     Card('7H')
     """
+    last = _LAST
+    if last is not None and last[0] is rules and last[1] is dealt and last[4] and _LEAN_DISCARD:
+        # The rule set and round of the call before (most calls): the compiled core weighs
+        # the hand whole, text or cards, as the paths below do, and makes the answer; the
+        # melds of the cards kept are laid out when first read (None: a hand it leaves to
+        # the paths below).
+        hands = last[3].hands
+        if hands is not None:
+            found: BestDiscard | None = hands.best(hand)
+            if found is not None:
+                return found
     t, nat = _prepared(rules, dealt)
     r = t.rules
     lean = not r.never_discarded and r.holder_wins is None and _LEAN_DISCARD
     if lean and nat.hands is not None:
-        # The compiled core weighs the hand whole, text or cards, as the paths below do;
-        # the melds of the cards kept are laid out when first read (None: a hand it leaves
-        # to the paths below).
-        hit = nat.hands.discard(hand)
+        # The same for a rule set or round other than the last call's.
+        hit = nat.hands.best(hand)
         if hit is not None:
-            return BestDiscard(CARDS[hit[0]], hit[1])
+            return hit
     cards = hand if type(hand) is tuple else parse_hand(hand)
     if lean:
         # One pass checks the cards against the pack; a hand of natural cards only takes

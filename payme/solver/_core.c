@@ -138,12 +138,14 @@ typedef struct {
     entry_t *slots;
     size_t cap; /* a power of two, or 0 before the first use */
     size_t n;
+    int32_t gen; /* the slots in use hold it in ``used``: clearing moves to the next */
 } table_t;
 
 static void table_free(table_t *t) {
     PyMem_Free(t->slots);
     t->slots = NULL;
     t->cap = t->n = 0;
+    t->gen = 0;
 }
 
 static inline entry_t *table_find(const table_t *t, const st_t *k, int32_t b) {
@@ -151,7 +153,7 @@ static inline entry_t *table_find(const table_t *t, const st_t *k, int32_t b) {
     size_t m = t->cap - 1, i = st_hash(k, b) & m;
     for (;;) {
         entry_t *e = &t->slots[i];
-        if (!e->used) return NULL;
+        if (e->used != t->gen) return NULL;
         if (e->b == b && st_eq(&e->key, k)) return e;
         i = (i + 1) & m;
     }
@@ -166,14 +168,16 @@ static int table_grow(table_t *t) {
     }
     for (size_t j = 0; j < t->cap; j++) {
         entry_t *e = &t->slots[j];
-        if (!e->used) continue;
+        if (e->used != t->gen) continue;
         size_t i = st_hash(&e->key, e->b) & (cap - 1);
         while (slots[i].used) i = (i + 1) & (cap - 1);
         slots[i] = *e;
+        slots[i].used = 1;
     }
     PyMem_Free(t->slots);
     t->slots = slots;
     t->cap = cap;
+    t->gen = 1; /* new slots: zero, so free whatever the generation was */
     return 0;
 }
 
@@ -183,8 +187,8 @@ static entry_t *table_put(table_t *t, const st_t *k, int32_t b) {
     size_t m = t->cap - 1, i = st_hash(k, b) & m;
     for (;;) {
         entry_t *e = &t->slots[i];
-        if (!e->used) {
-            e->used = 1;
+        if (e->used != t->gen) {
+            e->used = t->gen;
             e->key = *k;
             e->b = b;
             e->val = 0;
@@ -197,9 +201,15 @@ static entry_t *table_put(table_t *t, const st_t *k, int32_t b) {
     }
 }
 
+/* Forget every entry: the next generation (its slots are free), the slots kept. */
 static void table_clear(table_t *t) {
-    if (t->cap) memset(t->slots, 0, t->cap * sizeof(entry_t));
     t->n = 0;
+    if (!t->cap) return;
+    if (t->gen == INT32_MAX) {
+        memset(t->slots, 0, t->cap * sizeof(entry_t));
+        t->gen = 0;
+    }
+    t->gen++;
 }
 
 /* ---------------------------------------------------------------------------------------
@@ -745,6 +755,11 @@ typedef struct {
     PyObject *ev_type, *ev_rules, *ev_dealt, *ev_later, *ev_tables; /* see Hands.bind */
     PyObject *ev_discard_later, *ev_indexes;
     PyObject *name_points, *name_rules, *name_dealt, *name_pending, *name_cards, *name_deadwood;
+    PyObject *bd_type, *name_card, *name_evaluation; /* best(): see Hands.bind */
+    /* The memos of a hand's search, kept from hand to hand (cleared by moving to the next
+     * generation, not freed): lent to one search at a time (``busy``: lent). */
+    table_t scratch[2];
+    int busy;
     int last_n; /* the ends of the last costs asked (most hands: no wild card, n = 0) */
     int64_t last_costs[64], last_e0[66], last_e1[66], last_f0[66], last_f1[66];
     char barred[64]; /* by card index: may not be the card left over (see Hands.going_out) */
@@ -1107,6 +1122,11 @@ static void Hands_dealloc(Hands *h) {
     Py_XDECREF(h->name_pending);
     Py_XDECREF(h->name_cards);
     Py_XDECREF(h->name_deadwood);
+    Py_XDECREF(h->bd_type);
+    Py_XDECREF(h->name_card);
+    Py_XDECREF(h->name_evaluation);
+    table_free(&h->scratch[0]);
+    table_free(&h->scratch[1]);
     Py_XDECREF(h->card_type);
     Py_XDECREF(h->index_name);
     Py_XDECREF(h->ends_for);
@@ -1193,8 +1213,10 @@ static PyObject *Hands_new(PyTypeObject *type, PyObject *args, PyObject *kw) {
     h->name_pending = PyUnicode_InternFromString("_pending");
     h->name_cards = PyUnicode_InternFromString("cards");
     h->name_deadwood = PyUnicode_InternFromString("deadwood");
+    h->name_card = PyUnicode_InternFromString("card");
+    h->name_evaluation = PyUnicode_InternFromString("evaluation");
     if (!h->name_points || !h->name_rules || !h->name_dealt || !h->name_pending ||
-        !h->name_cards || !h->name_deadwood)
+        !h->name_cards || !h->name_deadwood || !h->name_card || !h->name_evaluation)
         goto fail;
     h->allow_none = 1;
     if (PyTuple_GET_SIZE(cards) != n) goto bad;
@@ -1301,6 +1323,8 @@ static int hands_ends(Hands *h, const int64_t *costs, int n, int64_t *ends0, int
 
 /* A hand with more candidates than the buffers hold is left to the Python path (None);
  * any other error stands. */
+#define SCRATCH_MOST 4096
+
 static PyObject *too_many(void) {
     if (!PyErr_ExceptionMatches(PyExc_OverflowError)) return NULL;
     PyErr_Clear();
@@ -1319,6 +1343,8 @@ typedef struct {
     int n_cards;
     const int *index;              /* the hand's card indexes, in its order */
     PyObject *const *objs;         /* and its card objects (borrowed) */
+    uint64_t present;              /* the card indexes the hand holds, as bits */
+    const unsigned char *left;     /* by card index: the pack's copies less the hand's */
 } hctx_t;
 
 /* Replay a walk's picks from ``start`` (balance b, ``owed``: a discard still owed), as
@@ -1388,20 +1414,23 @@ bad:
 static int dead_indexes(const hctx_t *c, int *dead, char *out) {
     for (int i = 0; i < c->n_aside; i++) dead[c->aside_idx[i]]++;
     int n = 0;
-    for (int i = 0; i < 64; i++)
+    /* Only the hand's cards are ever counted: their indexes, lowest first. */
+    for (uint64_t m = c->present; m; m &= m - 1) {
+        int i = __builtin_ctzll(m);
         for (int k = 0; k < dead[i] && n < 64; k++) out[n++] = (char)i;
+    }
     return n;
 }
 
 /* The hand's card indexes but one of ``skip`` (-1: none), lowest first, into ``out``: an
  * evaluation's cards.  How many. */
 static int kept_indexes(const hctx_t *c, int skip, char *out) {
-    int count[64] = {0};
-    for (int i = 0; i < c->n_cards; i++) count[c->index[i]]++;
-    if (skip >= 0) count[skip]--;
     int n = 0;
-    for (int i = 0; i < 64; i++)
-        for (int k = 0; k < count[i] && n < 64; k++) out[n++] = (char)i;
+    for (uint64_t m = c->present; m; m &= m - 1) {
+        int i = __builtin_ctzll(m);
+        int k = c->h->limit[i] - c->left[i] - (i == skip); /* the hand's copies */
+        while (k-- > 0 && n < 64) out[n++] = (char)i;
+    }
     return n;
 }
 
@@ -1471,6 +1500,23 @@ static PyObject *make_evaluation(const hctx_t *c, PyObject *hand, const st_t *st
 static PyObject *hands_run(Hands *h, const int *index, PyObject *const *objs, Py_ssize_t n_cards,
                            PyObject *hand, int mode, const int64_t *price, PyObject *picks);
 
+/* A best discard's answer: (index of the card thrown, Evaluation of the cards kept), or
+ * with ``as_object`` the BestDiscard itself (Hands.bind's class, made as
+ * solver._new_evaluation makes an Evaluation: its fields set in its dict).  Steals ``ev``. */
+static PyObject *discard_result(Hands *h, int thrown, PyObject *ev, int as_object) {
+    if (!ev) return NULL;
+    if (!as_object) return Py_BuildValue("(iN)", thrown, ev);
+    PyTypeObject *type = (PyTypeObject *)h->bd_type;
+    PyObject *d = NULL, *out = type->tp_alloc(type, 0);
+    if (!out || !(d = PyObject_GenericGetDict(out, NULL)) ||
+        PyDict_SetItem(d, h->name_card, h->card_of[thrown]) < 0 ||
+        PyDict_SetItem(d, h->name_evaluation, ev) < 0)
+        Py_CLEAR(out);
+    Py_XDECREF(d);
+    Py_DECREF(ev);
+    return out;
+}
+
 /* The best discard of a hand, as payme.solver.best_discard chooses it where no card is
  * barred from the discard: the least of (the search with one discard owed, 0, 0) and, for
  * each distinct card never melded, set aside (in no candidate meld) or melded alone, (the
@@ -1479,7 +1525,7 @@ static PyObject *hands_run(Hands *h, const int *index, PyObject *const *objs, Py
  * thrown), any other as best_discard's general path (the cards kept: evaluated afresh).
  * (index of the card thrown, Evaluation of the cards kept), or None when no card may go. */
 static PyObject *discard_answer(const hctx_t *c, PyObject *hand, const st_t *state,
-                                int64_t aside, int natural) {
+                                int64_t aside, int natural, int as_object) {
     Hands *h = c->h;
     GSearch *g = c->g;
     int64_t best = INF, kind = 2, thrown = -1, whole = INF;
@@ -1487,21 +1533,14 @@ static PyObject *discard_answer(const hctx_t *c, PyObject *hand, const st_t *sta
     if (v == -2) return NULL;
     if (v < INF) best = v + aside, kind = 0;
     /* Each distinct card set aside or melded alone, lowest index first. */
-    int alone[64], n_alone = 0;
-    char seen[64] = {0};
-    for (int i = 0; i < c->n_aside + c->n_single; i++) {
-        int x = i < c->n_aside ? c->aside_idx[i] : c->single_idx[i - c->n_aside];
-        if (seen[x]) continue;
-        seen[x] = 1;
-        int q = n_alone++;
-        while (q > 0 && alone[q - 1] > x) alone[q] = alone[q - 1], q--;
-        alone[q] = x;
-    }
-    if (n_alone) {
+    uint64_t alone = 0;
+    for (int i = 0; i < c->n_aside; i++) alone |= (uint64_t)1 << c->aside_idx[i];
+    for (int i = 0; i < c->n_single; i++) alone |= (uint64_t)1 << c->single_idx[i];
+    if (alone) {
         if ((whole = g_solve(g, state, c->n_any, INF, 0)) == -2) return NULL;
         whole += aside;
-        for (int i = 0; i < n_alone; i++) {
-            int x = alone[i];
+        for (uint64_t m = alone; m; m &= m - 1) {
+            int x = __builtin_ctzll(m);
             int64_t saved = h->kind[x] == 1 ? 0 : h->card_cost[x];
             if (whole - saved < best) best = whole - saved, kind = 1, thrown = x;
         }
@@ -1550,14 +1589,14 @@ static PyObject *discard_answer(const hctx_t *c, PyObject *hand, const st_t *sta
             Py_XDECREF(ev);
             return NULL;
         }
-        return Py_BuildValue("(iN)", (int)thrown, ev);
+        return discard_result(h, (int)thrown, ev, as_object);
     }
     PyObject *args = Py_BuildValue("(OOi)", hand, h->ev_tables, (int)thrown);
     char kept[64], lost[64];
     int n_kept = kept_indexes(c, (int)thrown, kept), n_lost = dead_indexes(c, dead, lost);
     PyObject *ev = new_evaluation(h, best, h->ev_discard_later, args,
                                   cards_tuple(h, kept, n_kept), cards_tuple(h, lost, n_lost));
-    return ev ? Py_BuildValue("(iN)", (int)thrown, ev) : NULL;
+    return discard_result(h, (int)thrown, ev, as_object);
 }
 
 /* Whether a hand just after drawing may go out, as payme.solver.can_go_out judges it (the
@@ -1646,7 +1685,8 @@ static PyObject *search_object(const hctx_t *c, const st_t *state, int64_t aside
  * Evaluation itself (see Hands.bind); 1, the best discard (see discard_answer); 2, the
  * discards that go out (see go_out_answer); 3, the search itself (see search_object); 4,
  * the card indexes of an evaluation's cards and deadwood from its picks ``walk`` (see
- * card_indexes); 5, as 0 with ``hand``, the Evaluation's cards and deadwood set at once.
+ * card_indexes); 5, as 0 with ``hand``, the Evaluation's cards and deadwood set at once; 6,
+ * as 1, the BestDiscard itself (see discard_result).
  * ``price``: each kind of card's price in deadwood instead of the Hands' own (NULL: its
  * own; mode 0 without ``hand`` only).  None for a hand not taken. */
 static PyObject *hands_run(Hands *h, const int *index, PyObject *const *objs, Py_ssize_t n_cards,
@@ -1681,16 +1721,20 @@ static PyObject *hands_run(Hands *h, const int *index, PyObject *const *objs, Py
     c.n_cards = (int)n_cards;
     c.index = index;
     c.objs = objs;
+    c.left = left;
+    uint64_t present = 0, at_pos = 0; /* card indexes held, positions held */
     for (Py_ssize_t i = 0; i < n_cards; i++) {
         int idx = index[i];
         if (idx < 0 || idx >= h->n_cards || !left[idx]) Py_RETURN_NONE;
         left[idx]--;
+        present |= (uint64_t)1 << idx;
         if (idx < NREG) {
             int r = idx % 13, su = idx / 13, p = h->pos_of[idx];
             held[su] |= (uint32_t)2 << r;
             count[r]++;
-            copies[r][su]++;
+            if (++copies[r][su] > 15) Py_RETURN_NONE;
             field[p]++;
+            at_pos |= (uint64_t)1 << p;
             if (s->conv[p]) n_conv++;
             continue;
         }
@@ -1705,11 +1749,9 @@ static PyObject *hands_run(Hands *h, const int *index, PyObject *const *objs, Py
         default: Py_RETURN_NONE; /* a scoped wild card */
         }
     }
-    for (int r = 0; r < 13; r++)
-        for (int su = 0; su < 4; su++)
-            if (copies[r][su] > 15) Py_RETURN_NONE;
-    if (mode == 1 && !n_cards) Py_RETURN_NONE; /* no card to discard */
-    if (mode == 1 && !h->ev_type) {
+    c.present = present;
+    if ((mode == 1 || mode == 6) && !n_cards) Py_RETURN_NONE; /* no card to discard */
+    if ((mode == 1 || mode == 6) && !h->ev_type) {
         PyErr_SetString(PyExc_RuntimeError, "Hands.discard before Hands.bind");
         return NULL;
     }
@@ -1840,8 +1882,8 @@ static PyObject *hands_run(Hands *h, const int *index, PyObject *const *objs, Py
     memset(&state, 0, sizeof(state));
     char iso_pos[NREG];
     memset(iso_pos, 0, sizeof(iso_pos));
-    for (int p = 0; p < NREG; p++) {
-        if (!field[p]) continue;
+    for (uint64_t m = at_pos; m; m &= m - 1) {
+        int p = __builtin_ctzll(m);
         int bit = p * s->width;
         int touched = st_bits(&used, bit, s->width) != 0;
         if (!touched && !s->conv[p]) {
@@ -1855,11 +1897,22 @@ static PyObject *hands_run(Hands *h, const int *index, PyObject *const *objs, Py
         if (bit % 64 + s->width > 64) state.w[bit / 64 + 1] += (uint64_t)field[p] >> (64 - bit % 64);
     }
     PyObject *result = NULL;
+    /* The Hands' memos when no other search holds them (a search within this one, as a
+     * discard's cards kept evaluated afresh, or another thread's, makes its own). */
+    int lent = !h->busy;
+    if (lent) {
+        h->busy = 1;
+        for (int i = 0; i < 2; i++) {
+            g.memo[i] = h->scratch[i];
+            memset(&h->scratch[i], 0, sizeof(table_t));
+            table_clear(&g.memo[i]);
+        }
+    }
     g.end[1] = ends0; /* a discard owed */
     g.end[0] = ends1;
     c.g = &g;
-    if (mode == 1) {
-        result = discard_answer(&c, hand, &state, aside, !others && !n_conv);
+    if (mode == 1 || mode == 6) {
+        result = discard_answer(&c, hand, &state, aside, !others && !n_conv, mode == 6);
         goto done;
     }
     if (mode == 2) {
@@ -1906,8 +1959,15 @@ static PyObject *hands_run(Hands *h, const int *index, PyObject *const *objs, Py
         result = make_evaluation(&c, hand, &state, total + aside, total, buf, n, mode == 5);
     }
 done:
-    table_free(&g.memo[0]);
-    table_free(&g.memo[1]);
+    for (int i = 0; i < 2; i++) {
+        /* Kept for the next hand unless a big hand made it big (a big table spreads the
+         * next small hand's few entries over memory that is no longer in the caches). */
+        if (lent && g.memo[i].cap <= SCRATCH_MOST)
+            h->scratch[i] = g.memo[i];
+        else
+            table_free(&g.memo[i]);
+    }
+    if (lent) h->busy = 0;
     if (g.moves != stack_moves) PyMem_Free(g.moves);
     return result;
 }
@@ -2004,6 +2064,15 @@ static PyObject *Hands_evaluation(Hands *h, PyObject *hand) {
 static PyObject *Hands_discard(Hands *h, PyObject *hand) {
     if (PyUnicode_CheckExact(hand)) return text_run(h, hand, hand, 1, -1, NULL);
     if (PyTuple_CheckExact(hand)) return cards_run(h, hand, hand, 1, NULL, NULL);
+    Py_RETURN_NONE;
+}
+
+/* best(hand): the same as payme.solver.best_discard returns it, a BestDiscard (Hands.bind's
+ * class), or None for a hand not taken (or when no card may go, or before a bind with it). */
+static PyObject *Hands_best(Hands *h, PyObject *hand) {
+    if (!h->bd_type) Py_RETURN_NONE;
+    if (PyTuple_CheckExact(hand)) return cards_run(h, hand, hand, 6, NULL, NULL);
+    if (PyUnicode_CheckExact(hand)) return text_run(h, hand, hand, 6, -1, NULL);
     Py_RETURN_NONE;
 }
 
@@ -2106,21 +2175,23 @@ static PyObject *Hands_going_out(Hands *h, PyObject *const *args, Py_ssize_t nar
     Py_RETURN_NONE;
 }
 
-/* bind(cls, rules, dealt, laid_out, tables, discard_laid_out, indexes): what evaluation()
- * and discard() make: instances of cls with these rules and dealt, laid out by
+/* bind(cls, rules, dealt, laid_out, tables, discard_laid_out, indexes, discard_cls): what
+ * evaluation() and discard() make: instances of cls with these rules and dealt, laid out by
  * laid_out(hand, tables, total, picks), or after a discard by
  * discard_laid_out(hand, tables, index of the card thrown); an evaluation() reads its cards'
- * and deadwood's indexes from indexes(hand, tables, total, picks) (see card_indexes). */
+ * and deadwood's indexes from indexes(hand, tables, total, picks) (see card_indexes); best()
+ * makes instances of discard_cls (none before a bind with it). */
 static PyObject *Hands_bind(Hands *h, PyObject *const *args, Py_ssize_t nargs) {
-    if (nargs != 7 || !PyType_Check(args[0])) {
-        PyErr_SetString(PyExc_TypeError,
-                        "bind(cls, rules, dealt, laid_out, tables, discard_laid_out, indexes)");
+    if ((nargs != 7 && nargs != 8) || !PyType_Check(args[0]) ||
+        (nargs == 8 && !PyType_Check(args[7]))) {
+        PyErr_SetString(PyExc_TypeError, "bind(cls, rules, dealt, laid_out, tables, "
+                                         "discard_laid_out, indexes, discard_cls=None)");
         return NULL;
     }
-    PyObject **slot[7] = {&h->ev_type,   &h->ev_rules,  &h->ev_dealt,
+    PyObject **slot[8] = {&h->ev_type,   &h->ev_rules,  &h->ev_dealt,
                           &h->ev_later,  &h->ev_tables, &h->ev_discard_later,
-                          &h->ev_indexes};
-    for (int i = 0; i < 7; i++) {
+                          &h->ev_indexes, &h->bd_type};
+    for (int i = 0; i < nargs; i++) {
         Py_INCREF(args[i]);
         Py_XSETREF(*slot[i], args[i]);
     }
@@ -2139,6 +2210,8 @@ static PyMethodDef Hands_methods[] = {
      "evaluate_text(text): the same for a hand given as text."},
     {"discard", (PyCFunction)Hands_discard, METH_O,
      "discard(hand): (index thrown, Evaluation of the cards kept), or None."},
+    {"best", (PyCFunction)Hands_best, METH_O,
+     "best(hand): the BestDiscard of a hand, or None."},
     {"points", (PyCFunction)(void (*)(void))Hands_points, METH_FASTCALL,
      "points(cards, price): the fewest points with these prices, or None."},
     {"card_indexes", (PyCFunction)(void (*)(void))Hands_card_indexes, METH_FASTCALL,
