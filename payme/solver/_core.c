@@ -756,6 +756,9 @@ typedef struct {
     PyObject *ev_discard_later, *ev_indexes;
     PyObject *name_points, *name_rules, *name_dealt, *name_pending, *name_cards, *name_deadwood;
     PyObject *bd_type, *name_card, *name_evaluation; /* best(): see Hands.bind */
+    /* The dicts new instances copy (see new_instance): an evaluation's with its cards and
+     * deadwood, one's without (laid out when read), a best discard's. */
+    PyObject *ev_full, *ev_lazy, *bd_fields;
     /* The memos of a hand's search, kept from hand to hand (cleared by moving to the next
      * generation, not freed): lent to one search at a time (``busy``: lent). */
     table_t scratch[2];
@@ -1123,6 +1126,9 @@ static void Hands_dealloc(Hands *h) {
     Py_XDECREF(h->name_cards);
     Py_XDECREF(h->name_deadwood);
     Py_XDECREF(h->bd_type);
+    Py_XDECREF(h->ev_full);
+    Py_XDECREF(h->ev_lazy);
+    Py_XDECREF(h->bd_fields);
     Py_XDECREF(h->name_card);
     Py_XDECREF(h->name_evaluation);
     table_free(&h->scratch[0]);
@@ -1446,6 +1452,25 @@ static PyObject *cards_tuple(const Hands *h, const char *idx, int n) {
     return out;
 }
 
+/* An instance of ``type`` made without its __init__, its dict a copy of ``template`` (every
+ * key the instance holds, in order; the same each time) with ``n`` of its values replaced:
+ * a dict copied whole is made at once, where one filled key by key grows its table. */
+static PyObject *new_instance(PyObject *type, PyObject *template, int n, PyObject *const *names,
+                              PyObject *const *values) {
+    PyObject *d = PyDict_Copy(template);
+    if (!d) return NULL;
+    for (int i = 0; i < n; i++)
+        if (PyDict_SetItem(d, names[i], values[i]) < 0) {
+            Py_DECREF(d);
+            return NULL;
+        }
+    PyTypeObject *tp = (PyTypeObject *)type;
+    PyObject *out = tp->tp_alloc(tp, 0);
+    if (out && PyObject_GenericSetDict(out, d, NULL) < 0) Py_CLEAR(out);
+    Py_DECREF(d);
+    return out;
+}
+
 /* An Evaluation as solver._lazy_evaluation makes it: its points, rules and round, and
  * what it lays out when read (``_pending``: the function that lays out the hand and its
  * arguments).  With ``cards`` (and ``dead``) its cards and deadwood are set at once (a best
@@ -1454,23 +1479,21 @@ static PyObject *cards_tuple(const Hands *h, const char *idx, int n) {
  * without the layout.  Steals ``args``, ``cards`` and ``dead``. */
 static PyObject *new_evaluation(Hands *h, int64_t points, PyObject *later, PyObject *args,
                                 PyObject *cards, PyObject *dead) {
-    PyObject *ev = NULL, *d = NULL, *pts = NULL, *pending = NULL;
+    PyObject *ev = NULL, *pts = NULL, *pending = NULL;
     if (!args || (cards ? !dead : 0)) goto done;
     pending = cards ? PyTuple_Pack(2, later, args) : PyTuple_Pack(3, later, args, h->ev_indexes);
-    if (!pending) goto done;
-    PyTypeObject *type = (PyTypeObject *)h->ev_type;
-    ev = type->tp_alloc(type, 0);
-    if (!ev || !(d = PyObject_GenericGetDict(ev, NULL)) || !(pts = PyLong_FromLongLong(points)) ||
-        (cards && (PyDict_SetItem(d, h->name_cards, cards) < 0 ||
-                   PyDict_SetItem(d, h->name_deadwood, dead) < 0)) ||
-        PyDict_SetItem(d, h->name_points, pts) < 0 ||
-        PyDict_SetItem(d, h->name_rules, h->ev_rules) < 0 ||
-        PyDict_SetItem(d, h->name_dealt, h->ev_dealt) < 0 ||
-        PyDict_SetItem(d, h->name_pending, pending) < 0)
-        Py_CLEAR(ev);
+    if (!pending || !(pts = PyLong_FromLongLong(points))) goto done;
+    if (cards) {
+        PyObject *names[4] = {h->name_cards, h->name_deadwood, h->name_points, h->name_pending};
+        PyObject *values[4] = {cards, dead, pts, pending};
+        ev = new_instance(h->ev_type, h->ev_full, 4, names, values);
+    } else {
+        PyObject *names[2] = {h->name_points, h->name_pending};
+        PyObject *values[2] = {pts, pending};
+        ev = new_instance(h->ev_type, h->ev_lazy, 2, names, values);
+    }
 done:
     Py_XDECREF(pts);
-    Py_XDECREF(d);
     Py_XDECREF(args);
     Py_XDECREF(cards);
     Py_XDECREF(dead);
@@ -1506,13 +1529,9 @@ static PyObject *hands_run(Hands *h, const int *index, PyObject *const *objs, Py
 static PyObject *discard_result(Hands *h, int thrown, PyObject *ev, int as_object) {
     if (!ev) return NULL;
     if (!as_object) return Py_BuildValue("(iN)", thrown, ev);
-    PyTypeObject *type = (PyTypeObject *)h->bd_type;
-    PyObject *d = NULL, *out = type->tp_alloc(type, 0);
-    if (!out || !(d = PyObject_GenericGetDict(out, NULL)) ||
-        PyDict_SetItem(d, h->name_card, h->card_of[thrown]) < 0 ||
-        PyDict_SetItem(d, h->name_evaluation, ev) < 0)
-        Py_CLEAR(out);
-    Py_XDECREF(d);
+    PyObject *names[2] = {h->name_card, h->name_evaluation};
+    PyObject *values[2] = {h->card_of[thrown], ev};
+    PyObject *out = new_instance(h->bd_type, h->bd_fields, 2, names, values);
     Py_DECREF(ev);
     return out;
 }
@@ -2191,6 +2210,32 @@ static PyObject *Hands_bind(Hands *h, PyObject *const *args, Py_ssize_t nargs) {
     PyObject **slot[8] = {&h->ev_type,   &h->ev_rules,  &h->ev_dealt,
                           &h->ev_later,  &h->ev_tables, &h->ev_discard_later,
                           &h->ev_indexes, &h->bd_type};
+    /* The dicts of what evaluation(), discard() and best() make, in the order their keys
+     * were set before (placeholders None). */
+    PyObject *full = PyDict_New(), *lazy = PyDict_New(), *bd = PyDict_New();
+    PyObject *keys_full[6] = {h->name_cards, h->name_deadwood, h->name_points,
+                              h->name_rules, h->name_dealt,    h->name_pending};
+    PyObject *keys_lazy[4] = {h->name_points, h->name_rules, h->name_dealt, h->name_pending};
+    int ok = full && lazy && bd;
+    for (int i = 0; ok && i < 6; i++)
+        ok = PyDict_SetItem(full, keys_full[i], keys_full[i] == h->name_rules   ? args[1]
+                                                : keys_full[i] == h->name_dealt ? args[2]
+                                                                                : Py_None) == 0;
+    for (int i = 0; ok && i < 4; i++)
+        ok = PyDict_SetItem(lazy, keys_lazy[i], keys_lazy[i] == h->name_rules   ? args[1]
+                                                : keys_lazy[i] == h->name_dealt ? args[2]
+                                                                                : Py_None) == 0;
+    ok = ok && PyDict_SetItem(bd, h->name_card, Py_None) == 0 &&
+         PyDict_SetItem(bd, h->name_evaluation, Py_None) == 0;
+    if (!ok) {
+        Py_XDECREF(full);
+        Py_XDECREF(lazy);
+        Py_XDECREF(bd);
+        return NULL;
+    }
+    Py_XSETREF(h->ev_full, full);
+    Py_XSETREF(h->ev_lazy, lazy);
+    Py_XSETREF(h->bd_fields, bd);
     for (int i = 0; i < nargs; i++) {
         Py_INCREF(args[i]);
         Py_XSETREF(*slot[i], args[i]);
