@@ -10,6 +10,10 @@ discarded, the discards that go out, and the error raised, if any). The pure-Pyt
 come from worker processes started with ``PAYME_SOLVER=python``; the compiled ones from this
 process, which needs the compiled core (it stops with a message when it is not built).
 
+``--gin N`` adds N gin-rummy hands of 11 cards (the rule set of :mod:`benchmarks.bench_gin`,
+random and meld-rich hands as that benchmark deals them), each asked ``evaluate`` and
+``best_discard``: the 11-card best discard that benchmark times against OpenSpiel.
+
 ``--write`` puts the result into its section of ``docs/benchmarks.md``.  ``make test`` runs
 20,000 hands (``tests/test_backend.py``).  The exit status is 1 when any answer differs.
 """
@@ -183,9 +187,26 @@ def _shown(ev: object) -> str:
     return repr((*first[:1], melds, *first[1:], ev.deadwood_points)) + again
 
 
-def answers(seed: int, chunk: int, n: int) -> list[str]:
+def answers(seed: int, chunk: int, n: int, gin: bool = False) -> list[str]:
     """Every answer of one chunk's hands, as text (an error as its type and message)."""
-    return [a for _, a in labelled_answers(seed, chunk, n)]
+    return [a for _, a in (gin_answers if gin else labelled_answers)(seed, chunk, n)]
+
+
+def gin_answers(seed: int, chunk: int, n: int) -> list[tuple[str, str]]:
+    """One chunk of 11-card gin hands (random and meld-rich, in turn), each described with
+    its evaluation and its best discard."""
+    from benchmarks.bench_gin import DEALT, GIN, meld_rich_hands, random_hands
+    from payme.solver import best_discard, evaluate
+
+    rng = random.Random(f"{seed}/gin/{chunk}")
+    out: list[tuple[str, str]] = []
+    for number in range(n):
+        kind, make = ("random", random_hands) if number % 2 else ("meld-rich", meld_rich_hands)
+        (cards,) = make(rng, 1, 11)
+        card, ev = best_discard(cards, GIN, DEALT)
+        about = f"gin ({kind}): {' '.join(x.token for x in cards)}"
+        out.append((about, f"{_shown(evaluate(cards, GIN, DEALT))} | {card!r} {_shown(ev)}"))
+    return out
 
 
 def labelled_answers(seed: int, chunk: int, n: int) -> list[tuple[str, str]]:
@@ -227,8 +248,11 @@ def _pure_worker() -> None:
             os.nice(10 - os.nice(0))
 
 
-def run(hands: int, seed: int = 2026, workers: int = 2, quiet: bool = False) -> dict[str, object]:
-    """Compare both cores on ``hands`` hands; the counts, disagreements and CPU time."""
+def run(
+    hands: int, seed: int = 2026, workers: int = 2, quiet: bool = False, gin: int = 0
+) -> dict[str, object]:
+    """Compare both cores on ``hands`` hands (and ``gin`` gin hands of 11 cards); the counts,
+    disagreements and CPU time."""
     from benchmarks.report import machine
     from payme.solver.backend import solver_backend
 
@@ -237,7 +261,11 @@ def run(hands: int, seed: int = 2026, workers: int = 2, quiet: bool = False) -> 
             "the compiled solver core is not running here (not built, or PAYME_SOLVER=python): "
             "nothing to compare"
         )
-    chunks = [(c, min(CHUNK, hands - c * CHUNK)) for c in range((hands + CHUNK - 1) // CHUNK)]
+    chunks = [
+        (c, min(CHUNK, hands - c * CHUNK), False) for c in range((hands + CHUNK - 1) // CHUNK)
+    ]
+    chunks += [(c, min(CHUNK, gin - c * CHUNK), True) for c in range((gin + CHUNK - 1) // CHUNK)]
+    total = hands + gin
     by_set: Counter[str] = Counter()
     disagree: list[str] = []
     compiled_cpu = 0.0
@@ -247,13 +275,13 @@ def run(hands: int, seed: int = 2026, workers: int = 2, quiet: bool = False) -> 
     with ProcessPoolExecutor(workers, mp_context=ctx, initializer=_pure_worker) as pool:
         # A few chunks ahead at most, so that finished answers do not pile up in memory.
         ahead = 4 * workers
-        futures = [pool.submit(answers, seed, c, n) for c, n in chunks[:ahead]]
-        for i, (c, n) in enumerate(chunks):
+        futures = [pool.submit(answers, seed, *chunk) for chunk in chunks[:ahead]]
+        for i, (c, n, is_gin) in enumerate(chunks):
             if i + ahead < len(chunks):
                 futures.append(pool.submit(answers, seed, *chunks[i + ahead]))
             future = futures[i]
             t0 = time.process_time()
-            mine = labelled_answers(seed, c, n)
+            mine = (gin_answers if is_gin else labelled_answers)(seed, c, n)
             compiled_cpu += time.process_time() - t0
             theirs = future.result()
             futures[i] = None  # type: ignore[call-overload]
@@ -262,11 +290,12 @@ def run(hands: int, seed: int = 2026, workers: int = 2, quiet: bool = False) -> 
                 if a != b:
                     disagree.append(f"chunk {c}, {about}\n  compiled: {a}\n  python:   {b}")
             done = sum(by_set.values())
-            if not quiet and (c % 20 == 19 or done == hands):
+            if not quiet and (c % 20 == 19 or done == total):
                 print(f"{done:,} hands, {len(disagree)} differ, "
                       f"{time.perf_counter() - start:.0f} s", file=sys.stderr)  # fmt: skip
     return {
         "hands": sum(by_set.values()),
+        "gin": gin,
         "by_set": dict(by_set),
         "disagreements": disagree,
         "wall": time.perf_counter() - start,
@@ -288,10 +317,20 @@ def report(result: dict[str, object], seed: int, workers: int) -> str:
     when, where = began
     sets = ", ".join(f"{k} {v:,}" for k, v in sorted(by_set.items()))
     nice = result.get("nice", 10)
+    gin = result.get("gin", 0)
+    assert isinstance(gin, int)
+    gin_option = f" --gin {gin}" if gin else ""
+    gin_text = (
+        f" The {gin:,} gin hands are 11-card hands under the gin-rummy rule set of "
+        "`benchmarks/bench_gin.py`, random and meld-rich in turn, each asked `evaluate` and "
+        "`best_discard`: the best discard that benchmark times against OpenSpiel."
+        if gin
+        else ""
+    )
     paragraphs = [
         f"Started {when} at commit {commit()} on {where}. Command: `nice -n {nice} python -m "
-        f"benchmarks.equality --hands {result['hands']} --seed {seed} --workers {workers} "
-        "--write`.",
+        f"benchmarks.equality --hands {result['hands'] - gin} --seed {seed} --workers {workers}"
+        f"{gin_option} --write`.",
         f"**{result['hands']:,} hands, {len(disagree)} disagreements** ({sets}). Half the "
         "chunks of 500 hands are under one preset each, half under a random custom rule set "
         "each (1 to 6 packs, 0 to 2 jokers a pack, jokers wild or not, 0 to 2 ranks wild in "
@@ -303,7 +342,7 @@ def report(result: dict[str, object], seed: int, workers: int) -> str:
         "`can_go_out`: melds with their stand-ins, deadwood, points, the card discarded, the "
         "discards that go out, and any error, compared as text. (The check itself was "
         "checked at an earlier stop: with the search's moves tried in reverse order, 2,000 "
-        "hands gave 21 disagreements.)",
+        "hands gave 21 disagreements.)" + gin_text,
         f"Time: {result['wall']:.0f} s of wall clock (pure-Python answers in {workers} worker "
         f"processes, all at nice {nice} or more); the compiled core's answers took "
         f"{result['compiled_cpu']:.1f} s of CPU time in the main process (the whole public "
@@ -325,9 +364,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--hands", type=int, default=20_000)
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--workers", type=int, default=2, help="pure-Python worker processes")
+    parser.add_argument("--gin", type=int, default=0, help="11-card gin hands to add")
     parser.add_argument("--write", action="store_true", help="update docs/benchmarks.md")
     args = parser.parse_args(argv)
-    result = run(args.hands, args.seed, args.workers)
+    result = run(args.hands, args.seed, args.workers, gin=args.gin)
     text = report(result, args.seed, args.workers)
     print(text)
     if args.write:
