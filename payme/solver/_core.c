@@ -1548,10 +1548,8 @@ static PyObject *discard_answer(const hctx_t *c, PyObject *hand, const st_t *sta
     Hands *h = c->h;
     GSearch *g = c->g;
     int64_t best = INF, kind = 2, thrown = -1, whole = INF;
-    int64_t v = g_solve(g, state, c->n_any, INF, 1);
-    if (v == -2) return NULL;
-    if (v < INF) best = v + aside, kind = 0;
-    /* Each distinct card set aside or melded alone, lowest index first. */
+    /* Each distinct card set aside or melded alone, lowest index first: the plain search
+     * less that card. */
     uint64_t alone = 0;
     for (int i = 0; i < c->n_aside; i++) alone |= (uint64_t)1 << c->aside_idx[i];
     for (int i = 0; i < c->n_single; i++) alone |= (uint64_t)1 << c->single_idx[i];
@@ -1563,6 +1561,15 @@ static PyObject *discard_answer(const hctx_t *c, PyObject *hand, const st_t *sta
             int64_t saved = h->kind[x] == 1 ? 0 : h->card_cost[x];
             if (whole - saved < best) best = whole - saved, kind = 1, thrown = x;
         }
+    }
+    /* The search with the discard owed: it wins ties (best_discard's order), so it is
+     * searched only below best - aside + 1 (a value that reaches that bound is not exact,
+     * and loses; the walk of one below it reads only exact notes: see g_solve). */
+    int64_t budget = best >= INF ? INF : best - aside + 1;
+    if (budget > 0) {
+        int64_t v = g_solve(g, state, c->n_any, budget, 1);
+        if (v == -2) return NULL;
+        if (v < budget && v < INF) best = v + aside, kind = 0, thrown = -1;
     }
     if (kind == 2) Py_RETURN_NONE;
     int dead[64] = {0};
