@@ -1329,7 +1329,7 @@ static int hands_ends(Hands *h, const int64_t *costs, int n, int64_t *ends0, int
 
 /* A hand with more candidates than the buffers hold is left to the Python path (None);
  * any other error stands. */
-#define SCRATCH_MOST 4096
+#define SCRATCH_MOST 1024 /* entries (56 bytes each) a kept memo may hold */
 
 static PyObject *too_many(void) {
     if (!PyErr_ExceptionMatches(PyExc_OverflowError)) return NULL;
@@ -1501,6 +1501,25 @@ done:
     return ev;
 }
 
+/* The arguments of an evaluation's layout: (hand, tables, n) or (hand, tables, n, last),
+ * made without Py_BuildValue's reading of a format (hot: one a call).  Steals ``last``. */
+static PyObject *pack_args(PyObject *hand, PyObject *tables, int64_t n, PyObject *last) {
+    PyObject *num = PyLong_FromLongLong(n), *out = NULL;
+    if (num) out = PyTuple_New(last ? 4 : 3);
+    if (out) {
+        Py_INCREF(hand);
+        Py_INCREF(tables);
+        PyTuple_SET_ITEM(out, 0, hand);
+        PyTuple_SET_ITEM(out, 1, tables);
+        PyTuple_SET_ITEM(out, 2, num);
+        if (last) PyTuple_SET_ITEM(out, 3, last);
+        return out;
+    }
+    Py_XDECREF(num);
+    Py_XDECREF(last);
+    return NULL;
+}
+
 /* The Evaluation of a hand searched with no discard owed (``total``: the search's value,
  * ``points``: with the cards set aside), laid out by laid_out(hand, tables, total, picks)
  * when its melds are read. */
@@ -1510,7 +1529,7 @@ static PyObject *make_evaluation(const hctx_t *c, PyObject *hand, const st_t *st
     Hands *h = c->h;
     PyObject *picks = int_tuple(buf, n);
     if (!picks) return NULL;
-    PyObject *args = Py_BuildValue("(OOLN)", hand, h->ev_tables, (long long)total, picks);
+    PyObject *args = pack_args(hand, h->ev_tables, total, picks);
     if (!at_once) return new_evaluation(h, points, h->ev_later, args, NULL, NULL);
     int dead[64] = {0};
     char kept[64], lost[64];
@@ -1617,7 +1636,7 @@ static PyObject *discard_answer(const hctx_t *c, PyObject *hand, const st_t *sta
         }
         return discard_result(h, (int)thrown, ev, as_object);
     }
-    PyObject *args = Py_BuildValue("(OOi)", hand, h->ev_tables, (int)thrown);
+    PyObject *args = pack_args(hand, h->ev_tables, thrown, NULL);
     char kept[64], lost[64];
     int n_kept = kept_indexes(c, (int)thrown, kept), n_lost = dead_indexes(c, dead, lost);
     PyObject *ev = new_evaluation(h, best, h->ev_discard_later, args,
