@@ -20,7 +20,6 @@ import gc
 import os
 import platform
 import random
-import statistics
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -134,49 +133,61 @@ def _openspiel_solver() -> tuple[Callable[[tuple[Card, ...]], Any], Callable[[An
 # --- measuring -------------------------------------------------------------------------
 
 
+WARM_UP = 20
+"""Hands each solver answers first, untimed: first calls build caches and tables."""
+
+BLOCK = 50
+"""Hands per timed block: the solvers take turns block by block on the same hands (who goes
+first rotating), so a busy spell of the shared machine falls on all of them alike; a block
+is long enough (50-300 µs for the fastest) for the clock's own cost (under a microsecond a
+reading) not to count, and no timer sits around each call."""
+
+
 @dataclass
-class Timing:
-    """Answers and times of one solver on one batch of hands."""
+class Side:
+    """One solver's answers and summed times over the hands, taken in turns with others."""
 
     answers: list[int]
-    wall: list[float]
-    """Wall-clock seconds of each call."""
-    cpu: float
-    """Process CPU seconds for the whole batch (not charged while another process runs)."""
+    cpu: float = 0.0
+    """Process CPU seconds of its timed blocks (not charged while another process runs)."""
+    wall: float = 0.0
+    timed: int = 0
+    """Hands timed (those after the warm-up)."""
+    ahead: int = 0
+    """Blocks in which it took less CPU time than the first solver (for the first: blocks)."""
 
-    @property
-    def median(self) -> float:
-        return statistics.median(self.wall)
-
-    @property
-    def cpu_mean(self) -> float:
-        return self.cpu / len(self.wall)
-
-
-WARM_UP = 20
-"""Hands solved first, untimed: first calls build caches and tables."""
+    def us(self, seconds: float) -> float:
+        """Microseconds per timed hand."""
+        return 1e6 * seconds / max(1, self.timed)
 
 
-def _timed(solve: Callable[[Any], int], inputs: Sequence[Any]) -> Timing:
-    """Answers to every input; times for the inputs after the warm-up only (timing the
-    warm-up hands again would find their answers in the solver's kept memo)."""
-    # Too few inputs to spare a warm-up: time them all, cold.
-    warm = WARM_UP if len(inputs) > WARM_UP else 0
-    answers = [solve(item) for item in inputs[:warm]]
-    wall: list[float] = []
-    clock = time.perf_counter
+def _in_turns(solvers: Sequence[tuple[Callable[[Any], int], Sequence[Any]]]) -> list[Side]:
+    """Every solver's answers to its inputs (the same hands, converted for it), the solvers
+    taking turns block by block; the first :data:`WARM_UP` hands answered by each, untimed
+    (timing them again would find their answers in a solver's kept memo)."""
+    n = len(solvers[0][1])
+    warm = WARM_UP if n > 2 * WARM_UP else 0
+    sides = [Side([solve(x) for x in inputs[:warm]]) for solve, inputs in solvers]
+    cpu_clock, wall_clock = time.process_time, time.perf_counter
     gc.collect()
-    cpu = time.process_time()
-    for item in inputs[warm:]:
-        start = clock()
-        answer = solve(item)
-        wall.append(clock() - start)
-        answers.append(answer)
-    return Timing(answers, wall, time.process_time() - cpu)
-
-
-def _ms(seconds: float) -> str:
-    return f"{seconds * 1000:.3f}"
+    for k, at in enumerate(range(warm, n, BLOCK)):
+        spent = [0.0] * len(solvers)
+        order = [(k + i) % len(solvers) for i in range(len(solvers))]
+        for i in order:
+            solve, inputs = solvers[i]
+            block = inputs[at : at + BLOCK]
+            wall, cpu = wall_clock(), cpu_clock()
+            answers = [solve(x) for x in block]
+            spent[i] = cpu_clock() - cpu
+            side = sides[i]
+            side.wall += wall_clock() - wall
+            side.cpu += spent[i]
+            side.timed += len(block)
+            side.answers += answers
+        sides[0].ahead += 1
+        for i in range(1, len(solvers)):
+            sides[i].ahead += spent[i] < spent[0]
+    return sides
 
 
 def _load(name: str, make: Callable[[], Any]) -> tuple[Any, str | None]:
@@ -209,18 +220,19 @@ def run() -> str:
         f"Run {datetime.now(UTC):%Y-%m-%d %H:%M} UTC on {_machine()}.",
         "Command: `.venv/bin/python -m benchmarks gin` "
         f"({HANDS} hands per kind and size, seed {SEED}).",
-        "Times are per hand, each call timed alone (inputs converted beforehand), on a shared "
-        f"machine: treat them as rough.  The first {WARM_UP} hands of each row are solved "
-        "first as a warm-up and not timed; every hand's answer is compared.",
+        "Inputs are converted beforehand for each library; the libraries take turns on "
+        f"the same hands, {BLOCK} hands at a time, who goes first rotating, each block "
+        f"timed whole (no timer around each call).  The first {WARM_UP} hands of each row "
+        "are answered first as a warm-up and not timed; every hand's answer is compared.",
         "",
     ]
     for problem in missing:
         lines += [f"**Not compared:** {problem}", ""]
 
-    header = "| hands | cards | payme median ms | payme CPU ms/hand |"
+    header = "| hands | cards | payme CPU µs | payme wall µs |"
     rule = "| --- | --- | --- | --- |"
     for name in others:
-        header += f" {name} agrees | {name} median ms | {name} CPU ms/hand | ratio |"
+        header += f" {name} agrees | {name} CPU µs | {name} wall µs | ratio |"
         rule += " --- | --- | --- | --- |"
     lines += [header, rule]
     disagreements: list[str] = []
@@ -230,25 +242,28 @@ def run() -> str:
     for kind, make_hands in (("random", random_hands), ("meld-rich", meld_rich_hands)):
         for size in SIZES:
             hands = make_hands(rng, HANDS, size)
-            ours = _timed(_ours, hands)
-            row = f"| {kind} | {size} | {_ms(ours.median)} | {_ms(ours.cpu_mean)} |"
-            for name, (prepare, solve) in others.items():
-                theirs = _timed(solve, [prepare(h) for h in hands])
+            sides = _in_turns(
+                [(_ours, hands)]
+                + [(solve, [prep(h) for h in hands]) for prep, solve in others.values()]
+            )
+            ours = sides[0]
+            row = f"| {kind} | {size} | {ours.us(ours.cpu):.2f} | {ours.us(ours.wall):.2f} |"
+            for name, theirs in zip(others, sides[1:], strict=True):
                 agree = 0
                 for hand, a, b in zip(hands, ours.answers, theirs.answers, strict=True):
                     agree += a == b
                     mismatches += a != b
                     if a != b and len(disagreements) < 10:
                         disagreements.append(f"{name}: {format_hand(hand)} payme {a}, {name} {b}")
-                ratio = theirs.cpu_mean / ours.cpu_mean
+                ratio = theirs.cpu / ours.cpu
                 compared += len(hands)
                 if name.startswith("RLCard"):
                     rl_ratios[kind].append(ratio)
                 else:
                     os_ratios.append(ratio)
                 row += (
-                    f" {agree}/{len(hands)} | {_ms(theirs.median)} | {_ms(theirs.cpu_mean)} "
-                    f"| {ratio:.2f} |"
+                    f" {agree}/{len(hands)} | {theirs.us(theirs.cpu):.2f} "
+                    f"| {theirs.us(theirs.wall):.2f} | {ratio:.2f} |"
                 )
             lines.append(row)
     lines.append("")
@@ -257,11 +272,11 @@ def run() -> str:
         lines += [f"- {d}" for d in disagreements]
         lines.append("")
     lines.append(
-        "*median ms*: the median wall-clock time of one call.  *CPU ms/hand*: the process "
-        "CPU time of the whole batch divided by the hands (robust to the other processes of "
-        "a shared machine).  *ratio*: the other library's CPU time per hand divided by "
-        "payme's: above 1, payme is faster.  RLCard is pure Python; OpenSpiel's utilities "
-        "are C++ called through pybind11."
+        "*CPU µs*: the process CPU time of a library's timed blocks per hand (the figure to "
+        "read on a shared machine, where a process waits for a core); *wall µs*: the elapsed "
+        "time per hand.  *ratio*: the other library's CPU time divided by payme's: above 1, "
+        "payme is faster.  RLCard is pure Python; OpenSpiel's utilities are C++ called "
+        "through pybind11."
     )
     if others:
         lines += ["", *_verdict(compared, mismatches, rl_ratios, os_ratios)]
@@ -312,60 +327,6 @@ def _every_discard(hand: tuple[Card, ...]) -> int:
     )
 
 
-BLOCK = 50
-"""Hands per timed block of the best-discard rows: payme and OpenSpiel take turns block by
-block on the same hands (who goes first alternating), so a busy spell of the shared machine
-falls on both alike; a block is long enough (50-300 µs) for the clock's own cost (under a
-microsecond a reading) not to count."""
-
-
-@dataclass
-class Turns:
-    """Answers and summed times of two solvers that took turns, block by block."""
-
-    ours: list[int]
-    theirs: list[int]
-    cpu: list[float]
-    """Process CPU seconds of every block, ours then theirs: [ours, theirs]."""
-    wall: list[float]
-    blocks_ahead: int
-    """Blocks in which ours took less CPU time."""
-    blocks: int
-    timed: int
-    """Hands timed (those after the warm-up)."""
-
-
-def _in_turns(
-    ours: Callable[[Sequence[Any]], list[int]],
-    theirs: Callable[[Sequence[Any]], list[int]],
-    our_inputs: Sequence[Any],
-    their_inputs: Sequence[Any],
-) -> Turns:
-    """Both solvers over the same hands, block by block in turn (each block timed whole, no
-    timer around each call); the first :data:`WARM_UP` hands answered by both, untimed."""
-    warm = WARM_UP if len(our_inputs) > 2 * WARM_UP else 0
-    got = Turns(
-        ours(our_inputs[:warm]), theirs(their_inputs[:warm]), [0.0, 0.0], [0.0, 0.0], 0, 0, 0
-    )
-    cpu_clock, wall_clock = time.process_time, time.perf_counter
-    gc.collect()
-    for k, at in enumerate(range(warm, len(our_inputs), BLOCK)):
-        spent = [0.0, 0.0]
-        for side in (0, 1) if k % 2 == 0 else (1, 0):
-            solve, inputs = (ours, our_inputs) if side == 0 else (theirs, their_inputs)
-            block = inputs[at : at + BLOCK]
-            wall, cpu = wall_clock(), cpu_clock()
-            answers = solve(block)
-            spent[side] = cpu_clock() - cpu
-            got.wall[side] += wall_clock() - wall
-            got.cpu[side] += spent[side]
-            (got.ours if side == 0 else got.theirs).extend(answers)
-        got.blocks += 1
-        got.timed += len(our_inputs[at : at + BLOCK])
-        got.blocks_ahead += spent[0] < spent[1]
-    return got
-
-
 def _discard_section(rng: random.Random) -> list[str]:
     """11 cards after the best discard: payme's best_discard against OpenSpiel's shortcut,
     inputs converted beforehand on both sides (payme's a tuple of cards, OpenSpiel's its card
@@ -379,11 +340,11 @@ def _discard_section(rng: random.Random) -> list[str]:
         return util.card_strings_to_card_ints([str(c)[0] + str(c)[1].lower() for c in hand])
 
     # One call a hand, as a user makes it: the public API, then the points.
-    def ours(hands: Sequence[tuple[Card, ...]]) -> list[int]:
-        return [best_discard(hand, GIN, DEALT).deadwood_points for hand in hands]
+    def ours(hand: tuple[Card, ...]) -> int:
+        return best_discard(hand, GIN, DEALT).deadwood_points
 
-    def theirs(hands: Sequence[Any]) -> list[int]:
-        return [int(min_deadwood(ints)) for ints in hands]
+    def theirs(ints: Any) -> int:
+        return int(min_deadwood(ints))
 
     lines = [
         "### After the best discard (11 cards, one to throw)",
@@ -409,9 +370,9 @@ def _discard_section(rng: random.Random) -> list[str]:
     ratios: list[tuple[str, float]] = []
     for kind, make_hands in (("random", random_hands), ("meld-rich", meld_rich_hands)):
         hands = make_hands(rng, HANDS, 11)
-        got = _in_turns(ours, theirs, hands, [prepare(h) for h in hands])
+        mine, other = _in_turns([(ours, hands), (theirs, [prepare(h) for h in hands])])
         agree = they_lower = we_lower = right = 0
-        for hand, a, b in zip(hands, got.ours, got.theirs, strict=True):
+        for hand, a, b in zip(hands, mine.answers, other.answers, strict=True):
             if a == b:
                 agree += 1
                 continue
@@ -421,14 +382,13 @@ def _discard_section(rng: random.Random) -> list[str]:
             if len(examples) < 3:
                 examples.append(f"- {format_hand(hand)}: payme {a}, OpenSpiel {b}")
         wrong = len(hands) - agree
-        us = [1e6 * x / got.timed for x in got.cpu]
-        wall = [1e6 * x / got.timed for x in got.wall]
-        ratio = got.cpu[0] / got.cpu[1]
+        ratio = mine.cpu / other.cpu
         ratios.append((kind, ratio))
         lines.append(
             f"| {kind} | {agree}/{len(hands)} | {they_lower} | {we_lower} | {right}/{wrong} "
-            f"| {us[0]:.2f} | {us[1]:.2f} | {ratio:.2f} | {wall[0]:.2f} | {wall[1]:.2f} "
-            f"| {got.blocks_ahead}/{got.blocks} |"
+            f"| {mine.us(mine.cpu):.2f} | {other.us(other.cpu):.2f} | {ratio:.2f} "
+            f"| {mine.us(mine.wall):.2f} | {other.us(other.wall):.2f} "
+            f"| {mine.ahead - other.ahead}/{mine.ahead} |"
         )
     if examples:
         lines += ["", "For example:", *examples]
