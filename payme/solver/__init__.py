@@ -440,6 +440,7 @@ def best_discard(
     Card('7H')
     """
     last = _LAST
+    asked = False  # whether the compiled core has been asked (and left the hand to Python)
     if last is not None and last[0] is rules and last[1] is dealt and last[4] and _LEAN_DISCARD:
         # The rule set and round of the call before (most calls): the compiled core weighs
         # the hand whole, text or cards, as the paths below do, and makes the answer; the
@@ -447,17 +448,18 @@ def best_discard(
         # the paths below).
         hands = last[3].hands
         if hands is not None:
-            found: BestDiscard | None = hands.best(hand)
-            if found is not None:
-                return found
+            answer: BestDiscard | None = hands.best(hand)
+            if answer is not None:
+                return answer
+            asked = True
     t, nat = _prepared(rules, dealt)
     r = t.rules
     lean = not r.never_discarded and r.holder_wins is None and _LEAN_DISCARD
-    if lean and nat.hands is not None:
+    if lean and nat.hands is not None and not asked:
         # The same for a rule set or round other than the last call's.
-        hit = nat.hands.best(hand)
-        if hit is not None:
-            return hit
+        answer = nat.hands.best(hand)
+        if answer is not None:
+            return answer
     cards = hand if type(hand) is tuple else parse_hand(hand)
     if lean:
         # One pass checks the cards against the pack; a hand of natural cards only takes
