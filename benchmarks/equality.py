@@ -261,10 +261,11 @@ def run(
             "the compiled solver core is not running here (not built, or PAYME_SOLVER=python): "
             "nothing to compare"
         )
-    chunks = [
+    # The gin hands first (few and quick), then the rest.
+    chunks = [(c, min(CHUNK, gin - c * CHUNK), True) for c in range((gin + CHUNK - 1) // CHUNK)]
+    chunks += [
         (c, min(CHUNK, hands - c * CHUNK), False) for c in range((hands + CHUNK - 1) // CHUNK)
     ]
-    chunks += [(c, min(CHUNK, gin - c * CHUNK), True) for c in range((gin + CHUNK - 1) // CHUNK)]
     total = hands + gin
     by_set: Counter[str] = Counter()
     disagree: list[str] = []
