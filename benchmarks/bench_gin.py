@@ -197,6 +197,13 @@ def _load(name: str, make: Callable[[], Any]) -> tuple[Any, str | None]:
         return None, f"{name} is not installed ({exc}); install it with {INSTALL}"
 
 
+def _load_average() -> str:
+    try:
+        return " ".join(f"{x:.2f}" for x in os.getloadavg())
+    except OSError:  # not on every system
+        return "unknown"
+
+
 def _machine() -> str:
     cpu = cpu_name()
     return f"{cpu}; {platform.system()} {platform.release()}; Python {platform.python_version()}"
@@ -217,7 +224,9 @@ def run() -> str:
     lines = [
         "## Gin rummy: payme against RLCard and OpenSpiel",
         "",
-        f"Run {datetime.now(UTC):%Y-%m-%d %H:%M} UTC on {_machine()}.",
+        f"Run {datetime.now(UTC):%Y-%m-%d %H:%M} UTC on {_machine()}; load average at the "
+        f"start {_load_average()} (the machine is shared: the libraries take turns, so a busy "
+        "spell falls on all of them).",
         "Command: `.venv/bin/python -m benchmarks gin` "
         f"({HANDS} hands per kind and size, seed {SEED}).",
         "Inputs are converted beforehand for each library; the libraries take turns on "
@@ -282,6 +291,7 @@ def run() -> str:
         lines += ["", *_verdict(compared, mismatches, rl_ratios, os_ratios)]
     if "OpenSpiel 2.0.2" in others:
         lines += ["", *_discard_section(rng)]
+    lines += ["", f"Load average at the end: {_load_average()}."]
     return "\n".join(lines) + "\n"
 
 
