@@ -29,7 +29,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from payme.analysis.yardstick import Measure, Yardstick, measure, yardstick
+from payme.analysis.yardstick import GRADE_BOUNDS, Measure, Yardstick, measure, yardstick
 from payme.cards import Card
 from payme.game.actions import Action, Discard, Draw, GoOut, LayOff
 
@@ -46,9 +46,9 @@ __all__ = [
 
 GRADES: tuple[tuple[str, float], ...] = (
     ("best", 0.0),
-    ("good", 2.0),
-    ("inaccuracy", 5.0),
-    ("mistake", 10.0),
+    ("good", GRADE_BOUNDS[0]),
+    ("inaccuracy", GRADE_BOUNDS[1]),
+    ("mistake", GRADE_BOUNDS[2]),
     ("blunder", float("inf")),
 )
 """Each grade with the most a decision of that grade was charged (in the yardstick's unit:
@@ -187,12 +187,7 @@ class Decision:
             f"You: {_lower(self.your_words)}, {_value(m.yours, self.unit)}. "
             f"The strongest bot: {_lower(self.best_words)}, {_value(m.best, self.unit)}."
         )
-        if m.exact:
-            how = "Exact: nothing was left hidden."
-        elif not m.error:
-            how = f"Every one of {m.deals} deals of the cards you had not seen agreed."
-        else:
-            how = f"Measured over {m.deals} deals of the cards you had not seen (±{m.error:.1f})."
+        how = _precision_words(m, self.unit)
         if self.cost:
             verdict = f"Yours cost {_amount(self.cost, self.unit)}."
         elif m.loss < -m.error:
@@ -216,6 +211,7 @@ class Decision:
             "best_value": self.best_value,
             "error": self.error,
             "deals": None if self.measured is None else self.measured.deals,
+            "precise": None if self.measured is None else self.measured.reached,
             "exact": None if self.measured is None else self.measured.exact,
             "cost": self.cost,
             "grade": self.grade,
@@ -549,21 +545,26 @@ def _notes(session: Any, yours: Action, best: Action, kind: str, spots: Any) -> 
             + (f" ({_cards(theirs)})" if 0 < len(theirs) <= 8 else "")
             + ": every card laid off onto your melds is points the others do not pay."
         )
+    if not _next_may_take(session, view):
+        picked = None  # no one takes this discard: the last final turn, or a stock-only one
+    final = " in their final turn" if getattr(view, "final_turn", False) else ""
     for action, who in ((yours, "your"), (best, "the bot's")):
         card = getattr(action, "card", None) or getattr(action, "discard", None)
         if card is None or picked is None:
             continue
+        if isinstance(action, GoOut) and "discard" not in session.rules.final_turn_draw:
+            continue  # going out: the others' final turns draw from the stock only
         wanted = [c for c in picked[nxt] if _joins(card, c)]
         if wanted:
             notes.append(
                 f"{name} took {_cards(wanted)} from the pile this hand: {who} discard "
-                f"{label(card)} may help {name} meld."
+                f"{label(card)} may help {name} meld{final}."
             )
         melds = getattr(view, "table_melds", ()) or ()
         if melds and _fits_melds(card, melds, session):
             notes.append(
-                f"{label(card)} fits the melds on the table: the next player may take it "
-                "and lay it off."
+                f"{who.capitalize()} discard {label(card)} fits the melds on the table: "
+                f"{name} may take it{final} and lay it off."
             )
     if isinstance(yours, Discard) and isinstance(best, Discard):
         notes.append(_kept_words(session, view, yours.card, best.card))
@@ -573,6 +574,17 @@ def _notes(session: Any, yours: Action, best: Action, kind: str, spots: Any) -> 
         if theirs > mine:
             notes.append(f"The bot lays off {theirs} cards where you laid off {mine}.")
     return notes
+
+
+def _next_may_take(session: Any, view: Any) -> bool:
+    """Whether the next player may still take the card discarded now: always in a turn of
+    play; in a final turn only where the rules let a final turn draw the top discard and
+    the next player has one left (they did not go out)."""
+    if not getattr(view, "final_turn", False):
+        return True
+    nxt = (view.seat + 1) % session.players
+    rules = session.rules
+    return "discard" in getattr(rules, "final_turn_draw", ()) and nxt != view.declarer
 
 
 def _kept_words(session: Any, view: Any, mine: Card, theirs: Card) -> str:
@@ -634,6 +646,30 @@ def _cards(cards: Sequence[Card]) -> str:
 # ---------------------------------------------------------------------------- words
 
 
+def _precision_words(m: Measure, unit: str) -> str:
+    """How the difference was measured, and how precisely: the deals used and the error
+    reached, saying so when it falls short of the precision aimed at, and why."""
+    if m.exact:
+        return "Exact: nothing was left hidden."
+    over = f"{m.deals:,} deals of the cards you had not seen"
+    if not m.error:
+        return f"Every one of {over} gave the same difference."
+    aim = f"{m.tolerance:g}" + ("" if unit == "points" else " percentage points")
+    if m.reached:
+        return f"Measured over {over}, to ±{m.error:.1f} (aimed at: ±{aim})."
+    need = f"about {m.deals_needed:,} deals would be needed"
+    if m.deals < m.most:
+        return (
+            f"Measured over {over}, to ±{m.error:.1f} only, not the ±{aim} aimed at "
+            f"({need}, more than the {m.most:,} sampled at most), and more deals would not "
+            "change the grade."
+        )
+    return (
+        f"Measured over {over}, the most sampled, to ±{m.error:.1f} only, not the ±{aim} "
+        f"aimed at ({need}): the cost stated may be off by that much."
+    )
+
+
 def _lower(text: str) -> str:
     return text[:1].lower() + text[1:]
 
@@ -663,8 +699,10 @@ def review_text(review: Review) -> str:
     stick = review.stick
     lines = [
         f"Game review: {review.rules}, {review.players} players, seed {review.seed}.",
-        f"Yardstick: {stick.words}; each difference measured to ±{stick.tolerance:g} "
-        f"over at most {review.deals_bound} deals.",
+        f"Yardstick: {stick.words}; each difference measured over the same deals for both "
+        f"moves, to ±{stick.tolerance:g} where at most {review.deals_bound} deals reach it "
+        f"(after {min(stick.settle, review.deals_bound)}, sampling stops once more deals "
+        "could not change the grade); the error reached is given with each.",
         "Grades: best (nothing charged), good (< 2), inaccuracy (2-5), mistake (5-10), "
         "blunder (10 or more).",
         "",

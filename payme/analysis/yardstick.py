@@ -52,17 +52,23 @@ from payme.memo import RecentMemo
 __all__ = [
     "BATCH",
     "CONTINUATION",
+    "GRADE_BOUNDS",
     "MIN_DEALS",
     "Measure",
     "Yardstick",
     "measure",
     "play_to_the_end",
     "redeal",
+    "settled",
     "yardstick",
 ]
 
 BATCH = 16
 """Deals sampled at a time."""
+GRADE_BOUNDS = (2.0, 5.0, 10.0)
+"""The costs (in the yardstick's unit) where a decision's grade changes: under the first it
+is *good*, then *inaccuracy*, *mistake*, and *blunder* from the last on
+(:data:`payme.analysis.review.GRADES`)."""
 MIN_DEALS = 32
 """Deals sampled at least (fewer say nothing of the spread)."""
 CONTINUATION = "strong"
@@ -83,6 +89,9 @@ class Yardstick:
     """Deals sampled at most for one decision (the error reached is then reported)."""
     words: str
     """The yardstick in a player's words."""
+    settle: int = 128
+    """Deals after which sampling stops short of :attr:`tolerance` when more deals could
+    not change the verdict (:func:`settled`: the whole interval in one grade)."""
 
     def loss(self, yours: float, best: float) -> float:
         """How much worse ``yours`` is than ``best`` (negative: better)."""
@@ -125,6 +134,24 @@ class Measure:
     seed: int
     """The deals are ``redeal(game, seat, random.Random(deal_seed(seed, i)))``."""
     lower_is_better: bool = True
+    tolerance: float = 0.5
+    """The half-width the sampling aimed at (the yardstick's)."""
+    most: int = 0
+    """The deals it could sample at most (0: exact)."""
+
+    @property
+    def reached(self) -> bool:
+        """Whether the difference was measured as precisely as aimed (exact, or within
+        :attr:`tolerance`); else :attr:`most` deals were spent first."""
+        return self.exact or self.error <= self.tolerance
+
+    @property
+    def deals_needed(self) -> int:
+        """About how many deals the aimed precision takes, from the spread seen (the
+        error shrinks as one over the square root of the deals)."""
+        if self.reached:
+            return self.deals
+        return math.ceil(self.deals * (self.error / self.tolerance) ** 2 / BATCH) * BATCH
 
     @property
     def loss(self) -> float:
@@ -269,11 +296,19 @@ def play_to_the_end(
         mover = game.to_move
         if mover is None:
             break
+        if game.phase == "lay_off" and getattr(bots[mover], "name", "") in BEST_LAYING_OFF:
+            move = game.best_lay_off(mover)  # what these bots lay off, without the list
+            continue
         move = bots[mover].choose(game.view(mover), game.legal_actions())
     value = _result(game, seat, start)
     if value is None:
         raise RuntimeError("a play-out did not end")
     return value
+
+
+BEST_LAYING_OFF = frozenset({"greedy", "strong", "expert"})
+"""The bots that lay off the engine's best lay-off (``PayMeGame.best_lay_off``) whenever
+they lay off: a play-out asks the engine for it directly, not for the list of lay-offs."""
 
 
 def _next_from(stock: list[Card], stream: list[Card] | None) -> None:
@@ -329,7 +364,7 @@ def measure(
     known = _memo.get(key)
     if known is not None:
         y, b, e, d, x = struct.unpack("dddi?", known)
-        return Measure(y, b, e, d, x, seed, stick.lower_is_better)
+        return Measure(y, b, e, d, x, seed, stick.lower_is_better, stick.tolerance, most)
     mine: list[float] = []
     theirs: list[float] = []
     exact = not hidden(game, seat)
@@ -340,14 +375,23 @@ def measure(
             mine.append(one_deal(game, seat, yours, bots, s, exact))
             theirs.append(one_deal(game, seat, best, bots, s, exact))
             i += 1
-        if exact:
+        if exact or i < MIN_DEALS:
+            if exact:
+                break
+            continue
+        diffs = [a - b for a, b in zip(mine, theirs, strict=True)]
+        error = _half_width(diffs)
+        if error <= stick.tolerance or i >= most:
             break
-        error = _half_width([a - b for a, b in zip(mine, theirs, strict=True)])
-        if i >= MIN_DEALS and (error <= stick.tolerance or i >= most):
-            break
+        loss = sum(diffs) / i * (1 if stick.lower_is_better else -1)
+        if i >= stick.settle and settled(loss, error) and _needed(i, error, stick) > most:
+            break  # the aim is out of reach within the bound, and the grade is known
     n = len(mine)
     error = 0.0 if exact else _half_width([a - b for a, b in zip(mine, theirs, strict=True)])
-    found = Measure(sum(mine) / n, sum(theirs) / n, error, n, exact, seed, stick.lower_is_better)
+    found = Measure(
+        sum(mine) / n, sum(theirs) / n, error, n, exact, seed, stick.lower_is_better,
+        stick.tolerance, most,
+    )  # fmt: skip
     _memo.put(key, struct.pack("dddi?", found.yours, found.best, error, n, exact))
     return found
 
@@ -369,6 +413,26 @@ def one_deal(
     g = fork(game) if exact else redeal(game, seat, rng)
     streams = None if exact else _streams(g, rng)
     return play_to_the_end(g, seat, _bots(g, seat, bots, seed), streams, first=move)
+
+
+def settled(loss: float, error: float) -> bool:
+    """Whether more deals could not change a decision's grade: the 95% interval
+    ``loss ± error`` lies within one grade (:data:`GRADE_BOUNDS`), or wholly under the
+    first bound (a charge, if any, under 2).
+
+    >>> settled(7.0, 1.5), settled(4.5, 1.0), settled(0.3, 1.2), settled(1.0, 1.5)
+    (True, False, True, False)
+    """
+    lo, hi = max(0.0, loss - error), max(0.0, loss + error)
+    if hi < GRADE_BOUNDS[0]:
+        return True
+    band = sum(1 for bound in GRADE_BOUNDS if lo >= bound)
+    return lo > 0 and band == sum(1 for bound in GRADE_BOUNDS if hi >= bound)
+
+
+def _needed(deals: int, error: float, stick: Yardstick) -> int:
+    """About how many deals bring ``error`` (reached over ``deals``) to the tolerance."""
+    return math.ceil(deals * (error / stick.tolerance) ** 2)
 
 
 def _half_width(diffs: Sequence[float]) -> float:

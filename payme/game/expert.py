@@ -693,16 +693,56 @@ class ExpertBot(StrongBot):
         cost = search_cost(hand, rules, view.dealt)
         width = min(self.FINAL_WIDTH, self.FINAL_DISCARD_WORK // cost)
         weighed = self._final_options(view, hand, width)
-        pts, _, card = weighed[0]
-        action = Discard(view.seat, card)
-        options = tuple((Discard(view.seat, c), float(p)) for p, _, c in weighed)
-        after = "after laying off onto the declarer's melds" if rules.lay_off else "in the end"
-        return Recommendation(
-            action,
-            f"Discard {short_label(card)}: this is your last turn, and the cards you keep score "
-            f"{pts} points {after}, the fewest you can.",
-            options,
+        gift = self.FINAL_GIFT_POINTS / max(1, view.players - 1)
+        scored = sorted(
+            (pts + gift * self._final_gift(view, card), key, pts, card)
+            for pts, key, card in weighed
         )
+        _, _, pts, card = scored[0]
+        action = Discard(view.seat, card)
+        options = tuple((Discard(view.seat, c), float(v)) for v, _, _, c in scored)
+        after = "after laying off onto the declarer's melds" if rules.lay_off else "in the end"
+        reason = (
+            f"Discard {short_label(card)}: this is your last turn, and the cards you keep score "
+            f"{pts} points {after}"
+        )
+        plain = weighed[0][2]
+        if plain != card:
+            reason += (
+                f"; {short_label(plain)} would keep {weighed[0][0]}, but the next player may "
+                f"take it from the pile in their final turn: " + self._gift_words(view, plain)
+            )
+        else:
+            reason += ", the fewest you can"
+        return Recommendation(action, reason + ".", options)
+
+    FINAL_GIFT_POINTS = 8.0
+    """A last discard the next player can use (it lays off onto the declarer's melds or
+    joins a card they took from the pile), where their final turn may take the top discard,
+    counts as this many points shared among the others: they take it for a card of theirs
+    that would score, about 8 points, and the points against the table count each other
+    player's saving once in their average."""
+
+    def _final_gift(self, view: PayMeView, card: Card) -> bool:
+        """Whether ``card``, discarded in this final turn, is one the next player can use in
+        theirs: they still have one (they are not the declarer), it may take the top discard,
+        and ``card`` lays off onto the declarer's melds or joins what they took."""
+        nxt = (view.seat + 1) % view.players
+        if nxt == view.declarer or "discard" not in view.rules.final_turn_draw:
+            return False
+        if _matches(card, self._wanted_by_next(view)):
+            return True
+        return bool(view.rules.lay_off and self._fits(card, view))
+
+    def _gift_words(self, view: PayMeView, card: Card) -> str:
+        """Why the next player can use ``card`` (see :meth:`_final_gift`)."""
+        took = [c for c in self._wanted_by_next(view) if _matches(card, [c])]
+        if took:
+            return (
+                f"they took {' '.join(short_label(c) for c in took)} from the pile this hand "
+                f"and {short_label(card)} could help them meld"
+            )
+        return f"{short_label(card)} lays off onto the declarer's melds"
 
     def _advise_final_draw(self, view: PayMeView, legal: Sequence[Action]) -> Recommendation:
         """The last draw of the hand, where the rules let it be the top discard: the points
