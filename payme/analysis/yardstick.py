@@ -285,11 +285,12 @@ def play_to_the_end(
     move to make first (legal for the seat to move)."""
     start = len(getattr(game, "_summaries", ()))
     move = first
+    checked = True  # the first move is checked; a bot's listed move is legal as listed
     for _ in range(limit):
         if move is not None:
             if streams and isinstance(move, Draw) and move.source == "stock":
                 _next_from(game._stock, streams.get(game.to_move))
-            game._apply_owned(move)
+            (game._apply_owned if checked else game._apply_listed)(move)
         value = _result(game, seat, start)
         if value is not None:
             return value
@@ -298,8 +299,11 @@ def play_to_the_end(
             break
         if game.phase == "lay_off" and getattr(bots[mover], "name", "") in BEST_LAYING_OFF:
             move = game.best_lay_off(mover)  # what these bots lay off, without the list
+            checked = False  # the engine's own best lay-off
             continue
-        move = bots[mover].choose(game.view(mover), game.legal_actions())
+        legal = game.legal_actions()
+        move = bots[mover].choose(game.view(mover), legal)
+        checked = not any(a is move for a in legal)
     value = _result(game, seat, start)
     if value is None:
         raise RuntimeError("a play-out did not end")

@@ -57,6 +57,7 @@ from payme.game.bots import (
     _without,
     completing,
     discard_candidates,
+    known_in_hand,
 )
 from payme.game.evaluation import (
     Hand,
@@ -726,17 +727,25 @@ class ExpertBot(StrongBot):
     def _final_gift(self, view: PayMeView, card: Card) -> bool:
         """Whether ``card``, discarded in this final turn, is one the next player can use in
         theirs: they still have one (they are not the declarer), it may take the top discard,
-        and ``card`` lays off onto the declarer's melds or joins what they took."""
+        and ``card`` lays off onto the declarer's melds or makes a meld of three with two cards
+        they took from the pile and still hold (a card that merely joins one of them: no
+        weight, measured worse for the expert)."""
         nxt = (view.seat + 1) % view.players
         if nxt == view.declarer or "discard" not in view.rules.final_turn_draw:
             return False
-        if _matches(card, self._wanted_by_next(view)):
-            return True
+        held = sorted(known_in_hand(view, nxt).elements())
+        natural = card.rank is not None and not view.rules.is_wild(card, view.dealt)
+        for i, a in enumerate(held):
+            for b in held[i + 1 :]:
+                plain = a.rank is not None and b.rank is not None
+                if natural and plain and card in completing(a, b, view.rules):
+                    return True
         return bool(view.rules.lay_off and self._fits(card, view))
 
     def _gift_words(self, view: PayMeView, card: Card) -> str:
         """Why the next player can use ``card`` (see :meth:`_final_gift`)."""
-        took = [c for c in self._wanted_by_next(view) if _matches(card, [c])]
+        nxt = (view.seat + 1) % view.players
+        took = [c for c in known_in_hand(view, nxt).elements() if _matches(card, [c])]
         if took:
             return (
                 f"they took {' '.join(short_label(c) for c in took)} from the pile this hand "
