@@ -523,3 +523,29 @@ def test_each_decision_says_how_many_deals_and_how_precisely() -> None:
         if m.deals < 512:
             assert "more deals would not change the grade" in d.explanation
     assert any(d.measured.reached for d in wide.decisions if d.measured)  # type: ignore[union-attr]
+
+
+_LAY_OFF_POSITION = (
+    "rules=denexa; players=3; seed=1; hand=6; phase=lay_off; to_move=0; "
+    "hands=7D 6C 6S JK QS QH JD KH / - / QC 7H 6C KD 7H AH 6D; "
+    "pile=JS 9C TD AH KD 2D; drawn=-; declarer=1; "
+    "table=set:4S 8S(4C) 4H 4D | run:TS JS JK(QS) | set:JH JD JC; totals=30 60 15; "
+    "turns=4 3 4; hand_turns=8; picked_up=QH / JH / 4H 7H AH; "
+    "discarded=JH 9C AH 2D / 7H AH / JS QH TD KD; final_turns=-; "
+    "shown=7D 6C 6S JK QS QH JD KH / - / QC 7H 6C KD 4H 7H AH 6D; deadwood=35 0 50; "
+    "lay_offs=- / - / 0:4H; auto_advance=0"
+)
+"""A reviewed game's lay-off: your joker fits the run on the table, but in your hand it
+makes Q♠ Q♥ a set."""
+
+
+def test_a_lay_off_that_breaks_your_own_meld_is_explained_by_the_cards_left() -> None:
+    review = review_game(
+        "denexa", 3, ("greedy", "greedy"), 1, ["l1-JK"], position=_LAY_OFF_POSITION
+    )
+    (d,) = review.decisions
+    assert d.kind == "lay-off" and d.measured is not None and d.measured.exact
+    assert (d.your_value, d.best_value, d.cost) == (32.5, 12.5, 20.0)  # 55 and 35 points kept
+    said = d.explanation.replace("\ufe0e", "")
+    assert "yours leaves 55 points in your hand (6♠ Q♠ Q♥ K♥ 7♦ J♦ 6♣)" in said
+    assert "the bot's leaves 35 points in your hand (6♠ K♥ 7♦ J♦ 6♣)" in said

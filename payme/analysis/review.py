@@ -573,7 +573,26 @@ def _notes(session: Any, yours: Action, best: Action, kind: str, spots: Any) -> 
         theirs = sum(len(cs) for _, cs in best.placements)
         if theirs > mine:
             notes.append(f"The bot lays off {theirs} cards where you laid off {mine}.")
+        notes.append(_left_after_lay_offs(session, view, yours, best))
     return notes
+
+
+def _left_after_lay_offs(session: Any, view: Any, yours: LayOff, best: LayOff) -> str:
+    """What each lay-off leaves in the hand: its points and the cards that score (a card
+    laid off may break a meld of the hand, as a joker that made Q♠ Q♥ a set)."""
+    from payme.cards import sort_cards
+    from payme.game.evaluation import layout
+
+    parts = []
+    for action, who in ((yours, "yours"), (best, "the bot's")):
+        left = list(view.hand)
+        for _, cards in action.placements:
+            for card in cards:
+                left.remove(card)
+        points, dead = layout(tuple(sort_cards(left)), session.rules, session.game.dealt)
+        scoring = f" ({_cards(dead)})" if dead else ""
+        parts.append(f"{who} leaves {points} points in your hand{scoring}")
+    return "After the lay-off, " + "; ".join(parts) + "."
 
 
 def _next_may_take(session: Any, view: Any) -> bool:
