@@ -130,68 +130,29 @@ class PlayPage:
         self.help_button.observe(self._toggle_help, names="value")
         # The review, shown above the table when asked for (with a button to close it): its
         # summary (grades per hand, points lost per hand, the costliest decisions), then the
-        # board that steps through each decision's position with the arrow keys.
-        from payme.widgets.review import ReviewBoard
-
-        self.review_title = w.HTML()
-        self.review_view = w.HTML()
-        self.review_view.add_class("payme-play-review")
-        self.review_board = ReviewBoard()
-        close = w.Button(description="Close the review")
-        close.add_class("payme-play-review-close")
-        close.on_click(lambda _b: self._close_review())
-        self.review_box = w.VBox(
-            [w.HBox([self.review_title, close], layout=w.Layout(align_items="center")),
-             self.review_view, self.review_board],
-            layout=w.Layout(display="none"),
-        )  # fmt: skip
+        # board that steps through each decision's position with the arrow keys.  Its
+        # widgets (the board's script among them) are built when it is first asked for
+        # (_build_review), so the page's first render carries none of them.
+        self.review_box = w.VBox(layout=w.Layout(display="none"))
         self.review_box.add_class("payme-play-review-box")
         self.scores_view = w.HTML()
         self.scores_view.add_class("payme-play-scores")
 
-        # The New game dialog: rule sets by title, opponents' strengths from a menu.
-        self.rules_box = w.Dropdown(
-            options=[(r.title, name) for name, r in PRESETS.items()],
-            value="denexa",
-            description="Rules",
-        )
-        self.players_box = w.Dropdown(options=[], description="Players")
-        self.bots_box = w.VBox()
-        self.deal_button = w.Button(description="Deal", button_style="primary")
-        self.cancel_button = w.Button(description="Cancel")
-        for box, cls in (
-            (self.rules_box, "payme-play-rules"),
-            (self.players_box, "payme-play-players"),
-            (self.deal_button, "payme-play-deal"),
-            (self.cancel_button, "payme-play-cancel"),
-        ):
-            box.add_class(cls)
-        self.rules_box.style.description_width = "70px"
-        self.players_box.style.description_width = "70px"
-        self.rules_box.layout.width = "min(360px, 100%)"
-        self.players_box.layout.width = "min(200px, 100%)"
+        # The New game dialog, hidden until asked for: its controls (rule sets by title,
+        # opponents' strengths from a menu) are built when it is first opened, so the page's
+        # first render carries none of them (_build_dialog).
         self.dialog = w.VBox(
-            [
-                w.HTML("<b>New game</b>"),
-                self.rules_box,
-                self.players_box,
-                self.bots_box,
-                w.HBox([self.deal_button, self.cancel_button]),
-            ],
             layout=w.Layout(display="none", border="1px solid #999", padding="8px",
                             max_width="100%"),
         )  # fmt: skip
         self.dialog.add_class("payme-play-dialog")
-        self.rules_box.observe(lambda _c: self._fill_players(), names="value")
-        self.players_box.observe(lambda _c: self._fill_bots(), names="value")
-        self._fill_players(3)
+        self._dialog_built = False
 
         from payme.widgets import guarded
 
         guard = guarded(self.message)
+        self._guard = guard
         self.new_button.on_click(guard(lambda _b: self._toggle_dialog()))
-        self.cancel_button.on_click(guard(lambda _b: self._toggle_dialog(False)))
-        self.deal_button.on_click(guard(lambda _b: self._deal_from_dialog()))
         self.review_button.on_click(guard(lambda _b: self.show_review()))
 
         self.session: PlaySession | None = None
@@ -225,6 +186,58 @@ class PlayPage:
 
     # ------------------------------------------------------------------ the dialog
 
+    def _build_dialog(self) -> None:
+        """The New game dialog's controls, set to the game on the table; built once, when
+        the dialog is first opened."""
+        import ipywidgets as w
+
+        if self._dialog_built:
+            return
+        self._dialog_built = True
+        self.rules_box = w.Dropdown(
+            options=[(r.title, name) for name, r in PRESETS.items()],
+            value="denexa",
+            description="Rules",
+        )
+        self.players_box = w.Dropdown(options=[], description="Players")
+        self.bots_box = w.VBox()
+        self.deal_button = w.Button(description="Deal", button_style="primary")
+        self.cancel_button = w.Button(description="Cancel")
+        for box, cls in (
+            (self.rules_box, "payme-play-rules"),
+            (self.players_box, "payme-play-players"),
+            (self.deal_button, "payme-play-deal"),
+            (self.cancel_button, "payme-play-cancel"),
+        ):
+            box.add_class(cls)
+        self.rules_box.style.description_width = "70px"
+        self.players_box.style.description_width = "70px"
+        self.rules_box.layout.width = "min(360px, 100%)"
+        self.players_box.layout.width = "min(200px, 100%)"
+        self.dialog.children = [
+            w.HTML("<b>New game</b>"),
+            self.rules_box,
+            self.players_box,
+            self.bots_box,
+            w.HBox([self.deal_button, self.cancel_button]),
+        ]
+        self._sync_dialog()
+        self.rules_box.observe(lambda _c: self._fill_players(), names="value")
+        self.players_box.observe(lambda _c: self._fill_bots(), names="value")
+        self.cancel_button.on_click(self._guard(lambda _b: self._toggle_dialog(False)))
+        self.deal_button.on_click(self._guard(lambda _b: self._deal_from_dialog()))
+
+    def _sync_dialog(self) -> None:
+        """Set the dialog's controls (if built) to the game on the table."""
+        session = self.session
+        if not self._dialog_built or session is None:
+            return
+        if session.rules.name in PRESETS:
+            self.rules_box.value = session.rules.name
+        self._fill_players(session.players)
+        for box, bot in zip(self.bots_box.children, session.bot_names, strict=False):
+            box.value = bot
+
     def _fill_players(self, players: int | None = None) -> None:
         ruleset = PRESETS[self.rules_box.value]
         chosen = players or self.players_box.value or 3
@@ -234,27 +247,36 @@ class PlayPage:
         self._fill_bots()
 
     def _fill_bots(self) -> None:
+        """One menu per opponent's seat: the menus already there are kept (a seat's name
+        and bot stay), new seats get one, and the menus of seats gone are closed."""
         import ipywidgets as w
 
         players = int(self.players_box.value or 2)
-        old = [box.value for box in self.bots_box.children]
+        old = list(self.bots_box.children)
         boxes = []
         for seat, name in enumerate(seat_names(players)[1:], start=1):
-            box = w.Dropdown(
-                options=[(bot_word(b), b) for b in BOT_NAMES],
-                value=old[seat - 1] if seat - 1 < len(old) else "greedy",
-                description=name,
-            )
-            box.style.description_width = "70px"
-            box.layout.width = "min(300px, 100%)"
-            box.add_class(f"payme-play-bot-{seat}")
+            if seat - 1 < len(old):
+                box = old[seat - 1]
+                box.description = name
+            else:
+                box = w.Dropdown(
+                    options=[(bot_word(b), b) for b in BOT_NAMES],
+                    value="greedy",
+                    description=name,
+                )
+                box.style.description_width = "70px"
+                box.layout.width = "min(300px, 100%)"
+                box.add_class(f"payme-play-bot-{seat}")
             boxes.append(box)
         self.bots_box.children = boxes
+        for box in old[len(boxes) :]:
+            box.close()
 
     def _toggle_help(self, change: dict[str, Any]) -> None:
         self.help_view.layout.display = None if change["new"] else "none"
 
     def _toggle_dialog(self, show: bool | None = None) -> None:
+        self._build_dialog()
         visible = self.dialog.layout.display != "none"
         self.dialog.layout.display = None if (not visible if show is None else show) else "none"
 
@@ -320,11 +342,7 @@ class PlayPage:
         self._moves_shown = list(session.moves)
         self._order, self._order_deal = list(order), self._deal()
         self._close_review()
-        if session.rules.name in PRESETS:
-            self.rules_box.value = session.rules.name
-        self._fill_players(session.players)
-        for box, bot in zip(self.bots_box.children, session.bot_names, strict=False):
-            box.value = bot
+        self._sync_dialog()
         # The table says the rules and each seat its bot: the message box is for problems.
         self.message.clear()
         if session.stopped:
@@ -643,6 +661,27 @@ class PlayPage:
         # At the end the final screen holds the scoreboard.
         self.scores_view.value = "" if session.over else scores_html(session)
 
+    def _build_review(self) -> None:
+        """The review's widgets, built once, when the review is first asked for."""
+        import ipywidgets as w
+
+        from payme.widgets.review import ReviewBoard
+
+        if self.review_box.children:
+            return
+        self.review_title = w.HTML()
+        self.review_view = w.HTML()
+        self.review_view.add_class("payme-play-review")
+        self.review_board = ReviewBoard()
+        close = w.Button(description="Close the review")
+        close.add_class("payme-play-review-close")
+        close.on_click(lambda _b: self._close_review())
+        self.review_box.children = [
+            w.HBox([self.review_title, close], layout=w.Layout(align_items="center")),
+            self.review_view,
+            self.review_board,
+        ]
+
     def show_review(self) -> None:
         """The game review so far, right above the table: your decisions next to the
         strongest bot's, and the board of each decision's position (the end of the game and
@@ -651,6 +690,7 @@ class PlayPage:
         from payme.display.review import review_html
 
         session = self._need_session()
+        self._build_review()
         review = review_game(
             session.rules.name, session.players, session.bot_names, session.seed, session.moves,
             position=session.position,
@@ -670,7 +710,8 @@ class PlayPage:
     def _close_review(self) -> None:
         """The review is of the moves made when it was asked for: it goes with the next."""
         self.review_box.layout.display = "none"
-        self.review_view.value = ""
+        if self.review_box.children:
+            self.review_view.value = ""
 
     def query_for(self, moves: Sequence[str]) -> str:
         """The URL query of this game after the first ``moves`` of yours."""

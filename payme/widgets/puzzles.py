@@ -370,8 +370,12 @@ class PuzzlePage(widgets.VBox):  # type: ignore[misc]
             self.card_choice.tooltips = [c.name for c in distinct]
             self.card_choice.value = None
             self.go_out_choice.value = None
+            # One toggle per card, for a deadwood puzzle only (other kinds never show them);
+            # the last puzzle's toggles are closed, so no model outlives its puzzle.
+            for toggle in self.card_toggles:
+                toggle.close()
             self.card_toggles = []
-            for card in puzzle.hand:
+            for card in puzzle.hand if puzzle.kind == "deadwood" else ():
                 toggle = widgets.ToggleButton(
                     description=short_label(card), tooltip=card.name,
                     layout=widgets.Layout(width="auto"),
@@ -454,7 +458,7 @@ class PuzzlePage(widgets.VBox):  # type: ignore[misc]
             self.card_choice.value = one if one in options else None
             self.go_out_choice.value = text.lower() if text.lower() in ("no", "none") else None
             left = list(cards)
-            for card, toggle in zip(self.puzzle.hand, self.card_toggles, strict=True):
+            for card, toggle in zip(self.puzzle.hand, self.card_toggles, strict=False):
                 toggle.value = card in left
                 if card in left:
                     left.remove(card)
