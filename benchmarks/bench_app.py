@@ -221,7 +221,7 @@ def run() -> str:
         lines.append(
             f"| {name} | {cell(found['paint'])} | {cell(found['cold'])} | {cell(found['warm'])} | "
             f"{cell(other['cold'])} | {cell(other['warm'])} | "
-            f"{statistics.median(rss) if rss else float('nan'):.0f} |"
+            f"{f'{statistics.median(rss):.0f}' if rss else '-'} |"  # home: no kernel
         )
     total = sum(statistics.median([x for x in f["rss"] if x == x] or [0.0]) for f in fresh.values())
     lines += [
