@@ -27,9 +27,11 @@ _WORDS = {
 }
 
 
-def review_html(review: Any, link: Callable[[Sequence[str]], str]) -> str:
+def review_html(review: Any, link: Callable[[Sequence[str]], str], *, summary: bool = True) -> str:
     """The summary of ``review`` as HTML; ``link(moves)`` gives the Play URL query of the
-    position after your first ``moves`` (each charged decision links to it)."""
+    position after your first ``moves`` (each charged decision links to it).
+    ``summary=False`` leaves out the yardstick, the grades and the chart (the review board
+    beside it shows them) and keeps the costliest decisions."""
     from payme.analysis.review import GRADES
 
     grades = [name for name, _ in GRADES]
@@ -42,16 +44,17 @@ def review_html(review: Any, link: Callable[[Sequence[str]], str]) -> str:
     totals = review.grades()
     cells = "".join(f"<td>{totals[g]}</td>" for g in grades)
     rows.append(f'<tr><th scope="row">All</th>{cells}<td>{review.total_cost:g}</td></tr>')
-    parts = [
-        '<div class="payme-review">',
-        f'<p class="payme-review-stick">Every move is measured by {escape(review.stick.words)};'
-        " a move is charged only when the strongest bot's is better by more than the"
-        " measure's error.</p>",
-        '<div style="max-width:100%;overflow-x:auto"><table class="payme-review-grades">'
-        f'<thead><tr><th scope="col">Hand</th>{head}<th scope="col">Lost ({unit})</th>'
-        f"</tr></thead><tbody>{''.join(rows)}</tbody></table></div>",
-        review.chart_svg(),
-    ]
+    parts = ['<div class="payme-review">']
+    if summary:
+        parts += [
+            f'<p class="payme-review-stick">Every move is measured by {escape(review.stick.words)};'
+            " a move is charged only when the strongest bot's is better by more than the"
+            " measure's error.</p>",
+            '<div style="max-width:100%;overflow-x:auto"><table class="payme-review-grades">'
+            f'<thead><tr><th scope="col">Hand</th>{head}<th scope="col">Lost ({unit})</th>'
+            f"</tr></thead><tbody>{''.join(rows)}</tbody></table></div>",
+            review.chart_svg(),
+        ]
     worst = review.mistakes(3)
     if worst:
         parts.append('<p><b>The costliest decisions</b></p><ol class="payme-review-worst">')
@@ -66,8 +69,10 @@ def review_html(review: Any, link: Callable[[Sequence[str]], str]) -> str:
         parts.append("</ol>")
     else:
         parts.append("<p>Every decision measured as well as the strongest bot's.</p>")
-    parts.append(
-        "<p>Step through every decision, its position drawn as cards, on the board under "
-        "the table (← and → once it has the focus).</p></div>"
-    )
+    if summary:
+        parts.append(
+            "<p>Step through every decision, its position drawn as cards, on the review "
+            "board (← and → once it has the focus).</p>"
+        )
+    parts.append("</div>")
     return "".join(parts)

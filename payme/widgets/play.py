@@ -678,8 +678,8 @@ class PlayPage:
         close.on_click(lambda _b: self._close_review())
         self.review_box.children = [
             w.HBox([self.review_title, close], layout=w.Layout(align_items="center")),
-            self.review_view,
             self.review_board,
+            self.review_view,
         ]
 
     def show_review(self) -> None:
@@ -697,7 +697,8 @@ class PlayPage:
         )  # fmt: skip
         title = "How you played" if session.over else "How you are doing so far"
         self.review_title.value = f"<h2>{title}</h2>"
-        self.review_view.value = review_html(review, self.query_for)
+        # The board shows the summary (grades, chart); below it, the costliest decisions.
+        self.review_view.value = review_html(review, self.query_for, summary=False)
         self.review_board.show(review, self.query_for)
         self.review_box.layout.display = None
         self.refresh()

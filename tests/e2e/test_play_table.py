@@ -247,7 +247,8 @@ def test_the_end_of_the_game_shows_the_standings_and_the_review(
     review.click()
     _settle(page, before)
     expect(page.locator(".payme-play-review-box h2")).to_have_text("How you played")
-    expect(page.locator(".payme-play-review .payme-review-grades")).to_be_visible()
+    expect(page.locator(".payme-play-review-box .pm-rv .pm-rv-grades")).to_be_visible()
+    expect(page.locator(".payme-play-review-box .payme-review-grades")).to_have_count(0)
     # and under the summary, the board to step through each decision
     expect(page.locator(".payme-play-review-box .pm-rv .pm-rv-decision")).to_be_visible()
     assert console_noise == []
@@ -267,7 +268,8 @@ def test_how_am_i_doing_and_hints_during_a_game(open_page: Any, console_noise: l
     _act(page, page.locator(f"{TABLE} .pm-do-discard"))
     page.locator("button.payme-play-review-button").click()
     expect(page.locator(".payme-play-review-box h2")).to_have_text("How you are doing so far")
-    expect(page.locator(".payme-play-review .payme-review-grades")).to_be_visible()
+    expect(page.locator(".payme-play-review-box .pm-rv .pm-rv-grades")).to_be_visible()
+    expect(page.locator(".payme-play-review-box .payme-review-grades")).to_have_count(0)
     expect(page.locator(".payme-play-review-box .pm-rv .pm-rv-decision")).to_be_visible()
     page.locator("button.payme-play-review-close").click()
     expect(page.locator(".payme-play-review-box")).to_be_hidden()
