@@ -18,6 +18,7 @@ from payme.play.session import YOU, PlaySession, _labels, _money, _plural
 from payme.words import label
 
 if TYPE_CHECKING:  # pragma: no cover
+    from payme.game.view import HandSummary
     from payme.widgets.play import PlayPage
 
 __all__ = [
@@ -138,12 +139,12 @@ class TableState:
 
     def _deal_id(self) -> str:
         game = self.session.game
-        return f"{self.session.seed}-{getattr(game, 'hand_number', 1)}"
+        return f"{self.session.seed}-{game.hand_number}"
 
     def _score(self, seat: int) -> str:
         if not self.kind.KEEPS_SCORE:
             return ""
-        view = self.view
+        view = self.session.scored_view()
         text = f"total {view.totals[seat]}"
         if view.money is not None:
             text += f" · {_money(view.money[seat])}"
@@ -230,7 +231,7 @@ class TableState:
         """Who laid off which card onto each meld this hand (from the public log)."""
         s = self.session
         laid: list[list[tuple[str, Card]]] = [[] for _ in range(count)]
-        hand = getattr(s.game, "hand_number", 1)
+        hand = s.game.hand_number
         for record in s.game.history:
             if record.hand == hand and isinstance(record.action, LayOff):
                 for index, cards in record.action.placements:
@@ -283,7 +284,7 @@ class TableState:
             return None
         if not self.kind.KEEPS_SCORE:
             return {"title": s.status(), "kind": "final", "html": final_html(s)}
-        last = self.view.last_hand
+        last = s.scored_view().last_hand
         if last is None:
             return None
         html = hand_result_html(s, last)
@@ -298,8 +299,8 @@ def standings(session: PlaySession) -> list[tuple[int, str, str]]:
     total (and the money), Rummy 3-Pack winners first."""
     names = session.names
     if session.kind.KEEPS_SCORE:
-        totals = list(session.game.totals)
-        money = session.game.money
+        totals = list(session.scored.totals)
+        money = session.scored.money
         order = sorted(range(session.players), key=lambda seat: totals[seat])
         rows = []
         for seat in order:
@@ -311,7 +312,8 @@ def standings(session: PlaySession) -> list[tuple[int, str, str]]:
     for row in session.game.results():
         seat = row["seat"]
         if row["winner"]:
-            how = "won: " + _WHY_WON.get(row["how"], row["how"])
+            won: str = row["how"]
+            how = "won: " + _WHY_WON.get(won, won)
         else:
             how = "dropped out" if row["dropped"] else "did not win"
         rows.append((1 if row["winner"] else 2, names[seat], how))
@@ -338,7 +340,7 @@ def final_html(session: PlaySession) -> str:
     )
 
 
-def hand_result_html(session: PlaySession, last: Any) -> str:
+def hand_result_html(session: PlaySession, last: HandSummary) -> str:
     """Every player's hand at the end: melds and deadwood apart, lay-offs on the melds they
     joined, the points and how they were reached, the running totals (and the money)."""
     from payme.display.html import deadwood_html, meld_html, meld_label
@@ -346,7 +348,7 @@ def hand_result_html(session: PlaySession, last: Any) -> str:
 
     rules, names = session.rules, session.names
     totals = [0] * session.players
-    for summary in session.game.summaries:
+    for summary in session.scored.summaries:
         for seat in range(session.players):
             totals[seat] += summary.points[seat]
         if summary.number == last.number:
@@ -359,13 +361,13 @@ def hand_result_html(session: PlaySession, last: Any) -> str:
         parts.append(f"<p><b>{escape(who)} went out</b> and {scores} 0.</p>")
         laid_on: list[list[Card]] = [[] for _ in last.table]
         for placements in last.lay_offs:
-            for index, cards in placements:
-                laid_on[index].extend(cards)
-        melds = session.view().table_melds
+            for index, added in placements:
+                laid_on[index].extend(added)
+        on_table = session.scored_view().table_melds
         table_html = "".join(
             meld_html(m, width=40, rules=rules, caption=f"Meld {i + 1}: {meld_label(m, rules)}",
-                      laid_off=laid_on[i]) if melds else ""
-            for i, m in enumerate(melds)
+                      laid_off=laid_on[i]) if on_table else ""
+            for i, m in enumerate(on_table)
         )  # fmt: skip
         if table_html:
             parts.append(
@@ -433,7 +435,8 @@ def three_pack_result_html(session: PlaySession) -> str:
     for row in session.game.results():
         seat = row["seat"]
         if row["winner"]:
-            why = _WHY_WON.get(row["how"], row["how"])
+            won: str = row["how"]
+            why = _WHY_WON.get(won, won)
             items.append(f"<li><b>{escape(names[seat])}</b> won: {escape(why)}.</li>")
         elif row["dropped"]:
             items.append(f"<li>{escape(names[seat])} dropped out.</li>")

@@ -17,17 +17,20 @@ plays its turn at once, so the learner always faces a fresh turn.
 from __future__ import annotations
 
 import html
-from typing import Any
+from typing import TYPE_CHECKING
 
 import ipywidgets as widgets
 
 from payme.cards import parse_card
-from payme.game.actions import Discard, Draw, GoOut, IllegalAction
+from payme.game.actions import Action, Discard, Draw, GoOut, IllegalAction
 from payme.rulesets import RulesLike
 from payme.rulesets import rules as get_rules
 from payme.tutorial.markup import cards_html
 from payme.widgets import MessageBox, guarded
 from payme.words import plain_words
+
+if TYPE_CHECKING:
+    from payme.game.view import HandSummary
 
 ME = 0
 
@@ -102,7 +105,7 @@ class TurnDemo(widgets.VBox):  # type: ignore[misc]
         self.message.clear()
         self.refresh()
 
-    def _act(self, action: Any) -> None:
+    def _act(self, action: Action) -> None:
         verdict = self.game.can(action)
         if not verdict.ok:
             raise IllegalAction(_words(verdict.reason), verdict.rule)
@@ -173,7 +176,7 @@ def _words(event: str) -> str:
     return plain_words(event, ("You", "The bot"))
 
 
-def hand_result(summary: Any, last: bool = False) -> str:
+def hand_result(summary: HandSummary, last: bool = False) -> str:
     """A finished hand of the demo in words: who went out, what each player scores.
 
     >>> from payme.game.view import HandSummary
