@@ -415,13 +415,24 @@ class Game(ABC):
         actions: Iterable[Action],
         **options: GameOption,
     ) -> Self:
-        """Rebuild a game from its seed, options and actions (each checked as applied)."""
+        """Rebuild a game from its seed, options and actions (each checked as applied).
+
+        Options only a replay has act after the actions (Rummy 3-Pack's ``tie=True``: the
+        table then agreed to a tie game)."""
+        end = cls._replay_end(options)
         game = cls.new(rules, players, seed, **options)
         for action in actions:
             if game.phase == "hand_over":
                 game.advance()
             game.apply(action)
+        end(game)
         return game
+
+    @classmethod
+    def _replay_end(cls, options: dict[str, GameOption]) -> Callable[[Self], object]:
+        """What :meth:`replay` does after the actions, from the options only a replay has
+        (taken out of ``options``): nothing unless a game says otherwise."""
+        return lambda game: None
 
     # ------------------------------------------------------------------ undo
 

@@ -48,7 +48,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import cast
 
 from payme.cards import CARDS, N_REGULAR, SUITS, Card, format_hand, parse_card
@@ -946,21 +946,11 @@ class ThreePackGame(Game):
         self.phase = "final_draw"
 
     @classmethod
-    def replay(
-        cls,
-        rules: RulesLike,
-        players: int,
-        seed: int,
-        actions: Iterable[Action],
-        **options: GameOption,
-    ) -> ThreePackGame:
-        """Rebuild a game from its seed, options and actions; ``tie=True``: after them the
-        table agreed to a tie game (:meth:`ThreePackGame.agree_tie`, no player's action)."""
+    def _replay_end(cls, options: dict[str, GameOption]) -> Callable[[ThreePackGame], object]:
+        """``tie=True`` in :meth:`replay`'s options: after the actions the table agreed to a
+        tie game (:meth:`ThreePackGame.agree_tie`, no player's action)."""
         tie = bool(options.pop("tie", False))
-        game = super().replay(rules, players, seed, actions, **options)
-        if tie:
-            game.agree_tie()
-        return game
+        return lambda game: game.agree_tie() if tie else None
 
     # ------------------------------------------------------------------ positions
 

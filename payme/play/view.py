@@ -373,7 +373,7 @@ def hand_result_html(session: PlaySession, last: HandSummary) -> str:
             parts.append(
                 f'<div class="payme-result-table"><p>{escape(whose)} melds on the table '
                 "(cards laid off by others are ticked):</p>"
-                f'<div style="display:flex;flex-wrap:wrap;gap:8px">{table_html}</div></div>'
+                f'<div class="payme-card-row">{table_html}</div></div>'
             )
     else:
         parts.append(f"<p><b>Nobody went out</b> ({escape(last.how)}).</p>")
@@ -404,12 +404,12 @@ def hand_result_html(session: PlaySession, last: HandSummary) -> str:
         if last.money is not None:
             money = f" · {_money(last.money[seat])}"
         rows.append(
-            f'<div class="payme-result-seat" style="margin:6px 0">'
-            f'<p style="margin:2px 0"><b>{escape(names[seat])}</b>: {escape(how)}'
+            f'<div class="payme-result-seat">'
+            f'<p class="payme-flush"><b>{escape(names[seat])}</b>: {escape(how)}'
             f" · total {totals[seat]}{escape(money)}"
             + (f"<br>Laid off {escape('; '.join(laid))}." if laid else "")
             + "</p>"
-            f'<div style="display:flex;flex-wrap:wrap;gap:8px;align-items:flex-end">'
+            f'<div class="payme-card-row">'
             f"{melds}{dead}</div></div>"
         )
     parts.extend(rows)
@@ -451,15 +451,15 @@ def scores_html(session: PlaySession) -> str:
     if not session.kind.KEEPS_SCORE:
         return ""
     head, *body = session.scores()
-    th = "".join(f'<th scope="col" style="padding:2px 8px">{escape(c)}</th>' for c in head)
+    th = "".join(f'<th scope="col">{escape(c)}</th>' for c in head)
     trs = "".join(
         "<tr>"
-        + "".join(f'<td style="padding:2px 8px;text-align:right">{escape(c)}</td>' for c in row)
+        + "".join(f"<td>{escape(c)}</td>" for c in row)
         + "</tr>"
         for row in body
     )
     return (
-        '<div style="max-width:100%;overflow-x:auto"><b>Scoreboard</b> (penalty points; '
+        '<div class="payme-wide"><b>Scoreboard</b> (penalty points; '
         "✔ went out)"
         f'<table class="payme-scoreboard"><thead><tr>{th}</tr></thead>'
         f"<tbody>{trs}</tbody></table></div>"

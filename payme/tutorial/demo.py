@@ -80,7 +80,7 @@ class TurnDemo(widgets.VBox):  # type: ignore[misc]
         self.new_btn.on_click(guard(lambda _b: self.new_deal()))
         super().__init__(
             [
-                widgets.HTML("<h3 style='margin:0.5em 0 0.2em'>Try a turn</h3>"),
+                widgets.HTML("<h3 class='payme-widget-title'>Try a turn</h3>"),
                 self.table,
                 widgets.HBox(
                     [self.stock_btn, self.pile_btn], layout=widgets.Layout(flex_flow="row wrap")
@@ -121,7 +121,7 @@ class TurnDemo(widgets.VBox):  # type: ignore[misc]
         if len(self.game.summaries) > finished:
             # A hand ended: its score comes first, before anything of the next hand.
             self.message.ok(hand_result(self.game.summaries[finished], bool(self.game.over)))
-            self.events.value = "<p style='color:#555'>" + html.escape(" ".join(events)) + "</p>"
+            self.events.value = "<p class='payme-muted'>" + html.escape(" ".join(events)) + "</p>"
         else:
             self.message.ok(" ".join(events))
 
@@ -165,7 +165,7 @@ class TurnDemo(widgets.VBox):  # type: ignore[misc]
         # Offer the card just drawn first: the usual discard when it does not help.
         self.card_dd.value = str(view.drawn) if view.drawn is not None else options[0]
         self.events.value = (
-            "<p style='color:#555'>"
+            "<p class='payme-muted'>"
             + html.escape(" ".join(_words(rec.event) for rec in g.history[-3:]))
             + "</p>"
         )

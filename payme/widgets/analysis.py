@@ -157,7 +157,7 @@ def figure_html(figure: Any, alt: str) -> str:
     data = base64.b64encode(buffer.getvalue()).decode("ascii")
     return (
         f'<figure class="payme-plot"><img class="payme-analysis-plot" alt="{escape(alt)}" '
-        f'src="data:image/svg+xml;base64,{data}" style="max-width:100%;height:auto">'
+        f'src="data:image/svg+xml;base64,{data}">'
         f"<figcaption>{escape(alt)}</figcaption></figure>"
     )
 

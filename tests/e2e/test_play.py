@@ -72,6 +72,13 @@ def _drag_first_card_last(page: Any, cards: Any) -> list[str]:
     return before
 
 
+def _draw_then_discard_first(page: Any) -> None:
+    """Draw from the stock, then discard the hand's first card (each move answered)."""
+    _act(page, page.locator(f"{TABLE} .pm-stock"))
+    page.locator(f"{TABLE} .pm-hand-card").first.click()
+    _act(page, page.locator(f"{TABLE} .pm-do-discard"))
+
+
 def _enabled(page: Any, selector: str) -> bool:
     button = page.locator(f"{TABLE} {selector}")
     return bool(button.count() and button.first.is_enabled())

@@ -16,6 +16,7 @@ from tests.e2e.test_play import (
     TABLE,
     _act,
     _drag_first_card_last,
+    _draw_then_discard_first,
     _hand_order,
     _serial,
     _settle,
@@ -97,10 +98,7 @@ def test_the_bots_moves_show_beside_their_seats_and_are_said(
     open_page: Any, console_noise: list[str]
 ) -> None:
     page = open_page("play", query=FOUR, ready=READY)
-    _act(page, page.locator(f"{TABLE} .pm-stock"))
-    card = page.locator(f"{TABLE} .pm-hand-card").first
-    card.click()
-    _act(page, page.locator(f"{TABLE} .pm-do-discard"))
+    _draw_then_discard_first(page)
     expect(page.locator(TABLE)).to_have_attribute("data-animating", "false", timeout=30_000)
     west = page.locator(f'{TABLE} .pm-last[data-seat="1"]')
     expect(west).to_have_text(re.compile(r"^(drew from the stock|took .+ from the pile)"))
@@ -119,11 +117,7 @@ def test_the_bots_moves_show_beside_their_seats_and_are_said(
 def test_instant_speed_shows_no_animation(open_page: Any, console_noise: list[str]) -> None:
     page = open_page("play", query=FOUR, ready=READY)
     page.locator(f"{TABLE} .pm-speed select").select_option("instant")
-    _act(page, page.locator(f"{TABLE} .pm-stock"))
-    page.locator(f"{TABLE} .pm-hand-card").first.click()
-    before = _serial(page)
-    page.locator(f"{TABLE} .pm-do-discard").click()
-    _settle(page, before)
+    _draw_then_discard_first(page)
     assert page.locator(TABLE).get_attribute("data-animating") == "false"
     expect(page.locator(f'{TABLE} .pm-last[data-seat="3"]')).not_to_be_empty()
     assert console_noise == []
