@@ -452,12 +452,7 @@ def scores_html(session: PlaySession) -> str:
         return ""
     head, *body = session.scores()
     th = "".join(f'<th scope="col">{escape(c)}</th>' for c in head)
-    trs = "".join(
-        "<tr>"
-        + "".join(f"<td>{escape(c)}</td>" for c in row)
-        + "</tr>"
-        for row in body
-    )
+    trs = "".join("<tr>" + "".join(f"<td>{escape(c)}</td>" for c in row) + "</tr>" for row in body)
     return (
         '<div class="payme-wide"><b>Scoreboard</b> (penalty points; '
         "✔ went out)"

@@ -307,11 +307,7 @@ class HandBuilder(widgets.VBox):  # type: ignore[misc]
         return (
             self._discard_html(chosen)
             + f"<p class='payme-discard-why payme-above'>{escape(advice.reason)}</p>"
-            + (
-                f"<p class='payme-advice-note payme-above'>{escape(note)}</p>"
-                if note
-                else ""
-            )
+            + (f"<p class='payme-advice-note payme-above'>{escape(note)}</p>" if note else "")
         )
 
     def _discard_html(self, result: Any) -> str:
