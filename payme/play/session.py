@@ -116,10 +116,12 @@ class PlaySession:
         self,
         rules: RulesLike = "denexa",
         players: int = 4,
-        bots: Sequence[str] = ("greedy",),
+        bots: str | Sequence[str] = ("greedy",),
         seed: int = 0,
         position: str | None = None,
     ) -> None:
+        if isinstance(bots, str):
+            bots = (bots,)  # one name: that bot in every other seat (not one seat a letter)
         game = _game_at(position) if position else None
         if game is not None:
             rules, players, seed = game.rules, game.players, game.seed
