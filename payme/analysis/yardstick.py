@@ -42,7 +42,7 @@ import random
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, TypeVar, cast
+from typing import TYPE_CHECKING, cast
 
 from payme.analysis.stats import Z95
 from payme.cards import Card
@@ -53,8 +53,6 @@ if TYPE_CHECKING:
     from payme.game.base import Game
     from payme.game.bots import Bot
     from payme.game.pay_me import PayMeGame
-
-G = TypeVar("G", bound="Game")
 
 __all__ = [
     "BATCH",
@@ -181,7 +179,7 @@ def deal_seed(seed: int, i: int) -> int:
 # ---------------------------------------------------------------------------- deals
 
 
-def fork(game: G) -> G:
+def fork(game: Game) -> Game:
     """A copy of ``game`` to play on (lists copied one level down; no history)."""
     new = object.__new__(type(game))
     for name, value in vars(game).items():
@@ -232,7 +230,7 @@ def hidden(game: Game, seat: int) -> bool:
     return bool(game._stock) or others > known
 
 
-def redeal(game: G, seat: int, rng: random.Random) -> G:
+def redeal(game: Game, seat: int, rng: random.Random) -> Game:
     """A copy of ``game`` with the cards ``seat`` has not seen dealt again at random: each
     other seat keeps the cards ``seat`` saw it take and keep, and gets the rest of its
     hand from the unseen cards; the stock is the unseen cards left, shuffled."""
