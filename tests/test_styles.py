@@ -81,7 +81,9 @@ def test_the_sheet_styles_each_class_the_modules_use_for_looks() -> None:
     """Each spacing class that replaced a style attribute has its rule in the sheet."""
     used = set()
     for path in PAYME.rglob("*.py"):
-        used |= set(re.findall(r"class=\\?[\"']([^\"'{]*)", path.read_text()))
+        text = path.read_text()
+        used |= set(re.findall(r"class=\\?[\"']([^\"'{]*)", text))
+        used |= set(re.findall(r"add_class\(\"([\w-]+)\"\)", text))
     looks = {"payme-flush", "payme-above", "payme-below", "payme-around", "payme-apart",
              "payme-lead", "payme-widget-title", "payme-card-row", "payme-card-group",
              "payme-wide", "payme-pick-status", "payme-scoreboard"}  # fmt: skip

@@ -427,12 +427,12 @@ class CardPicker(widgets.VBox):  # type: ignore[misc]
         size = sum(self._counts)
         if getattr(self, "stale", False):
             self._status.value = (
-                '<span class="payme-pick-status payme-pick-stale-note">No counts while '
+                '<span class="payme-pick-stale-note">No counts while '
                 "the hand typed above has a problem</span>"
             )
             return
         self._status.value = (
-            f'<span class="payme-pick-status">{n} card{"s" if n != 1 else ""} in the hand · '
+            f'<span>{n} card{"s" if n != 1 else ""} in the hand · '
             f"{size - n} of {size} left in the pack</span>"
         )
 
