@@ -53,6 +53,7 @@ if TYPE_CHECKING:
     from payme.game.base import Game
     from payme.game.bots import Bot
     from payme.game.pay_me import PayMeGame
+    from payme.game.view import HandSummary
 
 __all__ = [
     "BATCH",
@@ -199,16 +200,14 @@ def fork(game: Game) -> Game:
 
 def _known_cards(game: Game, seat: int, other: int) -> Counter[Card]:
     """Cards ``seat`` saw ``other`` take from the discard pile and not throw back."""
-    from payme.game.pay_me import PayMeGame
-    from payme.game.three_pack import ThreePackGame
-
-    if isinstance(game, PayMeGame):  # Pay Me keeps each seat's pick-ups and discards
-        held = Counter(game._picked_up[other])
-        held.subtract(game._discarded[other])
+    picked: list[list[Card]] | None = getattr(game, "_picked_up", None)
+    if picked is not None:  # a game that keeps each seat's pick-ups and discards
+        held = Counter(picked[other])
+        held.subtract(getattr(game, "_discarded", [[]] * game.players)[other])
         return +held
-    assert isinstance(game, ThreePackGame), "a game is Pay Me or Rummy 3-Pack"
     held = Counter()
-    for who, kind, cards in game._public_log:
+    log: list[tuple[int, str, tuple[Card, ...]]] = getattr(game, "_public_log", [])
+    for who, kind, cards in log:
         if who != other:
             continue
         if kind == "take":
@@ -264,10 +263,8 @@ def redeal(game: Game, seat: int, rng: random.Random) -> Game:
 
 def _result(game: Game, seat: int, start: int) -> float | None:
     """The measured value once decided (``None`` while the hand is being played)."""
-    from payme.game.pay_me import PayMeGame
-
-    if isinstance(game, PayMeGame):
-        summaries = game._summaries
+    if game.KEEPS_SCORE:
+        summaries: list[HandSummary] = getattr(game, "_summaries", [])
         if len(summaries) <= start:
             return None
         points = summaries[start].points

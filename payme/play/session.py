@@ -19,7 +19,7 @@ player's words: "You", seat names, cards as 9♠, melds numbered from 1.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Any, Final, cast
 
 from payme.cards import Card, parse_card
 from payme.game import BOT_NAMES, actions, game_class, make_bot, new_game
@@ -218,11 +218,9 @@ class PlaySession:
     def scored(self) -> PayMeGame:
         """The game as one that keeps score (Pay Me: totals, money, hand summaries); a
         ``TypeError`` for a game that does not (Rummy 3-Pack: one deal, winners only)."""
-        from payme.game.pay_me import PayMeGame
-
-        if not isinstance(self.game, PayMeGame):
+        if not self.kind.KEEPS_SCORE:
             raise TypeError(f"{self.rules.title} keeps no score: it has no totals or hands")
-        return self.game
+        return cast("PayMeGame", self.game)  # the one engine that keeps score
 
     def view(self) -> SeatView:
         return self.game.view(YOU)

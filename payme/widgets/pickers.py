@@ -432,7 +432,7 @@ class CardPicker(widgets.VBox):  # type: ignore[misc]
             )
             return
         self._status.value = (
-            f'<span>{n} card{"s" if n != 1 else ""} in the hand · '
+            f"<span>{n} card{'s' if n != 1 else ''} in the hand · "
             f"{size - n} of {size} left in the pack</span>"
         )
 
