@@ -22,7 +22,6 @@ RULES.md is silent) are listed in the docstring of :mod:`payme.game`.
 
 from __future__ import annotations
 
-import random
 from collections import Counter
 from collections.abc import Mapping
 from types import MappingProxyType
@@ -50,7 +49,6 @@ from payme.game.view import HandSummary, PayMeView, make_frozen
 from payme.melds import Meld, fixed_meld_problem, tables_for
 from payme.pack import Pack
 from payme.rulesets import Ruleset, RulesLike
-from payme.rulesets import rules as get_rules
 from payme.words import wild_phrase
 
 PHASES = ("draw", "discard", "final_draw", "final_discard", "lay_off", "hand_over", "game_over")
@@ -76,6 +74,7 @@ class PayMeGame(Game):
     """
 
     GAME = "pay_me"
+    GAME_NAME = "Pay Me"
     BOT_MODULE = "payme.game.bots"
     # Small integer types keep a million-game frame in memory; pandas widens them in sums
     # and means, so statistics do not overflow.  ``money`` is added for games with stakes.
@@ -109,19 +108,7 @@ class PayMeGame(Game):
         turn_limit: int | None = None,
         auto_advance: bool = True,
     ) -> None:
-        self.rules: Ruleset = get_rules(rules)
-        if self.rules.game != self.GAME:
-            raise ValueError(f"{self.rules.name} is a {self.rules.game} rule set, not a Pay Me one")
-        self.rules.check_players(players)
-        if not isinstance(seed, int) or isinstance(seed, bool):
-            raise ValueError(f"seed must be a whole number, not {seed!r}")
-        if turn_limit is not None and (not isinstance(turn_limit, int) or turn_limit < 1):
-            raise ValueError(
-                f"turn_limit must be a positive whole number or None, not {turn_limit!r}"
-            )
-        self.players = players
-        self.seed = seed
-        self.turn_limit = turn_limit
+        self._begin(rules, players, seed, turn_limit)
         self.auto_advance = auto_advance
         self.pack = Pack.of(self.rules, players)
         most = self.rules.first_dealt + self.rules.hands - 1
@@ -130,9 +117,6 @@ class PayMeGame(Game):
                 f"{self.rules.name}'s pack for {players} players has {len(self.pack)} cards, "
                 f"too few to deal {most} cards to each of {players} players"
             )
-        self._rng = random.Random(seed)
-        self._history: list[Record] = []
-        self._actions: list[Action] = []
         self._summaries: list[HandSummary] = []
         self._totals = [0] * players
         self._money: list[int] | None = [0] * players if self.rules.money else None

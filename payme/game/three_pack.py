@@ -372,6 +372,7 @@ class ThreePackGame(Game):
     """
 
     GAME = "rummy_3_pack"
+    GAME_NAME = "Rummy 3-Pack"
     BOT_MODULE = "payme.game.three_pack_bots"
     SCORE_UNIT = "unmelded cards"
     RESULT_COLUMNS = (
@@ -395,12 +396,7 @@ class ThreePackGame(Game):
         first: int | None = None,
         turn_limit: int | None = None,
     ) -> None:
-        r = get_rules(rules)
-        if r.game != self.GAME:
-            raise ValueError(f"{r.name} is a {r.game} rule set, not Rummy 3-Pack")
-        r.check_players(players)
-        self.rules: Ruleset = r
-        self.players: int = players
+        r = self._begin(rules, players, seed, turn_limit)
         self._dealt: int = r.check_dealt(dealt)
         chosen = dict(optional or {})
         r.pack_counts(players, chosen)  # raises naming a bad optional card or count
@@ -415,23 +411,12 @@ class ThreePackGame(Game):
                 "drawing 2 discards a different meaning"
             )
         self.optional: dict[str, int] = {k: v for k, v in sorted(chosen.items()) if v}
-        if turn_limit is not None and (not isinstance(turn_limit, int) or turn_limit < 1):
-            raise ValueError(f"turn_limit must be a whole number of turns >= 1, not {turn_limit!r}")
-        self.turn_limit = turn_limit
-        """An engine option, no rule: the game ends after this many turns (a safety net for
-        bot simulations of the Go Out variation, which has no other end)."""
         self.pack: Pack = Pack.of(r, players, self.optional)
-        if not isinstance(seed, int) or isinstance(seed, bool):
-            raise ValueError(f"seed must be a whole number, not {seed!r}")
-        self.seed: int = seed
-        self._rng = random.Random(seed)
         self._stock_rebuilds = r.variation_go_out or r.stock_out == "rebuild"
         self._pair = parse_card(r.instant_win_pair) if r.instant_win_pair else None
         self._pair_copies = self.pack.count(self._pair) if self._pair else 0
         self._holder = parse_card(r.holder_wins) if r.holder_wins else None
 
-        self._history: list[Record] = []
-        self._actions: list[Action] = []
         self._hands: list[list[Card]] = [[] for _ in range(players)]
         self._shown: list[list[Meld]] = [[] for _ in range(players)]
         self._out_of_play: list[list[Card]] = [[] for _ in range(players)]
