@@ -154,6 +154,16 @@ def _key(hand: Iterable[Card]) -> bytes:
     return bytes(sorted(c.index for c in hand))
 
 
+def _recall(
+    rules: Ruleset, question: bytes, cards: tuple[Card, ...]
+) -> tuple[RecentMemo[bytes | int], bytes, bytes | int | None]:
+    """The answers for ``rules``, the key of ``question`` (``_OUT``...) about ``cards``, and
+    the answer kept for it (``None``: not asked lately)."""
+    cache = _cache(rules)
+    key = question + _key(cards)
+    return cache, key, cache.get(key)
+
+
 def _run_gap(rules: Ruleset, a: int, b: int) -> int:
     """How many places apart ranks ``a`` and ``b`` can sit in one sequence."""
     gap = abs(a - b)
@@ -310,9 +320,7 @@ def go_out_options(rules: Ruleset, hand: Iterable[Card]) -> tuple[Card | None, .
     ()
     """
     cards = tuple(hand)
-    cache = _cache(rules)
-    key = _OUT + _key(cards)
-    known = cache.get(key)
+    cache, key, known = _recall(rules, _OUT, cards)
     if isinstance(known, bytes):
         return tuple([CARD_OF[i] for i in known])
     # Where every card counts 1, one evaluation (the fewest unmelded cards) settles most
@@ -336,9 +344,7 @@ def unmelded_count(rules: Ruleset, hand: Iterable[Card]) -> int:
     2
     """
     cards = tuple(hand)
-    cache = _cache(rules)
-    key = _COUNT + _key(cards)
-    known = cache.get(key)
+    cache, key, known = _recall(rules, _COUNT, cards)
     if isinstance(known, int):
         return known
     from payme.solver import evaluate
