@@ -29,7 +29,7 @@ from payme.game.bots import Recommendation
 from payme.game.view import SeatView
 from payme.rulesets import RulesLike
 from payme.rulesets import rules as get_rules
-from payme.words import label, plain_words, seat_names, wild_cards
+from payme.words import joined, label, plain_words, seat_names, wild_cards
 
 if TYPE_CHECKING:
     from payme.game.pay_me import PayMeGame
@@ -448,7 +448,7 @@ class PlaySession:
             winners = game.winners()
             if not winners:
                 return "Game over: nobody won."
-            names = " and ".join(self.names[s] for s in winners)
+            names = joined([self.names[s] for s in winners])
             verb = "win" if winners == (YOU,) or len(winners) > 1 else "wins"
             return f"Game over: {names} {verb}."
         if self.hand_over:

@@ -82,7 +82,7 @@ def together(seats: Iterable[int], start: bool = False) -> str:
     >>> say(together((0, 2)), 3), say(together((0, 2), start=True), 3)
     ('you and East', 'You and East')
     """
-    text = " and ".join(f"seat {s}" for s in seats)
+    text = joined([f"seat {s}" for s in seats])
     return text[0].upper() + text[1:] if start else text
 
 
