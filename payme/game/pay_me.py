@@ -191,18 +191,13 @@ class PayMeGame(Game):
         self._hand_number = number
         self._dealt = rules.dealt_in_hand(number)
         self._dealer = (n - 1 + number - 1) % n
-        phase = values.get("phase", "draw")
-        if phase not in PHASES:
-            raise P(f"phase must be one of {', '.join(PHASES)}, not {phase!r}")
-        self.phase = str(phase)
-        waiting = phase in ("hand_over", "game_over")
-        to_move = values.get("to_move", None if waiting else (self._dealer + 1) % n)
-        if to_move is not None and not (isinstance(to_move, int) and 0 <= to_move < n):
-            raise P(f"to_move must be a seat from 0 to {n - 1} or -, not {to_move!r}")
-        self.to_move = to_move
-        if "_hands" not in values:
-            raise P("a position needs hands=... (one entry per seat, separated by /)")
-        self._hands = cast(list[list[Card]], position.seat_lists(values, "_hands", n, list))
+        self.phase, self.to_move = position.read_turn(
+            values,
+            PHASES,
+            n,
+            lambda phase: None if phase in ("hand_over", "game_over") else (self._dealer + 1) % n,
+        )
+        self._hands = position.read_hands(values, n)
         self._pile = cast(list[Card], values.get("_pile", []))
         self._declarer_melds = cast(list[Meld], values.get("_declarer_melds", []))
         self._table = [list(m.cards) for m in self._declarer_melds]

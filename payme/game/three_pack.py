@@ -995,17 +995,10 @@ class ThreePackGame(Game):
         self.seating = tuple(cast(list[int], seating))
         prelim = values.get("preliminary", [])
         self.preliminary = tuple(tuple(cs) for cs in cast(list[list[Card]], prelim) if cs)
-        phase = values.get("phase", "draw")
-        if phase not in PHASES:
-            raise P(f"phase must be one of {', '.join(PHASES)}, not {phase!r}")
-        self.phase = str(phase)
-        to_move = values.get("to_move", None if phase == "game_over" else self.first)
-        if to_move is not None and not (isinstance(to_move, int) and 0 <= to_move < n):
-            raise P(f"to_move must be a seat from 0 to {n - 1} or -, not {to_move!r}")
-        self.to_move = to_move
-        if "_hands" not in values:
-            raise P("a position needs hands=... (one entry per seat, separated by /)")
-        self._hands = cast(list[list[Card]], position.seat_lists(values, "_hands", n, list))
+        self.phase, self.to_move = position.read_turn(
+            values, PHASES, n, lambda phase: None if phase == "game_over" else self.first
+        )
+        self._hands = position.read_hands(values, n)
         self._shown = cast(list[list[Meld]], position.seat_lists(values, "_shown", n, list))
         self._out_of_play = cast(
             list[list[Card]], position.seat_lists(values, "_out_of_play", n, list)
