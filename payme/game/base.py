@@ -23,7 +23,7 @@ from typing import Any, ClassVar, Self, TypeVar, overload
 from payme.cards import Card, parse_card, parse_hand
 from payme.deprecation import moved_attribute
 from payme.game import actions as action_types
-from payme.game.actions import STEPS, Action, IllegalAction, Record, Verdict
+from payme.game.actions import CHECK_STEPS, STEPS, Action, IllegalAction, Record, Verdict
 from payme.game.view import SeatView, V, make_frozen, stock_estimate
 from payme.melds import Meld
 from payme.rulesets import Ruleset, RulesLike
@@ -352,6 +352,15 @@ class Game(ABC):
     @abstractmethod
     def legal_actions(self) -> list[Action]:
         """Every legal action of :attr:`to_move`, in a fixed order."""
+
+    def _check(self, action: Action) -> Verdict:
+        """The engine's own check of ``action``, by its kind (the method
+        :data:`~payme.game.actions.CHECK_STEPS` names); a kind with no check is no action here."""
+        check: Callable[[Action], Verdict] | None = getattr(self, CHECK_STEPS[type(action)], None)
+        if check is None:
+            name = type(action).__name__
+            return Verdict(False, f"{name} is not an action in {self.GAME_NAME}.", "actions")
+        return check(action)
 
     @abstractmethod
     def can(self, action: Action) -> Verdict:

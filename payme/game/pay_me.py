@@ -459,13 +459,7 @@ class PayMeGame(Game):
             return _no(f"{type(action).__name__} is not an action in Pay Me.", "Pay Me actions")
         if action.seat != self.to_move:
             return _no(f"It is seat {self.to_move}'s turn, not seat {action.seat}'s.", "turn order")
-        if isinstance(action, Draw):
-            return self._can_draw(action)
-        if isinstance(action, Discard):
-            return self._can_discard(action)
-        if isinstance(action, GoOut):
-            return self._can_go_out(action)
-        return self._can_lay_off(action)
+        return self._check(action)
 
     def _can_draw(self, action: Draw) -> Verdict:
         if self.phase not in ("draw", "final_draw"):

@@ -652,17 +652,10 @@ class ThreePackGame(Game):
             return Verdict(False, "Rummy 3-Pack has no lay-offs", "no lay-offs in Rummy 3-Pack")
         if seat != self.to_move:
             return Verdict(False, f"it is seat {self.to_move}'s turn, not seat {seat}'s", RULE_TURN)
-        if isinstance(action, LayDownRummy):
-            return self._can_lay_down(seat)
-        if isinstance(action, Draw):
-            return self._can_draw(action)
-        if isinstance(action, Discard):
-            return self._can_discard(action)
-        if isinstance(action, GoOut):
-            return self._can_go_out(action)
-        return Verdict(False, f"{action!r} is not a Rummy 3-Pack action")
+        return self._check(action)
 
-    def _can_lay_down(self, seat: int) -> Verdict:
+    def _can_lay_down_rummy(self, action: LayDownRummy) -> Verdict:
+        seat = action.seat
         if self._pair is None or self._pair_copies == 0:
             return Verdict(False, "this rule set has no instant-win cards", RULE_RUMMY)
         held = self._hands[seat].count(self._pair)
