@@ -41,6 +41,7 @@ from pathlib import Path
 from typing import Any
 
 from benchmarks.bench_load import PAGE, STATE, WATCH
+from benchmarks.report import median_worst
 from payme.app.budget import default_max_kernels, default_max_renders
 from tests.e2e.conftest import (
     BROWSER_HEADERS,
@@ -149,11 +150,6 @@ def run() -> str:
     load_end = "{:.2f} {:.2f} {:.2f}".format(*os.getloadavg())
     base = statistics.median(times["no crawler"]) if times["no crawler"] else float("nan")
 
-    def cell(values: list[float]) -> str:
-        if not values:
-            return "-"
-        return f"{statistics.median(values):.2f} / {max(values):.2f}"
-
     lines = [
         "## Web app beside a slow crawler: four plain GETs every 18 s",
         "",
@@ -171,7 +167,7 @@ def run() -> str:
         ratio = statistics.median(times[name]) / base if times[name] and base == base else None
         answered = ", ".join(f"{s}×{statuses[name].count(s)}" for s in sorted(set(statuses[name])))
         lines.append(
-            f"| {name} | {cell(times[name])} | {f'{ratio:.2f}' if ratio else '-'} "
+            f"| {name} | {median_worst(times[name])} | {f'{ratio:.2f}' if ratio else '-'} "
             f"| {busy[name]} | {missing[name]} | {answered or '-'} "
             f"| {max(kernels_after[name], default=0)} at most |"
         )

@@ -28,14 +28,14 @@ import os
 import platform
 import shutil
 import socket
-import statistics
 import tempfile
-import threading
 import time
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from benchmarks.report import median_worst
+from benchmarks.sampler import Sampler
 from payme.app.budget import default_max_kernels, default_max_renders, total_memory_mb
 from tests.e2e.conftest import (
     CHROMIUM,
@@ -71,31 +71,20 @@ def _rss_mb(pids: list[int]) -> float:
     return total / 1024
 
 
-class PeakMemory:
+class PeakMemory(Sampler):
     """Samples the server's and its kernels' resident memory in a thread; keeps the peak."""
 
     def __init__(self, server: VoilaServer) -> None:
+        super().__init__()
         self.server = server
         self.peak = 0.0
         self.peak_kernels = 0
-        self._stop = threading.Event()
-        self._thread = threading.Thread(target=self._run, daemon=True)
 
-    def _run(self) -> None:
+    def sample(self) -> None:
         assert self.server.proc is not None
-        while not self._stop.is_set():
-            kernels = kernel_pids(self.server)
-            self.peak = max(self.peak, _rss_mb([self.server.proc.pid, *kernels]))
-            self.peak_kernels = max(self.peak_kernels, len(kernels))
-            time.sleep(0.2)
-
-    def __enter__(self) -> PeakMemory:
-        self._thread.start()
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self._stop.set()
-        self._thread.join()
+        kernels = kernel_pids(self.server)
+        self.peak = max(self.peak, _rss_mb([self.server.proc.pid, *kernels]))
+        self.peak_kernels = max(self.peak_kernels, len(kernels))
 
 
 def _wait_quiet(server: VoilaServer) -> None:
@@ -261,11 +250,6 @@ def run() -> str:
                 shutil.copyfile(server.log_path, LOG_COPY)
     load_end = "{:.2f} {:.2f} {:.2f}".format(*os.getloadavg())
 
-    def seconds(times: list[float]) -> str:
-        if not times:
-            return "-"
-        return f"{statistics.median(times):.1f} / {max(times):.1f}"
-
     lines = [
         "## Web app under load: pages opened at once, abandoned loads",
         "",
@@ -288,7 +272,7 @@ def run() -> str:
     ]
     for r in opened:
         lines.append(
-            f"| {r['n']} at once | {seconds(r['times'])} | {r['busy']} | {r['stalled']} "
+            f"| {r['n']} at once | {median_worst(r['times'], 1)} | {r['busy']} | {r['stalled']} "
             f"| {r['lost']} "
             f"| {r['no_page']} | {r['open']} | {r['after']} | {r['peak']:.0f} |"
         )

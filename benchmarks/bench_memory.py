@@ -21,13 +21,13 @@ from __future__ import annotations
 import os
 import platform
 import tempfile
-import threading
 import time
 from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from benchmarks.sampler import Sampler
 from payme.app.memory import default_kernel_limit_mb, pss_mb, rss_mb
 from tests.e2e.conftest import CHROMIUM, CHROMIUM_ARGS, NOTEBOOKS, VoilaServer, page_kernel_pids
 
@@ -42,34 +42,23 @@ def _vsz_mb(pid: int) -> float:
     return 0.0
 
 
-class Peak:
+class Peak(Sampler):
     """The page kernel's peak resident memory (with its children: resident sets added up,
     every 0.2 s, and proportional sets, every second) and its address space."""
 
     def __init__(self, server: VoilaServer) -> None:
+        super().__init__()
         self.server = server
         self.rss = self.pss = self.vsz = 0.0
-        self._stop = threading.Event()
-        self._thread = threading.Thread(target=self._run, daemon=True)
+        self._turn = 0
 
-    def _run(self) -> None:
-        turn = 0
-        while not self._stop.is_set():
-            for pid in page_kernel_pids(self.server):
-                self.rss = max(self.rss, rss_mb(pid))
-                self.vsz = max(self.vsz, _vsz_mb(pid))
-                if turn % 5 == 0:
-                    self.pss = max(self.pss, pss_mb(pid))
-            turn += 1
-            time.sleep(0.2)
-
-    def __enter__(self) -> Peak:
-        self._thread.start()
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self._stop.set()
-        self._thread.join()
+    def sample(self) -> None:
+        for pid in page_kernel_pids(self.server):
+            self.rss = max(self.rss, rss_mb(pid))
+            self.vsz = max(self.vsz, _vsz_mb(pid))
+            if self._turn % 5 == 0:
+                self.pss = max(self.pss, pss_mb(pid))
+        self._turn += 1
 
 
 def _idle(page: Any) -> None:

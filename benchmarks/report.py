@@ -66,6 +66,17 @@ def heading(title: str, command: str) -> list[str]:
     ]
 
 
+def median_worst(values: Sequence[float], digits: int = 2) -> str:
+    """A table cell of timings: ``median / slowest`` to ``digits`` places (``-``: none).
+
+    >>> median_worst([1.0, 3.0, 2.0]), median_worst([2.25], 1), median_worst([])
+    ('2.00 / 3.00', '2.2 / 2.2', '-')
+    """
+    if not values:
+        return "-"
+    return f"{statistics.median(values):.{digits}f} / {max(values):.{digits}f}"
+
+
 def interval(values: Sequence[float]) -> tuple[float, float]:
     """The mean and the half-width of its normal 95% interval (mean ± 1.96 s/√n).
 

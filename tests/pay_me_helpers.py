@@ -37,6 +37,23 @@ def final_turn(rules: str, hands: list[str], stock_top: str) -> PayMeGame:
     return g
 
 
+def joker_lay_off_turn() -> PayMeGame:
+    """Your lay-off turn in family rules: West went out with the run 5♥ 6♥ 7♥ and you
+    (seat 0) hold a joker, which may stand for 4♥ or 8♥."""
+    game = rig(new_game("family", players=2, seed=1), ["JK 9C KC", "5H 6H 7H"],
+               pile="JC", stock_top="TS QS")  # fmt: skip
+    game.draw("stock")
+    game.discard("TS")
+    game.draw("stock")
+    game.go_out("QS")
+    game.draw("stock")
+    drawn = game.view(0).drawn
+    assert drawn is not None
+    game.discard(drawn)
+    assert game.phase == "lay_off" and game.to_move == 0
+    return game
+
+
 def thin_stock(game: PayMeGame) -> PayMeGame:
     """``game`` with every stock card but the top one moved under the discard pile."""
     text = with_fields(

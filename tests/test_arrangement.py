@@ -27,7 +27,7 @@ from payme.game.pay_me import PayMeGame
 from payme.melds import RuleTables, check_meld
 from payme.rulesets import rules
 from payme.solver import evaluate
-from tests.presets import PAY_ME
+from tests.presets import ALL, PAY_ME
 
 
 def _family_position() -> PayMeGame:
@@ -168,7 +168,7 @@ def test_every_listed_arrangement_is_valid_and_uses_the_cards_exactly(cards: lis
                 assert check_meld(meld.cards, name, dealt).ok
 
 
-@pytest.mark.parametrize("name", ["denexa", "family", "classic", "three_pack"])
+@pytest.mark.parametrize("name", ALL)
 def test_parts_of_a_hand_meld_whole_as_evaluate_says(name: str) -> None:
     # arrangements asks whether the cards left can all be melded as another start of one
     # search of the hand: it must agree with evaluate, on meld-rich parts and others.
@@ -206,7 +206,7 @@ def test_parts_of_a_hand_meld_whole_as_evaluate_says(name: str) -> None:
     assert checked >= 200 and melded >= 50
 
 
-@pytest.mark.parametrize("name", ["denexa", "family", "classic"])
+@pytest.mark.parametrize("name", PAY_ME)
 def test_going_out_lists_each_discards_arrangements_as_arrangements_does(name: str) -> None:
     # The strong bot asks for every discard's arrangements at once (one search of the
     # whole hand answers for all of them): the lists must be arrangements' own, in order.

@@ -13,17 +13,8 @@ import pytest
 from three_pack_helpers import FILLERS, RUMMY, TP, arrange, variant
 
 from payme.cards import CARDS, Card, format_hand, parse_card, parse_hand
-from payme.game import replay
-from payme.game.actions import (
-    Action,
-    Discard,
-    Draw,
-    DropOut,
-    GoOut,
-    IllegalAction,
-    LayDownRummy,
-    LayOff,
-)
+from payme.game import actions, replay
+from payme.game.actions import Discard, Draw, DropOut, GoOut, IllegalAction, LayDownRummy, LayOff
 from payme.game.position import with_fields
 from payme.game.three_pack import (
     ThreePackGame,
@@ -663,7 +654,7 @@ def test_matches_played_by_bots_end_with_one_winner() -> None:
 # ---------------------------------------------------------------------- random games
 
 
-def _random_illegal(g: ThreePackGame, rng: random.Random) -> list[Action]:
+def _random_illegal(g: ThreePackGame, rng: random.Random) -> list[actions.Action]:
     s = g.to_move if g.to_move is not None else 0
     other = (s + 1) % g.players
     card = rng.choice(CARDS)
@@ -726,7 +717,7 @@ def _play_random(seed: int) -> ThreePackGame:
         goes = [a for a in legal if isinstance(a, GoOut | LayDownRummy)]
         stock = Draw(g.to_move, "stock")
         if goes and rng.random() < 0.8:
-            action: Action = rng.choice(goes)
+            action: actions.Action = rng.choice(goes)
         elif rng.random() < 0.002:
             action = DropOut(rng.choice([s for s in range(g.players) if g.active[s]]))
         elif stock in legal and rng.random() < 0.7:

@@ -27,6 +27,8 @@ RULES = [
     (ENGINE, ("payme.game", "payme.analysis", "payme.play", "payme.widgets", "payme.app")),
     (sorted((PAYME / "game").rglob("*.py")), ("payme.widgets", "payme.display", "payme.app")),
     (sorted((PAYME / "analysis").rglob("*.py")), ("payme.widgets", "payme.display", "payme.app")),
+    # the play model (a game at the table, the data its table draws) knows no widget or page
+    (sorted((PAYME / "play").rglob("*.py")), ("payme.widgets", "payme.app")),
 ]
 
 
@@ -63,7 +65,7 @@ def crossings(paths: list[Path], forbidden: tuple[str, ...]) -> list[str]:
     ]
 
 
-@pytest.mark.parametrize(("paths", "forbidden"), RULES, ids=["engine", "game", "analysis"])
+@pytest.mark.parametrize(("paths", "forbidden"), RULES, ids=["engine", "game", "analysis", "play"])
 def test_each_layer_imports_only_the_layers_below_it(
     paths: list[Path], forbidden: tuple[str, ...]
 ) -> None:
@@ -91,3 +93,45 @@ def test_the_guard_sees_a_crossing(tmp_path: Path) -> None:
         "payme.display",
         "payme.game.actions",
     ]
+
+
+# Parameters and attributes that hold a game (or the session around one), by name.
+GAME_NAMES = {"game", "g", "session"}
+# Left as they are for now, and why.
+UNTYPED = {
+    # its private helpers take ``session: Any`` and read Pay Me's view fields by getattr;
+    # typing them (PlaySession, PlaySession.scored_view()) waits for the review's rework
+    "analysis/review.py",
+}
+
+
+def untyped_games(source: str) -> list[str]:
+    """Each parameter or attribute named like a game whose annotation is missing or ``Any``.
+
+    >>> untyped_games("def f(game: Any, g: Game, session=None):\\n    self.game: Any = game")
+    ['f(game: Any)', 'f(session: None)', 'self.game: Any']
+    """
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+            for arg in (*node.args.posonlyargs, *node.args.args, *node.args.kwonlyargs):
+                note = ast.unparse(arg.annotation) if arg.annotation else None
+                if arg.arg in GAME_NAMES and (note is None or "Any" in note):
+                    found.append(f"{node.name}({arg.arg}: {note})")
+        elif isinstance(node, ast.AnnAssign):
+            target = ast.unparse(node.target).removeprefix("self.")
+            if target in GAME_NAMES and "Any" in ast.unparse(node.annotation):
+                found.append(f"{ast.unparse(node.target)}: {ast.unparse(node.annotation)}")
+    return found
+
+
+def test_games_are_typed_as_games() -> None:
+    """A helper that takes a game says which (``Game``, ``PayMeGame``, ``PlaySession``...):
+    no ``Any`` for games, so mypy checks what is read from them."""
+    found = [
+        f"{where}: {name}"
+        for path in sorted(PAYME.rglob("*.py"))
+        if (where := path.relative_to(PAYME).as_posix()) not in UNTYPED
+        for name in untyped_games(path.read_text())
+    ]
+    assert not found, "games typed as Any:\n" + "\n".join(found)

@@ -337,3 +337,32 @@ def test_a_gesture_the_game_lacks_is_refused_in_words_and_every_failure_is_worde
     page.table.on_gesture(broken)
     page.table._receive(page.table, {"do": "draw"}, [])
     assert "Something went wrong with that move" in str(notices[-1])
+
+
+def test_only_a_game_that_keeps_score_has_totals() -> None:
+    """Pay Me's totals and hand summaries are read through ``scored`` (a ``PayMeGame`` to
+    the type checker); Rummy 3-Pack keeps no score, and says so instead of an AttributeError."""
+    pay_me = PlaySession("denexa", 3, "greedy", 4)
+    assert pay_me.scored is pay_me.game and pay_me.scored.totals == (0, 0, 0)
+    assert pay_me.scored_view().totals == (0, 0, 0)
+    three_pack = PlaySession("three_pack", 3, ("greedy",), 4)
+    with pytest.raises(TypeError, match="Rummy 3-Pack keeps no score"):
+        three_pack.scored_view()
+
+
+def test_a_move_is_told_the_same_way_in_the_log_and_beside_the_seat() -> None:
+    """``say`` (the log, with who) and ``done`` (beside the seat, without) word each move
+    alike: present tense for the log, past for the seat."""
+    session = PlaySession("family", 2, ("greedy",), 1)
+    stock = Draw(YOU, "stock")
+    assert session.say(stock) == "You draw from the stock."
+    assert session.done(stock) == "drew from the stock"
+    card = parse_hand("7H")[0]
+    west = session.say(Discard(1, card))
+    assert west == f"{session.names[1]} discards 7♥︎." and session.done(Discard(1, card)) == (
+        "discarded 7♥︎"
+    )
+    out = GoOut(YOU, card)
+    assert session.say(out).startswith("You go out, discarding 7♥︎")
+    assert session.done(out).startswith("went out, discarding 7♥︎")
+    assert session.say(GoOut(1, None)).startswith(f"{session.names[1]} goes out")

@@ -6,11 +6,10 @@ from __future__ import annotations
 
 from payme.cards import Card
 from payme.game.actions import parse_action
-from payme.game.pay_me import PayMeGame
 from payme.play import PlaySession
 from payme.play.view import final_html, standings
 from payme.widgets.play import PlayPage, merge_order
-from tests.pay_me_helpers import rig
+from tests.pay_me_helpers import joker_lay_off_turn
 
 FOUR = {"rules": "family", "players": "4", "bots": "strong,greedy,expert", "seed": "5"}
 
@@ -112,22 +111,8 @@ def test_a_hint_is_worked_out_again_after_each_move_until_hidden() -> None:
     assert page.table.state["advice"] == ""
 
 
-def _lay_off_turn() -> PayMeGame:
-    game = rig(PayMeGame("family", players=2, seed=1), ["JK 9C KC", "5H 6H 7H"],
-               pile="JC", stock_top="TS QS")  # fmt: skip
-    game.draw("stock")
-    game.discard("TS")
-    game.draw("stock")
-    game.go_out("QS")
-    game.draw("stock")
-    drawn = game.view(0).drawn
-    assert drawn is not None
-    game.discard(drawn)
-    return game
-
-
 def test_a_wild_card_is_laid_off_where_you_choose() -> None:
-    page = _page({"position": _lay_off_turn().to_position(), "bots": "greedy"})
+    page = _page({"position": joker_lay_off_turn().to_position(), "bots": "greedy"})
     meld = page.table.state["melds"][0]
     assert [p["card"] for p in meld["places"]["JK"]] == ["4H", "8H"]
     assert [p["end"] for p in meld["places"]["JK"]] == ["low end", "high end"]
@@ -140,7 +125,7 @@ def test_a_wild_card_is_laid_off_where_you_choose() -> None:
 
 
 def test_a_refused_place_gives_the_reason() -> None:
-    page = _page({"position": _lay_off_turn().to_position(), "bots": "greedy"})
+    page = _page({"position": joker_lay_off_turn().to_position(), "bots": "greedy"})
     try:
         page.gesture({"do": "lay_off", "card": "JK", "meld": 0, "place": "3H"})
     except ValueError as exc:

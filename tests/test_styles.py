@@ -31,6 +31,68 @@ def test_no_module_writes_a_style_block() -> None:
     assert not found, f"<style> blocks in Python (move them to payme.css): {found}"
 
 
+# Where a style attribute may still stand in HTML that Python writes:
+PICTURES = {
+    # pictures of cards and charts carry their own look, as an SVG card does: they are shown
+    # where the style sheet is not (a notebook's output); their colours are the palette's
+    # constants (payme.display.svg, compared with the sheet below)
+    "display/html.py",
+    "display/charts.py",
+}
+COMPUTED = {
+    # a value worked out at run time, never a look the sheet could hold
+    "analysis/review.py": "the review chart's width in pixels, from its number of decisions",
+}
+STYLE_ATTRIBUTE = re.compile(r"""(?<![\w-])style=\\?["']([^"']*)""")
+
+
+def test_looks_are_classes_not_style_attributes() -> None:
+    """HTML written by Python takes its looks from the sheet's classes: a ``style=""``
+    attribute stands only in a picture (:data:`PICTURES`) or holds a computed value
+    (:data:`COMPUTED`, its value interpolated: ``{width}``)."""
+    found = []
+    for path in PAYME.rglob("*.py"):
+        where = path.relative_to(PAYME).as_posix()
+        if where in PICTURES:
+            continue
+        for value in STYLE_ATTRIBUTE.findall(path.read_text()):
+            if where in COMPUTED and "{" in value:
+                continue
+            found.append(f"{where}: style={value!r}")
+    assert not found, f"inline looks (give them a class in payme.css): {found}"
+
+
+def test_the_widgets_scripts_set_only_computed_styles() -> None:
+    """The browser scripts set no style attribute; an element's ``.style`` is set only to a
+    value worked out as it moves (a dragged card's offset, a note's place)."""
+    for path in PAYME.rglob("*.js"):
+        text = path.read_text()
+        assert not re.search(r"""style=|setAttribute\(\s*["']style|cssText""", text), path.name
+        for value in re.findall(r"\.style\.\w+\s*=\s*([^;]+);", text):
+            assert value.strip().startswith("`") and "${" in value, (path.name, value)
+
+
+def test_pictures_are_drawn_in_the_palettes_colours() -> None:
+    """A picture of cards names no colour of its own: each is one of the palette's."""
+    assert not re.findall(r"#[0-9a-fA-F]{3,8}\b", (PAYME / "display" / "html.py").read_text())
+
+
+def test_the_sheet_styles_each_class_the_modules_use_for_looks() -> None:
+    """Each spacing class that replaced a style attribute has its rule in the sheet."""
+    used = set()
+    for path in PAYME.rglob("*.py"):
+        text = path.read_text()
+        used |= set(re.findall(r"class=\\?[\"']([^\"'{]*)", text))
+        used |= set(re.findall(r"add_class\(\"([\w-]+)\"\)", text))
+    looks = {"payme-flush", "payme-above", "payme-below", "payme-around", "payme-apart",
+             "payme-lead", "payme-widget-title", "payme-card-row", "payme-card-group",
+             "payme-wide", "payme-pick-status", "payme-scoreboard"}  # fmt: skip
+    named = {name for classes in used for name in classes.split()}
+    for name in looks:
+        assert name in named, f"{name} is no longer used: drop its rule from payme.css"
+        assert re.search(rf"\.{name}\b[^{{]*{{", SHEET), f"payme.css has no rule for .{name}"
+
+
 @pytest.mark.parametrize(
     ("token", "constant"),
     [
@@ -41,6 +103,9 @@ def test_no_module_writes_a_style_block() -> None:
         ("--payme-card-back-stripe", "CARD_BACK_STRIPE"),
         ("--payme-right-line", "MELD_LINE"),
         ("--payme-info-line", "CHOSEN_LINE"),
+        ("--payme-right", "MELD_TEXT"),
+        ("--payme-wrong", "DEADWOOD_TEXT"),
+        ("--payme-muted", "MUTED"),
     ],
 )
 def test_a_card_picture_is_drawn_in_the_palettes_colours(token: str, constant: str) -> None:

@@ -10,15 +10,7 @@ from hypothesis import strategies as st
 
 from payme.cards import CARDS, parse_card
 from payme.game import BOT_NAMES, make_bot, new_game
-from payme.game.actions import (
-    Discard,
-    Draw,
-    DropOut,
-    GoOut,
-    IllegalAction,
-    LayDownRummy,
-    LayOff,
-)
+from payme.game.actions import Discard, Draw, DropOut, GoOut, IllegalAction, LayDownRummy, LayOff
 from payme.game.base import Game
 from payme.game.bots import play_out
 from payme.melds import Meld

@@ -916,7 +916,7 @@ def test_progress_is_kept_in_the_browser_record_and_read_back() -> None:
     Tutorial("denexa").store.loaded = "[1, 2"
 
 
-@pytest.mark.parametrize("name", ["denexa", "classic", "family", "three_pack"])
+@pytest.mark.parametrize("name", ALL)
 def test_every_step_has_a_hint_naming_its_rule(name: str) -> None:
     from payme.rulesets import rules as get
 

@@ -11,15 +11,13 @@ each screen (all must be inside it).
 from __future__ import annotations
 
 import sys
-import tempfile
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parents[1]
 sys.path.insert(0, str(REPO))
 
-from docs.screenshots.take import open_page  # noqa: E402
-from tests.e2e.conftest import CHROMIUM, CHROMIUM_ARGS, NOTEBOOKS, VoilaServer  # noqa: E402
+from docs.screenshots.take import app_in_chromium, open_page  # noqa: E402
 
 SIZES = {"laptop": (1366, 768), "desktop": (1280, 720), "phone": (390, 844)}
 QUERY = "rules=family&players=4&bots=strong,greedy,expert&seed=5&moves=s.dAC.s"
@@ -27,35 +25,26 @@ READY = ".pm-table .pm-hand-card"
 
 
 def main(argv: list[str]) -> None:
-    from playwright.sync_api import sync_playwright
-
     query = argv[0] if argv else QUERY
     out_dir = Path(argv[1]) if len(argv) > 1 else REPO / "docs"
-    with tempfile.TemporaryDirectory() as tmp:
-        server = VoilaServer(NOTEBOOKS, Path(tmp)).start()
-        try:
-            with sync_playwright() as pw:
-                browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-                for size, (w, h) in SIZES.items():
-                    page = open_page(browser, server.page_url("play", query), (w, h), READY)
-                    page.wait_for_timeout(1500)
-                    boxes = page.evaluate(
-                        """() => [...document.querySelectorAll(
-                            '.pm-hand-card, .pm-do-discard, .pm-stock, .pm-pile')]
-                            .map(e => [e.className.split(' ')[0],
-                                       e.getBoundingClientRect().bottom])"""
-                    )
-                    lowest = {}
-                    for name, bottom in boxes:
-                        lowest[name] = max(lowest.get(name, 0), round(bottom))
-                    width = page.evaluate("document.documentElement.scrollWidth")
-                    out = out_dir / f"play-{size}.png"
-                    page.screenshot(path=str(out))
-                    print(f"{out}  {w}x{h}  bottoms={lowest}  scrollWidth={width}")
-                    page.close()
-                browser.close()
-        finally:
-            server.stop()
+    with app_in_chromium() as (server, browser):
+        for size, (w, h) in SIZES.items():
+            page = open_page(browser, server.page_url("play", query), (w, h), READY)
+            page.wait_for_timeout(1500)
+            boxes = page.evaluate(
+                """() => [...document.querySelectorAll(
+                    '.pm-hand-card, .pm-do-discard, .pm-stock, .pm-pile')]
+                    .map(e => [e.className.split(' ')[0],
+                               e.getBoundingClientRect().bottom])"""
+            )
+            lowest = {}
+            for name, bottom in boxes:
+                lowest[name] = max(lowest.get(name, 0), round(bottom))
+            width = page.evaluate("document.documentElement.scrollWidth")
+            out = out_dir / f"play-{size}.png"
+            page.screenshot(path=str(out))
+            print(f"{out}  {w}x{h}  bottoms={lowest}  scrollWidth={width}")
+            page.close()
 
 
 if __name__ == "__main__":

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import sys
 import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -44,7 +46,10 @@ def open_page(browser: Any, url: str, size: tuple[int, int], ready: str) -> Any:
     return page
 
 
-def main(names: list[str]) -> None:
+@contextmanager
+def app_in_chromium() -> Iterator[tuple[VoilaServer, Any]]:
+    """The app served on a free port (like ``make app``) and a Chromium to open it in; both
+    stopped on leaving."""
     from playwright.sync_api import sync_playwright
 
     with tempfile.TemporaryDirectory() as tmp:
@@ -52,23 +57,28 @@ def main(names: list[str]) -> None:
         try:
             with sync_playwright() as pw:
                 browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-                for name in names or list(PAGES):
-                    path, ready = PAGES[name]
-                    for size, dims in SIZES.items():
-                        page = open_page(browser, server.url(path), dims, ready)
-                        if name in ACTIONS:
-                            button, text = ACTIONS[name]
-                            page.locator(button).click()
-                            page.get_by_text(text).first.wait_for(timeout=300_000)
-                        page.wait_for_timeout(800)
-                        out = HERE / f"{name}-{size}.png"
-                        page.screenshot(path=str(out), full_page=True)
-                        width = page.evaluate("document.documentElement.scrollWidth")
-                        print(f"{out.relative_to(REPO)}  scrollWidth={width}")
-                        page.close()
+                yield server, browser
                 browser.close()
         finally:
             server.stop()
+
+
+def main(names: list[str]) -> None:
+    with app_in_chromium() as (server, browser):
+        for name in names or list(PAGES):
+            path, ready = PAGES[name]
+            for size, dims in SIZES.items():
+                page = open_page(browser, server.url(path), dims, ready)
+                if name in ACTIONS:
+                    button, text = ACTIONS[name]
+                    page.locator(button).click()
+                    page.get_by_text(text).first.wait_for(timeout=300_000)
+                page.wait_for_timeout(800)
+                out = HERE / f"{name}-{size}.png"
+                page.screenshot(path=str(out), full_page=True)
+                width = page.evaluate("document.documentElement.scrollWidth")
+                print(f"{out.relative_to(REPO)}  scrollWidth={width}")
+                page.close()
 
 
 if __name__ == "__main__":

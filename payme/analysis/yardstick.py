@@ -42,12 +42,18 @@ import random
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, cast
 
 from payme.analysis.stats import Z95
 from payme.cards import Card
 from payme.game.actions import Action, Draw
 from payme.memo import RecentMemo
+
+if TYPE_CHECKING:
+    from payme.game.base import Game
+    from payme.game.bots import Bot
+    from payme.game.pay_me import PayMeGame
+    from payme.game.view import HandSummary
 
 __all__ = [
     "BATCH",
@@ -115,9 +121,9 @@ WIN_CHANCE = Yardstick(
 )
 
 
-def yardstick(game: Any) -> Yardstick:
+def yardstick(game: Game) -> Yardstick:
     """The yardstick of ``game``'s kind: points for Pay Me, win chance for Rummy 3-Pack."""
-    return POINTS_MARGIN if getattr(game, "KEEPS_SCORE", False) else WIN_CHANCE
+    return POINTS_MARGIN if game.KEEPS_SCORE else WIN_CHANCE
 
 
 @dataclass(frozen=True)
@@ -174,7 +180,7 @@ def deal_seed(seed: int, i: int) -> int:
 # ---------------------------------------------------------------------------- deals
 
 
-def fork(game: Any) -> Any:
+def fork(game: Game) -> Game:
     """A copy of ``game`` to play on (lists copied one level down; no history)."""
     new = object.__new__(type(game))
     for name, value in vars(game).items():
@@ -192,14 +198,16 @@ def fork(game: Any) -> Any:
     return new
 
 
-def _known_cards(game: Any, seat: int, other: int) -> Counter[Card]:
+def _known_cards(game: Game, seat: int, other: int) -> Counter[Card]:
     """Cards ``seat`` saw ``other`` take from the discard pile and not throw back."""
-    if hasattr(game, "_picked_up"):
-        held = Counter(game._picked_up[other])
-        held.subtract(game._discarded[other])
+    picked: list[list[Card]] | None = getattr(game, "_picked_up", None)
+    if picked is not None:  # a game that keeps each seat's pick-ups and discards
+        held = Counter(picked[other])
+        held.subtract(getattr(game, "_discarded", [[]] * game.players)[other])
         return +held
     held = Counter()
-    for who, kind, cards in game._public_log:
+    log: list[tuple[int, str, tuple[Card, ...]]] = getattr(game, "_public_log", [])
+    for who, kind, cards in log:
         if who != other:
             continue
         if kind == "take":
@@ -209,9 +217,9 @@ def _known_cards(game: Any, seat: int, other: int) -> Counter[Card]:
     return +held
 
 
-def hidden(game: Any, seat: int) -> bool:
+def hidden(game: Game, seat: int) -> bool:
     """Whether anything is hidden from ``seat`` that the rest of the hand depends on."""
-    phase = getattr(game, "phase", "")
+    phase = game.phase
     if phase == "lay_off" and getattr(game, "_shown", None) is not None:
         return False  # every hand is shown for the lay-offs
     if phase == "final_discard" and not getattr(game, "_final_queue", True):
@@ -221,7 +229,7 @@ def hidden(game: Any, seat: int) -> bool:
     return bool(game._stock) or others > known
 
 
-def redeal(game: Any, seat: int, rng: random.Random) -> Any:
+def redeal(game: Game, seat: int, rng: random.Random) -> Game:
     """A copy of ``game`` with the cards ``seat`` has not seen dealt again at random: each
     other seat keeps the cards ``seat`` saw it take and keep, and gets the rest of its
     hand from the unseen cards; the stock is the unseen cards left, shuffled."""
@@ -253,10 +261,10 @@ def redeal(game: Any, seat: int, rng: random.Random) -> Any:
 # ---------------------------------------------------------------------------- play-outs
 
 
-def _result(game: Any, seat: int, start: int) -> float | None:
+def _result(game: Game, seat: int, start: int) -> float | None:
     """The measured value once decided (``None`` while the hand is being played)."""
-    if getattr(game, "KEEPS_SCORE", False):
-        summaries = game._summaries
+    if game.KEEPS_SCORE:
+        summaries: list[HandSummary] = getattr(game, "_summaries", [])
         if len(summaries) <= start:
             return None
         points = summaries[start].points
@@ -269,9 +277,9 @@ def _result(game: Any, seat: int, start: int) -> float | None:
 
 
 def play_to_the_end(
-    game: Any,
+    game: Game,
     seat: int,
-    bots: dict[int, Any],
+    bots: dict[int, Bot],
     streams: dict[int, list[Card]] | None = None,
     first: Action | None = None,
     limit: int = 2000,
@@ -289,7 +297,7 @@ def play_to_the_end(
     for _ in range(limit):
         if move is not None:
             if streams and isinstance(move, Draw) and move.source == "stock":
-                _next_from(game._stock, streams.get(game.to_move))
+                _next_from(game._stock, streams.get(move.seat))
             (game._apply_owned if checked else game._apply_listed)(move)
         value = _result(game, seat, start)
         if value is not None:
@@ -298,7 +306,8 @@ def play_to_the_end(
         if mover is None:
             break
         if game.phase == "lay_off" and getattr(bots[mover], "name", "") in BEST_LAYING_OFF:
-            move = game.best_lay_off(mover)  # what these bots lay off, without the list
+            # what these bots lay off, without the list (lay-offs are Pay Me's)
+            move = cast("PayMeGame", game).best_lay_off(mover)
             checked = False  # the engine's own best lay-off
             continue
         legal = game.legal_actions()
@@ -325,7 +334,7 @@ def _next_from(stock: list[Card], stream: list[Card] | None) -> None:
             return
 
 
-def _streams(game: Any, rng: random.Random) -> dict[int, list[Card]]:
+def _streams(game: Game, rng: random.Random) -> dict[int, list[Card]]:
     """Each seat's stock cards in turn: the stock dealt out to the seats at random."""
     cards = list(game._stock)
     rng.shuffle(cards)
@@ -333,7 +342,7 @@ def _streams(game: Any, rng: random.Random) -> dict[int, list[Card]]:
     return {s: cards[s::n] for s in range(n)}
 
 
-def _bots(game: Any, seat: int, names: Sequence[str], seed: int) -> dict[int, Any]:
+def _bots(game: Game, seat: int, names: Sequence[str], seed: int) -> dict[int, Bot]:
     from payme.game import make_bot
 
     bots = {seat: make_bot(CONTINUATION, game.rules, seed)}
@@ -349,7 +358,7 @@ _memo: RecentMemo[bytes] = RecentMemo(4096)
 
 
 def measure(
-    game: Any,
+    game: Game,
     seat: int,
     yours: Action,
     best: Action,
@@ -401,7 +410,7 @@ def measure(
 
 
 def value_over_deals(
-    game: Any, seat: int, move: Action, bots: Sequence[str], seed: int, deals: int
+    game: Game, seat: int, move: Action, bots: Sequence[str], seed: int, deals: int
 ) -> list[float]:
     """``move``'s value on each of the first ``deals`` deals of a measure seeded ``seed``
     (what :func:`measure` averages; a test replays both moves with it)."""
@@ -410,7 +419,7 @@ def value_over_deals(
 
 
 def one_deal(
-    game: Any, seat: int, move: Action, bots: Sequence[str], seed: int, exact: bool = False
+    game: Game, seat: int, move: Action, bots: Sequence[str], seed: int, exact: bool = False
 ) -> float:
     """``move``'s value on the deal seeded ``seed`` (the game itself when ``exact``)."""
     rng = random.Random(seed)

@@ -88,14 +88,20 @@ def _tree(pid: int) -> Iterator[int]:
                 todo.append(child)
 
 
-def _own_rss_kb(pid: int) -> int:
+def _proc_kb(pid: int, file: str, field: str) -> int | None:
+    """The kB figure of ``field`` (``"VmRSS:"``) in ``/proc/<pid>/<file>``; ``None`` when the
+    process is gone or the file has no such line."""
     try:
-        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-            if line.startswith("VmRSS:"):
+        for line in Path(f"/proc/{pid}/{file}").read_text().splitlines():
+            if line.startswith(field):
                 return int(line.split()[1])
     except (OSError, ValueError, IndexError):
         pass
-    return 0
+    return None
+
+
+def _own_rss_kb(pid: int) -> int:
+    return _proc_kb(pid, "status", "VmRSS:") or 0
 
 
 def rss_mb(pid: int) -> float:
@@ -105,13 +111,8 @@ def rss_mb(pid: int) -> float:
 
 
 def _own_pss_kb(pid: int) -> int:
-    try:
-        for line in Path(f"/proc/{pid}/smaps_rollup").read_text().splitlines():
-            if line.startswith("Pss:"):
-                return int(line.split()[1])
-    except (OSError, ValueError, IndexError):
-        pass
-    return _own_rss_kb(pid)
+    pss = _proc_kb(pid, "smaps_rollup", "Pss:")
+    return _own_rss_kb(pid) if pss is None else pss
 
 
 def pss_mb(pid: int) -> float:

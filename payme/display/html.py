@@ -20,9 +20,12 @@ from html import escape
 from typing import Any, Final
 
 from payme.cards import Card, parse_card
-from payme.display.svg import card_svg
+from payme.display.svg import CARD_RED, DEADWOOD_TEXT, MELD_LINE, MELD_TEXT, MUTED, card_svg
 from payme.words import SUIT_MARKS, amount, counts_cards, rank_label, rank_plural, short_label
 
+# A picture of cards carries its own look, as an SVG card does (it is shown where the style
+# sheet is not: a notebook's output), in the palette's colours (payme.display.svg's constants,
+# which tests/test_styles.py compares with payme.css's tokens).
 _ROW: Final = (
     "display:flex;flex-wrap:wrap;gap:4px;align-items:flex-end;max-width:100%;box-sizing:border-box"
 )
@@ -85,7 +88,7 @@ def hand_html(
         )
         for i, card in enumerate(hand)
     ]
-    body = "".join(svgs) if svgs else '<span style="color:#555">(no cards)</span>'
+    body = "".join(svgs) if svgs else f'<span style="color:{MUTED}">(no cards)</span>'
     row = f'<div class="payme-cards" style="{_ROW}">{body}</div>'
     if caption is None:
         return f'<div class="payme-hand" style="max-width:100%">{row}</div>'
@@ -229,9 +232,9 @@ def meld_html(
     )
     return (
         f'<figure class="payme-meld" role="group" aria-label="{escape(label)}" '
-        f'style="margin:0;padding:4px 6px 6px;border:2px solid #2e7d32;border-radius:8px;'
+        f'style="margin:0;padding:4px 6px 6px;border:2px solid {MELD_LINE};border-radius:8px;'
         f'width:fit-content;max-width:100%;box-sizing:border-box">'
-        f'<figcaption style="{_CAPTION};color:#1b5e20">{escape(label)}</figcaption>'
+        f'<figcaption style="{_CAPTION};color:{MELD_TEXT}">{escape(label)}</figcaption>'
         f"{row}</figure>"
     )
 
@@ -263,9 +266,9 @@ def deadwood_html(
     body = hand_html(hand, marks=["deadwood"] * len(hand), width=width) if hand else ""
     return (
         f'<figure class="payme-deadwood" role="group" aria-label="{escape(caption)}" '
-        f'style="margin:0;padding:4px 6px 6px;border:2px dashed #b3001b;border-radius:8px;'
+        f'style="margin:0;padding:4px 6px 6px;border:2px dashed {CARD_RED};border-radius:8px;'
         f'max-width:100%;width:fit-content;box-sizing:border-box">'
-        f'<figcaption style="{_CAPTION};color:#7f0000">{escape(caption)}</figcaption>'
+        f'<figcaption style="{_CAPTION};color:{DEADWOOD_TEXT}">{escape(caption)}</figcaption>'
         f"{body}</figure>"
     )
 

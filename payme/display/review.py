@@ -50,7 +50,7 @@ def review_html(review: Any, link: Callable[[Sequence[str]], str], *, summary: b
             f'<p class="payme-review-stick">Every move is measured by {escape(review.stick.words)};'
             " a move is charged only when the strongest bot's is better by more than the"
             " measure's error.</p>",
-            '<div style="max-width:100%;overflow-x:auto"><table class="payme-review-grades">'
+            '<div class="payme-wide"><table class="payme-review-grades">'
             f'<thead><tr><th scope="col">Hand</th>{head}<th scope="col">Lost ({unit})</th>'
             f"</tr></thead><tbody>{''.join(rows)}</tbody></table></div>",
             review.chart_svg(),

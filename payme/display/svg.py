@@ -37,6 +37,9 @@ CARD_BACK: Final = "#7a1f2b"  # --payme-card-back: a back's stripes are this
 CARD_BACK_STRIPE: Final = "#a3283a"  # --payme-card-back-stripe: ... and this
 MELD_LINE: Final = "#2e7d32"  # --payme-right-line: a meld card's outline
 CHOSEN_LINE: Final = "#1565c0"  # --payme-info-line: a chosen or laid-off card's outline
+MELD_TEXT: Final = "#1b5e20"  # --payme-right: a meld's caption
+DEADWOOD_TEXT: Final = "#8a1020"  # --payme-wrong: the deadwood's caption
+MUTED: Final = "#4b5852"  # --payme-muted: "(no cards)"
 FONT: Final = "DejaVu Sans, Verdana, Arial, sans-serif"
 
 # Jokers and special cards: (colour, label lines, shape).  The shapes differ so the cards

@@ -177,6 +177,13 @@ by ``_do_draw``, ``LayDownRummy`` by ``_do_lay_down_rummy``.
 '_do_go_out'
 """
 
+CHECK_STEPS: Final[Mapping[type, str]] = {
+    kind: step.replace("_do_", "_can_", 1) for kind, step in STEPS.items()
+}
+"""The private check of each kind of action, named as its step: ``Draw`` is checked by
+``_can_draw``, ``LayDownRummy`` by ``_can_lay_down_rummy`` (a game without it has no such
+action)."""
+
 
 def _meld_token(meld: Meld) -> str:
     """A declared meld as text: its kind's letter, then its cards in place order, each wild

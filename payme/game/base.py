@@ -23,10 +23,11 @@ from typing import Any, ClassVar, Self, TypeVar, overload
 from payme.cards import Card, parse_card, parse_hand
 from payme.deprecation import moved_attribute
 from payme.game import actions as action_types
-from payme.game.actions import STEPS, Action, IllegalAction, Record, Verdict
+from payme.game.actions import CHECK_STEPS, STEPS, Action, IllegalAction, Record, Verdict
 from payme.game.view import SeatView, V, make_frozen, stock_estimate
 from payme.melds import Meld
 from payme.rulesets import Ruleset, RulesLike
+from payme.rulesets import rules as get_rules
 
 GameOption = int | bool | Mapping[str, int] | None
 """The value of a game's keyword option (``turn_limit=40``, ``optional={"NOGO": 1}``)."""
@@ -165,6 +166,8 @@ class Game(ABC):
 
     GAME: ClassVar[str]
     """The rule sets' ``game`` field this engine plays."""
+    GAME_NAME: ClassVar[str]
+    """The game's name in words (``"Pay Me"``), for messages."""
     RESULT_COLUMNS: ClassVar[tuple[tuple[str, str], ...]]
     """The columns of a simulation's frame for this game, each with a compact pandas dtype:
     the columns of :meth:`results` plus ``game`` and ``bot``, which the simulation adds."""
@@ -187,6 +190,9 @@ class Game(ABC):
     rules: Ruleset
     players: int
     seed: int
+    turn_limit: int | None
+    """An engine option, no rule: the game ends after this many turns (a safety net for bot
+    simulations; ``None``: no limit)."""
     phase: str
     """Where the game stands: what kind of action comes next (each game lists its phases)."""
     to_move: int | None
@@ -201,6 +207,26 @@ class Game(ABC):
     _drawn: Card | None
     _history: list[Record]
     _actions: list[Action]
+
+    def _begin(self, rules: RulesLike, players: int, seed: int, turn_limit: int | None) -> Ruleset:
+        """Check and keep what every game starts from (its rule set, one of this game's; the
+        players; the seed; the turn limit), a ``ValueError`` naming a wrong one, and start
+        the empty record and the random source; the rule set, for the engine's own checks."""
+        r = get_rules(rules)
+        if r.game != self.GAME:
+            raise ValueError(f"{r.name} is a {r.game} rule set, not a {self.GAME_NAME} one")
+        r.check_players(players)
+        if not isinstance(seed, int) or isinstance(seed, bool):
+            raise ValueError(f"seed must be a whole number, not {seed!r}")
+        if turn_limit is not None and (not isinstance(turn_limit, int) or turn_limit < 1):
+            raise ValueError(
+                f"turn_limit must be a positive whole number or None, not {turn_limit!r}"
+            )
+        self.rules, self.players, self.seed, self.turn_limit = r, players, seed, turn_limit
+        self._rng = random.Random(seed)
+        self._history = []
+        self._actions = []
+        return r
 
     # ------------------------------------------------------------------ state
 
@@ -327,6 +353,15 @@ class Game(ABC):
     def legal_actions(self) -> list[Action]:
         """Every legal action of :attr:`to_move`, in a fixed order."""
 
+    def _check(self, action: Action) -> Verdict:
+        """The engine's own check of ``action``, by its kind (the method
+        :data:`~payme.game.actions.CHECK_STEPS` names); a kind with no check is no action here."""
+        check: Callable[[Action], Verdict] | None = getattr(self, CHECK_STEPS[type(action)], None)
+        if check is None:
+            name = type(action).__name__
+            return Verdict(False, f"{name} is not an action in {self.GAME_NAME}.", "actions")
+        return check(action)
+
     @abstractmethod
     def can(self, action: Action) -> Verdict:
         """Whether ``action`` is legal now; when not, the reason and the rule it breaks.
@@ -415,13 +450,24 @@ class Game(ABC):
         actions: Iterable[Action],
         **options: GameOption,
     ) -> Self:
-        """Rebuild a game from its seed, options and actions (each checked as applied)."""
+        """Rebuild a game from its seed, options and actions (each checked as applied).
+
+        Options only a replay has act after the actions (Rummy 3-Pack's ``tie=True``: the
+        table then agreed to a tie game)."""
+        end = cls._replay_end(options)
         game = cls.new(rules, players, seed, **options)
         for action in actions:
             if game.phase == "hand_over":
                 game.advance()
             game.apply(action)
+        end(game)
         return game
+
+    @classmethod
+    def _replay_end(cls, options: dict[str, GameOption]) -> Callable[[Self], object]:
+        """What :meth:`replay` does after the actions, from the options only a replay has
+        (taken out of ``options``): nothing unless a game says otherwise."""
+        return lambda game: None
 
     # ------------------------------------------------------------------ undo
 

@@ -6,17 +6,23 @@ a game's actions and a seat's view and asks it.
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
 
 from payme.advice import Advice, discard_advice, go_out_advice, lay_off_advice
 from payme.cards import Card
-from payme.game.actions import Discard, Draw, GoOut, LayOff
+from payme.game.actions import Action, Discard, Draw, GoOut, LayOff
 from payme.rulesets import Ruleset, RulesLike
 from payme.rulesets import rules as get_rules
 from payme.words import amount, short_label
 
+if TYPE_CHECKING:
+    from payme.game.view import SeatView
 
-def explain_move(action: Any, view: Any, rules: RulesLike | None = None) -> Advice:
+
+def explain_move(
+    action: Action, view: SeatView | Mapping[str, Any], rules: RulesLike | None = None
+) -> Advice:
     """A Play move (from a bot or a hint) with its reason, for the seat whose ``view`` it is.
 
     ``view`` is a seat's view (an object or a dict with ``hand``, ``top_discard`` and, in
@@ -56,7 +62,7 @@ def explain_move(action: Any, view: Any, rules: RulesLike | None = None) -> Advi
 
 
 def _draw_advice(
-    action: Any, hand: tuple[Card, ...], r: Ruleset, dealt: int | None, top: Card | None
+    action: Draw, hand: tuple[Card, ...], r: Ruleset, dealt: int | None, top: Card | None
 ) -> Advice:
     from payme.solver import best_discard, evaluate
 

@@ -22,7 +22,6 @@ RULES.md is silent) are listed in the docstring of :mod:`payme.game`.
 
 from __future__ import annotations
 
-import random
 from collections import Counter
 from collections.abc import Mapping
 from types import MappingProxyType
@@ -50,7 +49,6 @@ from payme.game.view import HandSummary, PayMeView, make_frozen
 from payme.melds import Meld, fixed_meld_problem, tables_for
 from payme.pack import Pack
 from payme.rulesets import Ruleset, RulesLike
-from payme.rulesets import rules as get_rules
 from payme.words import wild_phrase
 
 PHASES = ("draw", "discard", "final_draw", "final_discard", "lay_off", "hand_over", "game_over")
@@ -76,6 +74,7 @@ class PayMeGame(Game):
     """
 
     GAME = "pay_me"
+    GAME_NAME = "Pay Me"
     BOT_MODULE = "payme.game.bots"
     # Small integer types keep a million-game frame in memory; pandas widens them in sums
     # and means, so statistics do not overflow.  ``money`` is added for games with stakes.
@@ -109,19 +108,7 @@ class PayMeGame(Game):
         turn_limit: int | None = None,
         auto_advance: bool = True,
     ) -> None:
-        self.rules: Ruleset = get_rules(rules)
-        if self.rules.game != self.GAME:
-            raise ValueError(f"{self.rules.name} is a {self.rules.game} rule set, not a Pay Me one")
-        self.rules.check_players(players)
-        if not isinstance(seed, int) or isinstance(seed, bool):
-            raise ValueError(f"seed must be a whole number, not {seed!r}")
-        if turn_limit is not None and (not isinstance(turn_limit, int) or turn_limit < 1):
-            raise ValueError(
-                f"turn_limit must be a positive whole number or None, not {turn_limit!r}"
-            )
-        self.players = players
-        self.seed = seed
-        self.turn_limit = turn_limit
+        self._begin(rules, players, seed, turn_limit)
         self.auto_advance = auto_advance
         self.pack = Pack.of(self.rules, players)
         most = self.rules.first_dealt + self.rules.hands - 1
@@ -130,9 +117,6 @@ class PayMeGame(Game):
                 f"{self.rules.name}'s pack for {players} players has {len(self.pack)} cards, "
                 f"too few to deal {most} cards to each of {players} players"
             )
-        self._rng = random.Random(seed)
-        self._history: list[Record] = []
-        self._actions: list[Action] = []
         self._summaries: list[HandSummary] = []
         self._totals = [0] * players
         self._money: list[int] | None = [0] * players if self.rules.money else None
@@ -207,18 +191,13 @@ class PayMeGame(Game):
         self._hand_number = number
         self._dealt = rules.dealt_in_hand(number)
         self._dealer = (n - 1 + number - 1) % n
-        phase = values.get("phase", "draw")
-        if phase not in PHASES:
-            raise P(f"phase must be one of {', '.join(PHASES)}, not {phase!r}")
-        self.phase = str(phase)
-        waiting = phase in ("hand_over", "game_over")
-        to_move = values.get("to_move", None if waiting else (self._dealer + 1) % n)
-        if to_move is not None and not (isinstance(to_move, int) and 0 <= to_move < n):
-            raise P(f"to_move must be a seat from 0 to {n - 1} or -, not {to_move!r}")
-        self.to_move = to_move
-        if "_hands" not in values:
-            raise P("a position needs hands=... (one entry per seat, separated by /)")
-        self._hands = cast(list[list[Card]], position.seat_lists(values, "_hands", n, list))
+        self.phase, self.to_move = position.read_turn(
+            values,
+            PHASES,
+            n,
+            lambda phase: None if phase in ("hand_over", "game_over") else (self._dealer + 1) % n,
+        )
+        self._hands = position.read_hands(values, n)
         self._pile = cast(list[Card], values.get("_pile", []))
         self._declarer_melds = cast(list[Meld], values.get("_declarer_melds", []))
         self._table = [list(m.cards) for m in self._declarer_melds]
@@ -480,13 +459,7 @@ class PayMeGame(Game):
             return _no(f"{type(action).__name__} is not an action in Pay Me.", "Pay Me actions")
         if action.seat != self.to_move:
             return _no(f"It is seat {self.to_move}'s turn, not seat {action.seat}'s.", "turn order")
-        if isinstance(action, Draw):
-            return self._can_draw(action)
-        if isinstance(action, Discard):
-            return self._can_discard(action)
-        if isinstance(action, GoOut):
-            return self._can_go_out(action)
-        return self._can_lay_off(action)
+        return self._check(action)
 
     def _can_draw(self, action: Draw) -> Verdict:
         if self.phase not in ("draw", "final_draw"):

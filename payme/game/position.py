@@ -354,6 +354,30 @@ def seat_lists(values: dict[str, object], attr: str, players: int, default: obje
     return value
 
 
+def read_turn(
+    values: dict[str, object],
+    phases: Sequence[str],
+    players: int,
+    to_move: Callable[[str], int | None],
+) -> tuple[str, int | None]:
+    """A position's phase (one of ``phases``; ``draw`` when left out) and the seat to move
+    (``to_move(phase)`` when left out), a :class:`PositionError` naming a wrong one."""
+    phase = values.get("phase", "draw")
+    if phase not in phases:
+        raise PositionError(f"phase must be one of {', '.join(phases)}, not {phase!r}")
+    seat = values.get("to_move", to_move(str(phase)))
+    if seat is not None and not (isinstance(seat, int) and 0 <= seat < players):
+        raise PositionError(f"to_move must be a seat from 0 to {players - 1} or -, not {seat!r}")
+    return str(phase), seat
+
+
+def read_hands(values: dict[str, object], players: int) -> list[list[Card]]:
+    """A position's hands, one per seat (a position must give them)."""
+    if "_hands" not in values:
+        raise PositionError("a position needs hands=... (one entry per seat, separated by /)")
+    return cast(list[list[Card]], seat_lists(values, "_hands", players, list))
+
+
 def with_fields(text: str, **fields: str) -> str:
     """``text`` with some fields' values replaced (or added), each given as its text.
 

@@ -48,7 +48,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import cast
 
 from payme.cards import CARDS, N_REGULAR, SUITS, Card, format_hand, parse_card
@@ -152,6 +152,16 @@ def _cache(rules: Ruleset) -> RecentMemo[bytes | int]:
 
 def _key(hand: Iterable[Card]) -> bytes:
     return bytes(sorted(c.index for c in hand))
+
+
+def _recall(
+    rules: Ruleset, question: bytes, cards: tuple[Card, ...]
+) -> tuple[RecentMemo[bytes | int], bytes, bytes | int | None]:
+    """The answers for ``rules``, the key of ``question`` (``_OUT``...) about ``cards``, and
+    the answer kept for it (``None``: not asked lately)."""
+    cache = _cache(rules)
+    key = question + _key(cards)
+    return cache, key, cache.get(key)
 
 
 def _run_gap(rules: Ruleset, a: int, b: int) -> int:
@@ -310,9 +320,7 @@ def go_out_options(rules: Ruleset, hand: Iterable[Card]) -> tuple[Card | None, .
     ()
     """
     cards = tuple(hand)
-    cache = _cache(rules)
-    key = _OUT + _key(cards)
-    known = cache.get(key)
+    cache, key, known = _recall(rules, _OUT, cards)
     if isinstance(known, bytes):
         return tuple([CARD_OF[i] for i in known])
     # Where every card counts 1, one evaluation (the fewest unmelded cards) settles most
@@ -336,9 +344,7 @@ def unmelded_count(rules: Ruleset, hand: Iterable[Card]) -> int:
     2
     """
     cards = tuple(hand)
-    cache = _cache(rules)
-    key = _COUNT + _key(cards)
-    known = cache.get(key)
+    cache, key, known = _recall(rules, _COUNT, cards)
     if isinstance(known, int):
         return known
     from payme.solver import evaluate
@@ -372,6 +378,7 @@ class ThreePackGame(Game):
     """
 
     GAME = "rummy_3_pack"
+    GAME_NAME = "Rummy 3-Pack"
     BOT_MODULE = "payme.game.three_pack_bots"
     SCORE_UNIT = "unmelded cards"
     RESULT_COLUMNS = (
@@ -395,12 +402,7 @@ class ThreePackGame(Game):
         first: int | None = None,
         turn_limit: int | None = None,
     ) -> None:
-        r = get_rules(rules)
-        if r.game != self.GAME:
-            raise ValueError(f"{r.name} is a {r.game} rule set, not Rummy 3-Pack")
-        r.check_players(players)
-        self.rules: Ruleset = r
-        self.players: int = players
+        r = self._begin(rules, players, seed, turn_limit)
         self._dealt: int = r.check_dealt(dealt)
         chosen = dict(optional or {})
         r.pack_counts(players, chosen)  # raises naming a bad optional card or count
@@ -415,23 +417,12 @@ class ThreePackGame(Game):
                 "drawing 2 discards a different meaning"
             )
         self.optional: dict[str, int] = {k: v for k, v in sorted(chosen.items()) if v}
-        if turn_limit is not None and (not isinstance(turn_limit, int) or turn_limit < 1):
-            raise ValueError(f"turn_limit must be a whole number of turns >= 1, not {turn_limit!r}")
-        self.turn_limit = turn_limit
-        """An engine option, no rule: the game ends after this many turns (a safety net for
-        bot simulations of the Go Out variation, which has no other end)."""
         self.pack: Pack = Pack.of(r, players, self.optional)
-        if not isinstance(seed, int) or isinstance(seed, bool):
-            raise ValueError(f"seed must be a whole number, not {seed!r}")
-        self.seed: int = seed
-        self._rng = random.Random(seed)
         self._stock_rebuilds = r.variation_go_out or r.stock_out == "rebuild"
         self._pair = parse_card(r.instant_win_pair) if r.instant_win_pair else None
         self._pair_copies = self.pack.count(self._pair) if self._pair else 0
         self._holder = parse_card(r.holder_wins) if r.holder_wins else None
 
-        self._history: list[Record] = []
-        self._actions: list[Action] = []
         self._hands: list[list[Card]] = [[] for _ in range(players)]
         self._shown: list[list[Meld]] = [[] for _ in range(players)]
         self._out_of_play: list[list[Card]] = [[] for _ in range(players)]
@@ -661,17 +652,10 @@ class ThreePackGame(Game):
             return Verdict(False, "Rummy 3-Pack has no lay-offs", "no lay-offs in Rummy 3-Pack")
         if seat != self.to_move:
             return Verdict(False, f"it is seat {self.to_move}'s turn, not seat {seat}'s", RULE_TURN)
-        if isinstance(action, LayDownRummy):
-            return self._can_lay_down(seat)
-        if isinstance(action, Draw):
-            return self._can_draw(action)
-        if isinstance(action, Discard):
-            return self._can_discard(action)
-        if isinstance(action, GoOut):
-            return self._can_go_out(action)
-        return Verdict(False, f"{action!r} is not a Rummy 3-Pack action")
+        return self._check(action)
 
-    def _can_lay_down(self, seat: int) -> Verdict:
+    def _can_lay_down_rummy(self, action: LayDownRummy) -> Verdict:
+        seat = action.seat
         if self._pair is None or self._pair_copies == 0:
             return Verdict(False, "this rule set has no instant-win cards", RULE_RUMMY)
         held = self._hands[seat].count(self._pair)
@@ -946,21 +930,11 @@ class ThreePackGame(Game):
         self.phase = "final_draw"
 
     @classmethod
-    def replay(
-        cls,
-        rules: RulesLike,
-        players: int,
-        seed: int,
-        actions: Iterable[Action],
-        **options: GameOption,
-    ) -> ThreePackGame:
-        """Rebuild a game from its seed, options and actions; ``tie=True``: after them the
-        table agreed to a tie game (:meth:`ThreePackGame.agree_tie`, no player's action)."""
+    def _replay_end(cls, options: dict[str, GameOption]) -> Callable[[ThreePackGame], object]:
+        """``tie=True`` in :meth:`replay`'s options: after the actions the table agreed to a
+        tie game (:meth:`ThreePackGame.agree_tie`, no player's action)."""
         tie = bool(options.pop("tie", False))
-        game = super().replay(rules, players, seed, actions, **options)
-        if tie:
-            game.agree_tie()
-        return game
+        return lambda game: game.agree_tie() if tie else None
 
     # ------------------------------------------------------------------ positions
 
@@ -1014,17 +988,10 @@ class ThreePackGame(Game):
         self.seating = tuple(cast(list[int], seating))
         prelim = values.get("preliminary", [])
         self.preliminary = tuple(tuple(cs) for cs in cast(list[list[Card]], prelim) if cs)
-        phase = values.get("phase", "draw")
-        if phase not in PHASES:
-            raise P(f"phase must be one of {', '.join(PHASES)}, not {phase!r}")
-        self.phase = str(phase)
-        to_move = values.get("to_move", None if phase == "game_over" else self.first)
-        if to_move is not None and not (isinstance(to_move, int) and 0 <= to_move < n):
-            raise P(f"to_move must be a seat from 0 to {n - 1} or -, not {to_move!r}")
-        self.to_move = to_move
-        if "_hands" not in values:
-            raise P("a position needs hands=... (one entry per seat, separated by /)")
-        self._hands = cast(list[list[Card]], position.seat_lists(values, "_hands", n, list))
+        self.phase, self.to_move = position.read_turn(
+            values, PHASES, n, lambda phase: None if phase == "game_over" else self.first
+        )
+        self._hands = position.read_hands(values, n)
         self._shown = cast(list[list[Meld]], position.seat_lists(values, "_shown", n, list))
         self._out_of_play = cast(
             list[list[Card]], position.seat_lists(values, "_out_of_play", n, list)

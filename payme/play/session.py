@@ -19,16 +19,21 @@ player's words: "You", seat names, cards as 9♠, melds numbered from 1.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final, cast
 
 from payme.cards import Card, parse_card
 from payme.game import BOT_NAMES, actions, game_class, make_bot, new_game
 from payme.game.actions import Action, IllegalAction, Record, parse_action
 from payme.game.base import Game
 from payme.game.bots import Recommendation
+from payme.game.view import SeatView
 from payme.rulesets import RulesLike
 from payme.rulesets import rules as get_rules
-from payme.words import label, plain_words, seat_names, wild_cards
+from payme.words import joined, label, plain_words, seat_names, wild_cards
+
+if TYPE_CHECKING:
+    from payme.game.pay_me import PayMeGame
+    from payme.game.view import PayMeView
 
 __all__ = [
     "BOT_WORDS",
@@ -111,10 +116,12 @@ class PlaySession:
         self,
         rules: RulesLike = "denexa",
         players: int = 4,
-        bots: Sequence[str] = ("greedy",),
+        bots: str | Sequence[str] = ("greedy",),
         seed: int = 0,
         position: str | None = None,
     ) -> None:
+        if isinstance(bots, str):
+            bots = (bots,)  # one name: that bot in every other seat (not one seat a letter)
         game = _game_at(position) if position else None
         if game is not None:
             rules, players, seed = game.rules, game.players, game.seed
@@ -142,8 +149,7 @@ class PlaySession:
         else:
             for key, value in options.items():
                 setattr(game, key, value)
-        # Any until the page reads Pay Me's extras (totals, summaries) from the views.
-        self.game: Any = game
+        self.game: Game = game
         self.bots = {
             seat: make_bot(name, self.rules, seed * 1000 + seat)
             for seat, name in enumerate(names, start=1)
@@ -208,8 +214,20 @@ class PlaySession:
     def your_turn(self) -> bool:
         return not self.over and not self.hand_over and self.game.to_move == YOU
 
-    def view(self) -> Any:
+    @property
+    def scored(self) -> PayMeGame:
+        """The game as one that keeps score (Pay Me: totals, money, hand summaries); a
+        ``TypeError`` for a game that does not (Rummy 3-Pack: one deal, winners only)."""
+        if not self.kind.KEEPS_SCORE:
+            raise TypeError(f"{self.rules.title} keeps no score: it has no totals or hands")
+        return cast("PayMeGame", self.game)  # the one engine that keeps score
+
+    def view(self) -> SeatView:
         return self.game.view(YOU)
+
+    def scored_view(self) -> PayMeView:
+        """Your view of a game that keeps score (see :attr:`scored`)."""
+        return self.scored.view(YOU)
 
     def hand(self) -> tuple[Card, ...]:
         view = self.view()
@@ -278,7 +296,7 @@ class PlaySession:
     def last_moves(self) -> dict[int, str]:
         """Each seat's last turn this hand in words, without its name: ``{1: "took 9♥
         from the pile, discarded 4♣"}`` (a seat that has not moved is left out)."""
-        hand = getattr(self.game, "hand_number", 1)
+        hand = self.game.hand_number
         turns: dict[int, list[str]] = {}
         for record in self.game.history:
             action = record.action
@@ -293,26 +311,34 @@ class PlaySession:
     def done(self, action: Action, record: Record | None = None) -> str:
         """A move as what was done, without who: ``discarded 4♣``, ``took 9♥ from the
         pile`` (the discard pile), ``went out, discarding 7♠ — Pay me!``."""
+        _, past, rest = self._deed(action, record, "the pile")
+        return f"{past} {rest}" if past else rest
+
+    def _deed(self, action: Action, record: Record | None, pile: str) -> tuple[str, str, str]:
+        """A move as its verb, the verb's past and the rest, the one wording :meth:`done`
+        and :meth:`say` share: ``("discard", "discarded", "4♣")`` (``pile``: how the
+        discard pile is called; a move of no known kind: ``("", "", str(action))``)."""
         if isinstance(action, actions.Draw):
             if action.source == "stock":
-                return "drew from the stock"
+                return "draw", "drew", "from the stock"
             details = dict(record.details) if record is not None else {}
             taken = details.get("card") or details.get("cards")
-            what = label(parse_card(taken)) if taken and action.take == 1 else "cards"
-            return f"took {what} from the pile"
+            one = action.take == 1
+            what = label(parse_card(taken)) if taken and one else "a card" if one else "cards"
+            return "take", "took", f"{what} from {pile}"
         if isinstance(action, actions.Discard):
-            return f"discarded {label(action.card)}"
+            return "discard", "discarded", label(action.card)
         if isinstance(action, actions.GoOut):
             call = self.rules.go_out_call
             tail = f", discarding {label(action.discard)}" if action.discard else ""
-            return f"went out{tail}" + (f" — {call}" if call else "")
+            return "go", "went", f"out{tail}" + (f" — {call}" if call else "")
         if isinstance(action, actions.LayOff):
-            return f"laid off {_placed(action.placements)}"
+            return "lay", "laid", f"off {_placed(action.placements)}"
         if isinstance(action, actions.LayDownRummy):
-            return "laid down both RUMMY cards"
+            return "lay", "laid", "down both RUMMY cards"
         if isinstance(action, actions.DropOut):
-            return "dropped out"
-        return str(action)
+            return "drop", "dropped", "out"
+        return "", "", str(action)
 
     def next_hand(self, *, bots: bool = True) -> list[Record]:
         """Deal the next Pay Me hand after a finished one, and let the bots move."""
@@ -402,33 +428,14 @@ class PlaySession:
         """Anyone's move as the log tells it: ``West discards 7♥`` (``record``: the card a
         draw from the pile took, which everyone saw)."""
         seat = getattr(action, "seat", YOU)
-        who = self.names[seat]
         you = seat == YOU
-
-        def verb(word: str) -> str:
-            return word if you else word + "s"
-
-        if isinstance(action, actions.Draw):
-            if action.source == "stock":
-                return f"{who} {verb('draw')} from the stock."
-            details = dict(record.details) if record is not None else {}
-            taken = details.get("card") or details.get("cards")
-            what = label(parse_card(taken)) if taken and action.take == 1 else "a card"
-            return f"{who} {'take' if you else 'takes'} {what} from the discard pile."
-        if isinstance(action, actions.Discard):
-            return f"{who} {verb('discard')} {label(action.card)}."
-        if isinstance(action, actions.GoOut):
-            call = self.rules.go_out_call
-            shout = f" — {call}" if call else ""
-            tail = f", discarding {label(action.discard)}" if action.discard else ""
-            return f"{who} {'go' if you else 'goes'} out{tail}{shout}"
-        if isinstance(action, actions.LayOff):
-            return f"{who} {verb('lay')} off {_placed(action.placements)}."
+        verb, _, rest = self._deed(action, record, "the discard pile")
+        if not verb:
+            return rest
+        text = f"{self.names[seat]} {_says(verb, you)} {rest}"
         if isinstance(action, actions.LayDownRummy):
-            return f"{who} {verb('lay')} down both RUMMY cards and {verb('win')}!"
-        if isinstance(action, actions.DropOut):
-            return f"{who} {verb('drop')} out."
-        return str(action)
+            return f"{text} and {_says('win', you)}!"
+        return text if isinstance(action, actions.GoOut) else text + "."
 
     def words(self, text: str) -> str:
         """An engine sentence in players' words (see :func:`~payme.words.plain_words`)."""
@@ -441,7 +448,7 @@ class PlaySession:
             winners = game.winners()
             if not winners:
                 return "Game over: nobody won."
-            names = " and ".join(self.names[s] for s in winners)
+            names = joined([self.names[s] for s in winners])
             verb = "win" if winners == (YOU,) or len(winners) > 1 else "wins"
             return f"Game over: {names} {verb}."
         if self.hand_over:
@@ -495,11 +502,16 @@ class PlaySession:
             cells = by_hand.setdefault(row["hand"], [""] * self.players)
             cells[row["seat"]] = str(row["points"]) + (" ✔" if row["went_out"] else "")
         rows += [[str(h), *cells] for h, cells in sorted(by_hand.items())]
-        rows.append(["total", *[str(t) for t in self.game.totals]])
-        money = self.game.money
+        rows.append(["total", *[str(t) for t in self.scored.totals]])
+        money = self.scored.money
         if money is not None:
             rows.append(["money", *[_money(m) for m in money]])
         return rows
+
+
+def _says(verb: str, you: bool) -> str:
+    """``verb`` as you say it, or as another player does: ``go`` / ``goes``."""
+    return verb if you else verb + ("es" if verb.endswith("o") else "s")
 
 
 def _placed(placements: Sequence[tuple[int, Sequence[Card]]]) -> str:

@@ -18,6 +18,7 @@ from payme.play.session import YOU, PlaySession, _labels, _money, _plural
 from payme.words import label
 
 if TYPE_CHECKING:  # pragma: no cover
+    from payme.game.view import HandSummary
     from payme.widgets.play import PlayPage
 
 __all__ = [
@@ -138,12 +139,12 @@ class TableState:
 
     def _deal_id(self) -> str:
         game = self.session.game
-        return f"{self.session.seed}-{getattr(game, 'hand_number', 1)}"
+        return f"{self.session.seed}-{game.hand_number}"
 
     def _score(self, seat: int) -> str:
         if not self.kind.KEEPS_SCORE:
             return ""
-        view = self.view
+        view = self.session.scored_view()
         text = f"total {view.totals[seat]}"
         if view.money is not None:
             text += f" · {_money(view.money[seat])}"
@@ -230,7 +231,7 @@ class TableState:
         """Who laid off which card onto each meld this hand (from the public log)."""
         s = self.session
         laid: list[list[tuple[str, Card]]] = [[] for _ in range(count)]
-        hand = getattr(s.game, "hand_number", 1)
+        hand = s.game.hand_number
         for record in s.game.history:
             if record.hand == hand and isinstance(record.action, LayOff):
                 for index, cards in record.action.placements:
@@ -283,7 +284,7 @@ class TableState:
             return None
         if not self.kind.KEEPS_SCORE:
             return {"title": s.status(), "kind": "final", "html": final_html(s)}
-        last = self.view.last_hand
+        last = s.scored_view().last_hand
         if last is None:
             return None
         html = hand_result_html(s, last)
@@ -298,8 +299,8 @@ def standings(session: PlaySession) -> list[tuple[int, str, str]]:
     total (and the money), Rummy 3-Pack winners first."""
     names = session.names
     if session.kind.KEEPS_SCORE:
-        totals = list(session.game.totals)
-        money = session.game.money
+        totals = list(session.scored.totals)
+        money = session.scored.money
         order = sorted(range(session.players), key=lambda seat: totals[seat])
         rows = []
         for seat in order:
@@ -311,7 +312,8 @@ def standings(session: PlaySession) -> list[tuple[int, str, str]]:
     for row in session.game.results():
         seat = row["seat"]
         if row["winner"]:
-            how = "won: " + _WHY_WON.get(row["how"], row["how"])
+            won: str = row["how"]
+            how = "won: " + _WHY_WON.get(won, won)
         else:
             how = "dropped out" if row["dropped"] else "did not win"
         rows.append((1 if row["winner"] else 2, names[seat], how))
@@ -338,7 +340,7 @@ def final_html(session: PlaySession) -> str:
     )
 
 
-def hand_result_html(session: PlaySession, last: Any) -> str:
+def hand_result_html(session: PlaySession, last: HandSummary) -> str:
     """Every player's hand at the end: melds and deadwood apart, lay-offs on the melds they
     joined, the points and how they were reached, the running totals (and the money)."""
     from payme.display.html import deadwood_html, meld_html, meld_label
@@ -346,7 +348,7 @@ def hand_result_html(session: PlaySession, last: Any) -> str:
 
     rules, names = session.rules, session.names
     totals = [0] * session.players
-    for summary in session.game.summaries:
+    for summary in session.scored.summaries:
         for seat in range(session.players):
             totals[seat] += summary.points[seat]
         if summary.number == last.number:
@@ -359,19 +361,19 @@ def hand_result_html(session: PlaySession, last: Any) -> str:
         parts.append(f"<p><b>{escape(who)} went out</b> and {scores} 0.</p>")
         laid_on: list[list[Card]] = [[] for _ in last.table]
         for placements in last.lay_offs:
-            for index, cards in placements:
-                laid_on[index].extend(cards)
-        melds = session.view().table_melds
+            for index, added in placements:
+                laid_on[index].extend(added)
+        on_table = session.scored_view().table_melds
         table_html = "".join(
             meld_html(m, width=40, rules=rules, caption=f"Meld {i + 1}: {meld_label(m, rules)}",
-                      laid_off=laid_on[i]) if melds else ""
-            for i, m in enumerate(melds)
+                      laid_off=laid_on[i]) if on_table else ""
+            for i, m in enumerate(on_table)
         )  # fmt: skip
         if table_html:
             parts.append(
                 f'<div class="payme-result-table"><p>{escape(whose)} melds on the table '
                 "(cards laid off by others are ticked):</p>"
-                f'<div style="display:flex;flex-wrap:wrap;gap:8px">{table_html}</div></div>'
+                f'<div class="payme-card-row">{table_html}</div></div>'
             )
     else:
         parts.append(f"<p><b>Nobody went out</b> ({escape(last.how)}).</p>")
@@ -402,12 +404,12 @@ def hand_result_html(session: PlaySession, last: Any) -> str:
         if last.money is not None:
             money = f" · {_money(last.money[seat])}"
         rows.append(
-            f'<div class="payme-result-seat" style="margin:6px 0">'
-            f'<p style="margin:2px 0"><b>{escape(names[seat])}</b>: {escape(how)}'
+            f'<div class="payme-result-seat">'
+            f'<p class="payme-flush"><b>{escape(names[seat])}</b>: {escape(how)}'
             f" · total {totals[seat]}{escape(money)}"
             + (f"<br>Laid off {escape('; '.join(laid))}." if laid else "")
             + "</p>"
-            f'<div style="display:flex;flex-wrap:wrap;gap:8px;align-items:flex-end">'
+            f'<div class="payme-card-row">'
             f"{melds}{dead}</div></div>"
         )
     parts.extend(rows)
@@ -433,7 +435,8 @@ def three_pack_result_html(session: PlaySession) -> str:
     for row in session.game.results():
         seat = row["seat"]
         if row["winner"]:
-            why = _WHY_WON.get(row["how"], row["how"])
+            won: str = row["how"]
+            why = _WHY_WON.get(won, won)
             items.append(f"<li><b>{escape(names[seat])}</b> won: {escape(why)}.</li>")
         elif row["dropped"]:
             items.append(f"<li>{escape(names[seat])} dropped out.</li>")
@@ -448,15 +451,10 @@ def scores_html(session: PlaySession) -> str:
     if not session.kind.KEEPS_SCORE:
         return ""
     head, *body = session.scores()
-    th = "".join(f'<th scope="col" style="padding:2px 8px">{escape(c)}</th>' for c in head)
-    trs = "".join(
-        "<tr>"
-        + "".join(f'<td style="padding:2px 8px;text-align:right">{escape(c)}</td>' for c in row)
-        + "</tr>"
-        for row in body
-    )
+    th = "".join(f'<th scope="col">{escape(c)}</th>' for c in head)
+    trs = "".join("<tr>" + "".join(f"<td>{escape(c)}</td>" for c in row) + "</tr>" for row in body)
     return (
-        '<div style="max-width:100%;overflow-x:auto"><b>Scoreboard</b> (penalty points; '
+        '<div class="payme-wide"><b>Scoreboard</b> (penalty points; '
         "✔ went out)"
         f'<table class="payme-scoreboard"><thead><tr>{th}</tr></thead>'
         f"<tbody>{trs}</tbody></table></div>"

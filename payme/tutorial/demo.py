@@ -17,17 +17,20 @@ plays its turn at once, so the learner always faces a fresh turn.
 from __future__ import annotations
 
 import html
-from typing import Any
+from typing import TYPE_CHECKING
 
 import ipywidgets as widgets
 
 from payme.cards import parse_card
-from payme.game.actions import Discard, Draw, GoOut, IllegalAction
+from payme.game.actions import Action, Discard, Draw, GoOut, IllegalAction
 from payme.rulesets import RulesLike
 from payme.rulesets import rules as get_rules
 from payme.tutorial.markup import cards_html
 from payme.widgets import MessageBox, guarded
 from payme.words import plain_words
+
+if TYPE_CHECKING:
+    from payme.game.view import HandSummary
 
 ME = 0
 
@@ -77,7 +80,7 @@ class TurnDemo(widgets.VBox):  # type: ignore[misc]
         self.new_btn.on_click(guard(lambda _b: self.new_deal()))
         super().__init__(
             [
-                widgets.HTML("<h3 style='margin:0.5em 0 0.2em'>Try a turn</h3>"),
+                widgets.HTML("<h3 class='payme-widget-title'>Try a turn</h3>"),
                 self.table,
                 widgets.HBox(
                     [self.stock_btn, self.pile_btn], layout=widgets.Layout(flex_flow="row wrap")
@@ -102,7 +105,7 @@ class TurnDemo(widgets.VBox):  # type: ignore[misc]
         self.message.clear()
         self.refresh()
 
-    def _act(self, action: Any) -> None:
+    def _act(self, action: Action) -> None:
         verdict = self.game.can(action)
         if not verdict.ok:
             raise IllegalAction(_words(verdict.reason), verdict.rule)
@@ -118,7 +121,7 @@ class TurnDemo(widgets.VBox):  # type: ignore[misc]
         if len(self.game.summaries) > finished:
             # A hand ended: its score comes first, before anything of the next hand.
             self.message.ok(hand_result(self.game.summaries[finished], bool(self.game.over)))
-            self.events.value = "<p style='color:#555'>" + html.escape(" ".join(events)) + "</p>"
+            self.events.value = "<p class='payme-muted'>" + html.escape(" ".join(events)) + "</p>"
         else:
             self.message.ok(" ".join(events))
 
@@ -162,7 +165,7 @@ class TurnDemo(widgets.VBox):  # type: ignore[misc]
         # Offer the card just drawn first: the usual discard when it does not help.
         self.card_dd.value = str(view.drawn) if view.drawn is not None else options[0]
         self.events.value = (
-            "<p style='color:#555'>"
+            "<p class='payme-muted'>"
             + html.escape(" ".join(_words(rec.event) for rec in g.history[-3:]))
             + "</p>"
         )
@@ -173,7 +176,7 @@ def _words(event: str) -> str:
     return plain_words(event, ("You", "The bot"))
 
 
-def hand_result(summary: Any, last: bool = False) -> str:
+def hand_result(summary: HandSummary, last: bool = False) -> str:
     """A finished hand of the demo in words: who went out, what each player scores.
 
     >>> from payme.game.view import HandSummary

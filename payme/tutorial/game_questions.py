@@ -12,9 +12,9 @@ learner's answer is graded by ``game.can(action)`` and the game's views and resu
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from functools import lru_cache
-from typing import Any, Unpack, cast
+from typing import Unpack, cast
 
 from payme.cards import format_hand
 from payme.game.actions import Action, Discard, Draw, GoOut
@@ -56,7 +56,7 @@ def seat_options(players: int, you: int = 0) -> tuple[tuple[str, str], ...]:
     return tuple((name, str(s)) for s, name in enumerate(table_names(players, you)))
 
 
-def totals_words(totals: Any) -> str:
+def totals_words(totals: Iterable[int]) -> str:
     """Totals per seat as a sentence reads them, for :func:`say` to name the seats.
 
     >>> say(f"The totals are {totals_words((110, 80, 335))}.", 3)
@@ -75,14 +75,14 @@ def say(text: str, players: int, you: int = 0) -> str:
     return plain_words(text, table_names(players, you))
 
 
-def together(seats: Any, start: bool = False) -> str:
+def together(seats: Iterable[int], start: bool = False) -> str:
     """Several seats in the engine's words, for :func:`say` to name (``start``: they begin
     a sentence or an answer).
 
     >>> say(together((0, 2)), 3), say(together((0, 2), start=True), 3)
     ('you and East', 'You and East')
     """
-    text = " and ".join(f"seat {s}" for s in seats)
+    text = joined([f"seat {s}" for s in seats])
     return text[0].upper() + text[1:] if start else text
 
 

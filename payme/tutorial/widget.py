@@ -227,7 +227,7 @@ class Tutorial(widgets.VBox):  # type: ignore[misc]
 
         check_area = widgets.VBox(
             [
-                widgets.HTML("<h3 style='margin:0.6em 0 0.2em'>Check yourself</h3>"),
+                widgets.HTML("<h3 class='payme-widget-title'>Check yourself</h3>"),
                 self.q_counter,
                 self.prompt,
                 self.cards,
@@ -431,7 +431,7 @@ class Tutorial(widgets.VBox):  # type: ignore[misc]
         self._quiet = True
         self.jump.value = self.index
         self._quiet = False
-        self.title.value = f"<h2 style='margin:0.4em 0'>{html.escape(step.title)}</h2>"
+        self.title.value = f"<h2 class='payme-widget-title'>{html.escape(step.title)}</h2>"
         self.body.value = f"<div>{text}{example}</div>"
         self._show_demo(step)
         self.show_question(0)
@@ -485,7 +485,7 @@ class Tutorial(widgets.VBox):  # type: ignore[misc]
         self.cards.value = q.show + cards
         self.another_btn.disabled = len(self.questions) < 2
         self.q_counter.value = (
-            f"<span style='color:#555'>Question {q_index + 1} of {len(self.questions)}</span>"
+            f"<span class='payme-muted'>Question {q_index + 1} of {len(self.questions)}</span>"
         )
         self.prompt.value = f"<div>{html.escape(q.prompt)}</div>"
 

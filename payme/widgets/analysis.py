@@ -157,7 +157,7 @@ def figure_html(figure: Any, alt: str) -> str:
     data = base64.b64encode(buffer.getvalue()).decode("ascii")
     return (
         f'<figure class="payme-plot"><img class="payme-analysis-plot" alt="{escape(alt)}" '
-        f'src="data:image/svg+xml;base64,{data}" style="max-width:100%;height:auto">'
+        f'src="data:image/svg+xml;base64,{data}">'
         f"<figcaption>{escape(alt)}</figcaption></figure>"
     )
 
@@ -170,16 +170,18 @@ def _plot(make: Any, df: Any, alt: str) -> str:
         return f'<p class="payme-analysis-note">{escape(alt)}: not drawn ({escape(str(error))})</p>'
 
 
-def _measures(columns: Any) -> str:
-    """The list under a table saying what each of its measures means."""
+def _measures(columns: Any, separate: bool = False) -> str:
+    """The list under a table saying what each of its measures means (``separate``: the
+    95% interval's ends are columns of their own, not in brackets beside the value)."""
     meanings = []
     for column in columns:
         if column in COLUMNS and not column.endswith(("_low", "_high")):
             info = COLUMNS[column]
             meanings.append(f"<li><b>{escape(info.label)}</b>: {escape(info.meaning)}.</li>")
     if any(c.endswith(("_low", "_high")) for c in columns):
+        ends = "95% low / high" if separate else "(low–high)"
         meanings.append(
-            "<li><b>(low–high)</b>: the 95% interval: the true value lies between them in 95 "
+            f"<li><b>{ends}</b>: the 95% interval: the true value lies between them in 95 "
             "runs of 100; more games give narrower intervals.</li>"
         )
     return f'<ul class="payme-measures">{"".join(meanings)}</ul>'
@@ -276,30 +278,14 @@ def styled_table(frame: Any, caption: str, index_label: str) -> str:
         .set_caption(escape(caption))
         .set_table_attributes('class="payme-table"')
     )
-    return (
-        f'<div class="payme-table-frame" role="region" aria-label="{escape(caption)}" '
-        'tabindex="0" style="max-width:100%;overflow-x:auto">'
-        f"{styler.to_html()}</div>" + _measures(list(frame.columns))
-    )
+    return _framed(styler.to_html(), caption, list(frame.columns))
 
 
 def _framed(table: str, caption: str, columns: list[str]) -> str:
     """A table in a frame that scrolls sideways on a phone, then one line per measure."""
-    meanings = []
-    for column in columns:
-        if column in COLUMNS and not column.endswith(("_low", "_high")):
-            info = COLUMNS[column]
-            meanings.append(f"<li><b>{escape(info.label)}</b>: {escape(info.meaning)}.</li>")
-    if any(c.endswith(("_low", "_high")) for c in columns):
-        meanings.append(
-            "<li><b>95% low / high</b>: the true value lies between them in 95 runs of 100; "
-            "more games give narrower intervals.</li>"
-        )
     return (
         f'<div class="payme-table-frame" role="region" aria-label="{escape(caption)}" '
-        'tabindex="0" style="max-width:100%;overflow-x:auto">'
-        f"{table}</div>"
-        f'<ul class="payme-measures">{"".join(meanings)}</ul>'
+        f'tabindex="0">{table}</div>' + _measures(columns, separate=True)
     )
 
 

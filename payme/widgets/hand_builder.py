@@ -46,7 +46,7 @@ GOING_OUT = {
 
 
 def _section(title: str, body: widgets.Widget, css: str) -> widgets.VBox:
-    head = widgets.HTML(f'<h2 style="margin:16px 0 4px 0">{escape(title)}</h2>')
+    head = widgets.HTML(f'<h2 class="payme-widget-title">{escape(title)}</h2>')
     box = widgets.VBox([head, body], layout=widgets.Layout(max_width="100%"))
     box.add_class(css)
     return box
@@ -247,24 +247,24 @@ class HandBuilder(widgets.VBox):  # type: ignore[misc]
         if n == dealt + 1:
             out = can_go_out(cards, rules=ruleset, dealt=dealt)
             parts = [
-                f"<p style='margin:0 0 4px 0'>{n} cards = {dealt} dealt + 1 drawn: "
+                f"<p class='payme-below'>{n} cards = {dealt} dealt + 1 drawn: "
                 "the hand just after drawing.</p>",
                 go_out_html(out),
-                f"<p style='margin:4px 0 0 0;color:#444'>The rule: "
+                f"<p class='payme-above payme-muted'>The rule: "
                 f"{escape(GOING_OUT[ruleset.going_out])}.</p>",
                 self._best_discard_html(cards),
             ]
             self.verdict.value = "".join(parts)
         elif n == dealt:
             self.verdict.value = (
-                f"<p style='margin:0 0 4px 0'>{n} cards = the {dealt} dealt: the hand before "
+                f"<p class='payme-below'>{n} cards = the {dealt} dealt: the hand before "
                 "drawing. A card drawn from the stock is any card you have not seen, all "
                 "equally likely: the pack minus this hand and any cards seen elsewhere "
                 "(below).</p>" + chance_html(self._chance(cards))
             )
         else:
             self.verdict.value = (
-                f"<p style='margin:0'>With {dealt} cards dealt a hand holds {dealt} cards "
+                f"<p class='payme-flush'>With {dealt} cards dealt a hand holds {dealt} cards "
                 f"before drawing and {dealt + 1} after. This hand has {n}, so only its "
                 "layout is shown.</p>"
             )
@@ -300,18 +300,14 @@ class HandBuilder(widgets.VBox):  # type: ignore[misc]
             result = best_discard(cards, rules=self.rules, dealt=self.dealt)
             advice = discard_advice(cards, rules=self.rules, dealt=self.dealt)
         except ValueError as error:  # e.g. only cards that may never be discarded
-            return f"<p style='margin:4px 0 0 0'><b>Best discard:</b> {escape(str(error))}.</p>"
+            return f"<p class='payme-above'><b>Best discard:</b> {escape(str(error))}.</p>"
         # The advice breaks ties between equal discards by the ways left to go out.
         chosen = (advice.card, result.deadwood_points) if advice.card else result
         note = ranking_note(self.rules)
         return (
             self._discard_html(chosen)
-            + f"<p class='payme-discard-why' style='margin:2px 0 0 0'>{escape(advice.reason)}</p>"
-            + (
-                f"<p class='payme-advice-note' style='margin:2px 0 0 0'>{escape(note)}</p>"
-                if note
-                else ""
-            )
+            + f"<p class='payme-discard-why payme-above'>{escape(advice.reason)}</p>"
+            + (f"<p class='payme-advice-note payme-above'>{escape(note)}</p>" if note else "")
         )
 
     def _discard_html(self, result: Any) -> str:
@@ -333,19 +329,19 @@ class HandBuilder(widgets.VBox):  # type: ignore[misc]
             if isinstance(value, int):
                 points = value
         if card is None:
-            return "<p style='margin:4px 0 0 0'><b>Best discard:</b> none needed.</p>"
+            return "<p class='payme-above'><b>Best discard:</b> none needed.</p>"
         tail = ""
         if points is not None:
             tail = f" (leaves deadwood of {points_phrase(points, self.rules)})"
         return (
-            f"<p class='payme-best-discard' style='margin:4px 0 0 0'><b>Best discard:</b> "
+            f"<p class='payme-best-discard payme-above'><b>Best discard:</b> "
             f"{escape(short_label(card))}{escape(tail)}</p>"
         )
 
     def _share_html(self) -> str:
         href = "?" + self.share_query()
         return (
-            '<p style="margin:10px 0 0 0">'
+            '<p class="payme-apart">'
             f'<a class="payme-share-link" href="{escape(href)}">Link to this hand</a> '
             '<span class="payme-muted">(the address bar always holds it too: bookmark or '
             "share it)</span></p>"

@@ -73,7 +73,7 @@ class LayoutView(widgets.HTML):  # type: ignore[misc]
         self.value = html
 
     def show_text(self, text: str) -> None:
-        self.value = f'<p style="margin:0">{escape(text)}</p>'
+        self.value = f'<p class="payme-flush">{escape(text)}</p>'
 
     def clear(self) -> None:
         self.value = ""

@@ -36,12 +36,13 @@ F = TypeVar("F", bound=Callable[..., Any])
 # message reads the same in JupyterLab, where the app's sheet is not loaded.
 _STYLES = {
     # Marked by a symbol and a word as well as colour.
-    "error": ("⚠", "Problem", "wrong", "#8a1020", "#fdecea", "#c62828"),
-    "wrong": ("✘", "Not quite", "wrong", "#8a1020", "#fdecea", "#c62828"),
+    # The state names the sheet's colours (payme.css: payme-msg-<state>).
+    "error": ("⚠", "Problem", "wrong"),
+    "wrong": ("✘", "Not quite", "wrong"),
     # A first wrong answer: the question stays open (amber, neither an error nor info).
-    "retry": ("↻", "Not quite", "warn", "#5d4200", "#fff4d6", "#c99a00"),
-    "info": ("ℹ", "", "info", "#0d3c61", "#e8f1fb", "#1565c0"),
-    "ok": ("✔", "", "right", "#1b5e20", "#e8f5e9", "#2e7d32"),
+    "retry": ("↻", "Not quite", "warn"),
+    "info": ("ℹ", "", "info"),
+    "ok": ("✔", "", "right"),
 }
 
 # An echoed input longer than this is cut, with its length said instead.
@@ -85,16 +86,14 @@ class MessageBox(widgets.HTML):  # type: ignore[misc]
         self.text = ""
 
     def _show(self, kind: str, text: str) -> None:
-        symbol, word, state, fg, bg, border = _STYLES[kind]
+        symbol, word, state = _STYLES[kind]
         text = shorten_quoted(text)
         self.kind, self.text = kind, text
         role = "alert" if kind == "error" else "status"
         prefix = f"{symbol} <b>{word}:</b> " if word else f"{symbol} "
         self.value = (
-            f'<div class="payme-msg payme-msg-{state} payme-message-{kind}" role="{role}" '
-            f'style="color:var(--payme-{state},{fg});background:var(--payme-{state}-bg,{bg});'
-            f"border-left:6px solid var(--payme-{state}-line,{border});padding:8px 12px;"
-            f'margin:4px 0;max-width:100%;overflow-wrap:anywhere">{prefix}{escape(text)}</div>'
+            f'<div class="payme-msg payme-msg-{state} payme-message-{kind}" role="{role}">'
+            f"{prefix}{escape(text)}</div>"
         )
 
     def error(self, text: str) -> None:

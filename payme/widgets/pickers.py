@@ -309,7 +309,7 @@ class CardPicker(widgets.VBox):  # type: ignore[misc]
         # What the buttons' numbers mean, said once above them (each button's tooltip and
         # name say it too: "seven of hearts: 2 of 3 left").
         caption = widgets.HTML(
-            '<p class="payme-pick-caption" style="margin:4px 0">Click a card to add it to the '
+            '<p class="payme-pick-caption payme-around">Click a card to add it to the '
             "hand. The number on each button is how many copies of that card are still in "
             "the pack.</p>"
         )
@@ -427,12 +427,12 @@ class CardPicker(widgets.VBox):  # type: ignore[misc]
         size = sum(self._counts)
         if getattr(self, "stale", False):
             self._status.value = (
-                '<span class="payme-pick-stale-note" style="margin-left:6px">No counts while '
+                '<span class="payme-pick-stale-note">No counts while '
                 "the hand typed above has a problem</span>"
             )
             return
         self._status.value = (
-            f'<span style="margin-left:6px">{n} card{"s" if n != 1 else ""} in the hand · '
+            f"<span>{n} card{'s' if n != 1 else ''} in the hand · "
             f"{size - n} of {size} left in the pack</span>"
         )
 

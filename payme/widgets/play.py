@@ -410,8 +410,9 @@ class PlayPage:
             raise actions.IllegalAction("The game is over: start a new one.", "the game is over")
         if session.hand_over:
             raise actions.IllegalAction("The hand is over: deal the next hand first.", "the deal")
-        if not session.your_turn:
-            who = session.names[session.game.to_move]
+        mover = session.game.to_move
+        if not session.your_turn and mover is not None:
+            who = session.names[mover]
             raise actions.IllegalAction(f"It is not your turn: {who} is playing.", "turn order")
         return session
 
@@ -496,7 +497,7 @@ class PlayPage:
         cards = list(session.hand())
         if discard is not None:
             cards.remove(discard)
-        proposal = proposed_layout(session.view(), discard)
+        proposal = proposed_layout(session.scored_view(), discard)
         # The melds themselves, not their cards: cards alone may read as another meld
         # (3♠ 2♥ 3♥ with threes wild: a run A♥ 2♥ 3♥ or a set of twos).
         groups: list[Any] = list(proposal) if proposal else [tuple(cards)]
@@ -597,7 +598,7 @@ class PlayPage:
         session = self.session
         if session is None:
             return ""
-        return f"{session.seed}-{getattr(session.game, 'hand_number', 1)}"
+        return f"{session.seed}-{session.game.hand_number}"
 
     def _hand_order(self) -> list[str]:
         """The player's order of the hand now: the cards still held in the order given,

@@ -326,22 +326,21 @@ class PuzzlePage(widgets.VBox):  # type: ignore[misc]
         self.misses, self.revealed = 0, False
         self.next_button.layout.display = "none"
         self.info.value = (
-            '<p style="margin:8px 0 2px 0">'
+            '<p class="payme-apart">'
             f"{escape(r.title)} · {dealt} cards dealt · {escape(wild_this_round(r, dealt))} · "
             f'Difficulty: <span class="payme-puzzle-grade">{puzzle.difficulty}</span></p>'
         )
         title = KIND_LABELS[puzzle.kind]
         title += "" if title.endswith("?") else ":"
         self.question.value = (
-            f'<p style="margin:4px 0;font-size:110%"><b>{escape(title)}</b> '
+            f'<p class="payme-around payme-lead"><b>{escape(title)}</b> '
             f"{escape(puzzle.question)}</p>"
         )
         if puzzle.declarer_melds:
             boxes = "".join(meld_html(m, rules=r) for m in puzzle.declarer_melds)
             self.declarer_view.value = (
-                '<figure style="margin:4px 0;max-width:100%"><figcaption style="font-weight:600;'
-                "margin:0 0 3px 0\">The declarer's melds</figcaption>"
-                '<div style="display:flex;flex-wrap:wrap;gap:8px;max-width:100%">'
+                '<figure class="payme-card-group"><figcaption>The declarer\'s melds</figcaption>'
+                '<div class="payme-card-row">'
                 f"{boxes}</div></figure>"
             )
             self.declarer_view.layout.display = None
@@ -401,7 +400,7 @@ class PuzzlePage(widgets.VBox):  # type: ignore[misc]
             "deadwood": "Click the cards left over as deadwood, or type the points below.",
             "lay_off": "Type the fewest penalty points you can end with.",
         }[kind]
-        self.pick_caption.value = f'<p style="margin:6px 0 2px 0">{escape(caption)}</p>'
+        self.pick_caption.value = f'<p class="payme-apart">{escape(caption)}</p>'
 
     # --- answering ----------------------------------------------------------------------
 
@@ -510,9 +509,8 @@ class PuzzlePage(widgets.VBox):  # type: ignore[misc]
         self.revealed = True
         self.next_button.layout.display = ""
         self.verdict.value = (
-            '<div class="payme-verdict-solution payme-msg payme-msg-info" role="status" '
-            'style="border-left:6px solid #1565c0;padding:8px 12px;margin:6px 0;'
-            f'overflow-wrap:anywhere">ℹ <b>Solution:</b> {escape(puzzle.solution())}</div>'
+            '<div class="payme-verdict-solution payme-msg payme-msg-info" role="status">'
+            f"ℹ <b>Solution:</b> {escape(puzzle.solution())}</div>"
         )
         self.solution_view.value = self._solution_html(puzzle)
 
@@ -529,7 +527,7 @@ class PuzzlePage(widgets.VBox):  # type: ignore[misc]
         if p.kind == "discard":
             best = best_discard(p.hand, rules=p.rules, dealt=p.dealt)
             return (
-                f'<p style="margin:0 0 4px 0">After discarding {escape(short_label(best.card))}:'
+                f'<p class="payme-below">After discarding {escape(short_label(best.card))}:'
                 f"</p>{layout_html(best.evaluation)}"
             )
         out = can_go_out(p.hand, p.rules, p.dealt)
@@ -561,7 +559,7 @@ class PuzzlePage(widgets.VBox):  # type: ignore[misc]
         href = "?" + self.share_query()
         ident = self.puzzle.id if self.puzzle is not None else ""
         return (
-            '<p style="margin:10px 0 0 0;overflow-wrap:anywhere">'
+            '<p class="payme-apart">'
             f'<a class="payme-share-link" href="{escape(href)}">Link to this puzzle</a> '
             '<span class="payme-muted">(the address bar holds it too) · puzzle number '
             f'<span class="payme-puzzle-id">{escape(ident)}</span></span></p>'
@@ -599,15 +597,10 @@ def _verdict_html(correct: bool, explanation: str) -> str:
     True
     """
     # The explanation starts with the verdict in words ("Right." / "Not quite: …").
-    mark, css, fg, bg, line = (
-        ("✔", "right", "#1b5e20", "#e8f5e9", "#2e7d32")
-        if correct
-        else ("✘", "wrong", "#8a1020", "#fdecea", "#c62828")
-    )
+    mark, css = ("✔", "right") if correct else ("✘", "wrong")
     return (
-        f'<div class="payme-verdict-{css} payme-msg payme-msg-{css}" role="status" '
-        f'style="color:{fg};background:{bg};border-left:6px solid {line};padding:8px 12px;'
-        f'margin:6px 0;overflow-wrap:anywhere"><b>{mark}</b> {escape(explanation)}</div>'
+        f'<div class="payme-verdict-{css} payme-msg payme-msg-{css}" role="status">'
+        f"<b>{mark}</b> {escape(explanation)}</div>"
     )
 
 

@@ -2,21 +2,7 @@
 // at each decision, stepped with the buttons or the arrow keys.  Everything shown comes from
 // the synced `data` (the review's numbers) and `faces` (card SVGs): nothing is worked out here.
 
-function el(tag, attrs = {}, ...children) {
-  const node = document.createElement(tag);
-  for (const [key, value] of Object.entries(attrs)) {
-    if (value === null || value === undefined || value === false) continue;
-    if (key === "class") node.className = value;
-    else if (key === "text") node.textContent = value;
-    else if (key === "html") node.innerHTML = value;
-    else if (key.startsWith("on")) node.addEventListener(key.slice(2), value);
-    else node.setAttribute(key, value === true ? "" : String(value));
-  }
-  for (const child of children.flat()) {
-    if (child !== null && child !== undefined && child !== false) node.append(child);
-  }
-  return node;
-}
+// el(): dom.js, put before this script (payme/widgets/scripts.py).
 
 const GRADE_WORDS = {
   best: "Best",

@@ -28,6 +28,7 @@ from payme.analysis.review import GRADES, Review
 from payme.cards import Card
 from payme.display.svg import card_svg, card_title
 from payme.game.actions import Action, Discard, Draw, GoOut, LayOff
+from payme.widgets.scripts import script
 
 __all__ = ["ReviewBoard", "review_state"]
 
@@ -37,7 +38,7 @@ _HERE = Path(__file__).parent
 class ReviewBoard(anywidget.AnyWidget):
     """A review to step through: call :meth:`show` with a review and a link maker."""
 
-    _esm = _HERE / "review.js"
+    _esm = script("review.js")
     _css = _HERE / "review.css"
     data = traitlets.Dict().tag(sync=True)
     faces = traitlets.Dict().tag(sync=True)

@@ -16,20 +16,7 @@ function savedSpeed() {
   }
 }
 
-function el(tag, attrs = {}, ...children) {
-  const node = document.createElement(tag);
-  for (const [key, value] of Object.entries(attrs)) {
-    if (value === null || value === undefined || value === false) continue;
-    if (key === "class") node.className = value;
-    else if (key === "text") node.textContent = value;
-    else if (key.startsWith("on")) node.addEventListener(key.slice(2), value);
-    else node.setAttribute(key, value === true ? "" : String(value));
-  }
-  for (const child of children.flat()) {
-    if (child !== null && child !== undefined && child !== false) node.append(child);
-  }
-  return node;
-}
+// el(): dom.js, put before this script (payme/widgets/scripts.py).
 
 // A face key is "7H", "JK~wild" or "JK~wild~6H": the token comes first.
 const tokenOf = (key) => key.split("~")[0];

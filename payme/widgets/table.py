@@ -51,6 +51,7 @@ import traitlets
 
 from payme.cards import Card
 from payme.display.svg import card_svg, card_title
+from payme.widgets.scripts import script
 
 __all__ = ["CardTable", "face_key", "position_table"]
 
@@ -75,7 +76,7 @@ def face_key(card: Card, mark: str | None = None, stands_for: Card | None = None
 class CardTable(anywidget.AnyWidget):
     """The table widget: set :attr:`state`, register faces, listen to gestures."""
 
-    _esm = _HERE / "table.js"
+    _esm = script("table.js")
     _css = _HERE / "table.css"
     state = traitlets.Dict().tag(sync=True)
     faces = traitlets.Dict().tag(sync=True)

@@ -76,6 +76,23 @@ BROWSER_HEADERS = {
 # What counts as "the page is usable": the first rendered widget.
 FIRST_WIDGET = ".jupyter-widgets"
 # Outputs Voilà renders for an exception in a cell (tracebacks are on in tests).
+# The start of a page script that talks to the page's own kernel over a second websocket
+# (so with the page's origin and cookies, as a script injected in the page would; the legacy
+# JSON protocol, which Jupyter Server speaks when no subprotocol is asked for): ``ws`` the
+# open socket, ``envelope(channel, msg_type, content, msg_id?)`` a message as sent.
+KERNEL_SOCKET_JS = """
+  const config = JSON.parse(document.getElementById('jupyter-config-data').textContent);
+  const url = `ws://${location.host}/api/kernels/${config.kernelId}/channels`;
+  const ws = new WebSocket(url);
+  await new Promise((ok, fail) => { ws.onopen = ok; ws.onerror = fail; });
+  const session = crypto.randomUUID();
+  const envelope = (channel, msg_type, content, msg_id) => JSON.stringify({
+    header: {msg_id: msg_id || crypto.randomUUID(), msg_type, session, username: 'visitor',
+             date: new Date().toISOString(), version: '5.3'},
+    parent_header: {}, metadata: {}, content, channel, buffers: [],
+  });
+"""
+
 ERROR_OUTPUT = (
     '.jp-OutputArea-output[data-mime-type="application/vnd.jupyter.stderr"], '
     ".jp-RenderedText[data-mime-type='application/vnd.jupyter.error'], "

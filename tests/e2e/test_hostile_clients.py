@@ -27,6 +27,7 @@ from payme.app.sockets import MAX_MESSAGE_BYTES
 
 from .conftest import (
     BROWSER_HEADERS,
+    KERNEL_SOCKET_JS,
     VoilaServer,
     iopub_until_quiet,
     locked_kernel,
@@ -45,13 +46,10 @@ INTERNALS = ("Traceback", "site-packages", "dist-packages", 'File "/')
 # message that comes back, whatever it answers.  A message is [channel, msg_type, content]
 # or a string sent as is (a raw frame).  Ends with comm_info_request, whose reply says which
 # comms the kernel holds.
-PROBE_JS = """
-async (messages) => {
-  const config = JSON.parse(document.getElementById('jupyter-config-data').textContent);
-  const url = `ws://${location.host}/api/kernels/${config.kernelId}/channels`;
-  const ws = new WebSocket(url);
-  await new Promise((ok, fail) => { ws.onopen = ok; ws.onerror = fail; });
-  const session = crypto.randomUUID();
+PROBE_JS = (
+    "async (messages) => {"
+    + KERNEL_SOCKET_JS
+    + """
   const received = [];
   let info = null;
   const infoId = crypto.randomUUID();
@@ -61,11 +59,6 @@ async (messages) => {
     if (msg.parent_header && msg.parent_header.msg_id === infoId
         && msg.header.msg_type === 'comm_info_reply') info = msg.content;
   };
-  const envelope = (channel, msg_type, content, msg_id) => JSON.stringify({
-    header: {msg_id: msg_id || crypto.randomUUID(), msg_type, session, username: 'v',
-             date: new Date().toISOString(), version: '5.3'},
-    parent_header: {}, metadata: {}, content, channel, buffers: [],
-  });
   for (const m of messages) {
     ws.send(typeof m === 'string' ? m : envelope(m[0], m[1], m[2]));
   }
@@ -80,6 +73,7 @@ async (messages) => {
   return {received, info, open};
 }
 """
+)
 
 
 def _probe(page: Any, messages: list[Any]) -> dict[str, Any]:

@@ -54,6 +54,31 @@ def _act(page: Any, target: Any) -> None:
     _settle(page, before)
 
 
+def _hand_order(cards: Any) -> list[str]:
+    """The hand's cards as the table shows them, left to right (``cards``: their locator)."""
+    return [str(c.get_attribute("data-card")) for c in cards.all()]
+
+
+def _drag_first_card_last(page: Any, cards: Any) -> list[str]:
+    """Drag the hand's first card with the mouse past its last one; the order before."""
+    before = _hand_order(cards)
+    first, last = cards.first.bounding_box(), cards.last.bounding_box()
+    assert first is not None and last is not None
+    page.mouse.move(first["x"] + 10, first["y"] + 20)
+    page.mouse.down()
+    page.mouse.move(first["x"] + 40, first["y"] + 20, steps=4)
+    page.mouse.move(last["x"] + last["width"] - 5, last["y"] + 20, steps=8)
+    page.mouse.up()
+    return before
+
+
+def _draw_then_discard_first(page: Any) -> None:
+    """Draw from the stock, then discard the hand's first card (each move answered)."""
+    _act(page, page.locator(f"{TABLE} .pm-stock"))
+    page.locator(f"{TABLE} .pm-hand-card").first.click()
+    _act(page, page.locator(f"{TABLE} .pm-do-discard"))
+
+
 def _enabled(page: Any, selector: str) -> bool:
     button = page.locator(f"{TABLE} {selector}")
     return bool(button.count() and button.first.is_enabled())
@@ -254,24 +279,14 @@ def test_drag_and_sort_reorder_the_hand(open_page: Any, page_errors: list[str]) 
     expect(page.locator(TABLE)).to_have_attribute("data-animating", "false")
     page.locator(f"{TABLE} .pm-hand").scroll_into_view_if_needed()
 
-    def order() -> list[str]:
-        return [str(c.get_attribute("data-card")) for c in cards.all()]
-
-    before = order()
-    first, last = cards.first.bounding_box(), cards.last.bounding_box()
-    assert first is not None and last is not None
-    page.mouse.move(first["x"] + 10, first["y"] + 20)
-    page.mouse.down()
-    page.mouse.move(first["x"] + 40, first["y"] + 20, steps=4)
-    page.mouse.move(last["x"] + last["width"] - 5, last["y"] + 20, steps=8)
-    page.mouse.up()
+    before = _drag_first_card_last(page, cards)
     expect(cards.last).to_have_attribute("data-card", before[0])
-    assert order() == [*before[1:], before[0]]
+    assert _hand_order(cards) == [*before[1:], before[0]]
     ranks = "A23456789TJQK"
     page.locator(f"{TABLE} .pm-do-sort").click()  # by suit
     expect(page.locator(f"{TABLE} .pm-do-sort")).to_have_attribute("title", re.compile("by rank"))
     page.locator(f"{TABLE} .pm-do-sort").click()  # then by rank
-    by_rank = order()
+    by_rank = _hand_order(cards)
     assert [ranks.index(c[0]) for c in by_rank if c != "JK"] == sorted(
         ranks.index(c[0]) for c in by_rank if c != "JK"
     )
@@ -281,5 +296,5 @@ def test_drag_and_sort_reorder_the_hand(open_page: Any, page_errors: list[str]) 
     before_serial = _serial(page)
     cards.first.click()
     _settle(page, before_serial)
-    assert order()[: len(kept)] == kept
+    assert _hand_order(cards)[: len(kept)] == kept
     assert page_errors == []

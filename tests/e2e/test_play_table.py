@@ -11,7 +11,17 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from tests.e2e.test_play import READY, TABLE, _act, _serial, _settle
+from tests.e2e.test_play import (
+    READY,
+    TABLE,
+    _act,
+    _drag_first_card_last,
+    _draw_then_discard_first,
+    _hand_order,
+    _serial,
+    _settle,
+)
+from tests.pay_me_helpers import joker_lay_off_turn
 
 pytestmark = pytest.mark.e2e
 
@@ -88,10 +98,7 @@ def test_the_bots_moves_show_beside_their_seats_and_are_said(
     open_page: Any, console_noise: list[str]
 ) -> None:
     page = open_page("play", query=FOUR, ready=READY)
-    _act(page, page.locator(f"{TABLE} .pm-stock"))
-    card = page.locator(f"{TABLE} .pm-hand-card").first
-    card.click()
-    _act(page, page.locator(f"{TABLE} .pm-do-discard"))
+    _draw_then_discard_first(page)
     expect(page.locator(TABLE)).to_have_attribute("data-animating", "false", timeout=30_000)
     west = page.locator(f'{TABLE} .pm-last[data-seat="1"]')
     expect(west).to_have_text(re.compile(r"^(drew from the stock|took .+ from the pile)"))
@@ -110,11 +117,7 @@ def test_the_bots_moves_show_beside_their_seats_and_are_said(
 def test_instant_speed_shows_no_animation(open_page: Any, console_noise: list[str]) -> None:
     page = open_page("play", query=FOUR, ready=READY)
     page.locator(f"{TABLE} .pm-speed select").select_option("instant")
-    _act(page, page.locator(f"{TABLE} .pm-stock"))
-    page.locator(f"{TABLE} .pm-hand-card").first.click()
-    before = _serial(page)
-    page.locator(f"{TABLE} .pm-do-discard").click()
-    _settle(page, before)
+    _draw_then_discard_first(page)
     assert page.locator(TABLE).get_attribute("data-animating") == "false"
     expect(page.locator(f'{TABLE} .pm-last[data-seat="3"]')).not_to_be_empty()
     assert console_noise == []
@@ -139,32 +142,12 @@ def test_back_steps_back_one_move_and_stays_on_play(
     assert console_noise == []
 
 
-def _lay_off_position() -> str:
-    """Your lay-off turn in family rules: West went out with the run 5♥ 6♥ 7♥ and you hold
-    a joker, which may stand for 4♥ or 8♥."""
-    from payme.game import new_game
-    from tests.pay_me_helpers import rig
-
-    game = rig(new_game("family", players=2, seed=1), ["JK 9C KC", "5H 6H 7H"],
-               pile="JC", stock_top="TS QS")  # fmt: skip
-    game.draw("stock")
-    game.discard("TS")
-    game.draw("stock")
-    game.go_out("QS")
-    game.draw("stock")
-    drawn = game.view(0).drawn
-    assert drawn is not None
-    game.discard(drawn)
-    assert game.phase == "lay_off" and game.to_move == 0
-    return game.to_position()
-
-
 def test_a_wild_card_laid_off_at_the_low_end_of_a_run(
     open_page: Any, console_noise: list[str]
 ) -> None:
     from urllib.parse import quote
 
-    query = f"position={quote(_lay_off_position())}&bots=greedy"
+    query = f"position={quote(joker_lay_off_turn().to_position())}&bots=greedy"
     page = open_page("play", query=query, ready=READY)
     expect(page.locator(TABLE)).to_have_attribute("data-mode", "lay_off")
     joker = page.locator(f'{TABLE} .pm-hand-card[data-card="JK"]')
@@ -196,23 +179,13 @@ def test_a_reload_keeps_the_dragged_order(open_page: Any, console_noise: list[st
     expect(page.locator(TABLE)).to_have_attribute("data-animating", "false")
     cards = page.locator(f"{TABLE} .pm-hand-card")
 
-    def order() -> list[str]:
-        return [str(c.get_attribute("data-card")) for c in cards.all()]
-
-    before = order()
-    first, last = cards.first.bounding_box(), cards.last.bounding_box()
-    assert first is not None and last is not None
-    page.mouse.move(first["x"] + 10, first["y"] + 20)
-    page.mouse.down()
-    page.mouse.move(first["x"] + 40, first["y"] + 20, steps=4)
-    page.mouse.move(last["x"] + last["width"] - 5, last["y"] + 20, steps=8)
-    page.mouse.up()
+    before = _drag_first_card_last(page, cards)
     dragged = [*before[1:], before[0]]
-    assert order() == dragged
+    assert _hand_order(cards) == dragged
     expect(page).to_have_url(re.compile("order=" + r"\.".join(dragged) + "$"))
     page.reload(wait_until="domcontentloaded")
     page.locator(READY).first.wait_for(state="visible", timeout=120_000)
-    assert order() == dragged
+    assert _hand_order(cards) == dragged
     assert console_noise == []
 
 

@@ -21,19 +21,15 @@ from typing import Any
 import nbformat
 import pytest
 
-from .conftest import BROWSER_HEADERS, NOTEBOOKS, VoilaServer
+from .conftest import BROWSER_HEADERS, KERNEL_SOCKET_JS, NOTEBOOKS, VoilaServer
 
 pytestmark = pytest.mark.e2e
 
-# Sends Jupyter messages over the page's own kernel websocket (the legacy JSON protocol, which
-# Jupyter Server speaks when no subprotocol is asked for) and collects the replies.
-SEND_MESSAGES_JS = """
-async (messages) => {
-  const config = JSON.parse(document.getElementById('jupyter-config-data').textContent);
-  const url = `ws://${location.host}/api/kernels/${config.kernelId}/channels`;
-  const ws = new WebSocket(url);
-  await new Promise((ok, fail) => { ws.onopen = ok; ws.onerror = fail; });
-  const session = crypto.randomUUID();
+# Sends Jupyter messages over the page's own kernel websocket and collects the replies.
+SEND_MESSAGES_JS = (
+    "async (messages) => {"
+    + KERNEL_SOCKET_JS
+    + """
   const results = {};
   const pending = new Set();
   ws.onmessage = (event) => {
@@ -50,11 +46,7 @@ async (messages) => {
     ids.push(msg_id);
     results[msg_id] = [];
     pending.add(msg_id);
-    ws.send(JSON.stringify({
-      header: {msg_id, msg_type, session, username: 'visitor', date: new Date().toISOString(),
-               version: '5.3'},
-      parent_header: {}, metadata: {}, content, channel, buffers: [],
-    }));
+    ws.send(envelope(channel, msg_type, content, msg_id));
   }
   // The last message is an allowed request: once it is answered, the shell channel (which
   // handles messages one at a time, in order) has dealt with everything sent before it.
@@ -68,6 +60,7 @@ async (messages) => {
   return ids.map((id) => results[id]);
 }
 """
+)
 
 
 def _execute(code: str) -> dict[str, Any]:
