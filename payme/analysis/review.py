@@ -27,11 +27,14 @@ import json
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from payme.analysis.yardstick import GRADE_BOUNDS, Measure, Yardstick, measure, yardstick
 from payme.cards import Card
 from payme.game.actions import Action, Discard, Draw, GoOut, LayOff
+
+if TYPE_CHECKING:
+    from payme.play.session import PlaySession
 
 __all__ = [
     "GRADES",
@@ -413,7 +416,7 @@ def review_game(
 
 
 def _decide(
-    session: Any,
+    session: PlaySession,
     stick: Yardstick,
     number: int,
     before: tuple[str, ...],
@@ -467,18 +470,16 @@ def _kind(yours: Action, best: Action) -> str:
     return "other"
 
 
-def _board(session: Any) -> Board:
+def _board(session: PlaySession) -> Board:
     view = session.view()
     players = session.players
-    taken: list[tuple[Card, ...]] = []
-    for s in range(players):
-        picked = getattr(view, "picked_up", None)
-        if picked is None:
-            taken.append(())
-            continue
-        held = Counter(picked[s])
-        held.subtract(view.discarded[s])
-        taken.append(tuple(sorted((+held).elements())))
+    taken: list[tuple[Card, ...]] = [()] * players
+    if session.game.KEEPS_SCORE:  # Pay Me: the cards each seat took from the pile and kept
+        scored = session.scored_view()
+        for s in range(players):
+            held = Counter(scored.picked_up[s])
+            held.subtract(scored.discarded[s])
+            taken[s] = tuple(sorted((+held).elements()))
     melds = tuple(tuple(m) for m in getattr(view, "table", ()) or ())
     if not melds:
         melds = tuple(tuple(m.cards) for ms in view.melds for m in ms)
@@ -496,14 +497,14 @@ def _board(session: Any) -> Board:
     )
 
 
-def _unseen(session: Any) -> Counter[Card]:
+def _unseen(session: PlaySession) -> Counter[Card]:
     from payme.game.bots import unseen_cards
 
-    return unseen_cards(session.view())
+    return unseen_cards(session.scored_view())
 
 
 def _layouts(
-    session: Any, yours: Any, best: Any
+    session: PlaySession, yours: Any, best: Any
 ) -> tuple[
     tuple[tuple[tuple[Card, ...], ...], tuple[tuple[Card, ...], ...]],
     tuple[tuple[Card, ...], tuple[Card, ...]],
@@ -512,7 +513,8 @@ def _layouts(
     from payme.game.arrangement import lay_off_spots
 
     rules, dealt = session.rules, session.game.dealt
-    unseen = _unseen(session)
+    # Only Pay Me lays off onto a declarer's melds (and keeps the view that says what is unseen).
+    unseen = _unseen(session) if session.game.KEEPS_SCORE else Counter[Card]()
     sides = []
     spots = []
     for action in (yours, best):
@@ -525,7 +527,7 @@ def _layouts(
     return (sides[0], sides[1]), (spots[0], spots[1])
 
 
-def _notes(session: Any, yours: Action, best: Action, kind: str, spots: Any) -> list[str]:
+def _notes(session: PlaySession, yours: Action, best: Action, kind: str, spots: Any) -> list[str]:
     """What the position shows that decides the choice (the opponents' pick-ups, the
     lay-off places a discard or a layout gives), in a player's words."""
     from payme.words import label
@@ -577,7 +579,7 @@ def _notes(session: Any, yours: Action, best: Action, kind: str, spots: Any) -> 
     return notes
 
 
-def _left_after_lay_offs(session: Any, view: Any, yours: LayOff, best: LayOff) -> str:
+def _left_after_lay_offs(session: PlaySession, view: Any, yours: LayOff, best: LayOff) -> str:
     """What each lay-off leaves in the hand: its points and the cards that score (a card
     laid off may break a meld of the hand, as a joker that made Q♠ Q♥ a set)."""
     from payme.cards import sort_cards
@@ -595,7 +597,7 @@ def _left_after_lay_offs(session: Any, view: Any, yours: LayOff, best: LayOff) -
     return "After the lay-off, " + "; ".join(parts) + "."
 
 
-def _next_may_take(session: Any, view: Any) -> bool:
+def _next_may_take(session: PlaySession, view: Any) -> bool:
     """Whether the next player may still take the card discarded now: always in a turn of
     play; in a final turn only where the rules let a final turn draw the top discard and
     the next player has one left (they did not go out)."""
@@ -606,7 +608,7 @@ def _next_may_take(session: Any, view: Any) -> bool:
     return "discard" in getattr(rules, "final_turn_draw", ()) and nxt != view.declarer
 
 
-def _kept_words(session: Any, view: Any, mine: Card, theirs: Card) -> str:
+def _kept_words(session: PlaySession, view: Any, mine: Card, theirs: Card) -> str:
     """What each discard keeps: the deadwood left (in a final turn, after the best lay-offs
     onto the melds on the table), as the board shows it."""
     from payme.cards import sort_cards
@@ -650,7 +652,7 @@ def _joins(card: Card, other: Card) -> bool:
     return card.rank == other.rank or (card.suit == other.suit and abs(card.rank - other.rank) <= 2)
 
 
-def _fits_melds(card: Card, melds: Sequence[Any], session: Any) -> bool:
+def _fits_melds(card: Card, melds: Sequence[Any], session: PlaySession) -> bool:
     from payme.layoff import grow_meld
 
     return any(grow_meld(m, (card,), session.rules, session.game.dealt) is not None for m in melds)
