@@ -25,6 +25,7 @@ from payme.melds import Meld, check_meld, fixed_meld_problem, parse_declared_mel
 from payme.pack import Pack
 from payme.rulesets import Ruleset, rules
 from payme.solver import evaluate
+from tests.presets import PAY_ME
 
 
 def H(text: str) -> tuple[Card, ...]:
@@ -312,7 +313,7 @@ def test_lay_off_matches_the_reference(name: str) -> None:
 
 
 @given(
-    st.sampled_from(["denexa", "family", "classic"]),
+    st.sampled_from(list(PAY_ME)),
     st.sampled_from([3, 7, 9, 12, 13]),
     st.integers(0, 2**32),
 )
@@ -492,7 +493,7 @@ def test_single_lay_offs_are_the_cards_that_grow_a_meld_alone(r: Ruleset) -> Non
     assert checked >= 100
 
 
-@pytest.mark.parametrize("name", ["denexa", "family", "classic"])
+@pytest.mark.parametrize("name", list(PAY_ME))
 def test_one_search_scores_every_set_laid_off_as_evaluate_does(name: str) -> None:
     # For a hand without pure wild cards, or with pure wild cards all priced alike, the
     # lay-off search scores "the hand without these cards" as another start of one search
@@ -586,7 +587,7 @@ def test_a_runs_lay_offs_are_those_growing_it_of_every_set_of_cards(ruleset: Rul
 
 
 @given(
-    st.sampled_from(["denexa", "family", "classic"]),
+    st.sampled_from(list(PAY_ME)),
     st.sampled_from([3, 7, 9, 12, 13]),
     st.integers(0, 2**32),
 )
