@@ -2,9 +2,10 @@
 
 A memo held as a dict and bounded by deleting or clearing entries pauses now and then:
 CPython makes a dict's table anew whenever its free room runs out, copying every entry
-into fresh memory, and with 200,000 entries one such copy took 15-43 ms here; growing or
-clearing the best layouts' dict (at most 262,144 entries) took 13-24 ms.  Either landed
-inside whichever bot decision stored the answer that set it off.
+into fresh memory, and with hundreds of thousands of entries one such copy, or growing or
+clearing the best layouts' dict, takes tens of milliseconds (docs/benchmarks.md,
+*Measurements behind the code*).  Either lands inside whichever bot decision stored the
+answer that set it off.
 
 A :class:`RecentMemo` keeps two generations of at most ``size`` answers each: answers
 go into the new one, and when it is full, it becomes the old one and the old one is

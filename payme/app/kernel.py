@@ -2,9 +2,10 @@
 kernel started ahead of a visit, with the pages' modules already imported.
 
 A page's kernel starts on every visit, before its notebook can run, so what the kernel imports
-at start is time the visitor waits for.  ipykernel imports the debugger (debugpy and pydevd,
-about 0.07 s of CPU) at start whenever it is installed, yet a page of the app never debugs:
-its kernel refuses every request but the widgets' (:func:`payme.app.page.page_ready`).  The
+at start is time the visitor waits for.  ipykernel imports the debugger (debugpy and pydevd, a
+measurable share of its start-up; docs/benchmarks.md, *Measurements behind the code*) at start
+whenever it is installed, yet a page of the app never debugs: its kernel refuses every request
+but the widgets' (:func:`payme.app.page.page_ready`).  The
 app's kernel spec (``share/jupyter/kernels/python3/kernel.json``, found first on the
 ``JUPYTER_PATH`` that :mod:`payme.app.server` sets) starts this module instead of
 ``ipykernel_launcher``; JupyterLab and nbval keep the ordinary kernel.

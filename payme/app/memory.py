@@ -11,7 +11,8 @@ take the machine with it.  So the server
   most of their pages with the kernel, so resident sets added up count those pages once per
   process: a kernel whose sum passes the limit is measured again by its proportional set
   size (``Pss``, each shared page divided among its sharers), which is what ends it or not
-  (reading it costs 10-80 ms a process, so only then);
+  (reading it is slow, so only then; figures: docs/benchmarks.md, *Measurements behind
+  the code*);
 * ends a kernel over its limit (:func:`default_kernel_limit_mb`, 1,200 MB on two cores;
   ``--PaymeVoila.kernel_memory_mb``): its
   process group is killed, the kernel is shut down without a restart, and its page says that

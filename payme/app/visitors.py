@@ -1,10 +1,11 @@
 """Who asks for a page: a browser that will run it, or a client that never will.
 
-Every page visit starts a kernel and renders the page's notebook (2-3 s of CPU), and holds
+Every page visit starts a kernel and renders the page's notebook (seconds of CPU), and holds
 one of the few render turns until the page's websocket connects (:mod:`payme.app.budget`).
-A crawler, a link preview or a script fetching the URL never runs the page: before this
-module four plain GETs every 18 s took a real visitor's first control from 4.8 to 20.9 s
-(issue 27).  So a page is rendered only for a browser:
+A crawler, a link preview or a script fetching the URL never runs the page: before this module a
+few plain GETs a minute made a real visitor wait several times longer for the first control
+(figures: docs/benchmarks.md, *Measurements behind the code*).  So a page is rendered only for a
+browser:
 
 * a **known crawler or link preview** (its ``User-Agent``, :data:`CRAWLERS`) gets the static
   landing page, with the app's description and links, and no kernel;

@@ -433,8 +433,8 @@ class ExpertBot(StrongBot):
     points a game over 250 deals, its slowest decisions no slower)."""
     WORK = 400
     """Work units one discard decision may spend on weighing the hands it could keep (the
-    first is always weighed): the slowest decision of 1,000 `denexa` games took 29 ms of
-    CPU without a garbage collection, under load."""
+    first is always weighed), chosen so that the slowest decision stays within a few tens of
+    milliseconds (docs/benchmarks.md, *Measurements behind the code*)."""
     FINAL_WIDTH = 4
     """Last discards tried with an exact lay-off search (the rest are ranked out first)."""
     WIDTH = 3
@@ -449,14 +449,14 @@ class ExpertBot(StrongBot):
     FINAL_DISCARD_WORK = 20
     """Work units (``search_cost`` of the hand) for the exact lay-off searches of a
     last discard (at most ``FINAL_WIDTH``): four with two wild cards or fewer held, two with
-    three, one with four, none with more (the ranking alone). Four searches of a 13-card
-    `family` hand holding three or four wild cards took 52-60 ms (13-17 ms each: no wild
-    limits prune them), the only decisions over 50 ms in 8,000 games."""
+    three, one with four, none with more (the ranking alone). Searches of a 13-card
+    `family` hand holding three or four wild cards are the slowest (no wild limits prune
+    them; docs/benchmarks.md, *Measurements behind the code*)."""
     FINAL_SEARCHES = 4
     """Work units for the exact lay-off searches of a last draw's top discard (at most
-    ``FINAL_WIDTH``): none with two wild cards or more held (a lay-off search of a 13-card
-    hand holding three took 40-90 ms here), the cards that fit the declarer's melds one
-    by one counted instead."""
+    ``FINAL_WIDTH``): none with two wild cards or more held (a lay-off search of a 13-card hand
+    holding three is slow: docs/benchmarks.md, *Measurements behind the code*), the cards that
+    fit the declarer's melds one by one counted instead."""
 
     def __init__(self, rules: Ruleset, seed: int = 0) -> None:
         super().__init__(rules, seed)
@@ -763,7 +763,8 @@ class ExpertBot(StrongBot):
         the deadwood; the others are each tried (as many kinds as ``FINAL_WORK`` allows,
         evenly spread), each by the points its best last discard leaves less the cards
         that fit the declarer's melds one by one (no lay-off search: with wild cards held,
-        a search of a 13-card hand took up to 10 ms here)."""
+        a search of a 13-card hand is slow; docs/benchmarks.md, *Measurements behind the
+        code*)."""
         sources = {a.source: a for a in legal if isinstance(a, Draw)}
         top = view.top_discard
         if "discard" not in sources or top is None:
