@@ -45,7 +45,7 @@ from payme.melds import Meld, RuleTables, build_run, build_set
 from payme.solver.backend import CORE, STATE_BITS
 from payme.solver.layout import finish_melds
 from payme.solver.search import INF, Scan, compiled_hands, scan
-from payme.solver.shapes import Bundle, ShapeBook, Template, book_for
+from payme.solver.shapes import Bundle, ShapeBook, Template, book_for, cached_for
 
 # Bit 21 of each rank's 24-bit tally (see search.scan): set when the rank has enough cards.
 _SET_FLAGS: Final = sum(1 << (21 + 24 * r) for r in range(13))
@@ -163,14 +163,7 @@ _NATURAL: dict[int, tuple[RuleTables, Natural]] = {}
 
 def natural_for(t: RuleTables) -> Natural:
     """The cached :class:`Natural` of a rule set and round."""
-    hit = _NATURAL.get(id(t))
-    if hit is not None and hit[0] is t:
-        return hit[1]
-    nat = Natural(t)
-    if len(_NATURAL) > 64:
-        _NATURAL.clear()
-    _NATURAL[id(t)] = (t, nat)
-    return nat
+    return cached_for(_NATURAL, t, Natural)
 
 
 def natural_layout(

@@ -15,8 +15,9 @@ every hand -- across many hands the same keys come back again and again.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from itertools import combinations, pairwise, product
-from typing import Any, Final
+from typing import Any, Final, TypeVar
 
 from payme.cards import CARDS, N_CARDS, N_REGULAR
 from payme.melds import ACE_HIGH, RUN_MOST, RuleTables
@@ -551,19 +552,30 @@ def _longest_unsplittable_run(t: RuleTables) -> int:
 
 
 _BOOKS: dict[int, tuple[RuleTables, ShapeBook]] = {}
+_Kept = TypeVar("_Kept")
+
+
+def cached_for(
+    cache: dict[int, tuple[RuleTables, _Kept]], t: RuleTables, make: Callable[[RuleTables], _Kept]
+) -> _Kept:
+    """``make(t)``, kept in ``cache`` by the identity of the rule set and round ``t`` (the
+    tables are made once each; at most 64 kept, then the cache starts again)."""
+    hit = cache.get(id(t))
+    if hit is not None and hit[0] is t:
+        return hit[1]
+    made = make(t)
+    if len(cache) > 64:
+        cache.clear()
+    cache[id(t)] = (t, made)
+    return made
+
+
 _SHARED: dict[tuple[object, ...], tuple[dict[Any, Any], ...]] = {}
 
 
 def book_for(t: RuleTables) -> ShapeBook:
     """The shared :class:`ShapeBook` of a rule set and round."""
-    hit = _BOOKS.get(id(t))
-    if hit is not None and hit[0] is t:
-        return hit[1]
-    book = ShapeBook(t)
-    if len(_BOOKS) > 64:
-        _BOOKS.clear()
-    _BOOKS[id(t)] = (t, book)
-    return book
+    return cached_for(_BOOKS, t, ShapeBook)
 
 
 __all__ = ["SPLIT_CAP", "Bundle", "RunShape", "SetShape", "ShapeBook", "Template", "book_for"]
