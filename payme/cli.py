@@ -523,6 +523,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=_whole, default=None, help="the game's seed")
     p.add_argument("--position", default=None, help="the position the game started at")
     p.add_argument(
+        "--gen",
+        default=None,
+        help="the bots' generation the game was played with (default: the URL's gen, or 1)",
+    )
+    p.add_argument(
         "--deals",
         type=_positive,
         default=None,

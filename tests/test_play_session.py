@@ -143,7 +143,7 @@ def test_a_move_the_link_cannot_play_is_named_and_the_moves_before_it_kept() -> 
     assert "move 2 of the link (dZZ)" in page.message.text
     assert "shown after move 1" in page.message.text
     assert page.session is not None and page.session.moves == ["s"]
-    assert page.url.query.endswith("seed=4&moves=s")
+    assert page.url.query.endswith("seed=4&gen=1&moves=s")  # a link without gen: the first
 
 
 @settings(max_examples=40, deadline=None)

@@ -330,6 +330,7 @@ def review_query(game: str) -> dict[str, str]:
 def run_review(args: argparse.Namespace, stdout: IO[str]) -> int:
     """``payme review GAME``: the game review as text, or JSON with ``--json``."""
     from payme.analysis.review import review_game, review_text
+    from payme.game.generations import FIRST_GENERATION, check_generation
 
     query = review_query(args.game)
     rules = args.rules or query.get("rules", "denexa")
@@ -345,7 +346,11 @@ def run_review(args: argparse.Namespace, stdout: IO[str]) -> int:
     bots = tuple(b for b in bots_text.replace(",", " ").split() if b)
     moves = [m for m in query.get("moves", "").split(".") if m]
     position = args.position or query.get("position") or None
-    review = review_game(rules, players, bots, seed, moves, position=position, most=args.deals)
+    gen_text = args.gen if args.gen is not None else query.get("gen")
+    generation = FIRST_GENERATION if gen_text is None else check_generation(gen_text, "gen")
+    review = review_game(
+        rules, players, bots, seed, moves, position=position, most=args.deals, generation=generation
+    )
     stdout.write(review.to_json() if args.json else review_text(review))
     stdout.write("\n")
     return 0

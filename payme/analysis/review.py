@@ -32,6 +32,7 @@ from typing import TYPE_CHECKING, Any
 from payme.analysis.yardstick import GRADE_BOUNDS, Measure, Yardstick, measure, yardstick
 from payme.cards import Card
 from payme.game.actions import Action, Discard, Draw, GoOut, LayOff
+from payme.game.generations import BOT_GENERATION
 
 if TYPE_CHECKING:
     from payme.play.session import PlaySession
@@ -245,6 +246,8 @@ class Review:
     names: tuple[str, ...] = field(default=())
     most: int = 0
     """Deals sampled at most per decision in this review (0: the yardstick's own bound)."""
+    generation: int = BOT_GENERATION
+    """The generation of the bots the game was played with (:mod:`payme.game.generations`)."""
 
     @property
     def deals_bound(self) -> int:
@@ -339,6 +342,7 @@ class Review:
             "bots": list(self.bots),
             "seed": self.seed,
             "position": self.position,
+            "generation": self.generation,
             "yardstick": {
                 "unit": self.stick.unit,
                 "lower_is_better": self.stick.lower_is_better,
@@ -372,18 +376,20 @@ def review_game(
     *,
     position: str | None = None,
     most: int | None = None,
+    generation: int = BOT_GENERATION,
 ) -> Review:
     """Replay a Play game and review each of your decisions (see the module).
 
     ``rules``, ``players``, ``bots`` (one per other seat, or one for all), ``seed``,
-    ``moves`` and ``position`` are the Play page's URL values.  ``most`` bounds the deals
+    ``moves``, ``position`` and ``generation`` are the Play page's URL values (the
+    bots replay their moves as the bots of that generation chose them).  ``most`` bounds the deals
     sampled per decision (default: the yardstick's own bound).  A move the game refuses is a
     ``ValueError`` naming it.
     """
     from payme.game import advise
     from payme.play.session import YOU, PlaySession, parse_move
 
-    session = PlaySession(rules, players, bots, seed, position)
+    session = PlaySession(rules, players, bots, seed, position, generation)
     game = session.game
     stick = yardstick(game)
     decisions: list[Decision] = []
@@ -412,6 +418,7 @@ def review_game(
     return Review(
         tuple(decisions), stick, session.rules.name, session.players,
         tuple(session.bot_names), seed, position, tuple(session.names), most or 0,
+        session.generation,
     )  # fmt: skip
 
 

@@ -37,7 +37,8 @@ data (the rule set's fields, the view's fields, the engine's class attributes)::
     from_position(text)                                # a game set up at that position
     replay(rules, players, seed, actions, **options)   # rebuilds the game exactly
     play_game(rules, players, bots=("greedy", ...), seed=S, **options) -> finished game
-    make_bot(name, rules, seed) -> Bot;  bot.choose(view, legal_actions) -> Action
+    make_bot(name, rules, seed, generation=BOT_GENERATION) -> Bot;  bot.choose(view, legal_actions)
+                       # -> Action (an older generation: the bots of an older release)
     BOT_NAMES == ("random", "greedy", "strong", "expert")
     advise(view, legal_actions) -> Recommendation(action, reason, options)   # the expert's hint
     game_class(rules)  # the engine class; its GAME, BOT_MODULE, BOT_TURN_LIMIT,
@@ -116,6 +117,7 @@ import importlib
 from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING
 
+from payme.game.generations import BOT_GENERATION, check_generation
 from payme.rulesets import Ruleset, RulesLike
 from payme.rulesets import rules as get_rules
 
@@ -207,9 +209,10 @@ def from_position(text: str, rules: Ruleset | None = None) -> Game:
     return game_class(ruleset).from_position(text, rules)
 
 
-def make_bot(name: str, rules: RulesLike, seed: int = 0) -> Bot:
+def make_bot(name: str, rules: RulesLike, seed: int = 0, generation: int = BOT_GENERATION) -> Bot:
     """A bot by name (``random``, ``greedy``, ``strong`` or ``expert``) for the rule set's
-    game (its engine names the module of its bots).
+    game (its engine names the module of its bots), choosing as the bots of ``generation``
+    did (:mod:`payme.game.generations`; today's by default).
 
     >>> make_bot("greedy", "denexa").name
     'greedy'
@@ -219,12 +222,15 @@ def make_bot(name: str, rules: RulesLike, seed: int = 0) -> Bot:
     Traceback (most recent call last):
     ...
     ValueError: unknown bot 'clever': the bots are random, greedy, strong, expert
+    >>> make_bot("expert", "family", generation=1).GIFT_SPOTS
+    0
     """
     ruleset = get_rules(rules)
     if name not in BOT_NAMES:
         raise ValueError(f"unknown bot {name!r}: the bots are {', '.join(BOT_NAMES)}")
+    generation = check_generation(generation, "generation")
     bots: Mapping[str, BotFactory] = importlib.import_module(game_class(ruleset).BOT_MODULE).BOTS
-    return bots[name](ruleset, seed)
+    return bots[name](ruleset, seed, generation)
 
 
 def advise(view: SeatView, legal: Sequence[Action], seed: int = 0) -> Recommendation:
@@ -273,6 +279,7 @@ def play_game(
 
 
 __all__ = [
+    "BOT_GENERATION",
     "BOT_NAMES",
     "advise",
     "from_position",

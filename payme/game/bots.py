@@ -43,6 +43,7 @@ from payme.game.evaluation import (
     may_fit,
     points,
 )
+from payme.game.generations import BOT_GENERATION, check_generation
 from payme.game.pay_me import PayMeGame
 from payme.game.view import PayMeView, SeatView, narrow
 from payme.melds import Meld
@@ -89,8 +90,8 @@ class Advisor(Bot, Protocol):
     def advise(self, view: SeatView, legal: Sequence[Action]) -> Recommendation: ...
 
 
-BotFactory = Callable[[Ruleset, int], Bot]
-"""What makes a bot: ``factory(rules, seed)``."""
+BotFactory = Callable[[Ruleset, int, int], Bot]
+"""What makes a bot: ``factory(rules, seed, generation)`` (:mod:`payme.game.generations`)."""
 
 
 class SeededBot:
@@ -98,9 +99,12 @@ class SeededBot:
 
     name: str
 
-    def __init__(self, rules: Ruleset, seed: int = 0) -> None:
+    def __init__(self, rules: Ruleset, seed: int = 0, generation: int = BOT_GENERATION) -> None:
         self.rules = rules
         self.rng = random.Random(seed)
+        self.generation = check_generation(generation, "generation")
+        """Whose choices this bot makes: the bots of that generation
+        (:mod:`payme.game.generations`)."""
 
     def choose(self, view: SeatView, legal: Sequence[Action]) -> Action:
         """One action of ``legal`` (each bot decides its own way)."""
@@ -116,8 +120,8 @@ def imported_later(module: str, cls: str) -> BotFactory:
     """A factory of the bot class ``module.cls``, imported at the first bot it makes (an
     expert bot builds on its game's strong bot, so its module imports this one)."""
 
-    def make(rules: Ruleset, seed: int) -> Bot:
-        bot: Bot = getattr(importlib.import_module(module), cls)(rules, seed)
+    def make(rules: Ruleset, seed: int, generation: int = BOT_GENERATION) -> Bot:
+        bot: Bot = getattr(importlib.import_module(module), cls)(rules, seed, generation)
         return bot
 
     return make

@@ -66,6 +66,7 @@ from payme.game.evaluation import (
     go_out_discards,
     layout,
 )
+from payme.game.generations import BOT_GENERATION
 from payme.game.view import PayMeView, SeatView, narrow
 from payme.melds import Meld
 from payme.rulesets import Ruleset
@@ -458,8 +459,11 @@ class ExpertBot(StrongBot):
     holding three is slow: docs/benchmarks.md, *Measurements behind the code*), the cards that
     fit the declarer's melds one by one counted instead."""
 
-    def __init__(self, rules: Ruleset, seed: int = 0) -> None:
-        super().__init__(rules, seed)
+    def __init__(self, rules: Ruleset, seed: int = 0, generation: int = BOT_GENERATION) -> None:
+        super().__init__(rules, seed, generation)
+        if self.generation < 2:  # generation 1 gave the next player's use of a discard no weight
+            self.GIFT_SPOTS = 0
+            self.FINAL_GIFT_POINTS = 0.0
         self._fitting: dict[Card, bool] = {}
         """Whether each card fits the declarer's melds, for the decision being made."""
 
@@ -598,7 +602,8 @@ class ExpertBot(StrongBot):
     """Going out, a discard the next player can use (it lays off onto the melds laid down,
     or joins a card they took from the pile) weighs as this many lay-off spots, where the
     rules let a final turn take the top discard: they take it for sure, where an unseen card
-    fits a spot only if an opponent holds it (about one in three)."""
+    fits a spot only if an opponent holds it (about one in three).  0 for the bots of
+    generation 1 (:mod:`payme.game.generations`)."""
 
     def _gift(self, view: PayMeView, card: Card | None, melds: Sequence[Meld]) -> bool:
         """Whether the next player, in a final turn, could use ``card`` from the pile."""
@@ -621,7 +626,7 @@ class ExpertBot(StrongBot):
         plain = self._go_out(view, outs)
         rules = view.rules
         discards = list(dict.fromkeys(out.discard for out in outs))
-        if len(discards) < 2 or "discard" not in rules.final_turn_draw:
+        if len(discards) < 2 or "discard" not in rules.final_turn_draw or not self.GIFT_SPOTS:
             return plain, None
         unseen = unseen_cards(view)
         ranked: list[tuple[int, int, GoOut]] = []
@@ -695,9 +700,13 @@ class ExpertBot(StrongBot):
         width = min(self.FINAL_WIDTH, self.FINAL_DISCARD_WORK // cost)
         weighed = self._final_options(view, hand, width)
         gift = self.FINAL_GIFT_POINTS / max(1, view.players - 1)
-        scored = sorted(
-            (pts + gift * self._final_gift(view, card), key, pts, card)
-            for pts, key, card in weighed
+        scored = (
+            sorted(
+                (pts + gift * self._final_gift(view, card), key, pts, card)
+                for pts, key, card in weighed
+            )
+            if gift
+            else [(float(pts), key, pts, card) for pts, key, card in weighed]
         )
         _, _, pts, card = scored[0]
         action = Discard(view.seat, card)
@@ -722,7 +731,7 @@ class ExpertBot(StrongBot):
     joins a card they took from the pile), where their final turn may take the top discard,
     counts as this many points shared among the others: they take it for a card of theirs
     that would score, about 8 points, and the points against the table count each other
-    player's saving once in their average."""
+    player's saving once in their average.  0 for the bots of generation 1."""
 
     def _final_gift(self, view: PayMeView, card: Card) -> bool:
         """Whether ``card``, discarded in this final turn, is one the next player can use in

@@ -25,6 +25,7 @@ from payme.cards import CARDS, Card, parse_card
 from payme.deprecation import renamed
 from payme.game.actions import Action, Discard, Draw, DropOut, GoOut, LayDownRummy
 from payme.game.bots import Bot, BotFactory, SeededBot, by_name, imported_later
+from payme.game.generations import BOT_GENERATION
 from payme.game.three_pack import unmelded_count
 from payme.game.view import SeatView, ThreePackView, narrow
 from payme.rulesets import Ruleset, RulesLike
@@ -60,8 +61,8 @@ class ThreePackGreedyBot(SeededBot):
 
     name = "greedy"
 
-    def __init__(self, rules: Ruleset, seed: int) -> None:
-        super().__init__(rules, seed)
+    def __init__(self, rules: Ruleset, seed: int, generation: int = BOT_GENERATION) -> None:
+        super().__init__(rules, seed, generation)
         self.never = frozenset(rules.never_discarded)
 
     def unmelded(self, hand: Sequence[Card]) -> int:
@@ -139,8 +140,8 @@ class ThreePackStrongBot(ThreePackGreedyBot):
     caution = 0.01
     """Weight of a discard's closeness to what the next player took (set each turn)."""
 
-    def __init__(self, rules: Ruleset, seed: int) -> None:
-        super().__init__(rules, seed)
+    def __init__(self, rules: Ruleset, seed: int, generation: int = BOT_GENERATION) -> None:
+        super().__init__(rules, seed, generation)
         self.wild_tokens = frozenset(t for t, _ in rules.special_wilds)
         keep = set(self.wild_tokens)
         keep.update(t for t in (rules.holder_wins, rules.instant_win_pair) if t)
@@ -349,7 +350,7 @@ def make_three_pack_bot(name: str, rules: RulesLike, seed: int) -> Bot:
         raise ValueError(
             f"unknown Rummy 3-Pack bot {name!r}: choose random, greedy, strong or expert"
         )
-    return factory(get_rules(rules), seed)
+    return factory(get_rules(rules), seed, BOT_GENERATION)
 
 
 # Names this module had before each name got one meaning (kept for one release).

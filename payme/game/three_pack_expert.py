@@ -30,6 +30,7 @@ from payme.cards import Card
 from payme.codes import NO_CARD, hand_code
 from payme.game.actions import Action, Discard, Draw, GoOut, LayDownRummy
 from payme.game.bots import Recommendation
+from payme.game.generations import BOT_GENERATION
 from payme.game.three_pack import go_out_options, lonely_cards
 from payme.game.three_pack_bots import ThreePackStrongBot, _winning_move
 from payme.game.view import SeatView, ThreePackView, narrow
@@ -48,8 +49,8 @@ class ThreePackExpert(ThreePackStrongBot):
     TAKE_MARGIN = 0.05
     """How much better than the stock a taken discard must be (taking shows the table)."""
 
-    def __init__(self, rules: Ruleset, seed: int) -> None:
-        super().__init__(rules, seed)
+    def __init__(self, rules: Ruleset, seed: int, generation: int = BOT_GENERATION) -> None:
+        super().__init__(rules, seed, generation)
         # Keyed by bytes (the hand's cards, NO_CARD, then each unseen kind and its copies):
         # up to 50,000 entries a game, which tuples of cards would put in every full
         # garbage collection's way (20-31 ms inside a decision, see payme.codes).  A turn

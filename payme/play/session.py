@@ -26,6 +26,7 @@ from payme.game import BOT_NAMES, actions, game_class, make_bot, new_game
 from payme.game.actions import Action, IllegalAction, Record, parse_action
 from payme.game.base import Game
 from payme.game.bots import Recommendation
+from payme.game.generations import BOT_GENERATION, check_generation
 from payme.game.view import SeatView
 from payme.rulesets import RulesLike
 from payme.rulesets import rules as get_rules
@@ -109,7 +110,9 @@ class PlaySession:
     be read.  ``steps`` holds what the bots did since your last move (for the table to
     show one by one); ``moves`` your moves as URL tokens.  ``position`` (the engine's
     position notation, :mod:`payme.game.position`) starts the game at that position
-    instead of a fresh deal; its rule set, players and seed then stand.
+    instead of a fresh deal; its rule set, players and seed then stand.  ``generation``
+    says whose choices the bots make (:mod:`payme.game.generations`): a link made before
+    the bots changed replays with the bots it was played with.
     """
 
     def __init__(
@@ -119,6 +122,7 @@ class PlaySession:
         bots: str | Sequence[str] = ("greedy",),
         seed: int = 0,
         position: str | None = None,
+        generation: int = BOT_GENERATION,
     ) -> None:
         if isinstance(bots, str):
             bots = (bots,)  # one name: that bot in every other seat (not one seat a letter)
@@ -139,6 +143,7 @@ class PlaySession:
         self.players = players
         self.seed = seed
         self.position = position
+        self.generation = check_generation(generation, "generation")
         self.bot_names = names
         self.names = seat_names(players)
         self.kind = game_class(self.rules)
@@ -151,7 +156,7 @@ class PlaySession:
                 setattr(game, key, value)
         self.game: Game = game
         self.bots = {
-            seat: make_bot(name, self.rules, seed * 1000 + seat)
+            seat: make_bot(name, self.rules, seed * 1000 + seat, self.generation)
             for seat, name in enumerate(names, start=1)
         }
         self.moves: list[str] = []
@@ -171,6 +176,7 @@ class PlaySession:
         position: str | None = None,
         *,
         strict: bool = True,
+        generation: int = BOT_GENERATION,
     ) -> PlaySession:
         """The session after replaying your ``moves`` (URL tokens); the bots replay theirs.
 
@@ -178,7 +184,7 @@ class PlaySession:
         which move it was; with ``strict=False`` the replay stops there instead, and
         :attr:`stopped` says why (a link made before the bots changed keeps what it can).
         """
-        session = cls(rules, players, bots, seed, position)
+        session = cls(rules, players, bots, seed, position, generation)
         for number, token in enumerate(moves, start=1):
             try:
                 action = parse_move(token, YOU, session.rules, session.game.dealt)

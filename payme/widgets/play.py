@@ -6,11 +6,14 @@ into moves; a New game dialog, the scoreboard, the game review and the page's ad
 (:class:`~payme.widgets.url_state.UrlState`) sit around it.
 
 >>> page = PlayPage()
->>> page.apply_query({"rules": "denexa", "players": "2", "bots": "greedy", "seed": "3"})
+>>> page.apply_query({"rules": "denexa", "players": "2", "bots": "greedy", "seed": "3", "gen": "2"})
 >>> page.gesture({"do": "draw", "source": "stock"}); page.session.moves
 ['s']
 >>> page.url.query
-'rules=denexa&players=2&bots=greedy&seed=3&moves=s'
+'rules=denexa&players=2&bots=greedy&seed=3&gen=2&moves=s'
+
+The address keeps the bots' generation (``gen``, :mod:`payme.game.generations`): a link
+made before the bots changed has none and replays with the first generation's bots.
 """
 
 from __future__ import annotations
@@ -25,6 +28,7 @@ from payme.cards import Card, parse_card
 from payme.deprecation import renamed
 from payme.game import BOT_NAMES, actions
 from payme.game.actions import go_out_with
+from payme.game.generations import BOT_GENERATION, FIRST_GENERATION, check_generation
 from payme.play.session import YOU, PlaySession, bot_word
 from payme.rulesets import PRESETS
 from payme.words import label, seat_names
@@ -310,10 +314,18 @@ class PlayPage:
             seed = numbers.get("seed", random.randrange(10**6))
             moves = [m for m in query.get("moves", "").split(".") if m]
             position = query.get("position") or None
+            # A link names its bots' generation; one without (made before generations)
+            # was played by the first; a query without a seed is a new game: today's bots.
+            gen = query.get("gen")
+            if gen is not None:
+                generation = check_generation(gen, "gen")
+            else:
+                generation = FIRST_GENERATION if "seed" in numbers else BOT_GENERATION
             self.start(
                 rules, numbers["players"], bots or ("greedy",), seed, moves,
                 position=position, push=push,
                 order=[t for t in query.get("order", "").split(".") if t],
+                generation=generation,
             )  # fmt: skip
 
         if query:
@@ -332,11 +344,15 @@ class PlayPage:
         position: str | None = None,
         push: bool = False,
         order: Sequence[str] = (),
+        generation: int = BOT_GENERATION,
     ) -> None:
         """Start a game (replaying ``moves``, from ``position`` if given: the engine's
-        position notation; ``order``: the player's order of the hand, as card tokens); a
-        bad setting is a ``ValueError`` saying so."""
-        session = PlaySession.from_moves(rules, players, bots, seed, moves, position, strict=False)
+        position notation; ``order``: the player's order of the hand, as card tokens;
+        ``generation``: the bots' generation, today's for a new game); a bad setting is a
+        ``ValueError`` saying so."""
+        session = PlaySession.from_moves(
+            rules, players, bots, seed, moves, position, strict=False, generation=generation
+        )
         self.session = session
         self._layoff, self._places, self._arrange, self._advice = [], [], None, ""
         self._moves_shown = list(session.moves)
@@ -615,7 +631,7 @@ class PlayPage:
             raise ValueError("There is no move of yours to take back.")
         self.start(session.rules.name, session.players, session.bot_names, session.seed,
                    session.moves[:-1], position=session.position, push=True,
-                   order=self._hand_order())  # fmt: skip
+                   order=self._hand_order(), generation=session.generation)  # fmt: skip
 
     def _new_game(self) -> None:
         """The same rules and opponents, a new deal."""
@@ -694,7 +710,7 @@ class PlayPage:
         self._build_review()
         review = review_game(
             session.rules.name, session.players, session.bot_names, session.seed, session.moves,
-            position=session.position,
+            position=session.position, generation=session.generation,
         )  # fmt: skip
         title = "How you played" if session.over else "How you are doing so far"
         self.review_title.value = f"<h2>{title}</h2>"
@@ -723,6 +739,7 @@ class PlayPage:
             "players": session.players,
             "bots": ",".join(session.bot_names),
             "seed": session.seed,
+            "gen": session.generation,
         }
         if session.position:
             state["position"] = session.position
