@@ -24,7 +24,7 @@ from payme.cards import Card, parse_card, parse_hand
 from payme.deprecation import moved_attribute
 from payme.game import actions as action_types
 from payme.game.actions import CHECK_STEPS, STEPS, Action, IllegalAction, Record, Verdict
-from payme.game.view import SeatView, V, make_frozen, stock_estimate
+from payme.game.view import SeatView, V, held_frozen, stock_estimate
 from payme.melds import Meld
 from payme.rulesets import Ruleset, RulesLike
 from payme.rulesets import rules as get_rules
@@ -301,32 +301,45 @@ class Game(ABC):
         """The view of ``kind`` for ``seat``: the fields every view has, given what differs by
         game, and ``own``, the fields only ``kind`` has (all of them: see
         :func:`~payme.game.view.make_frozen`)."""
+        values = self._seat_fields(seat, hand, discard_pile, melds)
+        values.update(own)
+        return held_frozen(kind, values)
+
+    def _seat_fields(
+        self,
+        seat: int,
+        hand: tuple[Card, ...],
+        discard_pile: tuple[Card, ...],
+        melds: tuple[tuple[Meld, ...], ...],
+    ) -> dict[str, Any]:
+        """The fields of :class:`~payme.game.view.SeatView` for ``seat``, in their order, as a
+        new dict a view of either game adds its own fields to and then holds
+        (:func:`~payme.game.view.held_frozen`): a bot game builds a view at every move."""
         self._check_seat(seat)
+        rules, dealt, to_move = self.rules, self._dealt, self.to_move
         stock = len(self._stock)
-        counted = self.rules.stock_counted
-        return make_frozen(
-            kind,
-            seat=seat,
-            players=self.players,
-            rules=self.rules,
-            phase=self.phase,
-            to_move=self.to_move,
-            over=self.over,
-            hand_number=self.hand_number,
-            dealt=self._dealt,
-            wild_rank=self.rules.round_wild_rank(self._dealt),
-            dealer=self.dealer,
-            hand=hand,
-            drawn=self._drawn if seat == self.to_move else None,
-            hand_counts=tuple(map(len, self._hands)),
-            stock_count=stock if counted else None,
-            stock_estimate=stock if counted else stock_estimate(stock),
-            discard_pile=discard_pile,
-            melds=melds,
-            turns=tuple(self._turns),
-            winners=self.winners(),
-            **own,
-        )
+        counted = rules.stock_counted
+        return {
+            "seat": seat,
+            "players": self.players,
+            "rules": rules,
+            "phase": self.phase,
+            "to_move": to_move,
+            "over": self.over,
+            "hand_number": self.hand_number,
+            "dealt": dealt,
+            "wild_rank": rules.round_wild_rank(dealt),
+            "dealer": self.dealer,
+            "hand": hand,
+            "drawn": self._drawn if seat == to_move else None,
+            "hand_counts": tuple(map(len, self._hands)),
+            "stock_count": stock if counted else None,
+            "stock_estimate": stock if counted else stock_estimate(stock),
+            "discard_pile": discard_pile,
+            "melds": melds,
+            "turns": tuple(self._turns),
+            "winners": self.winners(),
+        }
 
     @abstractmethod
     def results(self) -> list[ResultRow]:

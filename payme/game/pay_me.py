@@ -45,7 +45,7 @@ from payme.game.actions import (
 from payme.game.arrangement import declared_verdict
 from payme.game.base import Game, GameOption, ResultRow
 from payme.game.evaluation import points
-from payme.game.view import HandSummary, PayMeView, make_frozen
+from payme.game.view import HandSummary, PayMeView, held_frozen, make_frozen
 from payme.melds import Meld, fixed_meld_problem, tables_for
 from payme.pack import Pack
 from payme.rulesets import Ruleset, RulesLike
@@ -932,27 +932,28 @@ class PayMeGame(Game):
     def view(self, seat: int) -> PayMeView:
         """What ``seat`` may see now (no other player's hidden cards)."""
         declared = tuple(self._declarer_melds)
-        melds: list[tuple[Meld, ...]] = [()] * self.players
-        if self._declarer is not None:
-            melds[self._declarer] = declared
+        declarer = self._declarer
+        players = self.players
+        melds: list[tuple[Meld, ...]] = [()] * players
+        if declarer is not None:
+            melds[declarer] = declared
         showing = self.phase == "lay_off" and self._shown is not None
-        # Built at every move of a bot game: map(tuple, ...) is the cheapest copy.
-        return self._view(
-            PayMeView,
-            seat,
-            tuple(self._hands[self._check_seat(seat)]),
-            tuple(self._pile),
-            tuple(melds),
-            declarer=self._declarer,
-            table=tuple(map(tuple, self._table)),
-            table_melds=declared,
-            shown=tuple(map(tuple, self._hands)) if showing else (None,) * self.players,
-            picked_up=tuple(map(tuple, self._picked_up)),
-            discarded=tuple(map(tuple, self._discarded)),
-            totals=tuple(self._totals),
-            money=self.money,
-            last_hand=self._summaries[-1] if self._summaries else None,
+        # Built at every move of a bot game: one dict, held by the view (map(tuple, ...)
+        # is the cheapest copy of a list of lists).
+        values = self._seat_fields(
+            seat, tuple(self._hands[self._check_seat(seat)]), tuple(self._pile), tuple(melds)
         )
+        values["declarer"] = declarer
+        values["table"] = tuple(map(tuple, self._table))
+        values["table_melds"] = declared
+        values["shown"] = tuple(map(tuple, self._hands)) if showing else (None,) * players
+        values["picked_up"] = tuple(map(tuple, self._picked_up))
+        values["discarded"] = tuple(map(tuple, self._discarded))
+        values["totals"] = tuple(self._totals)
+        money = self._money
+        values["money"] = None if money is None else tuple(money)
+        values["last_hand"] = self._summaries[-1] if self._summaries else None
+        return held_frozen(PayMeView, values)
 
     def __repr__(self) -> str:
         return (

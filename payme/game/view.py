@@ -79,6 +79,14 @@ def make_frozen(kind: type[_D], **values: Any) -> _D:
     return view
 
 
+def held_frozen(kind: type[_D], values: dict[str, Any]) -> _D:
+    """:func:`make_frozen` holding ``values`` itself as the object's attributes, not a copy
+    (``values`` must be a new dict nobody else keeps: the engine's views are built so)."""
+    made = object.__new__(kind)
+    object.__setattr__(made, "__dict__", values)
+    return made
+
+
 @dataclass(frozen=True)
 class HandSummary:
     """A finished hand, as everyone saw it at the end: every hand is shown.
@@ -277,6 +285,7 @@ __all__ = [
     "SeatView",
     "ThreePackView",
     "V",
+    "held_frozen",
     "make_frozen",
     "narrow",
     "stock_estimate",
