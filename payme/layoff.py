@@ -41,7 +41,7 @@ is laid off.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import combinations, pairwise, product
 from typing import TYPE_CHECKING, Any
@@ -447,17 +447,29 @@ def single_lay_offs(
 # The joint optimum
 
 
-def _candidates(meld: Meld, hand: Counter[Card], t: RuleTables) -> Counter[Card]:
-    """The hand's cards that could take part in some lay-off onto ``meld``."""
+def _candidates(meld: Meld, hand: Mapping[Card, int], t: RuleTables) -> dict[Card, int]:
+    """The hand's cards (``hand``: copies by kind) that could take part in some lay-off
+    onto ``meld``, with their copies."""
     mask = _candidate_mask(meld, t)
-    return Counter({c: n for c, n in hand.items() if mask >> c.index & 1})
+    return {c: n for c, n in hand.items() if mask >> c.index & 1}
 
 
 def _candidate_mask(meld: Meld, t: RuleTables) -> int:
     """The kinds of card of the pack that could take part in some lay-off onto ``meld``
     (:func:`_candidates` of a hand holding every kind), as a mask of card indices: the
     wild cards that may play in its kind of meld, and the natural cards of a set's rank or
-    beyond either end of a run (a test compares it with :func:`_candidates_in`)."""
+    beyond either end of a run (a test compares it with :func:`_candidates_in`).
+    Remembered by meld, like :func:`fitting_mask` (every opponent asks about the same
+    declarer's melds)."""
+    return _by_meld(meld, t, _LAST_CANDIDATE, _CANDIDATE, _candidate_mask_now)
+
+
+_CANDIDATE: dict[RuleTables, dict[bytes, int]] = {}
+"""Candidate masks by rule tables, then by the meld's code (:mod:`payme.codes`)."""
+_LAST_CANDIDATE: dict[int, tuple[Meld, RuleTables, int]] = {}
+
+
+def _candidate_mask_now(meld: Meld, t: RuleTables) -> int:
     kind = meld.kind
     if kind == "single":
         return 0
@@ -545,24 +557,39 @@ def fitting_mask(meld: Meld, t: RuleTables) -> int:
     >>> format_hand(c for c in CARDS if mask >> c.index & 1)
     '3S 3H 4H 8H 3D 3C JK'
     """
-    # The very object asked about last time for these tables is known at once (a meld
-    # hashes slowly; a game asks about the same few Meld objects again and again).
-    last = _LAST_FITTING.get(id(meld))
-    if last is not None and last[0] is meld and last[1] is t:
-        return last[2]
-    table = table_for(_FITTING, t)
+    return _by_meld(meld, t, _LAST_FITTING, _FITTING, _fitting_now)
+
+
+def _fitting_now(meld: Meld, t: RuleTables) -> int:
+    found = _placed_mask(meld, t)
+    return _grown_mask(meld, t) if found is None else found
+
+
+def _by_meld(
+    meld: Meld,
+    t: RuleTables,
+    last: dict[int, tuple[Meld, RuleTables, int]],
+    memo: dict[RuleTables, dict[bytes, int]],
+    work_out: Callable[[Meld, RuleTables], int],
+) -> int:
+    """``work_out(meld, t)``, a mask of card indices, remembered by the meld's code
+    (:mod:`payme.codes`) in ``memo`` and, for the very object asked about last time for
+    these tables, by identity in ``last``: a meld hashes slowly, and a game asks about
+    the same few Meld objects again and again."""
+    known = last.get(id(meld))
+    if known is not None and known[0] is meld and known[1] is t:
+        return known[2]
+    table = table_for(memo, t)
     key = meld_code(meld)
     found = table.get(key)
     if found is None:
-        found = _placed_mask(meld, t)
-        if found is None:
-            found = _grown_mask(meld, t)
+        found = work_out(meld, t)
         if len(table) >= _GROWN_MOST:
             table.clear()
         table[key] = found
-    if len(_LAST_FITTING) >= _LAST_MOST:
-        _LAST_FITTING.clear()
-    _LAST_FITTING[id(meld)] = (meld, t, found)  # holding the meld keeps its id in use
+    if len(last) >= _LAST_MOST:
+        last.clear()
+    last[id(meld)] = (meld, t, found)  # holding the meld keeps its id in use
     return found
 
 
@@ -745,6 +772,11 @@ def _fill(
     counts[i] = 0
 
 
+def _indices(cards: tuple[Card, ...]) -> list[int]:
+    """The cards' indices: sorting by them is sorting the cards (cards order by index)."""
+    return [c.index for c in cards]
+
+
 def _cards_of(kinds: list[Card], counts: tuple[int, ...]) -> tuple[Card, ...]:
     """The cards ``counts`` (copies per kind) stands for, in the order of ``kinds``."""
     return tuple(c for c, n in zip(kinds, counts, strict=True) for _ in range(n))
@@ -754,7 +786,7 @@ class _Meld:
     """One declarer's meld in the search: the hand's candidate cards for it, and its valid
     lay-offs, listed one size at a time and only when asked for."""
 
-    def __init__(self, meld: Meld, hand: Counter[Card], t: RuleTables) -> None:
+    def __init__(self, meld: Meld, hand: Mapping[Card, int], t: RuleTables) -> None:
         self.meld = meld
         self.t = t
         cand = _candidates(meld, hand, t)
@@ -779,6 +811,13 @@ class _Meld:
         natural, wild = self.places
         meld, t = self.meld, self.t
         low, high = meld.low or 0, meld.high or 0
+        self.ends = low, high
+        # The places of the declarer's wild cards (they keep them).
+        self.old_wild = {
+            low + i
+            for i, (c, s) in enumerate(zip(meld.cards, meld.stands_for, strict=True))
+            if s is not c
+        }
         top = ACE_HIGH if self.t.ace_high else 13
         held = sum(self.most[i] for i in wild)
         down, up = [0], [0]
@@ -820,7 +859,7 @@ class _Meld:
                 found = [added for added in tried if _grows(meld, code, added, t)]
             else:
                 found = [_cards_of(kinds, counts) for counts in self._run_fillings(size)]
-            found.sort()
+            found.sort(key=_indices)  # the cards' order, compared in C
         self.by_size[size] = found
         return found
 
@@ -837,12 +876,8 @@ class _Meld:
         assert self.places is not None
         natural, wild = self.places
         meld, t, most = self.meld, self.t, self.most
-        low, high = meld.low or 0, meld.high or 0
-        old_wild = {
-            low + i
-            for i, (c, s) in enumerate(zip(meld.cards, meld.stands_for, strict=True))
-            if s is not c
-        }
+        low, high = self.ends
+        old_wild = self.old_wild
         # Wild cards the grown run may hold at most (the half limit counts the old ones).
         wild_most = size
         if t.half_limit:
@@ -916,7 +951,11 @@ class _LaidSets:
     """
 
     def __init__(
-        self, kinds: list[Card], counts: Counter[Card], melds: list[_Meld], points: Sequence[int]
+        self,
+        kinds: list[Card],
+        counts: Mapping[Card, int],
+        melds: list[_Meld],
+        points: Sequence[int],
     ) -> None:
         self.radix = [counts[k] + 1 for k in kinds]
         self.strides = []
@@ -934,7 +973,11 @@ class _LaidSets:
             listed = []
             for k in range(1, m.room + 1):
                 for added in m.options(k):
-                    parts = tuple(sorted(Counter(at[c] for c in added).items()))
+                    tally: dict[int, int] = {}
+                    for c in added:
+                        j = at[c]
+                        tally[j] = tally.get(j, 0) + 1
+                    parts = tuple(sorted(tally.items()))
                     number = sum(self.strides[j] * v for j, v in parts)
                     listed.append((number, parts, added))
             self.options.append(listed)
@@ -1159,11 +1202,14 @@ class _Search:
     def __init__(self, cards: tuple[Card, ...], declared: tuple[Meld, ...], t: RuleTables):
         self.cards = cards
         self.t = t
-        counts = Counter(cards)
-        # Only the melds some card of the hand could join (a mask each, known by meld).
+        counts: dict[Card, int] = {}
         held = 0
-        for c in counts:
+        for c in cards:
+            counts[c] = counts.get(c, 0) + 1
             held |= 1 << c.index
+        self.counts = counts
+        """The copies of each kind of card of the hand."""
+        # Only the melds some card of the hand could join (a mask each, known by meld).
         self.melds = [
             (i, _Meld(m, counts, t)) for i, m in enumerate(declared) if _candidate_mask(m, t) & held
         ]
@@ -1195,7 +1241,7 @@ class _Search:
         melds = [(i, m) for i, m in self.melds if m.room]
         if not melds or top == 0:
             return top, None, _NOTHING
-        counts = Counter(self.cards)
+        counts = self.counts
         kinds = sorted({c for _, m in melds for c in m.kinds})
         points = self.t.points
         # No set of cards laid off takes more points than all the candidates together.
@@ -1207,13 +1253,17 @@ class _Search:
         # The deadwood of the whole hand's best layout, as far as it is candidate cards:
         # when every candidate card is deadwood the floor is exact already (the best layout
         # less all of them reaches it, and pricing them at 0 finds nothing lower).
-        dead = Counter(c for c in deadwood if c in kinds)
-        if any(dead[c] < counts[c] for c in kinds):
+        candidate = set(kinds)
+        dead: dict[Card, int] = {}
+        for c in deadwood:
+            if c in candidate:
+                dead[c] = dead.get(c, 0) + 1
+        if any(dead.get(c, 0) < counts[c] for c in kinds):
             floor = max(floor, self._floor_free(top))
             if floor >= top:
                 return top, None, _NOTHING
         sets = _LaidSets(kinds, counts, [m for _, m in melds], points)
-        score = self._scorer(sets, [dead[c] for c in kinds])
+        score = self._scorer(sets, [dead.get(c, 0) for c in kinds])
         # The fewest points any set reaches, found first among the sets laying off the most
         # points (whose bound, the hand's points less those laid off, is lowest).
         fewest = top

@@ -39,6 +39,7 @@ def _memos() -> dict[str, dict[Any, Any]]:
         "evaluation._lay_offs": evaluation._lay_offs,
         "layoff._GROWN": layoff._GROWN,
         "layoff._FITTING": layoff._FITTING,
+        "layoff._CANDIDATE": layoff._CANDIDATE,
         "layoff._CHECKED": layoff._CHECKED,
         "layoff._FREE_COSTS": layoff._FREE_COSTS,
         "arrangement._VARIANTS": arrangement._VARIANTS,
@@ -155,6 +156,7 @@ def test_the_rummy_3_pack_experts_values_are_not_tracked() -> None:
 
 def test_melds_known_by_identity_are_few(played: None) -> None:
     assert 0 < len(layoff._LAST_FITTING) <= layoff._LAST_MOST
+    assert 0 < len(layoff._LAST_CANDIDATE) <= layoff._LAST_MOST
     assert 0 < len(layoff._LAST_CHECKED) <= layoff._LAST_MOST
 
 
