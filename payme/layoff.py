@@ -44,7 +44,8 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import combinations, pairwise, product
-from typing import TYPE_CHECKING, Any
+from operator import attrgetter
+from typing import TYPE_CHECKING, Any, Final
 
 from payme.cards import CARDS, N_REGULAR, SUITS, Card, CardError, CardsLike, format_hand, html_by
 from payme.codes import cards_of, hand_code, meld_at, meld_code, table_for
@@ -449,9 +450,8 @@ def single_lay_offs(
 
 def _candidates(meld: Meld, hand: Mapping[Card, int], t: RuleTables) -> dict[Card, int]:
     """The hand's cards (``hand``: copies by kind) that could take part in some lay-off
-    onto ``meld``, with their copies."""
-    mask = _candidate_mask(meld, t)
-    return {c: n for c, n in hand.items() if mask >> c.index & 1}
+    onto ``meld``, with their copies (what the search's :class:`_Meld` keeps)."""
+    return _Meld(meld, hand, t).candidates
 
 
 def _candidate_mask(meld: Meld, t: RuleTables) -> int:
@@ -772,6 +772,9 @@ def _fill(
     counts[i] = 0
 
 
+_index: Final = attrgetter("index")
+
+
 def _indices(cards: tuple[Card, ...]) -> list[int]:
     """The cards' indices: sorting by them is sorting the cards (cards order by index)."""
     return [c.index for c in cards]
@@ -786,11 +789,16 @@ class _Meld:
     """One declarer's meld in the search: the hand's candidate cards for it, and its valid
     lay-offs, listed one size at a time and only when asked for."""
 
-    def __init__(self, meld: Meld, hand: Mapping[Card, int], t: RuleTables) -> None:
+    def __init__(
+        self, meld: Meld, hand: Mapping[Card, int], t: RuleTables, mask: int | None = None
+    ) -> None:
         self.meld = meld
         self.t = t
-        cand = _candidates(meld, hand, t)
-        self.kinds = sorted(cand)
+        if mask is None:
+            mask = _candidate_mask(meld, t)
+        cand = {c: n for c, n in hand.items() if mask >> c.index & 1}
+        self.candidates = cand
+        self.kinds = sorted(cand, key=_index)  # the cards' order, compared in C
         self.most = [cand[c] for c in self.kinds]
         room = RUN_MOST - len(meld) if meld.kind == "run" else sum(self.most)
         if meld.kind == "set" and t.set_max is not None:
@@ -1210,9 +1218,11 @@ class _Search:
         self.counts = counts
         """The copies of each kind of card of the hand."""
         # Only the melds some card of the hand could join (a mask each, known by meld).
-        self.melds = [
-            (i, _Meld(m, counts, t)) for i, m in enumerate(declared) if _candidate_mask(m, t) & held
-        ]
+        self.melds = []
+        for i, m in enumerate(declared):
+            mask = _candidate_mask(m, t)
+            if mask & held:
+                self.melds.append((i, _Meld(m, counts, t, mask)))
         self.evaluations: dict[tuple[Card, ...], Evaluation] = {}
         # Set by choose: the melds that can take cards and the candidate kinds of card.
         self._live: list[tuple[int, _Meld]] = []
@@ -1450,12 +1460,20 @@ def _check_table(
                     f"a hand that lays off holds at most {most} cards in {t.rules.name} "
                     f"(the most dealt, {t.rules.max_dealt}, plus one), not {len(hand)}"
                 )
+    pack = t.largest_pack
+    # Counted by index (the usual case, every card within the pack, told without sorting).
+    copies = [0] * len(pack)
+    for m in declared:
+        for c in m.cards:
+            copies[c.index] += 1
+    for hand in hands:
+        for c in hand:
+            copies[c.index] += 1
+    if all(map(int.__le__, copies, pack)):
+        return
     counts = Counter(c for m in declared for c in m.cards)
     for hand in hands:
         counts.update(hand)
-    pack = t.largest_pack
-    if all(n <= pack[card.index] for card, n in counts.items()):
-        return  # the usual case, told without sorting
     for card, n in sorted(counts.items()):
         if n > pack[card.index]:
             whose = "hands" if len(hands) > 1 else "hand"
