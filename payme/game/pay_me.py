@@ -45,7 +45,7 @@ from payme.game.actions import (
 from payme.game.arrangement import declared_verdict
 from payme.game.base import Game, GameOption, ResultRow
 from payme.game.evaluation import points
-from payme.game.view import HandSummary, PayMeView, held_frozen, make_frozen
+from payme.game.view import HandSummary, PayMeView, held_frozen
 from payme.melds import Meld, fixed_meld_problem, tables_for
 from payme.pack import Pack
 from payme.rulesets import Ruleset, RulesLike
@@ -298,15 +298,17 @@ class PayMeGame(Game):
     # ------------------------------------------------------------------ the deal
 
     def _record(self, event: str, action: Action | None = None, **details: object) -> Record:
-        # Built without the frozen dataclass's constructor (see view.make_frozen): a bot game
+        # Built without the frozen dataclass's constructor (see view.held_frozen): a bot game
         # records about 300 events a game.
-        rec = make_frozen(
+        rec = held_frozen(
             Record,
-            number=len(self._history) + 1,
-            action=action,
-            event=event,
-            hand=self.hand_number,
-            details=tuple((k, str(v)) for k, v in details.items()),
+            {
+                "number": len(self._history) + 1,
+                "action": action,
+                "event": event,
+                "hand": self._hand_number,
+                "details": tuple([(k, str(v)) for k, v in details.items()]) if details else (),
+            },
         )
         self._history.append(rec)
         return rec
