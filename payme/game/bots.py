@@ -40,7 +40,6 @@ from payme.game.evaluation import (
     best_discard_points,
     best_lay_off_points,
     layout,
-    may_fit,
     points,
 )
 from payme.game.generations import BOT_GENERATION, check_generation
@@ -363,10 +362,11 @@ class StrongBot(GreedyBot):
     def _final_discard(self, view: PayMeView) -> Action:
         """Fewest points after lay-offs: keep the cards that fit the declarer's melds."""
         rules, dealt = view.rules, view.dealt
+        fits = _table_fits(view)
         best_key: tuple[int, int] | None = None
         choice: Card | None = None
         for card, (pts, dead) in self._candidates(view).items():
-            saved = sum(rules.card_points(c, dealt) for c in dead if _fits_table(c, view))
+            saved = sum(rules.card_points(c, dealt) for c in dead if fits >> c.index & 1)
             key = (pts - saved, -rules.card_points(card, dealt))
             if best_key is None or key < best_key:
                 best_key, choice = key, card
@@ -413,16 +413,27 @@ def known_in_hand(view: PayMeView, seat: int) -> Counter[Card]:
 def unseen_cards(view: PayMeView) -> Counter[Card]:
     """Cards the seat whose ``view`` it is has not seen: not in its hand, the discard pile,
     the table, nor among the cards it saw others take from the pile and keep."""
-    pack = view.rules.pack_counts(view.players)
-    unseen: Counter[Card] = Counter({CARDS[i]: n for i, n in enumerate(pack) if n})
-    unseen.subtract(view.hand)
-    unseen.subtract(view.discard_pile)
+    # Counted by card index (what Counter.subtract and the known hands' Counters did, in
+    # plain lists: the strong bot asks at every discard).
+    left = list(view.rules.pack_counts(view.players))
+    for c in view.hand:
+        left[c.index] -= 1
+    for c in view.discard_pile:
+        left[c.index] -= 1
     for meld in view.table:
-        unseen.subtract(meld)
+        for c in meld:
+            left[c.index] -= 1
     for s in range(view.players):
-        if s != view.seat:
-            unseen.subtract(known_in_hand(view, s))
-    return +unseen
+        if s != view.seat and view.picked_up[s]:
+            held = [0] * len(left)
+            for c in view.picked_up[s]:
+                held[c.index] += 1
+            for c in view.discarded[s]:
+                held[c.index] -= 1
+            for i, n in enumerate(held):
+                if n > 0:
+                    left[i] -= n
+    return Counter({CARDS[i]: n for i, n in enumerate(left) if n > 0})
 
 
 def tightest_go_out(view: PayMeView, outs: Sequence[GoOut], limit: int = ARRANGEMENTS) -> GoOut:
@@ -477,15 +488,23 @@ def _matches(card: Card, wanted: Iterable[Card]) -> bool:
 
 def _fits_table(card: Card, view: PayMeView) -> bool:
     """Whether ``card`` alone can be laid off onto one of the declarer's melds."""
-    if not view.rules.lay_off:
-        return False
-    from payme.layoff import grow_meld
+    return bool(_table_fits(view) >> card.index & 1)
 
-    rules, dealt = view.rules, view.dealt
-    return any(
-        may_fit(card, meld, rules, dealt) and grow_meld(meld, (card,), rules, dealt) is not None
-        for meld in view.table_melds
-    )
+
+def _table_fits(view: PayMeView) -> int:
+    """The kinds of card that can be laid off alone onto one of the declarer's melds, as a
+    mask of card indices (each meld's :func:`~payme.layoff.fitting_mask`, which a test
+    compares with growing the meld by each card)."""
+    if not view.rules.lay_off or not view.table_melds:
+        return 0
+    from payme.layoff import fitting_mask
+    from payme.melds import tables_for
+
+    t = tables_for(view.rules, view.dealt)
+    mask = 0
+    for meld in view.table_melds:
+        mask |= fitting_mask(meld, t)
+    return mask
 
 
 def completing(a: Card, b: Card, rules: Ruleset) -> list[Card]:
@@ -509,6 +528,20 @@ def completing(a: Card, b: Card, rules: Ruleset) -> list[Card]:
     return []
 
 
+_WILD_KINDS: dict[tuple[Ruleset, int], tuple[Card, ...]] = {}
+
+
+def _wild_kinds(rules: Ruleset, dealt: int) -> tuple[Card, ...]:
+    """Every kind of card that is wild this hand (in index order), worked out once."""
+    key = (rules, dealt)
+    found = _WILD_KINDS.get(key)
+    if found is None:
+        if len(_WILD_KINDS) >= 256:
+            _WILD_KINDS.clear()
+        found = _WILD_KINDS[key] = tuple(c for c in CARDS if rules.is_wild(c, dealt))
+    return found
+
+
 class _LiveOuts:
     """The chance-weighted points that one draw could save by completing a pair or a
     near-run of a deadwood (the share of unseen cards that fit, times the pair's points),
@@ -517,7 +550,7 @@ class _LiveOuts:
     def __init__(self, rules: Ruleset, dealt: int, unseen: Counter[Card]) -> None:
         self.rules, self.dealt, self.unseen = rules, dealt, unseen
         self.total = sum(unseen.values()) or 1
-        self.wild_outs = sum(n for c, n in unseen.items() if rules.is_wild(c, dealt))
+        self.wild_outs = sum(unseen[c] for c in _wild_kinds(rules, dealt) if c in unseen)
         self.pairs: dict[tuple[Card, Card], float] = {}
 
     def __call__(self, deadwood: Hand) -> float:
