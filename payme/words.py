@@ -95,9 +95,23 @@ def amount(n: int, rules: Ruleset | None) -> str:
 
 def wild_phrase(rules: Ruleset, dealt: int | None) -> str:
     """What a round with a wild rank makes wild, every wild card named, e.g. "twos, sevens
-    and jokers are wild" (``""`` where the round has no wild rank)."""
+    and jokers are wild" (``""`` where the round has no wild rank).
+
+    Remembered by the rule set object and ``dealt`` (a rule set is immutable, and hashes
+    slowly): a game writes it at every deal."""
+    key = (id(rules), dealt)
+    known = _PHRASES.get(key)
+    if known is not None and known[0] is rules:
+        return known[1]
     wild = rules.round_wild_rank(dealt) if dealt is not None else None
-    return f"{wild_cards(rules, dealt)} are wild" if wild is not None else ""
+    phrase = f"{wild_cards(rules, dealt)} are wild" if wild is not None else ""
+    if len(_PHRASES) >= 256:
+        _PHRASES.clear()
+    _PHRASES[key] = (rules, phrase)  # holding the rule set keeps its id in use
+    return phrase
+
+
+_PHRASES: dict[tuple[int, int | None], tuple[Ruleset, str]] = {}
 
 
 def wild_kinds(rules: Ruleset) -> list[str]:
