@@ -158,13 +158,13 @@ def discard_candidates(hand: Hand, rules: Ruleset, dealt: int) -> dict[Card, tup
     return found
 
 
-def _listed(legal: Sequence[Action], action: Action) -> Action:
-    """``action`` as the very object ``legal`` lists, when it lists one equal to it: a game
-    of bots applies a listed action without checking it again."""
-    for candidate in legal:
-        if candidate == action:
-            return candidate
-    return action
+def _is_listed(action: Action, legal: Sequence[Action]) -> bool:
+    """Whether ``action`` is the very object one of ``legal`` is (a plain loop: ``any`` over
+    a generator costs a bot game about 0.2 ms)."""
+    for candidate in legal:  # noqa: SIM110 - the loop is the point (see above)
+        if candidate is action:
+            return True
+    return False
 
 
 def _best_lay_off(view: PayMeView, legal: Sequence[Action]) -> Action:
@@ -227,7 +227,12 @@ class GreedyBot(SeededBot):
 
     def _discard(self, view: PayMeView, legal: Sequence[Action]) -> Action:
         card = best_discard_points(sort_cards(view.hand), view.rules, view.dealt)[0]
-        return _listed(legal, Discard(view.seat, card))
+        seat = view.seat
+        # The listed discard of that card, found without building one to compare with.
+        for action in legal:
+            if type(action) is Discard and action.card == card and action.seat == seat:
+                return action
+        return Discard(seat, card)
 
 
 ARRANGEMENTS = 16
@@ -655,7 +660,7 @@ def _play(
         view = game.view(seat)
         legal = game.legal_actions()
         action = seated[seat].choose(view, legal)
-        if any(a is action for a in legal):
+        if _is_listed(action, legal):
             apply_listed(action)
         else:
             apply(action)
