@@ -73,6 +73,54 @@ from payme.rulesets import Ruleset
 from payme.words import short_label
 
 
+def _by_card(kind: tuple[Card, int]) -> int:
+    return kind[0].index
+
+
+_RANKED = [c.rank is not None for c in CARDS]
+"""Whether each card (by index) has a rank."""
+_TABLES: dict[tuple[int, int], tuple[Ruleset, list[bool], list[int]]] = {}
+
+
+def _card_tables(rules: Ruleset, dealt: int) -> tuple[list[bool], list[int]]:
+    """Whether each card (by index) is wild, and the points it scores, under ``rules``
+    with ``dealt`` cards dealt (made once: keyed by the rule set's identity, which is
+    kept, as a rule set hashes slowly)."""
+    known = _TABLES.get((id(rules), dealt))
+    if known is None or known[0] is not rules:
+        if len(_TABLES) >= 256:
+            _TABLES.clear()
+        known = _TABLES[id(rules), dealt] = (
+            rules,
+            [rules.is_wild(c, dealt) for c in CARDS],
+            [rules.card_points(c, dealt) for c in CARDS],
+        )
+    return known[1], known[2]
+
+
+_NEEDS: dict[bool, Callable[[int, int], tuple[int, ...]]] = {}
+
+
+def _needs_table(rules: Ruleset) -> Callable[[int, int], tuple[int, ...]]:
+    """For two natural cards (by index): the indices of the cards that complete them
+    (:func:`~payme.game.bots.completing`, in its order), remembered (it depends on the
+    rule set only through ``set_distinct_suits``)."""
+    distinct = bool(rules.set_distinct_suits)
+    known = _NEEDS.get(distinct)
+    if known is None:
+        found: dict[int, tuple[int, ...]] = {}
+
+        def needs(a: int, b: int) -> tuple[int, ...]:
+            key = a * _KINDS + b
+            need = found.get(key)
+            if need is None:
+                need = found[key] = tuple(c.index for c in completing(CARDS[a], CARDS[b], rules))
+            return need
+
+        known = _NEEDS[distinct] = needs
+    return known
+
+
 def search_cost(hand: Hand, rules: Ruleset, dealt: int) -> int:
     """Work units of one search of ``hand``: a search grows fast with the wild cards the
     hand holds (each can stand for many cards; with five, one search of a 10-card hand took
@@ -110,20 +158,34 @@ class Outlook:
     ) -> None:
         self.rules = rules
         self.dealt = dealt
-        self.kinds = sorted(unseen.items())
-        self.total = sum(unseen.values())
+        self.kinds = sorted(unseen.items(), key=_by_card)
+        self.total = total = sum(unseen.values())
         self.hazard = hazard
         self.pair_weight = pair_weight
-        self.wild = {c: rules.is_wild(c, dealt) for c, _ in self.kinds}
-        # A natural card for pair_savings, by index: one with a rank that is not wild among
-        # the unseen kinds (a kind none of which is unseen counts as natural there).
-        self._natural = [c.rank is not None and not self.wild.get(c) for c in CARDS]
-        self.points = {c: rules.card_points(c, dealt) for c, _ in self.kinds}
+        # By card index, from tables made once per rule set and cards dealt (a decision
+        # builds an outlook, and cards hash and rule sets answer slowly): each kind's
+        # copies unseen, whether it is wild and unseen (a wild kind none of which is unseen
+        # counts as not wild here), and a natural card for pair_savings (one with a rank
+        # that is not wild among the unseen kinds).
+        wild, self._points = _card_tables(rules, dealt)
+        counts = [0] * _KINDS
+        unseen_wild = [False] * _KINDS
+        natural = _RANKED.copy()
+        wilds = 0
+        for card, n in self.kinds:
+            i = card.index
+            counts[i] = n
+            if wild[i]:
+                unseen_wild[i] = True
+                natural[i] = False
+                wilds += n
+        self._counts, self._wild, self._natural = counts, unseen_wild, natural
+        self._needs = _needs_table(rules)
         self._draws: dict[Hand, tuple[float, float]] = {}
         self._pairs: dict[bytes, float] = {}  # by the deadwood's card indices
         self._pair_terms: dict[int, float] = {}
-        self.counts = dict(unseen)
-        self.wild_share = sum(n for c, n in self.kinds if self.wild[c]) / max(1, self.total)
+        self._outs: dict[int, float] = {}  # out_chance of two natural cards, by their pair
+        self.wild_share = wilds / max(1, total)
         self.per_draw = per_draw
         self.sampled: set[Hand] = set()
         """Hands whose next draw was weighed over a sample of the cards that may meld."""
@@ -195,8 +257,8 @@ class Outlook:
         return found
 
     def points_of(self, card: Card) -> int:
-        known = self.points.get(card)
-        return self.rules.card_points(card, self.dealt) if known is None else known
+        """The points ``card`` scores in the deadwood."""
+        return self._points[card.index]
 
     def estimate(self, pts: int, dead: Hand) -> float:
         """A quick worth of a hand of ``dealt`` cards holding ``pts`` points in its deadwood
@@ -262,12 +324,11 @@ class Outlook:
         key = a * _KINDS + b
         known = self._pair_terms.get(key)
         if known is None:
-            first, second = CARDS[a], CARDS[b]
-            counts, wild, total = self.counts, self.wild, self.total
-            need = completing(first, second, self.rules)
-            n = sum(counts.get(c, 0) for c in need if not wild.get(c))
+            counts, wild, total = self._counts, self._wild, self.total
+            need = self._needs(a, b)
+            n = sum(counts[c] for c in need if not wild[c])
             share = n / total + self.wild_share if total and need else 0.0
-            points = self.points_of(first) + self.points_of(second)
+            points = self._points[a] + self._points[b]
             known = self._pair_terms[key] = share * points
         return known
 
@@ -283,22 +344,29 @@ class Outlook:
         wilds = self.wild_share
         if len(dead) == 1:
             return wilds
-        a, b = dead
-        if a.rank is None or b.rank is None or self.wild.get(a) or self.wild.get(b):
+        a, b = dead[0].index, dead[1].index
+        natural = self._natural
+        if not (natural[a] and natural[b]):
             return wilds
-        need = completing(a, b, self.rules)
-        counts = self.counts
-        return wilds + sum(counts.get(c, 0) for c in need if not self.wild.get(c)) / self.total
+        key = a * _KINDS + b
+        known = self._outs.get(key)
+        if known is None:
+            counts, wild = self._counts, self._wild
+            need = self._needs(a, b)
+            known = self._outs[key] = (
+                wilds + sum(counts[c] for c in need if not wild[c]) / self.total
+            )
+        return known
 
     def may_meld(self, hand: Hand) -> Callable[[Card], bool]:
         """A quick test of whether a card could join a meld with cards of ``hand`` (never a
         false no): it is wild, or the hand holds a natural card of its rank or of its suit
         within two ranks, or two wild cards to make a meld with it."""
-        rules, dealt = self.rules, self.dealt
         ranks: set[int] = set()
         near: set[tuple[str | None, int]] = set()
-        wilds = sum(1 for c in hand if rules.is_wild(c, dealt))
-        if wilds >= 2 and not rules.wild_at_most_half:
+        wild_card = _card_tables(self.rules, self.dealt)[0]
+        wilds = sum(1 for c in hand if wild_card[c.index])
+        if wilds >= 2 and not self.rules.wild_at_most_half:
             return lambda card: True  # the card and two wild cards make a meld
         # Two wild cards bridge a gap of three ranks (5♥ + two wild cards + 8♥).
         reach = (-3, -2, -1, 1, 2, 3) if wilds >= 2 else (-2, -1, 1, 2)
@@ -306,10 +374,8 @@ class Outlook:
             if c.rank is not None:
                 ranks.add(c.rank)
                 near.update((c.suit, c.rank + d) for d in reach)
-        wild = self.wild
-        return lambda card: (
-            wild.get(card, False) or card.rank in ranks or (card.suit, card.rank) in near
-        )
+        wild = self._wild
+        return lambda card: wild[card.index] or card.rank in ranks or (card.suit, card.rank) in near
 
     def draw(self, hand: Hand) -> tuple[float, float]:
         """For a hand of ``dealt`` cards: the expected points held after the next draw and a
@@ -354,7 +420,7 @@ class Outlook:
             if may_meld(card):
                 melding.append((card, n))
                 continue
-            add = self.points[card]
+            add = self._points[card.index]
             bit = 1 << card.index
             values = [
                 self.estimate(p + add, (*d, card))
