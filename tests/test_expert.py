@@ -257,9 +257,11 @@ def test_a_draw_is_weighed_within_its_work_budget(monkeypatch: pytest.MonkeyPatc
     import payme.game.expert as expert
     from payme.cards import CARDS, parse_hand
 
-    searched: list[tuple[Card, ...]] = []
-    real = expert.layout
-    monkeypatch.setattr(expert, "layout", lambda h, r, d: (searched.append(h), real(h, r, d))[1])
+    searched: list[bytes] = []  # the hands weighed, as their cards' indices
+    real = expert.layout_code
+    monkeypatch.setattr(
+        expert, "layout_code", lambda k, r, d, h=None: (searched.append(k), real(k, r, d, h))[1]
+    )
     family = rules("family")
     pack = Counter({CARDS[i]: n for i, n in enumerate(family.pack_counts(4)) if n})
     for text, wild_hand in (("4S TS TH 7D 8D TD TD QD 9C TC", True),
@@ -409,7 +411,7 @@ def test_the_outlooks_shortcuts_give_the_floats_of_its_definitions() -> None:
             swaps = [min(swaps, key=lambda s: s[0])]
         may = o.may_meld(hand)
         thrown = [
-            n * min(here, *(o.estimate(p + o.points[c], (*d, c)) for p, d in swaps))
+            n * min(here, *(o.estimate(p + o.points_of(c), (*d, c)) for p, d in swaps))
             for c, n in o.kinds
             if not may(c)
         ]

@@ -57,17 +57,23 @@ def _layout_table(rules: Ruleset, dealt: int) -> RecentMemo[bytes]:
 
 def layout(hand: Hand, rules: Ruleset, dealt: int) -> tuple[int, Hand]:
     """The fewest deadwood points of a sorted hand and the deadwood of its best layout."""
+    known = layout_code(bytes([c.index for c in hand]), rules, dealt, hand)
+    return points_of(known), tuple([CARDS[i] for i in known[2:]])
+
+
+def layout_code(key: bytes, rules: Ruleset, dealt: int, hand: Hand | None = None) -> bytes:
+    """:func:`layout` of the sorted hand whose card indices are ``key`` (``hand``, when
+    the caller has its cards), as the memo keeps it: ``scored_code(points, deadwood's
+    indices)`` (:mod:`payme.codes`), for callers that work by card index."""
     table = _layout_table(rules, dealt)
-    key = bytes([c.index for c in hand])
     known = table.get(key)
     if known is None:
         from payme.solver import evaluate
 
-        ev = evaluate(hand, rules, dealt)
-        dead = tuple(ev.deadwood)
-        table.put(key, scored_code(ev.deadwood_points, bytes([c.index for c in dead])))
-        return ev.deadwood_points, dead
-    return points_of(known), tuple([CARDS[i] for i in known[2:]])
+        ev = evaluate(tuple([CARDS[i] for i in key]) if hand is None else hand, rules, dealt)
+        known = scored_code(ev.deadwood_points, bytes([c.index for c in ev.deadwood]))
+        table.put(key, known)
+    return known
 
 
 def points(hand: Hand, rules: Ruleset, dealt: int) -> int:
@@ -211,6 +217,7 @@ __all__ = [
     "discard_points",
     "go_out_discards",
     "layout",
+    "layout_code",
     "may_fit",
     "points",
 ]

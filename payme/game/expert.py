@@ -41,10 +41,12 @@ game review use it.
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from collections import Counter
 from collections.abc import Callable, Sequence
 
 from payme.cards import CARDS, Card
+from payme.codes import points_of
 from payme.deprecation import renamed
 from payme.game.actions import Action, Discard, Draw, GoOut, LayOff
 from payme.game.bots import (
@@ -65,6 +67,7 @@ from payme.game.evaluation import (
     best_lay_off_points,
     go_out_discards,
     layout,
+    layout_code,
 )
 from payme.game.generations import BOT_GENERATION
 from payme.game.view import PayMeView, SeatView, narrow
@@ -185,6 +188,7 @@ class Outlook:
         self._pairs: dict[bytes, float] = {}  # by the deadwood's card indices
         self._pair_terms: dict[int, float] = {}
         self._outs: dict[int, float] = {}  # out_chance of two natural cards, by their pair
+        self._kepts: dict[bytes, float] = {}  # kept, by the best layout's code
         self.wild_share = wilds / max(1, total)
         self.per_draw = per_draw
         self.sampled: set[Hand] = set()
@@ -200,9 +204,22 @@ class Outlook:
     def kept(self, hand: Hand) -> float:
         """What a hand of ``dealt + 1`` cards is worth after it goes out (0) or throws the
         deadwood card whose loss leaves the best hand (:meth:`estimate`)."""
-        pts, dead = layout(hand, self.rules, self.dealt)
-        if len(dead) <= 1:
-            return 0.0
+        return self._kept(layout_code(bytes([c.index for c in hand]), self.rules, self.dealt))
+
+    def _kept(self, code: bytes) -> float:
+        """:meth:`kept` of a hand whose best layout is ``code`` (``scored_code(points,
+        deadwood)``, :mod:`payme.codes`): it depends on nothing else, and many hands share
+        one (a drawn card that joins a meld leaves the deadwood as it was)."""
+        if len(code) <= 3:
+            return 0.0  # one deadwood card or none: it goes out
+        known = self._kepts.get(code)
+        if known is None:
+            known = self._kepts[code] = self._kept_of(
+                points_of(code), tuple([CARDS[i] for i in code[2:]])
+            )
+        return known
+
+    def _kept_of(self, pts: int, dead: Hand) -> float:
         points = self.points_of
         if len(dead) <= 3:
             return min(
@@ -435,8 +452,12 @@ class Outlook:
         if tried:
             # The cards tried stand for every card that may meld (evenly spread over them).
             scale = sum(n for _, n in melding) / sum(n for _, n in tried)
+            key = bytes([c.index for c in hand])
             for card, n in tried:
-                value = self.kept(_with(hand, card))
+                # The hand with the card, by card index in order (as sorted cards are).
+                at = bisect_right(key, card.index)
+                grown = key[:at] + _BYTES[card.index] + key[at:]
+                value = self._kept(layout_code(grown, rules, dealt))
                 if value == 0.0:
                     outs += n * scale  # it goes out
                 expect += n * scale * value
@@ -969,6 +990,8 @@ def _related(a: Card, b: Card) -> bool:
 
 
 _KINDS = len(CARDS)
+_BYTES = [bytes((i,)) for i in range(_KINDS)]
+"""Each card index as one byte."""
 _RELATED = [_related(a, b) for a in CARDS for b in CARDS]
 """``_RELATED[a.index * _KINDS + b.index]``: :func:`_related` looked up, not worked out."""
 _RELATED_TO = [sum(1 << b.index for b in CARDS if _related(a, b)) for a in CARDS]
