@@ -15,6 +15,7 @@ out), so the answers are kept, keyed on the hand in canonical order.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from payme.cards import CARDS, Card
@@ -74,6 +75,18 @@ def layout_code(key: bytes, rules: Ruleset, dealt: int, hand: Hand | None = None
         known = scored_code(ev.deadwood_points, bytes([c.index for c in ev.deadwood]))
         table.put(key, known)
     return known
+
+
+def layout_codes(rules: Ruleset, dealt: int) -> Callable[[bytes], bytes]:
+    """:func:`layout_code` for one rule set and cards dealt, its memo looked up once (for
+    callers that ask it of many hands in a row)."""
+    get = _layout_table(rules, dealt).get
+
+    def code(key: bytes) -> bytes:
+        known = get(key)
+        return layout_code(key, rules, dealt) if known is None else known
+
+    return code
 
 
 def points(hand: Hand, rules: Ruleset, dealt: int) -> int:
@@ -218,6 +231,7 @@ __all__ = [
     "go_out_discards",
     "layout",
     "layout_code",
+    "layout_codes",
     "may_fit",
     "points",
 ]

@@ -46,7 +46,6 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 
 from payme.cards import CARDS, Card
-from payme.codes import points_of
 from payme.deprecation import renamed
 from payme.game.actions import Action, Discard, Draw, GoOut, LayOff
 from payme.game.bots import (
@@ -68,6 +67,7 @@ from payme.game.evaluation import (
     go_out_discards,
     layout,
     layout_code,
+    layout_codes,
 )
 from payme.game.generations import BOT_GENERATION
 from payme.game.view import PayMeView, SeatView, narrow
@@ -183,6 +183,7 @@ class Outlook:
                 natural[i] = False
                 wilds += n
         self._counts, self._wild, self._natural = counts, unseen_wild, natural
+        self._wild_mask = sum(1 << i for i, w in enumerate(unseen_wild) if w)
         self._needs = _needs_table(rules)
         self._draws: dict[Hand, tuple[float, float]] = {}
         self._pairs: dict[bytes, float] = {}  # by the deadwood's card indices
@@ -214,38 +215,49 @@ class Outlook:
             return 0.0  # one deadwood card or none: it goes out
         known = self._kepts.get(code)
         if known is None:
-            known = self._kepts[code] = self._kept_of(
-                points_of(code), tuple([CARDS[i] for i in code[2:]])
-            )
+            known = self._kepts[code] = self._kept_of(code)
         return known
 
-    def _kept_of(self, pts: int, dead: Hand) -> float:
-        points = self.points_of
+    def _kept_of(self, code: bytes) -> float:
+        # By card index: :meth:`estimate` of each hand left after throwing one deadwood
+        # card (the first copy of each kind), worked out here with the same floats.
+        pts = code[0] << 8 | code[1]
+        dead = code[2:]
+        points = self._points
+        best = float("inf")
         if len(dead) <= 3:
-            return min(
-                self.estimate(pts - points(card), _without(dead, card)) for card in set(dead)
-            )
+            stay = 1.0 - self.hazard
+            for j, i in enumerate(dead):
+                if dead.index(i) != j:
+                    continue  # a second copy: the same hand as the first
+                left = pts - points[i]
+                value = (
+                    left * (1.0 - stay * self._out_chance(dead[:j] + dead[j + 1 :]))
+                    if left
+                    else 0.0
+                )
+                if value < best:
+                    best = value
+            return best
         # Three or more cards left after the throw: :meth:`estimate`'s pair savings, worked
         # out here with the same floats (this runs some 35,000 times in a slow decision).
         factor = (1.0 - self.hazard) * self.pair_weight
         pairs = self._pairs
-        indices = bytes([c.index for c in dead])
         terms: list[tuple[int, int, float]] | None = None
-        best = float("inf")
-        for j, card in enumerate(dead):
-            if indices.index(indices[j]) != j:
+        for j, i in enumerate(dead):
+            if dead.index(i) != j:
                 continue  # a second copy: the same hand as the first
-            left = pts - points(card)
+            left = pts - points[i]
             if not left:
                 value = 0.0
             else:
-                key = indices[:j] + indices[j + 1 :]
+                key = dead[:j] + dead[j + 1 :]
                 saved = pairs.get(key)
                 if saved is None:
                     # The pairs of the deadwood less this card, summed in pair_savings'
                     # order: the same float.
                     if terms is None:
-                        terms = self._pair_terms_of(indices)
+                        terms = self._pair_terms_of(dead)
                     saved = 0.0
                     for a, b, term in terms:
                         if a != j and b != j:
@@ -354,6 +366,10 @@ class Outlook:
         out, counted from the pair it holds: a card completing two deadwood cards into a
         set or a run, or a wild card.  One card left needs a card that extends a meld (only
         wild cards are counted); three or more seldom go out in one draw (counted as 0)."""
+        return self._out_chance(bytes([c.index for c in dead]))
+
+    def _out_chance(self, dead: bytes) -> float:
+        """:meth:`out_chance` of a deadwood given by its cards' indices."""
         if not dead:
             return 1.0
         if len(dead) > 2 or not self.total:
@@ -361,7 +377,7 @@ class Outlook:
         wilds = self.wild_share
         if len(dead) == 1:
             return wilds
-        a, b = dead[0].index, dead[1].index
+        a, b = dead
         natural = self._natural
         if not (natural[a] and natural[b]):
             return wilds
@@ -379,20 +395,23 @@ class Outlook:
         """A quick test of whether a card could join a meld with cards of ``hand`` (never a
         false no): it is wild, or the hand holds a natural card of its rank or of its suit
         within two ranks, or two wild cards to make a meld with it."""
-        ranks: set[int] = set()
-        near: set[tuple[str | None, int]] = set()
+        mask = self._may_meld_mask(hand)
+        return lambda card: bool(mask >> card.index & 1)
+
+    def _may_meld_mask(self, hand: Hand) -> int:
+        """:meth:`may_meld` as a mask of card indices: the unseen wild cards, and the cards
+        of the rank of a card of the hand or of its suit within two ranks (three with two
+        wild cards held)."""
         wild_card = _card_tables(self.rules, self.dealt)[0]
         wilds = sum(1 for c in hand if wild_card[c.index])
         if wilds >= 2 and not self.rules.wild_at_most_half:
-            return lambda card: True  # the card and two wild cards make a meld
+            return _ALL_CARDS  # the card and two wild cards make a meld
         # Two wild cards bridge a gap of three ranks (5♥ + two wild cards + 8♥).
-        reach = (-3, -2, -1, 1, 2, 3) if wilds >= 2 else (-2, -1, 1, 2)
+        near = _NEAR_3 if wilds >= 2 else _NEAR_2
+        mask = self._wild_mask
         for c in hand:
-            if c.rank is not None:
-                ranks.add(c.rank)
-                near.update((c.suit, c.rank + d) for d in reach)
-        wild = self._wild
-        return lambda card: wild[card.index] or card.rank in ranks or (card.suit, card.rank) in near
+            mask |= near[c.index]
+        return mask
 
     def draw(self, hand: Hand) -> tuple[float, float]:
         """For a hand of ``dealt`` cards: the expected points held after the next draw and a
@@ -413,6 +432,8 @@ class Outlook:
         pts, dead = layout(hand, rules, dealt)
         if not self.total:
             return float(pts), 0.0
+        if not dead:
+            return 0.0, 1.0  # every card melds: throw the new one and go out
         here = self.estimate(pts, dead)
         # A card that melds with nothing either goes back (the hand stays) or takes the
         # place of a deadwood card; with three or more deadwood cards left that counts
@@ -420,7 +441,7 @@ class Outlook:
         swaps = [(pts - self.points_of(w), _without(dead, w)) for w in set(dead)]
         if len(dead) > 3:
             swaps = [min(swaps, key=lambda s: s[0])]
-        may_meld = self.may_meld(hand)
+        may_meld = self._may_meld_mask(hand)
         expect = 0.0
         outs = 0.0
         melding: list[tuple[Card, int]] = []
@@ -432,13 +453,11 @@ class Outlook:
             for p, d in swaps
         ]
         for card, n in self.kinds:
-            if not dead:
-                continue  # every card melds: throw the new one and go out
-            if may_meld(card):
+            bit = 1 << card.index
+            if may_meld & bit:
                 melding.append((card, n))
                 continue
             add = self._points[card.index]
-            bit = 1 << card.index
             values = [
                 self.estimate(p + add, (*d, card))
                 if near & bit
@@ -446,18 +465,22 @@ class Outlook:
                 for p, d, saved, near in plain
             ]
             expect += n * min(here, *values)
-        if not dead:
-            return 0.0, 1.0
         tried = self._sample(hand, melding)
         if tried:
             # The cards tried stand for every card that may meld (evenly spread over them).
             scale = sum(n for _, n in melding) / sum(n for _, n in tried)
             key = bytes([c.index for c in hand])
+            code_of, kepts = layout_codes(rules, dealt), self._kepts
             for card, n in tried:
                 # The hand with the card, by card index in order (as sorted cards are).
-                at = bisect_right(key, card.index)
-                grown = key[:at] + _BYTES[card.index] + key[at:]
-                value = self._kept(layout_code(grown, rules, dealt))
+                i = card.index
+                at = bisect_right(key, i)
+                code = code_of(key[:at] + _BYTES[i] + key[at:])
+                if len(code) <= 3:
+                    value = 0.0  # one deadwood card or none: it goes out
+                else:
+                    known = kepts.get(code)
+                    value = self._kept(code) if known is None else known
                 if value == 0.0:
                     outs += n * scale  # it goes out
                 expect += n * scale * value
@@ -484,8 +507,8 @@ class Outlook:
         seed's game the same on any machine."""
         if hand in self._draws or not layout(hand, self.rules, self.dealt)[1]:
             return 0
-        may_meld = self.may_meld(hand)
-        melding = [(card, n) for card, n in self.kinds if may_meld(card)]
+        may_meld = self._may_meld_mask(hand)
+        melding = [(card, n) for card, n in self.kinds if may_meld >> card.index & 1]
         return len(self._sample(hand, melding)) * self.cost(hand)
 
     def worth(self, hand: Hand) -> float:
@@ -992,6 +1015,27 @@ def _related(a: Card, b: Card) -> bool:
 _KINDS = len(CARDS)
 _BYTES = [bytes((i,)) for i in range(_KINDS)]
 """Each card index as one byte."""
+_ALL_CARDS = (1 << _KINDS) - 1
+
+
+def _near_mask(card: Card, reach: int) -> int:
+    """The cards of ``card``'s rank, and of its suit within ``reach`` ranks (none for a
+    card without a rank), as a mask of card indices."""
+    rank = card.rank
+    if rank is None:
+        return 0
+    return sum(
+        1 << c.index
+        for c in CARDS
+        if c.rank == rank
+        or (c.suit == card.suit and c.rank is not None and 0 < abs(c.rank - rank) <= reach)
+    )
+
+
+_NEAR_2 = [_near_mask(c, 2) for c in CARDS]
+"""For each card (by index), :meth:`Outlook.may_meld`'s cards for it, as a mask."""
+_NEAR_3 = [_near_mask(c, 3) for c in CARDS]
+"""The same with two wild cards held (a gap of three ranks bridged)."""
 _RELATED = [_related(a, b) for a in CARDS for b in CARDS]
 """``_RELATED[a.index * _KINDS + b.index]``: :func:`_related` looked up, not worked out."""
 _RELATED_TO = [sum(1 << b.index for b in CARDS if _related(a, b)) for a in CARDS]
