@@ -59,6 +59,7 @@ from payme.game.bots import (
     completing,
     discard_candidates,
     known_in_hand,
+    unseen_counts,
 )
 from payme.game.evaluation import (
     Hand,
@@ -141,10 +142,11 @@ def search_cost(hand: Hand, rules: Ruleset, dealt: int) -> int:
 class Outlook:
     """What the next draw may bring a hand, over a seat's unseen cards.
 
-    ``unseen`` counts each kind of card the seat has not seen; the next stock card is
-    equally likely to be any one of them.  ``per_draw`` bounds the work of weighing one
-    hand's next draw (in the units of :meth:`cost`): beyond it, an even spread of the cards
-    that may meld stands for them all.
+    ``unseen`` counts each kind of card the seat has not seen (a ``Counter`` of cards, or
+    the copies of each card by index, as :func:`~payme.game.bots.unseen_counts` gives
+    them); the next stock card is equally likely to be any one of them.  ``per_draw``
+    bounds the work of weighing one hand's next draw (in the units of :meth:`cost`):
+    beyond it, an even spread of the cards that may meld stands for them all.
     """
 
     MIN_SAMPLE = 6
@@ -154,15 +156,18 @@ class Outlook:
         self,
         rules: Ruleset,
         dealt: int,
-        unseen: Counter[Card],
+        unseen: Counter[Card] | list[int],
         hazard: float,
         per_draw: int = 100,
         pair_weight: float = 1.0,
     ) -> None:
         self.rules = rules
         self.dealt = dealt
-        self.kinds = sorted(unseen.items(), key=_by_card)
-        self.total = total = sum(unseen.values())
+        if isinstance(unseen, list):  # copies by card index (payme.game.bots.unseen_counts)
+            self.kinds = [(CARDS[i], n) for i, n in enumerate(unseen) if n]
+        else:
+            self.kinds = sorted(unseen.items(), key=_by_card)
+        self.total = total = sum(n for _, n in self.kinds)
         self.hazard = hazard
         self.pair_weight = pair_weight
         # By card index, from tables made once per rule set and cards dealt (a decision
@@ -625,7 +630,7 @@ class ExpertBot(StrongBot):
         return Outlook(
             view.rules,
             view.dealt,
-            self._unseen(view),
+            unseen_counts(view),
             self.HAZARD,
             self.PER_DRAW,
             self.BIG_PAIR_WEIGHT if view.dealt >= self.BIG_HAND else self.PAIR_WEIGHT,
