@@ -83,23 +83,49 @@ def _by_card(kind: tuple[Card, int]) -> int:
 
 _RANKED = [c.rank is not None for c in CARDS]
 """Whether each card (by index) has a rank."""
-_TABLES: dict[tuple[int, int], tuple[Ruleset, list[bool], list[int]]] = {}
+Pairs = tuple[tuple[int, int, int], ...]
+"""The pairs of a deadwood (:func:`_pairs_in`)."""
+_TABLES: dict[
+    tuple[int, int], tuple[Ruleset, list[bool], list[int], list[bool], dict[bytes, Pairs]]
+] = {}
+_SHAPES_HELD = 1 << 15
+"""Deadwoods whose pairs are kept for a rule set and cards dealt (then they are dropped)."""
 
 
-def _card_tables(rules: Ruleset, dealt: int) -> tuple[list[bool], list[int]]:
-    """Whether each card (by index) is wild, and the points it scores, under ``rules``
-    with ``dealt`` cards dealt (made once: keyed by the rule set's identity, which is
-    kept, as a rule set hashes slowly)."""
+def _card_tables(
+    rules: Ruleset, dealt: int
+) -> tuple[list[bool], list[int], list[bool], dict[bytes, Pairs]]:
+    """Under ``rules`` with ``dealt`` cards dealt, for each card (by index): whether it is
+    wild, the points it scores and whether it is natural (a rank, not wild); and the pairs
+    of the deadwoods met so far (:func:`_pairs_in`).  Made once: keyed by the rule set's
+    identity, which is kept, as a rule set hashes slowly."""
     known = _TABLES.get((id(rules), dealt))
     if known is None or known[0] is not rules:
         if len(_TABLES) >= 256:
             _TABLES.clear()
+        wild = [rules.is_wild(c, dealt) for c in CARDS]
         known = _TABLES[id(rules), dealt] = (
             rules,
-            [rules.is_wild(c, dealt) for c in CARDS],
+            wild,
             [rules.card_points(c, dealt) for c in CARDS],
+            [ranked and not w for ranked, w in zip(_RANKED, wild, strict=True)],
+            {},
         )
-    return known[1], known[2]
+    return known[1], known[2], known[3], known[4]
+
+
+def _pairs_in(dead: bytes, natural: list[bool]) -> Pairs:
+    """The pairs :meth:`Outlook.pair_savings` sums for a deadwood of these card indices,
+    in its order: for each, the places of its two cards in the deadwood and the pair as
+    ``a * _KINDS + b``."""
+    places = [p for p, i in enumerate(dead) if natural[i]]
+    found = []
+    for x, pa in enumerate(places):
+        row = dead[pa] * _KINDS
+        for pb in places[x + 1 :]:
+            if _RELATED[row + dead[pb]]:
+                found.append((pa, pb, row + dead[pb]))
+    return tuple(found)
 
 
 _NEEDS: dict[bool, Callable[[int, int], tuple[int, ...]]] = {}
@@ -135,7 +161,8 @@ def search_cost(hand: Hand, rules: Ruleset, dealt: int) -> int:
     >>> search_cost(parse_hand("KS KH JK 5D"), rules("family"), 13)
     10
     """
-    wilds = sum(1 for c in hand if rules.is_wild(c, dealt))
+    wild = _card_tables(rules, dealt)[0]
+    wilds = sum(1 for c in hand if wild[c.index])
     return 1 + wilds * wilds
 
 
@@ -175,7 +202,7 @@ class Outlook:
         # copies unseen, whether it is wild and unseen (a wild kind none of which is unseen
         # counts as not wild here), and a natural card for pair_savings (one with a rank
         # that is not wild among the unseen kinds).
-        wild, self._points = _card_tables(rules, dealt)
+        wild, self._points, natural_in_rules, shapes = _card_tables(rules, dealt)
         counts = [0] * _KINDS
         unseen_wild = [False] * _KINDS
         natural = _RANKED.copy()
@@ -189,6 +216,10 @@ class Outlook:
                 wilds += n
         self._counts, self._wild, self._natural = counts, unseen_wild, natural
         self._wild_mask = sum(1 << i for i, w in enumerate(unseen_wild) if w)
+        # Which pairs of a deadwood count depends on the cards alone when every wild kind
+        # with a rank has a copy unseen (it is not natural here, as in the rules): then the
+        # pairs found are shared with every such outlook of the rule set and cards dealt.
+        self._shapes = shapes if natural == natural_in_rules else None
         self._needs = _needs_table(rules)
         self._draws: dict[Hand, tuple[float, float]] = {}
         self._pairs: dict[bytes, float] = {}  # by the deadwood's card indices
@@ -276,18 +307,21 @@ class Outlook:
     def _pair_terms_of(self, indices: bytes) -> list[tuple[int, int, float]]:
         """The terms :meth:`pair_savings` sums for a deadwood of these card indices, in its
         order, each with the places of its two cards in the deadwood."""
-        natural, related, known = self._natural, _RELATED, self._pair_terms
-        places = [p for p, i in enumerate(indices) if natural[i]]
+        shapes = self._shapes
+        shape = None if shapes is None else shapes.get(indices)
+        if shape is None:
+            shape = _pairs_in(indices, self._natural)
+            if shapes is not None:
+                if len(shapes) >= _SHAPES_HELD:
+                    shapes.clear()
+                shapes[indices] = shape
+        known = self._pair_terms
         found: list[tuple[int, int, float]] = []
-        for x, pa in enumerate(places):
-            row = indices[pa] * _KINDS
-            for pb in places[x + 1 :]:
-                b = indices[pb]
-                if related[row + b]:
-                    term = known.get(row + b)
-                    found.append(
-                        (pa, pb, self._pair_saving(indices[pa], b) if term is None else term)
-                    )
+        for pa, pb, pair in shape:
+            term = known.get(pair)
+            found.append(
+                (pa, pb, self._pair_saving(pair // _KINDS, pair % _KINDS) if term is None else term)
+            )
         return found
 
     def points_of(self, card: Card) -> int:
