@@ -4,6 +4,7 @@ its seed, advice with a reason in a player's words, and the choices its weighing
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable
 
 import pytest
 from pay_me_helpers import final_turn, rig
@@ -18,7 +19,7 @@ from payme.game.three_pack_expert import ThreePackExpert
 from payme.game.view import PayMeView
 from payme.layoff import lay_off
 from payme.odds import go_out_chance
-from payme.rulesets import rules
+from payme.rulesets import Ruleset, rules
 from tests.presets import PAY_ME
 
 C = parse_card
@@ -257,9 +258,14 @@ def test_a_draw_is_weighed_within_its_work_budget(monkeypatch: pytest.MonkeyPatc
     import payme.game.expert as expert
     from payme.cards import CARDS, parse_hand
 
-    searched: list[tuple[Card, ...]] = []
-    real = expert.layout
-    monkeypatch.setattr(expert, "layout", lambda h, r, d: (searched.append(h), real(h, r, d))[1])
+    searched: list[bytes] = []  # the hands weighed, as their cards' indices
+    real = expert.layout_codes
+
+    def counted(r: Ruleset, d: int) -> Callable[[bytes], bytes]:
+        code = real(r, d)
+        return lambda k: (searched.append(k), code(k))[1]
+
+    monkeypatch.setattr(expert, "layout_codes", counted)
     family = rules("family")
     pack = Counter({CARDS[i]: n for i, n in enumerate(family.pack_counts(4)) if n})
     for text, wild_hand in (("4S TS TH 7D 8D TD TD QD 9C TC", True),
@@ -409,7 +415,7 @@ def test_the_outlooks_shortcuts_give_the_floats_of_its_definitions() -> None:
             swaps = [min(swaps, key=lambda s: s[0])]
         may = o.may_meld(hand)
         thrown = [
-            n * min(here, *(o.estimate(p + o.points[c], (*d, c)) for p, d in swaps))
+            n * min(here, *(o.estimate(p + o.points_of(c), (*d, c)) for p, d in swaps))
             for c, n in o.kinds
             if not may(c)
         ]

@@ -418,27 +418,27 @@ def known_in_hand(view: PayMeView, seat: int) -> Counter[Card]:
 def unseen_cards(view: PayMeView) -> Counter[Card]:
     """Cards the seat whose ``view`` it is has not seen: not in its hand, the discard pile,
     the table, nor among the cards it saw others take from the pile and keep."""
-    # Counted by card index (what Counter.subtract and the known hands' Counters did, in
-    # plain lists: the strong bot asks at every discard).
-    left = list(view.rules.pack_counts(view.players))
-    for c in view.hand:
-        left[c.index] -= 1
-    for c in view.discard_pile:
-        left[c.index] -= 1
-    for meld in view.table:
-        for c in meld:
-            left[c.index] -= 1
+    return Counter({CARDS[i]: n for i, n in enumerate(unseen_counts(view)) if n})
+
+
+def unseen_counts(view: PayMeView) -> list[int]:
+    """:func:`unseen_cards` as the copies unseen of each card, by card index (counted by
+    index: the strong and expert bots ask it at every draw and discard)."""
+    counts = list(view.rules.pack_counts(view.players))
+    for cards in (view.hand, view.discard_pile, *view.table):
+        for c in cards:
+            counts[c.index] -= 1
     for s in range(view.players):
         if s != view.seat and view.picked_up[s]:
-            held = [0] * len(left)
+            held = [0] * len(counts)  # known_in_hand, by index
             for c in view.picked_up[s]:
                 held[c.index] += 1
             for c in view.discarded[s]:
                 held[c.index] -= 1
             for i, n in enumerate(held):
                 if n > 0:
-                    left[i] -= n
-    return Counter({CARDS[i]: n for i, n in enumerate(left) if n > 0})
+                    counts[i] -= n
+    return [n if n > 0 else 0 for n in counts]
 
 
 def tightest_go_out(view: PayMeView, outs: Sequence[GoOut], limit: int = ARRANGEMENTS) -> GoOut:

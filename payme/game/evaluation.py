@@ -15,6 +15,7 @@ out), so the answers are kept, keyed on the hand in canonical order.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from payme.cards import CARDS, Card
@@ -57,17 +58,35 @@ def _layout_table(rules: Ruleset, dealt: int) -> RecentMemo[bytes]:
 
 def layout(hand: Hand, rules: Ruleset, dealt: int) -> tuple[int, Hand]:
     """The fewest deadwood points of a sorted hand and the deadwood of its best layout."""
+    known = layout_code(bytes([c.index for c in hand]), rules, dealt, hand)
+    return points_of(known), tuple([CARDS[i] for i in known[2:]])
+
+
+def layout_code(key: bytes, rules: Ruleset, dealt: int, hand: Hand | None = None) -> bytes:
+    """:func:`layout` of the sorted hand whose card indices are ``key`` (``hand``, when
+    the caller has its cards), as the memo keeps it: ``scored_code(points, deadwood's
+    indices)`` (:mod:`payme.codes`), for callers that work by card index."""
     table = _layout_table(rules, dealt)
-    key = bytes([c.index for c in hand])
     known = table.get(key)
     if known is None:
         from payme.solver import evaluate
 
-        ev = evaluate(hand, rules, dealt)
-        dead = tuple(ev.deadwood)
-        table.put(key, scored_code(ev.deadwood_points, bytes([c.index for c in dead])))
-        return ev.deadwood_points, dead
-    return points_of(known), tuple([CARDS[i] for i in known[2:]])
+        ev = evaluate(tuple([CARDS[i] for i in key]) if hand is None else hand, rules, dealt)
+        known = scored_code(ev.deadwood_points, bytes([c.index for c in ev.deadwood]))
+        table.put(key, known)
+    return known
+
+
+def layout_codes(rules: Ruleset, dealt: int) -> Callable[[bytes], bytes]:
+    """:func:`layout_code` for one rule set and cards dealt, its memo looked up once (for
+    callers that ask it of many hands in a row)."""
+    get = _layout_table(rules, dealt).get
+
+    def code(key: bytes) -> bytes:
+        known = get(key)
+        return layout_code(key, rules, dealt) if known is None else known
+
+    return code
 
 
 def points(hand: Hand, rules: Ruleset, dealt: int) -> int:
@@ -211,6 +230,8 @@ __all__ = [
     "discard_points",
     "go_out_discards",
     "layout",
+    "layout_code",
+    "layout_codes",
     "may_fit",
     "points",
 ]

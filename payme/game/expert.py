@@ -41,6 +41,7 @@ game review use it.
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from collections import Counter
 from collections.abc import Callable, Sequence
 
@@ -58,6 +59,7 @@ from payme.game.bots import (
     completing,
     discard_candidates,
     known_in_hand,
+    unseen_counts,
 )
 from payme.game.evaluation import (
     Hand,
@@ -65,12 +67,88 @@ from payme.game.evaluation import (
     best_lay_off_points,
     go_out_discards,
     layout,
+    layout_code,
+    layout_codes,
 )
 from payme.game.generations import BOT_GENERATION
 from payme.game.view import PayMeView, SeatView, narrow
 from payme.melds import Meld
 from payme.rulesets import Ruleset
 from payme.words import short_label
+
+
+def _by_card(kind: tuple[Card, int]) -> int:
+    return kind[0].index
+
+
+_RANKED = [c.rank is not None for c in CARDS]
+"""Whether each card (by index) has a rank."""
+Pairs = tuple[tuple[int, int, int], ...]
+"""The pairs of a deadwood (:func:`_pairs_in`)."""
+_TABLES: dict[
+    tuple[int, int], tuple[Ruleset, list[bool], list[int], list[bool], dict[bytes, Pairs]]
+] = {}
+_SHAPES_HELD = 1 << 15
+"""Deadwoods whose pairs are kept for a rule set and cards dealt (then they are dropped)."""
+
+
+def _card_tables(
+    rules: Ruleset, dealt: int
+) -> tuple[list[bool], list[int], list[bool], dict[bytes, Pairs]]:
+    """Under ``rules`` with ``dealt`` cards dealt, for each card (by index): whether it is
+    wild, the points it scores and whether it is natural (a rank, not wild); and the pairs
+    of the deadwoods met so far (:func:`_pairs_in`).  Made once: keyed by the rule set's
+    identity, which is kept, as a rule set hashes slowly."""
+    known = _TABLES.get((id(rules), dealt))
+    if known is None or known[0] is not rules:
+        if len(_TABLES) >= 256:
+            _TABLES.clear()
+        wild = [rules.is_wild(c, dealt) for c in CARDS]
+        known = _TABLES[id(rules), dealt] = (
+            rules,
+            wild,
+            [rules.card_points(c, dealt) for c in CARDS],
+            [ranked and not w for ranked, w in zip(_RANKED, wild, strict=True)],
+            {},
+        )
+    return known[1], known[2], known[3], known[4]
+
+
+def _pairs_in(dead: bytes, natural: list[bool]) -> Pairs:
+    """The pairs :meth:`Outlook.pair_savings` sums for a deadwood of these card indices,
+    in its order: for each, the places of its two cards in the deadwood and the pair as
+    ``a * _KINDS + b``."""
+    places = [p for p, i in enumerate(dead) if natural[i]]
+    found = []
+    for x, pa in enumerate(places):
+        row = dead[pa] * _KINDS
+        for pb in places[x + 1 :]:
+            if _RELATED[row + dead[pb]]:
+                found.append((pa, pb, row + dead[pb]))
+    return tuple(found)
+
+
+_NEEDS: dict[bool, Callable[[int, int], tuple[int, ...]]] = {}
+
+
+def _needs_table(rules: Ruleset) -> Callable[[int, int], tuple[int, ...]]:
+    """For two natural cards (by index): the indices of the cards that complete them
+    (:func:`~payme.game.bots.completing`, in its order), remembered (it depends on the
+    rule set only through ``set_distinct_suits``)."""
+    distinct = bool(rules.set_distinct_suits)
+    known = _NEEDS.get(distinct)
+    if known is None:
+        found: dict[int, tuple[int, ...]] = {}
+
+        def needs(a: int, b: int) -> tuple[int, ...]:
+            key = a * _KINDS + b
+            need = found.get(key)
+            if need is None:
+                need = found[key] = tuple(c.index for c in completing(CARDS[a], CARDS[b], rules))
+            return need
+
+        known = _NEEDS[distinct] = needs
+    return known
 
 
 def search_cost(hand: Hand, rules: Ruleset, dealt: int) -> int:
@@ -83,17 +161,19 @@ def search_cost(hand: Hand, rules: Ruleset, dealt: int) -> int:
     >>> search_cost(parse_hand("KS KH JK 5D"), rules("family"), 13)
     10
     """
-    wilds = sum(1 for c in hand if rules.is_wild(c, dealt))
+    wild = _card_tables(rules, dealt)[0]
+    wilds = sum(1 for c in hand if wild[c.index])
     return 1 + wilds * wilds
 
 
 class Outlook:
     """What the next draw may bring a hand, over a seat's unseen cards.
 
-    ``unseen`` counts each kind of card the seat has not seen; the next stock card is
-    equally likely to be any one of them.  ``per_draw`` bounds the work of weighing one
-    hand's next draw (in the units of :meth:`cost`): beyond it, an even spread of the cards
-    that may meld stands for them all.
+    ``unseen`` counts each kind of card the seat has not seen (a ``Counter`` of cards, or
+    the copies of each card by index, as :func:`~payme.game.bots.unseen_counts` gives
+    them); the next stock card is equally likely to be any one of them.  ``per_draw``
+    bounds the work of weighing one hand's next draw (in the units of :meth:`cost`):
+    beyond it, an even spread of the cards that may meld stands for them all.
     """
 
     MIN_SAMPLE = 6
@@ -103,27 +183,50 @@ class Outlook:
         self,
         rules: Ruleset,
         dealt: int,
-        unseen: Counter[Card],
+        unseen: Counter[Card] | list[int],
         hazard: float,
         per_draw: int = 100,
         pair_weight: float = 1.0,
     ) -> None:
         self.rules = rules
         self.dealt = dealt
-        self.kinds = sorted(unseen.items())
-        self.total = sum(unseen.values())
+        if isinstance(unseen, list):  # copies by card index (payme.game.bots.unseen_counts)
+            self.kinds = [(CARDS[i], n) for i, n in enumerate(unseen) if n]
+        else:
+            self.kinds = sorted(unseen.items(), key=_by_card)
+        self.total = total = sum(n for _, n in self.kinds)
         self.hazard = hazard
         self.pair_weight = pair_weight
-        self.wild = {c: rules.is_wild(c, dealt) for c, _ in self.kinds}
-        # A natural card for pair_savings, by index: one with a rank that is not wild among
-        # the unseen kinds (a kind none of which is unseen counts as natural there).
-        self._natural = [c.rank is not None and not self.wild.get(c) for c in CARDS]
-        self.points = {c: rules.card_points(c, dealt) for c, _ in self.kinds}
+        # By card index, from tables made once per rule set and cards dealt (a decision
+        # builds an outlook, and cards hash and rule sets answer slowly): each kind's
+        # copies unseen, whether it is wild and unseen (a wild kind none of which is unseen
+        # counts as not wild here), and a natural card for pair_savings (one with a rank
+        # that is not wild among the unseen kinds).
+        wild, self._points, natural_in_rules, shapes = _card_tables(rules, dealt)
+        counts = [0] * _KINDS
+        unseen_wild = [False] * _KINDS
+        natural = _RANKED.copy()
+        wilds = 0
+        for card, n in self.kinds:
+            i = card.index
+            counts[i] = n
+            if wild[i]:
+                unseen_wild[i] = True
+                natural[i] = False
+                wilds += n
+        self._counts, self._wild, self._natural = counts, unseen_wild, natural
+        self._wild_mask = sum(1 << i for i, w in enumerate(unseen_wild) if w)
+        # Which pairs of a deadwood count depends on the cards alone when every wild kind
+        # with a rank has a copy unseen (it is not natural here, as in the rules): then the
+        # pairs found are shared with every such outlook of the rule set and cards dealt.
+        self._shapes = shapes if natural == natural_in_rules else None
+        self._needs = _needs_table(rules)
         self._draws: dict[Hand, tuple[float, float]] = {}
         self._pairs: dict[bytes, float] = {}  # by the deadwood's card indices
         self._pair_terms: dict[int, float] = {}
-        self.counts = dict(unseen)
-        self.wild_share = sum(n for c, n in self.kinds if self.wild[c]) / max(1, self.total)
+        self._outs: dict[int, float] = {}  # out_chance of two natural cards, by their pair
+        self._kepts: dict[bytes, float] = {}  # kept, by the best layout's code
+        self.wild_share = wilds / max(1, total)
         self.per_draw = per_draw
         self.sampled: set[Hand] = set()
         """Hands whose next draw was weighed over a sample of the cards that may meld."""
@@ -138,35 +241,59 @@ class Outlook:
     def kept(self, hand: Hand) -> float:
         """What a hand of ``dealt + 1`` cards is worth after it goes out (0) or throws the
         deadwood card whose loss leaves the best hand (:meth:`estimate`)."""
-        pts, dead = layout(hand, self.rules, self.dealt)
-        if len(dead) <= 1:
-            return 0.0
-        points = self.points_of
+        return self._kept(layout_code(bytes([c.index for c in hand]), self.rules, self.dealt))
+
+    def _kept(self, code: bytes) -> float:
+        """:meth:`kept` of a hand whose best layout is ``code`` (``scored_code(points,
+        deadwood)``, :mod:`payme.codes`): it depends on nothing else, and many hands share
+        one (a drawn card that joins a meld leaves the deadwood as it was)."""
+        if len(code) <= 3:
+            return 0.0  # one deadwood card or none: it goes out
+        known = self._kepts.get(code)
+        if known is None:
+            known = self._kepts[code] = self._kept_of(code)
+        return known
+
+    def _kept_of(self, code: bytes) -> float:
+        # By card index: :meth:`estimate` of each hand left after throwing one deadwood
+        # card (the first copy of each kind), worked out here with the same floats.
+        pts = code[0] << 8 | code[1]
+        dead = code[2:]
+        points = self._points
+        best = float("inf")
         if len(dead) <= 3:
-            return min(
-                self.estimate(pts - points(card), _without(dead, card)) for card in set(dead)
-            )
+            stay = 1.0 - self.hazard
+            for j, i in enumerate(dead):
+                if dead.index(i) != j:
+                    continue  # a second copy: the same hand as the first
+                left = pts - points[i]
+                value = (
+                    left * (1.0 - stay * self._out_chance(dead[:j] + dead[j + 1 :]))
+                    if left
+                    else 0.0
+                )
+                if value < best:
+                    best = value
+            return best
         # Three or more cards left after the throw: :meth:`estimate`'s pair savings, worked
         # out here with the same floats (this runs some 35,000 times in a slow decision).
         factor = (1.0 - self.hazard) * self.pair_weight
         pairs = self._pairs
-        indices = bytes([c.index for c in dead])
         terms: list[tuple[int, int, float]] | None = None
-        best = float("inf")
-        for j, card in enumerate(dead):
-            if indices.index(indices[j]) != j:
+        for j, i in enumerate(dead):
+            if dead.index(i) != j:
                 continue  # a second copy: the same hand as the first
-            left = pts - points(card)
+            left = pts - points[i]
             if not left:
                 value = 0.0
             else:
-                key = indices[:j] + indices[j + 1 :]
+                key = dead[:j] + dead[j + 1 :]
                 saved = pairs.get(key)
                 if saved is None:
                     # The pairs of the deadwood less this card, summed in pair_savings'
                     # order: the same float.
                     if terms is None:
-                        terms = self._pair_terms_of(indices)
+                        terms = self._pair_terms_of(dead)
                     saved = 0.0
                     for a, b, term in terms:
                         if a != j and b != j:
@@ -180,23 +307,26 @@ class Outlook:
     def _pair_terms_of(self, indices: bytes) -> list[tuple[int, int, float]]:
         """The terms :meth:`pair_savings` sums for a deadwood of these card indices, in its
         order, each with the places of its two cards in the deadwood."""
-        natural, related, known = self._natural, _RELATED, self._pair_terms
-        places = [p for p, i in enumerate(indices) if natural[i]]
+        shapes = self._shapes
+        shape = None if shapes is None else shapes.get(indices)
+        if shape is None:
+            shape = _pairs_in(indices, self._natural)
+            if shapes is not None:
+                if len(shapes) >= _SHAPES_HELD:
+                    shapes.clear()
+                shapes[indices] = shape
+        known = self._pair_terms
         found: list[tuple[int, int, float]] = []
-        for x, pa in enumerate(places):
-            row = indices[pa] * _KINDS
-            for pb in places[x + 1 :]:
-                b = indices[pb]
-                if related[row + b]:
-                    term = known.get(row + b)
-                    found.append(
-                        (pa, pb, self._pair_saving(indices[pa], b) if term is None else term)
-                    )
+        for pa, pb, pair in shape:
+            term = known.get(pair)
+            found.append(
+                (pa, pb, self._pair_saving(pair // _KINDS, pair % _KINDS) if term is None else term)
+            )
         return found
 
     def points_of(self, card: Card) -> int:
-        known = self.points.get(card)
-        return self.rules.card_points(card, self.dealt) if known is None else known
+        """The points ``card`` scores in the deadwood."""
+        return self._points[card.index]
 
     def estimate(self, pts: int, dead: Hand) -> float:
         """A quick worth of a hand of ``dealt`` cards holding ``pts`` points in its deadwood
@@ -262,12 +392,11 @@ class Outlook:
         key = a * _KINDS + b
         known = self._pair_terms.get(key)
         if known is None:
-            first, second = CARDS[a], CARDS[b]
-            counts, wild, total = self.counts, self.wild, self.total
-            need = completing(first, second, self.rules)
-            n = sum(counts.get(c, 0) for c in need if not wild.get(c))
+            counts, wild, total = self._counts, self._wild, self.total
+            need = self._needs(a, b)
+            n = sum(counts[c] for c in need if not wild[c])
             share = n / total + self.wild_share if total and need else 0.0
-            points = self.points_of(first) + self.points_of(second)
+            points = self._points[a] + self._points[b]
             known = self._pair_terms[key] = share * points
         return known
 
@@ -276,6 +405,10 @@ class Outlook:
         out, counted from the pair it holds: a card completing two deadwood cards into a
         set or a run, or a wild card.  One card left needs a card that extends a meld (only
         wild cards are counted); three or more seldom go out in one draw (counted as 0)."""
+        return self._out_chance(bytes([c.index for c in dead]))
+
+    def _out_chance(self, dead: bytes) -> float:
+        """:meth:`out_chance` of a deadwood given by its cards' indices."""
         if not dead:
             return 1.0
         if len(dead) > 2 or not self.total:
@@ -284,32 +417,40 @@ class Outlook:
         if len(dead) == 1:
             return wilds
         a, b = dead
-        if a.rank is None or b.rank is None or self.wild.get(a) or self.wild.get(b):
+        natural = self._natural
+        if not (natural[a] and natural[b]):
             return wilds
-        need = completing(a, b, self.rules)
-        counts = self.counts
-        return wilds + sum(counts.get(c, 0) for c in need if not self.wild.get(c)) / self.total
+        key = a * _KINDS + b
+        known = self._outs.get(key)
+        if known is None:
+            counts, wild = self._counts, self._wild
+            need = self._needs(a, b)
+            known = self._outs[key] = (
+                wilds + sum(counts[c] for c in need if not wild[c]) / self.total
+            )
+        return known
 
     def may_meld(self, hand: Hand) -> Callable[[Card], bool]:
         """A quick test of whether a card could join a meld with cards of ``hand`` (never a
         false no): it is wild, or the hand holds a natural card of its rank or of its suit
         within two ranks, or two wild cards to make a meld with it."""
-        rules, dealt = self.rules, self.dealt
-        ranks: set[int] = set()
-        near: set[tuple[str | None, int]] = set()
-        wilds = sum(1 for c in hand if rules.is_wild(c, dealt))
-        if wilds >= 2 and not rules.wild_at_most_half:
-            return lambda card: True  # the card and two wild cards make a meld
+        mask = self._may_meld_mask(hand)
+        return lambda card: bool(mask >> card.index & 1)
+
+    def _may_meld_mask(self, hand: Hand) -> int:
+        """:meth:`may_meld` as a mask of card indices: the unseen wild cards, and the cards
+        of the rank of a card of the hand or of its suit within two ranks (three with two
+        wild cards held)."""
+        wild_card = _card_tables(self.rules, self.dealt)[0]
+        wilds = sum(1 for c in hand if wild_card[c.index])
+        if wilds >= 2 and not self.rules.wild_at_most_half:
+            return _ALL_CARDS  # the card and two wild cards make a meld
         # Two wild cards bridge a gap of three ranks (5♥ + two wild cards + 8♥).
-        reach = (-3, -2, -1, 1, 2, 3) if wilds >= 2 else (-2, -1, 1, 2)
+        near = _NEAR_3 if wilds >= 2 else _NEAR_2
+        mask = self._wild_mask
         for c in hand:
-            if c.rank is not None:
-                ranks.add(c.rank)
-                near.update((c.suit, c.rank + d) for d in reach)
-        wild = self.wild
-        return lambda card: (
-            wild.get(card, False) or card.rank in ranks or (card.suit, card.rank) in near
-        )
+            mask |= near[c.index]
+        return mask
 
     def draw(self, hand: Hand) -> tuple[float, float]:
         """For a hand of ``dealt`` cards: the expected points held after the next draw and a
@@ -330,6 +471,8 @@ class Outlook:
         pts, dead = layout(hand, rules, dealt)
         if not self.total:
             return float(pts), 0.0
+        if not dead:
+            return 0.0, 1.0  # every card melds: throw the new one and go out
         here = self.estimate(pts, dead)
         # A card that melds with nothing either goes back (the hand stays) or takes the
         # place of a deadwood card; with three or more deadwood cards left that counts
@@ -337,7 +480,7 @@ class Outlook:
         swaps = [(pts - self.points_of(w), _without(dead, w)) for w in set(dead)]
         if len(dead) > 3:
             swaps = [min(swaps, key=lambda s: s[0])]
-        may_meld = self.may_meld(hand)
+        may_meld = self._may_meld_mask(hand)
         expect = 0.0
         outs = 0.0
         melding: list[tuple[Card, int]] = []
@@ -349,13 +492,11 @@ class Outlook:
             for p, d in swaps
         ]
         for card, n in self.kinds:
-            if not dead:
-                continue  # every card melds: throw the new one and go out
-            if may_meld(card):
+            bit = 1 << card.index
+            if may_meld & bit:
                 melding.append((card, n))
                 continue
-            add = self.points[card]
-            bit = 1 << card.index
+            add = self._points[card.index]
             values = [
                 self.estimate(p + add, (*d, card))
                 if near & bit
@@ -363,14 +504,22 @@ class Outlook:
                 for p, d, saved, near in plain
             ]
             expect += n * min(here, *values)
-        if not dead:
-            return 0.0, 1.0
         tried = self._sample(hand, melding)
         if tried:
             # The cards tried stand for every card that may meld (evenly spread over them).
             scale = sum(n for _, n in melding) / sum(n for _, n in tried)
+            key = bytes([c.index for c in hand])
+            code_of, kepts = layout_codes(rules, dealt), self._kepts
             for card, n in tried:
-                value = self.kept(_with(hand, card))
+                # The hand with the card, by card index in order (as sorted cards are).
+                i = card.index
+                at = bisect_right(key, i)
+                code = code_of(key[:at] + _BYTES[i] + key[at:])
+                if len(code) <= 3:
+                    value = 0.0  # one deadwood card or none: it goes out
+                else:
+                    known = kepts.get(code)
+                    value = self._kept(code) if known is None else known
                 if value == 0.0:
                     outs += n * scale  # it goes out
                 expect += n * scale * value
@@ -397,8 +546,8 @@ class Outlook:
         seed's game the same on any machine."""
         if hand in self._draws or not layout(hand, self.rules, self.dealt)[1]:
             return 0
-        may_meld = self.may_meld(hand)
-        melding = [(card, n) for card, n in self.kinds if may_meld(card)]
+        may_meld = self._may_meld_mask(hand)
+        melding = [(card, n) for card, n in self.kinds if may_meld >> card.index & 1]
         return len(self._sample(hand, melding)) * self.cost(hand)
 
     def worth(self, hand: Hand) -> float:
@@ -515,7 +664,7 @@ class ExpertBot(StrongBot):
         return Outlook(
             view.rules,
             view.dealt,
-            self._unseen(view),
+            unseen_counts(view),
             self.HAZARD,
             self.PER_DRAW,
             self.BIG_PAIR_WEIGHT if view.dealt >= self.BIG_HAND else self.PAIR_WEIGHT,
@@ -903,6 +1052,29 @@ def _related(a: Card, b: Card) -> bool:
 
 
 _KINDS = len(CARDS)
+_BYTES = [bytes((i,)) for i in range(_KINDS)]
+"""Each card index as one byte."""
+_ALL_CARDS = (1 << _KINDS) - 1
+
+
+def _near_mask(card: Card, reach: int) -> int:
+    """The cards of ``card``'s rank, and of its suit within ``reach`` ranks (none for a
+    card without a rank), as a mask of card indices."""
+    rank = card.rank
+    if rank is None:
+        return 0
+    return sum(
+        1 << c.index
+        for c in CARDS
+        if c.rank == rank
+        or (c.suit == card.suit and c.rank is not None and 0 < abs(c.rank - rank) <= reach)
+    )
+
+
+_NEAR_2 = [_near_mask(c, 2) for c in CARDS]
+"""For each card (by index), :meth:`Outlook.may_meld`'s cards for it, as a mask."""
+_NEAR_3 = [_near_mask(c, 3) for c in CARDS]
+"""The same with two wild cards held (a gap of three ranks bridged)."""
 _RELATED = [_related(a, b) for a in CARDS for b in CARDS]
 """``_RELATED[a.index * _KINDS + b.index]``: :func:`_related` looked up, not worked out."""
 _RELATED_TO = [sum(1 << b.index for b in CARDS if _related(a, b)) for a in CARDS]
