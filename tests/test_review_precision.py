@@ -90,3 +90,58 @@ def test_a_review_is_shown_at_once_and_refined() -> None:
     ys._memo.clear()
     again = review_game("denexa", 3, ("greedy", "greedy"), 8, moves, most=256, workers=1)
     assert [d.as_dict() for d in again.decisions] == [d.as_dict() for d in final.decisions]
+
+
+@pytest.mark.parametrize("workers", ["1", "2"])
+def test_the_play_page_shows_the_review_at_once_and_refines_it(
+    workers: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """On the kernel's event loop: How am I doing? draws the board before any deal is
+    played, with a progress line; the measures then come in while the loop stays free
+    (a tick of the loop runs between two parts), and the last drawing has every cost
+    measured and no progress line; closing the review stops the measuring.  In one process
+    (as in the browser's Python) and spread over two."""
+    import asyncio
+
+    monkeypatch.setenv("PAYME_REVIEW_WORKERS", workers)
+    from payme.widgets.play import PlayPage
+
+    moves = _scripted_moves("denexa", 3, 8, hands=3)
+    page = PlayPage()
+    page.apply_query(
+        {"rules": "denexa", "players": "3", "bots": "greedy", "seed": "8", "moves": ".".join(moves)}
+    )
+    page.review_deals = 256
+
+    async def play() -> tuple[dict[str, object], int, dict[str, object]]:
+        ys._memo.clear()
+        page.show_review()
+        first = dict(page.review_board.data)
+        ticks = 0
+        assert page.review_task is not None
+        while not page.review_task.done():
+            await asyncio.sleep(0)
+            ticks += 1
+        return first, ticks, dict(page.review_board.data)
+
+    first, ticks, last = asyncio.run(play())
+    assert str(first["progress"]).startswith("Measuring decision 1 of ")
+    decisions = first["decisions"]
+    assert isinstance(decisions, list) and any(d["pending"] for d in decisions)
+    assert ticks > 10  # the page had its turn between the parts
+    assert last["progress"] is None
+    final = last["decisions"]
+    assert isinstance(final, list) and not any(d["pending"] for d in final)
+    # The same numbers as the review taken at once.
+    ys._memo.clear()
+    review = review_game("denexa", 3, ("greedy", "greedy"), 8, moves, most=256, workers=1)
+    assert [d["cost"] for d in final] == [d.cost for d in review.decisions]
+
+    async def close() -> bool:
+        ys._memo.clear()
+        page.show_review()
+        await asyncio.sleep(0)
+        page._close_review()
+        return page.review_task is None and page._review_run is None
+
+    assert asyncio.run(close())
