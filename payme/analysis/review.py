@@ -206,7 +206,9 @@ class Decision:
             f"The strongest bot: {_lower(self.best_words)}, {_value(m.best, self.unit)}."
         )
         how = _precision_words(m, self.unit)
-        if self.cost:
+        if self.cost and m.running:
+            verdict = f"So far yours costs {_amount(self.cost, self.unit)}."
+        elif self.cost:
             verdict = f"Yours cost {_amount(self.cost, self.unit)}."
         elif m.loss < -m.error:
             verdict = f"Yours measured {_amount(-m.loss, self.unit)} better than the bot's."

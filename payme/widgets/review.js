@@ -151,7 +151,7 @@ function render({ model, el: host }) {
       onclick: () => { index = i; stepped = true; draw(); root.focus(); } }));
     root.append(
       summary(data),
-      data.progress ? el("p", { class: "pm-rv-progress", role: "status", text: data.progress }) : null,
+      ...(data.progress ? [el("p", { class: "pm-rv-progress", role: "status", text: data.progress })] : []),
       el("div", { class: "pm-rv-dots" }, marks),
       nav,
       el("div", { class: "pm-rv-decision", "data-index": String(index), "data-grade": d.grade,

@@ -80,6 +80,7 @@ def test_the_review_board_steps_with_the_keyboard_and_shows_the_engines_position
     board = page.locator(REVIEW)
     expect(board.locator(".pm-rv-decision")).to_be_visible(timeout=180_000)
     expect(board.locator(".pm-rv-progress")).to_have_count(0, timeout=600_000)
+    assert "null" not in board.inner_text()
     dots = board.locator(".pm-rv-dot")
     expect(dots).to_have_count(len(review.decisions))
     # The chart and the grade table say the review's numbers.
@@ -148,6 +149,8 @@ def test_the_review_is_shown_at_once_and_refined_under_a_progress_line(
     page.keyboard.press("ArrowLeft" if at else "ArrowRight")
     expect(shown).not_to_have_attribute("data-index", str(at))
     expect(progress).to_contain_text(re.compile(r"±\d+\.\d so far"), timeout=120_000)
+    SHOTS.mkdir(exist_ok=True)
+    board.screenshot(path=str(SHOTS / "review-measuring.png"))
     expect(progress).to_have_count(0, timeout=600_000)
     assert board.locator(".pm-rv-pending").count() == 0
     index = review.decisions.index(sampled[0])
