@@ -483,8 +483,8 @@ class ReviewRun:
         return all(run.done for run in self.runs.values())
 
     def review(self) -> Review:
-        """The review with every measure as it stands (:attr:`Measure.running` while it is
-        taken)."""
+        """The review with every measure as it stands
+        (:attr:`~payme.analysis.yardstick.Measure.running` while it is taken)."""
         decisions = tuple(
             d if i not in self.runs else replace(d, measured=self.runs[i].result())
             for i, d in enumerate(self._decisions)

@@ -6,7 +6,7 @@ deals are seeded one by one, so the measure is the same with any number of worke
 
 How many: :func:`workers` — ``PAYME_REVIEW_WORKERS`` when set (the app's bound, see
 docs/review.md), else the cores this process may use (as a simulation's,
-:func:`payme.analysis.simulate.default_workers`); always 1 where no process can be started
+``payme.analysis.simulate.default_workers``); always 1 where no process can be started
 (Python in the browser).  The pool is started the first time it is needed ("forkserver": a worker
 is not a copy of a kernel with its threads) and kept for the process's life.
 

@@ -21,9 +21,11 @@ How it is estimated:
 * **Common random numbers.**  Both moves meet the very same deals, the same shuffles and the
   same bots, so the *difference* between them is measured far more precisely than either
   value alone: a deal where anyone would lose costs both moves alike.
-* **Enough deals.**  Deals come in batches of :data:`BATCH`, from :data:`MIN_DEALS` on, until
-  the difference is known to within its :attr:`Yardstick.tolerance` (the half-width of its 95%
-  confidence interval: ±0.5 point in Pay Me), or :attr:`Yardstick.most` deals are spent; the
+* **Enough deals.**  Deals are played in runs up to checkpoints (:class:`Measuring`), from
+  :data:`MIN_DEALS` on, until the difference is known to within its
+  :attr:`Yardstick.tolerance` (the half-width of its 95% confidence interval: ±0.5 point in
+  Pay Me), or :attr:`Yardstick.most` deals are spent (:data:`MOST_DEALS`); the runs may be
+  spread over worker processes (:mod:`payme.analysis.workers`) with the same result.  The
   error reached is kept with the measure, and a move is charged only when the best move is
   better by more than that error.
 
@@ -60,6 +62,7 @@ __all__ = [
     "CONTINUATION",
     "GRADE_BOUNDS",
     "MIN_DEALS",
+    "MOST_DEALS",
     "Measure",
     "Measuring",
     "Yardstick",
