@@ -49,6 +49,9 @@ nitpick_ignore_regex = [
     ("py:class", r"(payme\.widgets\.play\.)?PlayPage"),
     # A return type the simulation's module keeps out of its __all__ (so out of the reference).
     ("py:class", r"payme\.analysis\.simulate\.Batches"),
+    # The standard library's process pool; the review's tuple of a run of deals (an alias).
+    ("py:class", r"(concurrent\.futures(\.process)?\.)?(ProcessPoolExecutor|Future)"),
+    ("py:class", r"(payme\.analysis\.yardstick\.)?PairsTask"),
 ]
 
 html_theme = "alabaster"

@@ -531,7 +531,14 @@ def build_parser() -> argparse.ArgumentParser:
         "--deals",
         type=_positive,
         default=None,
-        help="deals sampled at most per decision (default 512)",
+        help="deals sampled at most per decision (default 8192: enough for ±0.5 point)",
+    )
+    p.add_argument(
+        "--workers",
+        type=_positive,
+        default=None,
+        help="processes to spread the deals over (default: every core; the review is the "
+        "same with any number)",
     )
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.set_defaults(run=_cmd_review)

@@ -349,8 +349,9 @@ def run_review(args: argparse.Namespace, stdout: IO[str]) -> int:
     gen_text = args.gen if args.gen is not None else query.get("gen")
     generation = FIRST_GENERATION if gen_text is None else check_generation(gen_text, "gen")
     review = review_game(
-        rules, players, bots, seed, moves, position=position, most=args.deals, generation=generation
-    )
+        rules, players, bots, seed, moves, position=position, most=args.deals,
+        generation=generation, workers=getattr(args, "workers", None),
+    )  # fmt: skip
     stdout.write(review.to_json() if args.json else review_text(review))
     stdout.write("\n")
     return 0

@@ -26,15 +26,16 @@ from __future__ import annotations
 import json
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
-from payme.analysis.yardstick import GRADE_BOUNDS, Measure, Yardstick, measure, yardstick
+from payme.analysis.yardstick import GRADE_BOUNDS, Measure, Yardstick, yardstick
 from payme.cards import Card
 from payme.game.actions import Action, Discard, Draw, GoOut, LayOff
 from payme.game.generations import BOT_GENERATION
 
 if TYPE_CHECKING:
+    from payme.analysis.yardstick import Measuring
     from payme.play.session import PlaySession
 
 __all__ = [
@@ -43,6 +44,7 @@ __all__ = [
     "Decision",
     "GameReview",
     "Review",
+    "ReviewRun",
     "grade_of",
     "review_game",
     "review_text",
@@ -168,10 +170,20 @@ class Decision:
         return grade_of(self.cost)
 
     @property
+    def pending(self) -> bool:
+        """Whether its measure is still being taken (its numbers are those so far)."""
+        return self.measured is not None and self.measured.running
+
+    @property
     def headline(self) -> str:
         """One line: the decision, your move and the bot's, and what it cost."""
         if self.agrees:
             return f"{self.your_words}: the strongest bot's move too."
+        if self.pending:
+            return (
+                f"{self.your_words}: being measured against the strongest bot's "
+                f"{_lower(self.best_words)}."
+            )
         if not self.cost:
             return f"{self.your_words}: as good as the strongest bot's {_lower(self.best_words)}."
         article = "an" if self.grade[0] in "aeiou" else "a"
@@ -187,12 +199,16 @@ class Decision:
             return " ".join(self.notes)
         m = self.measured
         assert m is not None
+        if not m.deals:
+            return "Being measured: no deals played yet."
         values = (
             f"You: {_lower(self.your_words)}, {_value(m.yours, self.unit)}. "
             f"The strongest bot: {_lower(self.best_words)}, {_value(m.best, self.unit)}."
         )
         how = _precision_words(m, self.unit)
-        if self.cost:
+        if self.cost and m.running:
+            verdict = f"So far yours costs {_amount(self.cost, self.unit)}."
+        elif self.cost:
             verdict = f"Yours cost {_amount(self.cost, self.unit)}."
         elif m.loss < -m.error:
             verdict = f"Yours measured {_amount(-m.loss, self.unit)} better than the bot's."
@@ -217,6 +233,7 @@ class Decision:
             "deals": None if self.measured is None else self.measured.deals,
             "precise": None if self.measured is None else self.measured.reached,
             "exact": None if self.measured is None else self.measured.exact,
+            "pending": self.pending,
             "cost": self.cost,
             "grade": self.grade,
             "headline": self.headline,
@@ -377,49 +394,139 @@ def review_game(
     position: str | None = None,
     most: int | None = None,
     generation: int = BOT_GENERATION,
+    workers: int | None = None,
 ) -> Review:
     """Replay a Play game and review each of your decisions (see the module).
 
     ``rules``, ``players``, ``bots`` (one per other seat, or one for all), ``seed``,
     ``moves``, ``position`` and ``generation`` are the Play page's URL values (the
     bots replay their moves as the bots of that generation chose them).  ``most`` bounds the deals
-    sampled per decision (default: the yardstick's own bound).  A move the game refuses is a
-    ``ValueError`` naming it.
+    sampled per decision (default: the yardstick's own bound); ``workers``: the processes the
+    deals are spread over (default :func:`payme.analysis.workers.workers`; the review is the
+    same with any number).  A move the game refuses is a ``ValueError`` naming it.
     """
-    from payme.game import advise
-    from payme.play.session import YOU, PlaySession, parse_move
+    run = ReviewRun(
+        rules, players, bots, seed, moves, position=position, most=most, generation=generation
+    )
+    return run.measure(workers)
 
-    session = PlaySession(rules, players, bots, seed, position, generation)
-    game = session.game
-    stick = yardstick(game)
-    decisions: list[Decision] = []
-    turn, hand = 0, 0
-    for number, token in enumerate(moves):
-        action = parse_move(token, YOU, session.rules, session.game.dealt)
-        if action is None:
-            session.next_hand()
-            continue
-        verdict = session.game.can(action)
-        if not verdict.ok:
-            why = session.words(verdict.reason)
-            raise ValueError(f"move {number + 1} ({token}) was refused: {why}")
-        legal = session.legal()
-        now = int(getattr(session.game, "hand_number", 1))
-        if now != hand:
-            hand, turn = now, 0
-        turn += isinstance(action, Draw)  # a turn starts with its draw
-        best = advise(session.view(), legal, seed).action
-        decisions.append(
-            _decide(
-                session, stick, number, tuple(moves[:number]), now, max(turn, 1), action, best, most
+
+class ReviewRun:
+    """A review being measured: the decisions at once (:meth:`review`, their measures so
+    far), then each differing decision's measure a part at a time (:meth:`next_run`), so a
+    page can show the board at once and refine the costs as the measures come in.
+
+    The order: every measure is taken first to its first checkpoint (a rough cost for each
+    decision in a few hundredths of a second each), then each in turn to its end.
+
+    >>> run = ReviewRun("denexa", 2, ("greedy",), 4, ["s", "d3H"])
+    >>> run.done, run.progress()
+    (True, 'Every decision measured.')
+    """
+
+    def __init__(
+        self,
+        rules: str,
+        players: int,
+        bots: Sequence[str],
+        seed: int,
+        moves: Sequence[str],
+        *,
+        position: str | None = None,
+        most: int | None = None,
+        generation: int = BOT_GENERATION,
+    ) -> None:
+        from payme.analysis.yardstick import Measuring, fork
+        from payme.game import advise
+        from payme.play.session import YOU, PlaySession, parse_move
+
+        session = PlaySession(rules, players, bots, seed, position, generation)
+        stick = yardstick(session.game)
+        decisions: list[Decision] = []
+        self.runs: dict[int, Measuring] = {}
+        """The measure of each differing decision, by its index in the decisions."""
+        turn, hand = 0, 0
+        for number, token in enumerate(moves):
+            action = parse_move(token, YOU, session.rules, session.game.dealt)
+            if action is None:
+                session.next_hand()
+                continue
+            verdict = session.game.can(action)
+            if not verdict.ok:
+                why = session.words(verdict.reason)
+                raise ValueError(f"move {number + 1} ({token}) was refused: {why}")
+            legal = session.legal()
+            now = int(getattr(session.game, "hand_number", 1))
+            if now != hand:
+                hand, turn = now, 0
+            turn += isinstance(action, Draw)  # a turn starts with its draw
+            best = advise(session.view(), legal, seed).action
+            if action != best:
+                self.runs[len(decisions)] = Measuring(
+                    fork(session.game), 0, action, best, session.bot_names,
+                    seed=session.seed * 1009 + number, most=most,
+                )  # fmt: skip
+            decisions.append(
+                _decide(
+                    session, stick, number, tuple(moves[:number]), now, max(turn, 1), action, best
+                )
             )
+            session.act(action)
+        self._decisions = decisions
+        self._review = Review(
+            (), stick, session.rules.name, session.players, tuple(session.bot_names), seed,
+            position, tuple(session.names), most or 0, session.generation,
+        )  # fmt: skip
+
+    @property
+    def done(self) -> bool:
+        return all(run.done for run in self.runs.values())
+
+    def review(self) -> Review:
+        """The review with every measure as it stands
+        (:attr:`~payme.analysis.yardstick.Measure.running` while it is taken)."""
+        decisions = tuple(
+            d if i not in self.runs else replace(d, measured=self.runs[i].result())
+            for i, d in enumerate(self._decisions)
         )
-        session.act(action)
-    return Review(
-        tuple(decisions), stick, session.rules.name, session.players,
-        tuple(session.bot_names), seed, position, tuple(session.names), most or 0,
-        session.generation,
-    )  # fmt: skip
+        return replace(self._review, decisions=decisions)
+
+    def next_run(self) -> Measuring | None:
+        """The measure to take further next (``None`` when all are taken)."""
+        from payme.analysis.yardstick import MIN_DEALS
+
+        waiting = [run for run in self.runs.values() if not run.done]
+        rough = [run for run in waiting if run.deals < MIN_DEALS]
+        return (rough or waiting)[0] if waiting else None
+
+    def progress(self) -> str:
+        """Where the measuring stands, in a player's words ("Measuring decision 7 of 12,
+        ±0.8 so far.")."""
+        run = self.next_run()
+        if run is None:
+            return "Every decision measured."
+        order = list(self.runs.values())
+        at = next(i for i, r in enumerate(order) if r is run) + 1
+        so_far = run.result()
+        aim = f"{run.stick.tolerance:g}"
+        if not so_far.deals or so_far.error == float("inf"):
+            return f"Measuring decision {at} of {len(order)} (aiming at ±{aim})…"
+        return (
+            f"Measuring decision {at} of {len(order)}: {so_far.deals:,} deals, "
+            f"±{so_far.error:.1f} so far (aiming at ±{aim})…"
+        )
+
+    def measure(self, workers: int | None = None) -> Review:
+        """Take every measure to its end, the deals spread over ``workers`` processes (default
+        :func:`payme.analysis.workers.workers`), and give the review."""
+        from payme.analysis import workers as pool
+
+        count = pool.workers() if workers is None else workers
+        while not self.done:
+            waiting = [run for run in self.runs.values() if not run.done]
+            for run, pairs in zip(waiting, pool.play_all(waiting, count), strict=True):
+                run.add(pairs)
+        return self.review()
 
 
 def _decide(
@@ -431,16 +538,9 @@ def _decide(
     turn: int,
     yours: Action,
     best: Action,
-    most: int | None,
 ) -> Decision:
     kind = _kind(yours, best)
     board = _board(session)
-    measured = None
-    if yours != best:
-        measured = measure(
-            session.game, 0, yours, best, session.bot_names,
-            seed=session.seed * 1009 + number, most=most,
-        )  # fmt: skip
     layouts = spots = None
     if kind == "layout":
         layouts, spots = _layouts(session, yours, best)
@@ -455,7 +555,7 @@ def _decide(
         your_words=session.describe(yours),
         best_words=session.describe(best),
         board=board,
-        measured=measured,
+        measured=None,
         unit=stick.unit,
         notes=tuple(_notes(session, yours, best, kind, spots)),
         layouts=layouts,
@@ -680,6 +780,9 @@ def _precision_words(m: Measure, unit: str) -> str:
     if m.exact:
         return "Exact: nothing was left hidden."
     over = f"{m.deals:,} deals of the cards you had not seen"
+    if m.running:
+        aim = f"{m.tolerance:g}" + ("" if unit == "points" else " percentage points")
+        return f"Being measured: {over} so far, to ±{m.error:.1f} (aiming at ±{aim})."
     if not m.error:
         return f"Every one of {over} gave the same difference."
     aim = f"{m.tolerance:g}" + ("" if unit == "points" else " percentage points")
@@ -728,9 +831,10 @@ def review_text(review: Review) -> str:
     lines = [
         f"Game review: {review.rules}, {review.players} players, seed {review.seed}.",
         f"Yardstick: {stick.words}; each difference measured over the same deals for both "
-        f"moves, to ±{stick.tolerance:g} where at most {review.deals_bound} deals reach it "
-        f"(after {min(stick.settle, review.deals_bound)}, sampling stops once more deals "
-        "could not change the grade); the error reached is given with each.",
+        f"moves, to ±{stick.tolerance:g} within {review.deals_bound:,} deals at most (past "
+        f"{min(stick.settle, review.deals_bound)}, sampling stops short of it only where "
+        "that bound could not reach it and more deals could not change the grade); the "
+        "deals and the error reached are given with each.",
         "Grades: best (nothing charged), good (< 2), inaccuracy (2-5), mistake (5-10), "
         "blunder (10 or more).",
         "",

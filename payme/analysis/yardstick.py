@@ -21,9 +21,11 @@ How it is estimated:
 * **Common random numbers.**  Both moves meet the very same deals, the same shuffles and the
   same bots, so the *difference* between them is measured far more precisely than either
   value alone: a deal where anyone would lose costs both moves alike.
-* **Enough deals.**  Deals come in batches of :data:`BATCH`, from :data:`MIN_DEALS` on, until
-  the difference is known to within its :attr:`Yardstick.tolerance` (the half-width of its 95%
-  confidence interval: ±0.5 point in Pay Me), or :attr:`Yardstick.most` deals are spent; the
+* **Enough deals.**  Deals are played in runs up to checkpoints (:class:`Measuring`), from
+  :data:`MIN_DEALS` on, until the difference is known to within its
+  :attr:`Yardstick.tolerance` (the half-width of its 95% confidence interval: ±0.5 point in
+  Pay Me), or :attr:`Yardstick.most` deals are spent (:data:`MOST_DEALS`); the runs may be
+  spread over worker processes (:mod:`payme.analysis.workers`) with the same result.  The
   error reached is kept with the measure, and a move is charged only when the best move is
   better by more than that error.
 
@@ -60,9 +62,12 @@ __all__ = [
     "CONTINUATION",
     "GRADE_BOUNDS",
     "MIN_DEALS",
+    "MOST_DEALS",
     "Measure",
+    "Measuring",
     "Yardstick",
     "measure",
+    "play_pairs",
     "play_to_the_end",
     "redeal",
     "settled",
@@ -97,18 +102,23 @@ class Yardstick:
     """The yardstick in a player's words."""
     settle: int = 128
     """Deals after which sampling stops short of :attr:`tolerance` when more deals could
-    not change the verdict (:func:`settled`: the whole interval in one grade)."""
+    not change the verdict (:func:`settled`: the whole interval in one grade) *and* the
+    tolerance is out of reach within :attr:`most` deals at the spread seen."""
 
     def loss(self, yours: float, best: float) -> float:
         """How much worse ``yours`` is than ``best`` (negative: better)."""
         return yours - best if self.lower_is_better else best - yours
 
 
+MOST_DEALS = 8192
+"""Deals sampled at most for one decision by default: ±0.5 point at the largest spread seen
+in the benchmark's decisions (22 points per deal: 7,700 deals)."""
+
 POINTS_MARGIN = Yardstick(
     "points",
     True,
     0.5,
-    512,
+    MOST_DEALS,
     "the penalty points you pay in the hand less the average the others pay "
     "(lower is better), over deals of the cards you had not seen",
 )
@@ -116,7 +126,7 @@ WIN_CHANCE = Yardstick(
     "% win chance",
     False,
     5.0,
-    512,
+    MOST_DEALS,
     "your chance of winning the game, over deals of the cards you had not seen",
 )
 
@@ -144,6 +154,8 @@ class Measure:
     """The half-width the sampling aimed at (the yardstick's)."""
     most: int = 0
     """The deals it could sample at most (0: exact)."""
+    running: bool = False
+    """Whether sampling goes on (a measure so far, shown while a review is refined)."""
 
     @property
     def reached(self) -> bool:
@@ -357,6 +369,178 @@ _memo: RecentMemo[bytes] = RecentMemo(4096)
 "How am I doing?" and then the end-of-game review, measures each decision once)."""
 
 
+class Measuring:
+    """Two moves being measured over the same deals, a part at a time (:func:`measure` runs
+    one to its end; a review on a page shows each measure so far and refines it).
+
+    The deals are played in runs that end at *checkpoints*; only there is the error looked
+    at and the next checkpoint chosen, so the deals played, and the measure, are the same
+    however the runs are cut into parts (one at a time, or spread over processes):
+
+    * the first checkpoint is at :data:`MIN_DEALS`; sampling stops at a checkpoint where the
+      95% half-width of the difference is within the yardstick's tolerance, where ``most``
+      deals are spent, or (from :attr:`Yardstick.settle` deals on) where the tolerance is out
+      of reach within ``most`` deals at the spread seen and more deals could not change the
+      grade (:func:`settled`);
+    * otherwise the next checkpoint is where the spread seen says the tolerance is reached
+      (rounded up to a :data:`BATCH`), but no more than twice the deals so far (a spread
+      read off a few deals can be far off) and at least a batch more.
+
+    >>> from payme.game import new_game
+    >>> g = new_game("denexa", players=2, seed=3)
+    >>> moves = (Draw(0, "stock"), Draw(0, "discard"))
+    >>> run = Measuring(g, 0, *moves, ("greedy",), seed=2, most=64)
+    >>> run.pending()
+    range(0, 32)
+    >>> while not run.done:
+    ...     run.add(run.play(run.pending()[:8]))
+    >>> _memo.clear()  # the same measure again, taken at once
+    >>> run.result() == measure(g, 0, *moves, ("greedy",), seed=2, most=64)
+    True
+    """
+
+    def __init__(
+        self,
+        game: Game,
+        seat: int,
+        yours: Action,
+        best: Action,
+        bots: Sequence[str],
+        *,
+        seed: int = 0,
+        most: int | None = None,
+    ) -> None:
+        import struct
+
+        self.stick = stick = yardstick(game)
+        self.game, self.seat, self.yours, self.best = game, seat, yours, best
+        self.bots, self.seed = tuple(bots), seed
+        self.most = stick.most if most is None else most
+        self.exact = not hidden(game, seat)
+        self.key = repr(
+            (game.to_position(), seat, yours, best, self.bots, seed, self.most)
+        ).encode()
+        self.mine: list[float] = []
+        self.theirs: list[float] = []
+        self._goal = 1 if self.exact else min(MIN_DEALS, max(2, self.most))
+        self._found: Measure | None = None
+        known = _memo.get(self.key)
+        if known is not None:
+            y, b, e, d, x = struct.unpack("dddi?", known)
+            self._found = self._measure(y, b, e, d, x)
+
+    def _measure(
+        self,
+        yours: float,
+        best: float,
+        error: float,
+        deals: int,
+        exact: bool,
+        running: bool = False,
+    ) -> Measure:
+        stick = self.stick
+        return Measure(
+            yours, best, error, deals, exact, self.seed, stick.lower_is_better,
+            stick.tolerance, self.most, running,
+        )  # fmt: skip
+
+    @property
+    def done(self) -> bool:
+        return self._found is not None
+
+    @property
+    def deals(self) -> int:
+        """Deals played so far (of a finished measure: the deals it used)."""
+        return self._found.deals if self._found is not None else len(self.mine)
+
+    def pending(self) -> range:
+        """The deals to play before the next checkpoint (empty when done)."""
+        if self._found is not None:
+            return range(0)
+        return range(len(self.mine), self._goal)
+
+    def play(self, deals: range) -> list[tuple[float, float]]:
+        """Both moves' values on each of ``deals`` (see :func:`play_pairs`)."""
+        return play_pairs(self.task(deals))
+
+    def task(self, deals: range) -> PairsTask:
+        """What :func:`play_pairs` needs to play ``deals`` (picklable: for another process)."""
+        return (self.game, self.seat, self.yours, self.best, self.bots, self.seed,
+                deals.start, deals.stop, self.exact)  # fmt: skip
+
+    def add(self, pairs: Sequence[tuple[float, float]]) -> None:
+        """Record the values of the next ``len(pairs)`` deals (in order); at a checkpoint,
+        stop or choose the next one."""
+        if self._found is not None or len(self.mine) + len(pairs) > self._goal:
+            raise ValueError("more deals than the measure asked for")
+        for a, b in pairs:
+            self.mine.append(a)
+            self.theirs.append(b)
+        if len(self.mine) == self._goal:
+            self._checkpoint()
+
+    def _checkpoint(self) -> None:
+        import struct
+
+        n, stick = len(self.mine), self.stick
+        diffs = [a - b for a, b in zip(self.mine, self.theirs, strict=True)]
+        error = 0.0 if self.exact else _half_width(diffs)
+        loss = sum(diffs) / n * (1 if stick.lower_is_better else -1)
+        need = _needed(n, error, stick)
+        stop = (
+            self.exact
+            or error <= stick.tolerance
+            or n >= self.most
+            or (n >= stick.settle and need > self.most and settled(loss, error))
+        )
+        if not stop:
+            ahead = math.ceil(need * 1.05 / BATCH) * BATCH
+            self._goal = min(self.most, max(n + BATCH, min(2 * n, ahead)))
+            return
+        found = self._measure(sum(self.mine) / n, sum(self.theirs) / n, error, n, self.exact)
+        _memo.put(self.key, struct.pack("dddi?", found.yours, found.best, error, n, self.exact))
+        self._found = found
+
+    def result(self) -> Measure:
+        """The measure: the finished one, or the one so far (:attr:`Measure.running`; its
+        error infinite before two deals)."""
+        if self._found is not None:
+            return self._found
+        n = len(self.mine)
+        if not n:
+            return self._measure(0.0, 0.0, math.inf, 0, self.exact, running=True)
+        diffs = [a - b for a, b in zip(self.mine, self.theirs, strict=True)]
+        return self._measure(
+            sum(self.mine) / n, sum(self.theirs) / n, _half_width(diffs), n, self.exact, True
+        )
+
+    def run(self, workers: int = 1) -> Measure:
+        """Play to the end (the runs spread over ``workers`` processes,
+        :mod:`payme.analysis.workers`) and give the measure."""
+        from payme.analysis.workers import play_all
+
+        while not self.done:
+            self.add(play_all([self], workers)[0])
+        return self.result()
+
+
+PairsTask = tuple["Game", int, Action, Action, tuple[str, ...], int, int, int, bool]
+"""A run of deals to play: game, seat, your move, the best move, the bots, the measure's
+seed, the first deal and the deal after the last, exact."""
+
+
+def play_pairs(task: PairsTask) -> list[tuple[float, float]]:
+    """Both moves' values on each deal of ``task`` (a module-level function: a worker
+    process plays it)."""
+    game, seat, yours, best, bots, seed, start, stop, exact = task
+    pairs = []
+    for i in range(start, stop):
+        s = deal_seed(seed, i)
+        pairs.append((one_deal(game, seat, yours, bots, s, exact),
+                      one_deal(game, seat, best, bots, s, exact)))  # fmt: skip
+    return pairs
+
+
 def measure(
     game: Game,
     seat: int,
@@ -366,47 +550,12 @@ def measure(
     *,
     seed: int = 0,
     most: int | None = None,
+    workers: int = 1,
 ) -> Measure:
     """``yours`` and ``best`` (both legal for ``seat`` to move in ``game``) measured over the
-    same deals (see the module).  ``bots``: the bots in the other seats, in seat order."""
-    import struct
-
-    stick = yardstick(game)
-    most = stick.most if most is None else most
-    key = repr((game.to_position(), seat, yours, best, tuple(bots), seed, most)).encode()
-    known = _memo.get(key)
-    if known is not None:
-        y, b, e, d, x = struct.unpack("dddi?", known)
-        return Measure(y, b, e, d, x, seed, stick.lower_is_better, stick.tolerance, most)
-    mine: list[float] = []
-    theirs: list[float] = []
-    exact = not hidden(game, seat)
-    i = 0
-    while True:
-        for _ in range(1 if exact else BATCH):
-            s = deal_seed(seed, i)
-            mine.append(one_deal(game, seat, yours, bots, s, exact))
-            theirs.append(one_deal(game, seat, best, bots, s, exact))
-            i += 1
-        if exact or i < MIN_DEALS:
-            if exact:
-                break
-            continue
-        diffs = [a - b for a, b in zip(mine, theirs, strict=True)]
-        error = _half_width(diffs)
-        if error <= stick.tolerance or i >= most:
-            break
-        loss = sum(diffs) / i * (1 if stick.lower_is_better else -1)
-        if i >= stick.settle and settled(loss, error) and _needed(i, error, stick) > most:
-            break  # the aim is out of reach within the bound, and the grade is known
-    n = len(mine)
-    error = 0.0 if exact else _half_width([a - b for a, b in zip(mine, theirs, strict=True)])
-    found = Measure(
-        sum(mine) / n, sum(theirs) / n, error, n, exact, seed, stick.lower_is_better,
-        stick.tolerance, most,
-    )  # fmt: skip
-    _memo.put(key, struct.pack("dddi?", found.yours, found.best, error, n, exact))
-    return found
+    same deals (see the module and :class:`Measuring`).  ``bots``: the bots in the other
+    seats, in seat order; ``workers``: the processes to spread the deals over."""
+    return Measuring(game, seat, yours, best, bots, seed=seed, most=most).run(workers)
 
 
 def value_over_deals(

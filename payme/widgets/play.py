@@ -21,7 +21,7 @@ from __future__ import annotations
 import random
 import re
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import urlencode
 
 from payme.cards import Card, parse_card
@@ -33,7 +33,20 @@ from payme.play.session import YOU, PlaySession, bot_word
 from payme.rulesets import PRESETS
 from payme.words import label, seat_names
 
+if TYPE_CHECKING:
+    import asyncio
+
+    from payme.analysis.review import ReviewRun
+
 __all__ = ["HOW_TO_PLAY", "YOU", "PlayPage", "PlaySession", "merge_order"]
+
+REVIEW_STEP = 8
+"""Deals a review measures at a time in the browser's Python (one process: the page answers
+between two steps; 16 play-outs, a few tenths of a second there)."""
+REVIEW_PART = 256
+"""Deals a worker process measures at a time for the review on show (a second or so)."""
+REVIEW_REDRAW_S = 1.0
+"""How often the review on show is redrawn while its measures are refined."""
 
 __getattr__ = renamed(
     "payme.widgets.play",
@@ -139,6 +152,11 @@ class PlayPage:
         # (_build_review), so the page's first render carries none of them.
         self.review_box = w.VBox(layout=w.Layout(display="none"))
         self.review_box.add_class("payme-play-review-box")
+        self._review_run: ReviewRun | None = None
+        self.review_deals: int | None = None
+        """Deals measured at most per decision in the review (``None``: the yardstick's)."""
+        self.review_task: asyncio.Task[None] | None = None
+        """The review's measuring on the kernel's event loop (``None`` when none goes on)."""
         self.scores_view = w.HTML()
         self.scores_view.add_class("payme-play-scores")
 
@@ -702,23 +720,83 @@ class PlayPage:
     def show_review(self) -> None:
         """The game review so far, right above the table: your decisions next to the
         strongest bot's, and the board of each decision's position (the end of the game and
-        How am I doing? both open it)."""
-        from payme.analysis.review import review_game
-        from payme.display.review import review_html
+        How am I doing? both open it).
+
+        The board is shown at once; on the kernel's event loop each decision is then
+        measured a part at a time (:class:`~payme.analysis.review.ReviewRun`), its deals
+        spread over the worker processes (:mod:`payme.analysis.workers`; one process in
+        the browser's Python), and the costs shown are refined as the measures come in,
+        under a progress line.  The page answers clicks meanwhile.  Without a running event
+        loop (plain Python) every measure is taken before this returns."""
+        import asyncio
+
+        from payme.analysis.review import ReviewRun
 
         session = self._need_session()
         self._build_review()
-        review = review_game(
+        self._stop_review()
+        run = ReviewRun(
             session.rules.name, session.players, session.bot_names, session.seed, session.moves,
-            position=session.position, generation=session.generation,
+            position=session.position, generation=session.generation, most=self.review_deals,
         )  # fmt: skip
+        self._review_run = run
         title = "How you played" if session.over else "How you are doing so far"
         self.review_title.value = f"<h2>{title}</h2>"
-        # The board shows the summary (grades, chart); below it, the costliest decisions.
-        self.review_view.value = review_html(review, self.query_for, summary=False)
-        self.review_board.show(review, self.query_for)
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            loop = None
+        if loop is None:
+            run.measure()
+        self._draw_review(run)
         self.review_box.layout.display = None
         self.refresh()
+        if not run.done and loop is not None:
+            self.review_task = loop.create_task(self._refine_review(run))
+
+    def _draw_review(self, run: ReviewRun) -> None:
+        """The review as its measures stand, with the progress line while they are taken."""
+        from payme.display.review import review_html
+
+        review = run.review()
+        # The board shows the summary (grades, chart); below it, the costliest decisions.
+        self.review_view.value = review_html(review, self.query_for, summary=False)
+        progress = None if run.done else run.progress()
+        self.review_board.show(review, self.query_for, progress=progress)
+
+    async def _refine_review(self, run: ReviewRun) -> None:
+        """Take ``run``'s measures a part at a time, the page redrawn about once a second
+        and after each decision; it ends when the review is closed or asked for again."""
+        import asyncio
+        import time
+
+        from payme.analysis import workers
+
+        count = workers.workers()
+        drawn = time.monotonic()
+        while self._review_run is run and (step := run.next_run()) is not None:
+            if count > 1:
+                parts = workers.parts(step, count, largest=REVIEW_PART)[:count]
+                futures = workers.submit(parts, count)
+                done = await asyncio.gather(*(asyncio.wrap_future(f) for f in futures))
+                pairs = [pair for part in done for pair in part]
+            else:
+                # One process (Python in the browser): a few deals, then the page's turn.
+                pairs = step.play(step.pending()[:REVIEW_STEP])
+                await asyncio.sleep(0)
+            if self._review_run is not run:
+                return
+            step.add(pairs)
+            if step.done or run.done or time.monotonic() - drawn > REVIEW_REDRAW_S:
+                self._draw_review(run)
+                drawn = time.monotonic()
+
+    def _stop_review(self) -> None:
+        """Stop measuring the review on show (its finished measures stay remembered)."""
+        self._review_run = None
+        if self.review_task is not None:
+            self.review_task.cancel()
+            self.review_task = None
 
     def _review_gesture(self, _gesture: dict[str, Any]) -> None:
         """Review my game, from the final screen: the review opens above the table, and the
@@ -727,6 +805,7 @@ class PlayPage:
 
     def _close_review(self) -> None:
         """The review is of the moves made when it was asked for: it goes with the next."""
+        self._stop_review()
         self.review_box.layout.display = "none"
         if self.review_box.children:
             self.review_view.value = ""

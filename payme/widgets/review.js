@@ -16,7 +16,8 @@ function render({ model, el: host }) {
   const root = el("div", { class: "pm-rv", tabindex: "0", "aria-label": "Game review" });
   host.append(root);
   let index = 0;
-  let shownData = null;
+  let shownId = null;
+  let stepped = false; // whether the player chose a decision in this review
 
   const card = (key, marks = []) => {
     const face = (model.get("faces") || {})[key];
@@ -118,10 +119,14 @@ function render({ model, el: host }) {
   function draw() {
     const data = model.get("data") || {};
     const decisions = data.decisions || [];
-    if (data !== shownData) {
-      shownData = data;
+    // A review opens at its costliest decision, and follows it while the costs are refined
+    // (measured further) until the player steps to another one.
+    if (data.id !== shownId || !stepped) {
+      if (data.id !== shownId) stepped = false;
+      shownId = data.id;
       index = Math.min(Math.max(0, data.start || 0), Math.max(0, decisions.length - 1));
     }
+    index = Math.min(index, Math.max(0, decisions.length - 1));
     root.replaceChildren();
     if (!decisions.length) {
       root.append(el("p", { text: "No decisions to review yet." }));
@@ -137,18 +142,23 @@ function render({ model, el: host }) {
     const nav = el("div", { class: "pm-rv-nav" }, prev, where, next,
       d.link ? el("a", { class: "pm-rv-play", href: "?" + d.link, target: "_blank", rel: "noopener",
         text: "Play on from here" }) : null);
+    const word = (x) => x.pending ? "Being measured" : GRADE_WORDS[x.grade];
     const marks = decisions.map((x, i) => el("button", {
-      class: "pm-rv-dot pm-rv-g-" + x.grade + (i === index ? " pm-rv-here" : ""), type: "button",
-      title: "Hand " + x.hand + ", turn " + x.turn + ": " + GRADE_WORDS[x.grade],
-      "aria-label": "Decision " + (i + 1) + ": " + GRADE_WORDS[x.grade],
-      onclick: () => { index = i; draw(); root.focus(); } }));
+      class: "pm-rv-dot pm-rv-g-" + x.grade + (x.pending ? " pm-rv-pending" : "") +
+        (i === index ? " pm-rv-here" : ""), type: "button",
+      title: "Hand " + x.hand + ", turn " + x.turn + ": " + word(x),
+      "aria-label": "Decision " + (i + 1) + ": " + word(x),
+      onclick: () => { index = i; stepped = true; draw(); root.focus(); } }));
     root.append(
       summary(data),
+      ...(data.progress ? [el("p", { class: "pm-rv-progress", role: "status", text: data.progress })] : []),
       el("div", { class: "pm-rv-dots" }, marks),
       nav,
-      el("div", { class: "pm-rv-decision", "data-index": String(index), "data-grade": d.grade },
+      el("div", { class: "pm-rv-decision", "data-index": String(index), "data-grade": d.grade,
+        "data-pending": d.pending ? "true" : "false" },
         el("p", { class: "pm-rv-headline" },
-          el("span", { class: "pm-rv-badge pm-rv-g-" + d.grade, text: GRADE_WORDS[d.grade] }), " ",
+          el("span", { class: "pm-rv-badge pm-rv-g-" + d.grade + (d.pending ? " pm-rv-pending" : ""),
+            text: d.pending ? "Measuring…" : GRADE_WORDS[d.grade] }), " ",
           el("span", { text: d.headline })),
         d.agrees ? null : el("p", { class: "pm-rv-explanation", text: d.explanation }),
         board(d)),
@@ -158,6 +168,7 @@ function render({ model, el: host }) {
   function step(delta) {
     const decisions = (model.get("data") || {}).decisions || [];
     const to = Math.min(Math.max(0, index + delta), decisions.length - 1);
+    stepped = true;
     if (to !== index) {
       index = to;
       draw();

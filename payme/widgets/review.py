@@ -43,12 +43,22 @@ class ReviewBoard(anywidget.AnyWidget):
     data = traitlets.Dict().tag(sync=True)
     faces = traitlets.Dict().tag(sync=True)
 
-    def show(self, review: Review, link: Callable[[Sequence[str]], str] | None = None) -> None:
+    def show(
+        self,
+        review: Review,
+        link: Callable[[Sequence[str]], str] | None = None,
+        progress: str | None = None,
+    ) -> None:
         """Draw ``review``; ``link(moves)`` gives the Play URL query of the position after
-        your first ``moves`` (no "Play on from here" without it)."""
-        faces: dict[str, list[str]] = {}
-        self.data = review_state(review, link, faces)
-        self.faces = faces
+        your first ``moves`` (no "Play on from here" without it); ``progress``: how the
+        measuring stands while the costs are refined (the same review drawn again keeps the
+        decision on show)."""
+        faces: dict[str, list[str]] = dict(self.faces)
+        state = review_state(review, link, faces)
+        state["progress"] = progress
+        if faces != self.faces:
+            self.faces = faces
+        self.data = state
 
 
 def review_state(
@@ -85,6 +95,7 @@ def review_state(
             "grade": d.grade,
             "cost": d.cost,
             "agrees": d.agrees,
+            "pending": d.pending,
             "headline": d.headline,
             "explanation": d.explanation,
             "your_words": d.your_words,
@@ -111,6 +122,9 @@ def review_state(
         (i for i, d in enumerate(review.decisions) if d.cost > 0 and d in review.mistakes(1)), 0
     )
     return {
+        "id": "|".join(
+            [review.rules, str(review.seed), *(".".join(d.before) for d in review.decisions[-1:])]
+        ),
         "unit": review.unit,
         "yardstick": review.stick.words,
         "tolerance": review.stick.tolerance,

@@ -9,6 +9,7 @@ the melds on the table, replayed from the moves before it.
 from __future__ import annotations
 
 import random
+import re
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
@@ -38,12 +39,12 @@ def _last_hand_position(seed: int) -> str:
     return game.to_position()
 
 
-def _game() -> tuple[str, list[str]]:
+def _game(strays_seed: int = 2) -> tuple[str, list[str]]:
     from payme.play.session import PlaySession
 
     position = _last_hand_position(5)
     session = PlaySession("denexa", 2, ("greedy",), 5, position)
-    rng = random.Random(2)
+    rng = random.Random(strays_seed)
     strays = 0
     while not session.over:
         legal = session.legal()
@@ -78,6 +79,8 @@ def test_the_review_board_steps_with_the_keyboard_and_shows_the_engines_position
     page.locator("button.payme-play-review-button").click()
     board = page.locator(REVIEW)
     expect(board.locator(".pm-rv-decision")).to_be_visible(timeout=180_000)
+    expect(board.locator(".pm-rv-progress")).to_have_count(0, timeout=600_000)
+    assert "null" not in board.inner_text()
     dots = board.locator(".pm-rv-dot")
     expect(dots).to_have_count(len(review.decisions))
     # The chart and the grade table say the review's numbers.
@@ -116,6 +119,48 @@ def test_the_review_board_steps_with_the_keyboard_and_shows_the_engines_position
     assert page_errors == []
 
 
+def test_the_review_is_shown_at_once_and_refined_under_a_progress_line(
+    open_page: Any, page_errors: list[str]
+) -> None:
+    """A stray discard whose cost takes some 700 deals to measure to ±0.5: the board comes
+    at once with that decision marked as being measured, a progress line says which decision
+    and how precisely so far, the page answers the keyboard meanwhile, and at the end the
+    line goes and the board shows the review's own numbers."""
+    from payme.analysis.review import review_game
+
+    position, moves = _game(4)
+    review = review_game("denexa", 2, ("greedy",), 5, moves, position=position)
+    sampled = [d for d in review.decisions if d.measured and not d.measured.exact]
+    assert sampled and sampled[0].measured is not None and sampled[0].measured.deals > 256
+    query = (
+        f"rules=denexa&players=2&bots=greedy&seed=5&position={quote(position)}"
+        f"&moves={'.'.join(moves)}"
+    )
+    page = open_page("play", query=query, ready=".pm-table .pm-panel")
+    page.locator("button.payme-play-review-button").click()
+    board = page.locator(REVIEW)
+    progress = board.locator(".pm-rv-progress")
+    expect(progress).to_contain_text(re.compile(r"Measuring decision [12] of 2"), timeout=120_000)
+    expect(board.locator(".pm-rv-dot.pm-rv-pending").first).to_be_visible()
+    # The page answers while the costs are measured: a step forth and back.
+    board.focus()
+    shown = board.locator(".pm-rv-decision")
+    at = int(str(shown.get_attribute("data-index")))
+    page.keyboard.press("ArrowLeft" if at else "ArrowRight")
+    expect(shown).not_to_have_attribute("data-index", str(at))
+    expect(progress).to_contain_text(re.compile(r"±\d+\.\d so far"), timeout=120_000)
+    SHOTS.mkdir(exist_ok=True)
+    board.screenshot(path=str(SHOTS / "review-measuring.png"))
+    expect(progress).to_have_count(0, timeout=600_000)
+    assert board.locator(".pm-rv-pending").count() == 0
+    index = review.decisions.index(sampled[0])
+    board.locator(".pm-rv-dot").nth(index).click()
+    expect(shown).to_have_attribute("data-index", str(index))
+    expect(shown).to_have_attribute("data-grade", sampled[0].grade)
+    expect(shown.locator(".pm-rv-explanation")).to_have_text(sampled[0].explanation)
+    assert page_errors == []
+
+
 def test_review_screenshots(open_page: Any, page: Any, page_errors: list[str]) -> None:
     """The review at desktop and phone sizes, kept in docs/screenshots for a look."""
     from payme.analysis.review import review_game
@@ -133,6 +178,7 @@ def test_review_screenshots(open_page: Any, page: Any, page_errors: list[str]) -
         page.locator("button.payme-play-review-button").click()
         board = page.locator(REVIEW)
         expect(board.locator(".pm-rv-decision")).to_be_visible(timeout=180_000)
+        expect(board.locator(".pm-rv-progress")).to_have_count(0, timeout=600_000)
         if worst:
             expect(board.locator(".pm-rv-decision")).to_have_attribute(
                 "data-index", str(review.decisions.index(worst[0]))
