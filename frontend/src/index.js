@@ -75,13 +75,19 @@ class PageManager extends ManagerBase {
   }
 }
 
-// One cell output, drawn in place of the script tag that carries it.
-async function render(manager, script) {
-  const out = JSON.parse(script.textContent);
-  const node = document.createElement("div");
-  node.className = "lm-Widget jp-OutputArea-output";
-  script.replaceWith(node);
-  await output.renderOutput(out, node, manager);
+// The page's cell outputs: each drawn in place of the script tag that carries it.
+function outputs() {
+  return [...document.querySelectorAll(OUTPUT)].map((script) => {
+    const out = JSON.parse(script.textContent);
+    const node = document.createElement("div");
+    node.className = "lm-Widget jp-OutputArea-output";
+    script.replaceWith(node);
+    return { out, node };
+  });
+}
+
+function showsWidget(out) {
+  return Boolean(out.data && out.data[WIDGET_VIEW]);
 }
 
 function config() {
@@ -90,6 +96,12 @@ function config() {
 }
 
 async function start() {
+  // What needs no kernel (HTML, text) shows at once; the widgets once their state is here.
+  const found = outputs();
+  for (const { out, node } of found.filter(({ out }) => !showsWidget(out))) {
+    output.renderOutput(out, node, null);
+  }
+  const widgets = found.filter(({ out }) => showsWidget(out));
   const page = config();
   const baseUrl = page.baseUrl || "/";
   const kernelId = page.kernelId;
@@ -108,8 +120,7 @@ async function start() {
   const manager = new PageManager(kernel);
   output.setKernel(kernel);
   await manager._loadFromKernel();
-  const scripts = [...document.querySelectorAll(OUTPUT)];
-  await Promise.all(scripts.map((script) => render(manager, script)));
+  await Promise.all(widgets.map(({ out, node }) => output.renderOutput(out, node, manager)));
 }
 
 function whenParsed() {

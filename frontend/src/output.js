@@ -41,7 +41,9 @@ export async function renderOutput(out, node, manager) {
     return;
   }
   if (out.output_type === "error") {
-    text(node, `${out.ename}: ${out.evalue}`, "application/vnd.jupyter.stderr");
+    // A traceback, when the server shows them, without its terminal colours.
+    const traceback = (out.traceback || []).join("\n").replace(/\x1b\[[0-9;]*m/g, "");
+    text(node, traceback || `${out.ename}: ${out.evalue}`, "application/vnd.jupyter.stderr");
     return;
   }
   const data = out.data || {};
