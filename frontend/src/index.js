@@ -109,6 +109,8 @@ async function start() {
   const kernel = new KernelConnection({
     model: { id: kernelId, name: "python3" },
     serverSettings,
+    // No subshell per comm target (the server lets a page send only widget messages).
+    commsOverSubshells: "disabled",
   });
   window.addEventListener("beforeunload", () => {
     const form = new FormData();
