@@ -27,11 +27,11 @@ from __future__ import annotations
 
 from typing import Any
 
-__all__ = ["DEFAULT", "FRONT_ENDS", "choose", "current", "install"]
+__all__ = ["DEFAULT_FRONT_END", "FRONT_ENDS", "add_to_templates", "choose", "current"]
 
 FRONT_ENDS = ("lite", "voila")
-DEFAULT = "lite"
-_chosen = DEFAULT
+DEFAULT_FRONT_END = "lite"
+_chosen = DEFAULT_FRONT_END
 
 
 def choose(name: str) -> None:
@@ -51,7 +51,7 @@ def _set_variable(environment: Any) -> None:
     environment.globals["payme_front_end"] = current()
 
 
-def install() -> None:
+def add_to_templates() -> None:
     """Give every Voilà exporter's Jinja environment ``payme_front_end`` (with
     :func:`payme.app.jinja_cache.install`, which the server calls)."""
     from payme.app.jinja_cache import add_setup

@@ -245,7 +245,7 @@ def make_app_class() -> type:
     from payme.app.sockets import MAX_FRAME_BYTES, kernel_socket_handler
     from payme.app.spare import SPARE_KERNELS, SparePool
 
-    pages_front_end.install()  # the payme template reads which front end to load
+    pages_front_end.add_to_templates()  # the payme template reads which front end to load
     cache_templates()  # templates compiled once per server, not per page view
     page_handler, alive_handler = budget_handlers(TornadoVoilaHandler)
     socket_handler = kernel_socket_handler()
@@ -314,7 +314,7 @@ def make_app_class() -> type:
 
         front_end = Enum(
             pages_front_end.FRONT_ENDS,
-            default_value=pages_front_end.DEFAULT,
+            default_value=pages_front_end.DEFAULT_FRONT_END,
             config=True,
             help="The pages' front end: 'lite', payme's own (static/lite, built from "
             "frontend/), or 'voila', Voilà's JupyterLab-based one (see payme.app.front_end).",
