@@ -13,10 +13,10 @@ the payme template reads it as ``payme_front_end``.
 
 >>> FRONT_ENDS
 ('lite', 'voila')
->>> choose("voila"); current()
-'voila'
->>> choose("lite"); current()
-'lite'
+>>> choose("voila"), current()
+('voila', 'voila')
+>>> choose("lite"), current()
+('lite', 'lite')
 >>> choose("react")
 Traceback (most recent call last):
 ...
@@ -25,21 +25,27 @@ ValueError: unknown front end 'react': choose one of lite, voila
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
-__all__ = ["DEFAULT_FRONT_END", "FRONT_ENDS", "add_to_templates", "choose", "current"]
+__all__ = ["BUNDLE", "DEFAULT_FRONT_END", "FRONT_ENDS", "add_to_templates", "choose", "current"]
 
 FRONT_ENDS = ("lite", "voila")
 DEFAULT_FRONT_END = "lite"
+# The light front end's script (absent from the pure-Python wheel, which only a browser's
+# Python installs: see setup.py).
+BUNDLE = Path(__file__).resolve().parent / "static" / "lite" / "payme-lite.js"
 _chosen = DEFAULT_FRONT_END
 
 
-def choose(name: str) -> None:
-    """Serve the pages with the front end ``name`` (one of :data:`FRONT_ENDS`)."""
+def choose(name: str) -> str:
+    """Serve the pages with the front end ``name`` (one of :data:`FRONT_ENDS`); the one
+    chosen: Voilà's when ``name`` is ``lite`` but its script is not installed."""
     global _chosen
     if name not in FRONT_ENDS:
         raise ValueError(f"unknown front end {name!r}: choose one of {', '.join(FRONT_ENDS)}")
-    _chosen = name
+    _chosen = name if name != "lite" or BUNDLE.is_file() else "voila"
+    return _chosen
 
 
 def current() -> str:

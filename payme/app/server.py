@@ -322,7 +322,11 @@ def make_app_class() -> type:
 
         def init_settings(self) -> dict[str, Any]:
             settings: dict[str, Any] = super().init_settings()
-            pages_front_end.choose(self.front_end)
+            if pages_front_end.choose(self.front_end) != self.front_end:
+                self.log.warning(
+                    "payme: the light front end is not installed (%s): pages use Voilà's",
+                    pages_front_end.BUNDLE,
+                )
             settings["payme_allow_socket_without_origin"] = self.allow_socket_without_origin
             settings["websocket_max_message_size"] = MAX_FRAME_BYTES
             budget = KernelBudget(
