@@ -20,7 +20,7 @@ import "@jupyter-widgets/controls/css/widgets-base.css";
 import "./fontawesome.css";
 import "./page.css";
 
-const WIDGET_VIEW = "application/vnd.jupyter.widget-view+json";
+const { WIDGET_VIEW } = output;
 const OUTPUT = 'script[type="application/vnd.voila.cell-output+json"]';
 const modules = {
   "@jupyter-widgets/base": base,
@@ -105,6 +105,9 @@ async function start() {
   const page = config();
   const baseUrl = page.baseUrl || "/";
   const kernelId = page.kernelId;
+  if (!kernelId) {
+    return; // a page without a kernel (its render failed before one started)
+  }
   const serverSettings = ServerConnection.makeSettings({ baseUrl: new URL(baseUrl, location.href).href });
   const kernel = new KernelConnection({
     model: { id: kernelId, name: "python3" },
@@ -141,5 +144,3 @@ whenParsed()
     return start();
   })
   .catch((error) => console.error("The page could not connect to its game:", error));
-
-export { PageManager, WIDGET_VIEW };

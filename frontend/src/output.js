@@ -2,7 +2,7 @@
 // widgets and HTML, and a page's error or printout as plain text.
 import * as outputBase from "@jupyter-widgets/output";
 
-const WIDGET_VIEW = "application/vnd.jupyter.widget-view+json";
+export const WIDGET_VIEW = "application/vnd.jupyter.widget-view+json";
 let pageKernel = null;
 
 export function setKernel(kernel) {
