@@ -15,7 +15,7 @@ PYTEST_ARGS ?=
 PYTEST_ARGS_PURE ?=
 VOILA_ARGS ?=
 
-.PHONY: app test check lint typecheck pytest pytest-fast pytest-pure docs bench chromium clean static static-serve npm
+.PHONY: app test check lint typecheck pytest pytest-fast pytest-pure docs bench chromium clean static static-serve npm lite-js
 
 $(PY):
 	python3 -m venv $(VENV)
@@ -60,6 +60,12 @@ npm:
 # More Voilà options: make app VOILA_ARGS="--preheat_kernel=True --pool_size=1"
 app: $(STAMP)
 	$(PY) -m payme.app.server notebooks/ --port=$(PORT) --Voila.ip=$(HOST) $(VOILA_ARGS)
+
+# The pages' light front end (payme/app/static/lite/, committed: `make app` and the tests need
+# no npm) from frontend/ (its package.json and lock file pin every package; payme.app.front_end
+# says what it does).  Rebuild it after changing frontend/src or a pin.
+lite-js: npm
+	cd frontend && npm ci --no-audit --no-fund && node build.mjs
 
 # The app as a static site (Voici + Pyodide: Python runs in each visitor's browser) into
 # build/static/, from pinned versions in the package registries (static/build.py; the

@@ -59,6 +59,10 @@ class BuildPyWithNotebooks(build_py):
 
     def run(self) -> None:
         super().run()
+        if PURE:
+            # The browser's Python never serves pages: the served pages' front end
+            # (payme.app.front_end, 1.2 MB) stays out of the static site's download.
+            shutil.rmtree(Path(self.build_lib) / "payme" / "app" / "static" / "lite", True)
         source = HERE / "notebooks"
         if source.is_dir() and not self.editable_mode:
             target = Path(self.build_lib) / "payme" / "app" / "notebooks"

@@ -25,6 +25,12 @@ had run and the window's load event came (the phases before the front end starts
 ``--pages a,b`` limits the pages)::
 
     .venv/bin/python -m benchmarks.bench_app --compare /tmp/before --pages play,puzzles
+
+``--front-ends voila,lite`` serves the *before* side's pages with Voilà's own front end and
+the *after* side's with payme's light one (:mod:`payme.app.front_end`); without
+``--compare`` both sides are this checkout, so the two front ends are compared alone::
+
+    BENCH_APP_REPEATS=5 .venv/bin/python -m benchmarks.bench_app --front-ends voila,lite
 """
 
 from __future__ import annotations
@@ -297,8 +303,17 @@ def _counted_visit(browser: Any, server: VoilaServer, name: str) -> dict[str, fl
         context.close()
 
 
-def compare(other: Path, pages: list[str], repeats: int = REPEATS) -> str:
-    """A Markdown table: this checkout (*after*) against ``other`` (*before*), side by side."""
+def compare(
+    other: Path,
+    pages: list[str],
+    repeats: int = REPEATS,
+    front_ends: tuple[str | None, str | None] = (None, None),
+) -> str:
+    """A Markdown table: this checkout (*after*) against ``other`` (*before*), side by side.
+
+    ``front_ends`` names the front end each side's server gives its pages (``None``: its
+    default; see :mod:`payme.app.front_end`): ``other`` may then be this very checkout.
+    """
     from playwright.sync_api import sync_playwright
 
     here = Path(__file__).resolve().parents[1]
@@ -307,9 +322,11 @@ def compare(other: Path, pages: list[str], repeats: int = REPEATS) -> str:
         servers = {}
         saved = os.environ.get("PYTHONPATH")
         try:
-            for kind, root in (("before", other.resolve()), ("after", here)):
+            sides = (("before", other.resolve(), front_ends[0]), ("after", here, front_ends[1]))
+            for kind, root, front_end in sides:
                 os.environ["PYTHONPATH"] = str(root)  # its server and kernels import its payme
-                servers[kind] = VoilaServer(root / "notebooks", Path(tmp), defaults=True)
+                extra = [f"--PaymeVoila.front_end={front_end}"] if front_end else []
+                servers[kind] = VoilaServer(root / "notebooks", Path(tmp), extra, defaults=True)
                 servers[kind].cwd = root
                 servers[kind].start()
         finally:
@@ -337,9 +354,12 @@ def compare(other: Path, pages: list[str], repeats: int = REPEATS) -> str:
     def median(kind: str, name: str, key: str) -> float:
         return statistics.median(v[key] for v in found[kind][name])
 
+    named = f"; front ends {front_ends[0] or 'default'} → {front_ends[1] or 'default'}"
     lines = [
         f"Side by side, {datetime.now(UTC):%Y-%m-%d %H:%M UTC}, {_machine()}; {repeats} cold "
-        f"visits each, alternating; medians, before → after ({other} → {here}).",
+        f"visits each, alternating; medians, before → after ({other} → {here}"
+        + (named if any(front_ends) else "")
+        + ").",
         "",
         "| page | first control (s) | "
         + " | ".join(f"{label} (s)" for _, label in PHASES)
@@ -363,8 +383,23 @@ if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--compare", type=Path, help="another checkout to compare with")
     parser.add_argument("--pages", help="comma-separated page names (default: all)")
+    parser.add_argument(
+        "--front-ends",
+        metavar="BEFORE,AFTER",
+        help="the pages' front end on each side of --compare (lite or voila, see "
+        "payme.app.front_end); without --compare both sides are this checkout",
+    )
     args = parser.parse_args()
-    if args.compare:
-        print(compare(args.compare, args.pages.split(",") if args.pages else _pages()))
+    if args.compare or args.front_ends:
+        pair = (args.front_ends or ",").split(",")
+        if len(pair) != 2:
+            parser.error("--front-ends takes two names: BEFORE,AFTER (e.g. voila,lite)")
+        print(
+            compare(
+                args.compare or Path(__file__).resolve().parents[1],
+                args.pages.split(",") if args.pages else _pages(),
+                front_ends=(pair[0] or None, pair[1] or None),
+            )
+        )
     else:
         print(run())

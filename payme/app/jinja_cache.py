@@ -19,12 +19,13 @@ source's checksum, so an edited template is compiled afresh.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from jinja2 import BytecodeCache
 from jinja2.bccache import Bucket
 
-__all__ = ["MemoryBytecodeCache", "install"]
+__all__ = ["MemoryBytecodeCache", "add_setup", "install"]
 
 
 class MemoryBytecodeCache(BytecodeCache):
@@ -49,10 +50,20 @@ class MemoryBytecodeCache(BytecodeCache):
 
 
 _CACHE = MemoryBytecodeCache()
+# Further set-up of each environment (e.g. payme.app.front_end's template variable).
+_SETUPS: list[Callable[[Any], None]] = []
+
+
+def add_setup(setup: Callable[[Any], None]) -> None:
+    """Have :func:`install`'s hook also call ``setup(environment)`` on every new Jinja
+    environment (once per function)."""
+    if setup not in _SETUPS:
+        _SETUPS.append(setup)
 
 
 def install() -> None:
-    """Give every Voilà exporter's Jinja environment the process's shared cache (idempotent)."""
+    """Give every Voilà exporter's Jinja environment the process's shared cache, and the
+    set-ups of :func:`add_setup` (idempotent)."""
     from voila.exporter import VoilaExporter
 
     if getattr(VoilaExporter, "_payme_cached", False):
@@ -62,6 +73,8 @@ def install() -> None:
     def _create_environment(self: Any) -> Any:
         environment = create(self)
         environment.bytecode_cache = _CACHE
+        for setup in _SETUPS:
+            setup(environment)
         return environment
 
     VoilaExporter._create_environment = _create_environment

@@ -1,4 +1,7 @@
-"""The scripts a page's front end fetches only after the page has arrived, named up front.
+"""The scripts Voilà's front end fetches only after the page has arrived, named up front.
+
+This concerns Voilà's own front end (``--PaymeVoila.front_end=voila``); the app's default,
+payme's light front end (:mod:`payme.app.front_end`), is one script the template names.
 
 Voilà's front end starts on the window's load event, which comes after the notebook's last
 cell.  Only then does it fetch, in three waves, each waiting for the one before: the widget
@@ -10,9 +13,9 @@ three waves find them already there.
 
 The names carry the hashes of the pinned front-end builds (``pyproject.toml`` pins voila,
 ipywidgets and jupyterlab_widgets): :func:`missing` lists names no longer installed, and the
-browser test ``test_every_late_script_is_preloaded`` names any script a page fetches late
-that is not in :data:`SCRIPTS`.  After moving those pins, update :data:`SCRIPTS` from that
-test's message and run ``python -m payme.app.site``.
+browser test ``test_every_script_of_voila_front_end_is_preloaded`` names any script a page
+fetches late that is not in :data:`SCRIPTS`.  After moving those pins, update
+:data:`SCRIPTS` from that test's message and run ``python -m payme.app.site``.
 
 Voilà's entry script (``voila.js``) itself asks for 56 chunks as soon as it runs, and the
 window's load event waits for them; fetched only then, six at a time (HTTP/1.1), they took

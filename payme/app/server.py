@@ -226,10 +226,11 @@ def make_app_class() -> type:
     from jupyter_core.paths import jupyter_config_path
     from jupyter_server.utils import url_path_join
     from tornado.ioloop import IOLoop
-    from traitlets import Bool, Float, Integer, default
+    from traitlets import Bool, Enum, Float, Integer, default
     from voila.tornado.handler import TornadoVoilaHandler
     from voila.tornado.kernel_websocket_handler import VoilaKernelWebsocketHandler
 
+    from payme.app import front_end as pages_front_end
     from payme.app.budget import (
         FIRST_CONTACT_S,
         KernelBudget,
@@ -244,6 +245,7 @@ def make_app_class() -> type:
     from payme.app.sockets import MAX_FRAME_BYTES, kernel_socket_handler
     from payme.app.spare import SPARE_KERNELS, SparePool
 
+    pages_front_end.add_to_templates()  # the payme template reads which front end to load
     cache_templates()  # templates compiled once per server, not per page view
     page_handler, alive_handler = budget_handlers(TornadoVoilaHandler)
     socket_handler = kernel_socket_handler()
@@ -310,8 +312,21 @@ def make_app_class() -> type:
             "script, no websocket) before its render turn and kernel are given back.",
         )
 
+        front_end = Enum(
+            pages_front_end.FRONT_ENDS,
+            default_value=pages_front_end.DEFAULT_FRONT_END,
+            config=True,
+            help="The pages' front end: 'lite', payme's own (static/lite, built from "
+            "frontend/), or 'voila', Voilà's JupyterLab-based one (see payme.app.front_end).",
+        )
+
         def init_settings(self) -> dict[str, Any]:
             settings: dict[str, Any] = super().init_settings()
+            if pages_front_end.choose(self.front_end) != self.front_end:
+                self.log.warning(
+                    "payme: the light front end is not installed (%s): pages use Voilà's",
+                    pages_front_end.BUNDLE,
+                )
             settings["payme_allow_socket_without_origin"] = self.allow_socket_without_origin
             settings["websocket_max_message_size"] = MAX_FRAME_BYTES
             budget = KernelBudget(

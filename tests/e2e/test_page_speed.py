@@ -2,7 +2,9 @@
 
 * Every script the front end fetches is named in the page's HTML (a preload tag, from
   payme.app.preload, or a script tag), so the browser fetches it while the kernel runs the
-  notebook, and every preload is used (Chromium warns in the console about one that is not).
+  notebook, and every preload is used (Chromium warns in the console about one that is not):
+  with the light front end (payme.app.front_end, the default) that is one script, with
+  Voilà's (``--PaymeVoila.front_end=voila``) its entry script and the 88 it asks for.
 * The app's pages run on the app's kernel (payme.app.kernel), not on ipykernel's launcher.
 * A visit takes the spare kernel started ahead (payme.app.spare): the page gets its query,
   its kernel is locked like any page's, and the next spare is started.
@@ -30,14 +32,38 @@ from .test_security import SEND_MESSAGES_JS, _execute
 UNUSED_PRELOAD_WAIT_MS = 4_000
 
 
+@pytest.fixture(scope="module")
+def stock_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[VoilaServer]:
+    """The app with Voilà's own front end."""
+    yield from serving(tmp_path_factory.mktemp("stock"), ["--PaymeVoila.front_end=voila"])
+
+
 @pytest.mark.parametrize("name", ["learn_pay_me", "play"])
 def test_every_script_is_preloaded(name: str, page: Any, voila_app: VoilaServer) -> None:
+    fetched, in_page = _scripts(page, voila_app, name)
+    assert [u.rsplit("/", 1)[1].split("?")[0] for u in fetched if "/lite/" in u] == [
+        "payme-lite.js"
+    ]
+    assert not [u for u in in_page if "voila.js" in u]
+
+
+@pytest.mark.parametrize("name", ["learn_pay_me", "play"])
+def test_every_script_of_voila_front_end_is_preloaded(
+    name: str, page: Any, stock_server: VoilaServer
+) -> None:
+    _fetched, in_page = _scripts(page, stock_server, name)
+    assert len(in_page) >= len(ENTRY) + len(SCRIPTS) + 1
+
+
+def _scripts(page: Any, server: VoilaServer, name: str) -> tuple[list[str], list[str]]:
+    """The scripts ``page`` fetched opening ``name``, and those its HTML names; asserts that
+    the first are among the second and that Chromium warned about nothing."""
     warnings: list[str] = []
     page.on(
         "console",
         lambda m: warnings.append(m.text) if m.type in ("warning", "error") else None,
     )
-    page.goto(voila_app.page_url(name), wait_until="commit")
+    page.goto(server.page_url(name), wait_until="commit")
     wait_ready(page)
     page.wait_for_timeout(UNUSED_PRELOAD_WAIT_MS)
     fetched = page.evaluate(
@@ -49,13 +75,13 @@ def test_every_script_is_preloaded(name: str, page: Any, voila_app: VoilaServer)
         """() => [...document.querySelectorAll('link[rel=preload][as=script], script[src]')]
             .map(l => l.href || l.src)"""
     )
-    assert len(in_page) >= len(ENTRY) + len(SCRIPTS) + 1
     unnamed = sorted(set(fetched) - set(in_page))
     # A failure after moving the front-end pins: these are the new names for
     # payme.app.preload.ENTRY or SCRIPTS (then run `python -m payme.app.site`).
     assert unnamed == [], json.dumps([u.split("/voila/", 1)[1] for u in unnamed], indent=1)
     # Chromium warns about a preload not used soon after the load event.
     assert warnings == []
+    return fetched, in_page
 
 
 def test_pages_run_on_the_app_kernel(open_page: Any) -> None:
