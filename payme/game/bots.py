@@ -418,10 +418,10 @@ def known_in_hand(view: PayMeView, seat: int) -> Counter[Card]:
 def unseen_cards(view: PayMeView) -> Counter[Card]:
     """Cards the seat whose ``view`` it is has not seen: not in its hand, the discard pile,
     the table, nor among the cards it saw others take from the pile and keep."""
-    return Counter({CARDS[i]: n for i, n in enumerate(unseen_counts(view)) if n})
+    return Counter({CARDS[i]: n for i, n in enumerate(unseen_by_index(view)) if n})
 
 
-def unseen_counts(view: PayMeView) -> list[int]:
+def unseen_by_index(view: PayMeView) -> list[int]:
     """:func:`unseen_cards` as the copies unseen of each card, by card index (counted by
     index: the strong and expert bots ask it at every draw and discard)."""
     counts = list(view.rules.pack_counts(view.players))

@@ -59,7 +59,7 @@ from payme.game.bots import (
     completing,
     discard_candidates,
     known_in_hand,
-    unseen_counts,
+    unseen_by_index,
 )
 from payme.game.evaluation import (
     Hand,
@@ -170,7 +170,7 @@ class Outlook:
     """What the next draw may bring a hand, over a seat's unseen cards.
 
     ``unseen`` counts each kind of card the seat has not seen (a ``Counter`` of cards, or
-    the copies of each card by index, as :func:`~payme.game.bots.unseen_counts` gives
+    the copies of each card by index, as :func:`~payme.game.bots.unseen_by_index` gives
     them); the next stock card is equally likely to be any one of them.  ``per_draw``
     bounds the work of weighing one hand's next draw (in the units of :meth:`cost`):
     beyond it, an even spread of the cards that may meld stands for them all.
@@ -190,7 +190,7 @@ class Outlook:
     ) -> None:
         self.rules = rules
         self.dealt = dealt
-        if isinstance(unseen, list):  # copies by card index (payme.game.bots.unseen_counts)
+        if isinstance(unseen, list):  # copies by card index (payme.game.bots.unseen_by_index)
             self.kinds = [(CARDS[i], n) for i, n in enumerate(unseen) if n]
         else:
             self.kinds = sorted(unseen.items(), key=_by_card)
@@ -664,7 +664,7 @@ class ExpertBot(StrongBot):
         return Outlook(
             view.rules,
             view.dealt,
-            unseen_counts(view),
+            unseen_by_index(view),
             self.HAZARD,
             self.PER_DRAW,
             self.BIG_PAIR_WEIGHT if view.dealt >= self.BIG_HAND else self.PAIR_WEIGHT,
