@@ -126,12 +126,18 @@ def _changed() -> dict[str, Any]:
 def test_the_review_replays_an_old_link_with_its_generation(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """The review replays the game with the link's bots (each decision's grading, which
-    samples deals for a second or so, is left out here: the replay is what is tested)."""
+    """The review replays the game with the link's bots (each decision's measure is held to
+    its first 32 deals here: the replay is what is tested)."""
     import payme.analysis.review as review_module
 
     graded: list[int] = []
-    monkeypatch.setattr(review_module, "_decide", lambda s, st, number, *a: graded.append(number))
+    decide = review_module._decide
+
+    def noting(session: Any, stick: Any, number: int, *rest: Any) -> Any:
+        graded.append(number)
+        return decide(session, stick, number, *rest)
+
+    monkeypatch.setattr(review_module, "_decide", noting)
     game = _changed()
     q = _query(game)
     moves = q["moves"].split(".")
@@ -139,9 +145,9 @@ def test_the_review_replays_an_old_link_with_its_generation(
     number = int(stop.split("move ")[1].split(" ")[0])  # the move today's bots refuse
     args = (q["rules"], int(q["players"]), q["bots"].split(","), int(q["seed"]), moves[:number])
     with pytest.raises(ValueError, match=f"move {number} "):
-        review_game(*args, generation=BOT_GENERATION)
+        review_game(*args, generation=BOT_GENERATION, most=32)
     graded.clear()
-    review = review_game(*args, generation=FIRST_GENERATION)
+    review = review_game(*args, generation=FIRST_GENERATION, most=32)
     assert review.generation == FIRST_GENERATION
     assert graded[-1] == number - 1  # every move replayed, the refused one too
 

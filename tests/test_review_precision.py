@@ -14,6 +14,7 @@ from payme.analysis.review import ReviewRun, review_game
 from payme.analysis.yardstick import Measuring, measure, value_over_deals
 from payme.game import advise
 from payme.play.session import YOU, PlaySession, parse_move
+from tests.loop_helpers import run_in_own_loop
 from tests.test_review import _scripted_moves
 
 
@@ -124,7 +125,7 @@ def test_the_play_page_shows_the_review_at_once_and_refines_it(
             ticks += 1
         return first, ticks, dict(page.review_board.data)
 
-    first, ticks, last = asyncio.run(play())
+    first, ticks, last = run_in_own_loop(play())
     assert str(first["progress"]).startswith("Measuring decision 1 of ")
     decisions = first["decisions"]
     assert isinstance(decisions, list) and any(d["pending"] for d in decisions)
@@ -144,4 +145,4 @@ def test_the_play_page_shows_the_review_at_once_and_refines_it(
         page._close_review()
         return page.review_task is None and page._review_run is None
 
-    assert asyncio.run(close())
+    assert run_in_own_loop(close())

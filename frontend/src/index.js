@@ -139,7 +139,7 @@ whenParsed()
   .then(() => {
     const cells = document.getElementById("rendered_cells");
     if (cells) {
-      cells.style.display = "";
+      cells.style.removeProperty("display"); // the template hid the cells until now
     }
     return start();
   })
