@@ -170,7 +170,7 @@ class Outlook:
     """What the next draw may bring a hand, over a seat's unseen cards.
 
     ``unseen`` counts each kind of card the seat has not seen (a ``Counter`` of cards, or
-    the copies of each card by index, as :func:`~payme.game.bots.unseen_by_index` gives
+    the copies of each card by index, as ``payme.game.bots.unseen_by_index`` gives
     them); the next stock card is equally likely to be any one of them.  ``per_draw``
     bounds the work of weighing one hand's next draw (in the units of :meth:`cost`):
     beyond it, an even spread of the cards that may meld stands for them all.
