@@ -41,7 +41,6 @@ game review use it.
 
 from __future__ import annotations
 
-from bisect import bisect_right
 from collections import Counter
 from collections.abc import Callable, Sequence
 
@@ -68,7 +67,7 @@ from payme.game.evaluation import (
     go_out_discards,
     layout,
     layout_code,
-    layout_codes,
+    layout_codes_with,
 )
 from payme.game.generations import BOT_GENERATION
 from payme.game.view import PayMeView, SeatView, narrow
@@ -509,12 +508,11 @@ class Outlook:
             # The cards tried stand for every card that may meld (evenly spread over them).
             scale = sum(n for _, n in melding) / sum(n for _, n in tried)
             key = bytes([c.index for c in hand])
-            code_of, kepts = layout_codes(rules, dealt), self._kepts
-            for card, n in tried:
-                # The hand with the card, by card index in order (as sorted cards are).
-                i = card.index
-                at = bisect_right(key, i)
-                code = code_of(key[:at] + _BYTES[i] + key[at:])
+            kepts = self._kepts
+            # The best layouts of the hand with each card tried: those not remembered
+            # searched in one call of the solver.
+            codes = layout_codes_with(key, bytes([c.index for c, _ in tried]), rules, dealt)
+            for (_, n), code in zip(tried, codes, strict=True):
                 if len(code) <= 3:
                     value = 0.0  # one deadwood card or none: it goes out
                 else:
@@ -1052,8 +1050,6 @@ def _related(a: Card, b: Card) -> bool:
 
 
 _KINDS = len(CARDS)
-_BYTES = [bytes((i,)) for i in range(_KINDS)]
-"""Each card index as one byte."""
 _ALL_CARDS = (1 << _KINDS) - 1
 
 

@@ -22,6 +22,7 @@ from operator import attrgetter
 from typing import TYPE_CHECKING, Any, Final
 
 from payme.cards import CARDS, N_REGULAR, Card, CardsLike, format_hand, html_by, parse_hand
+from payme.codes import scored_code
 from payme.deprecation import renamed
 from payme.melds import Meld, RuleTables, hand_cards, tables_for
 from payme.rulesets import Ruleset, RulesLike
@@ -339,6 +340,35 @@ def _remember(rules: RulesLike, dealt: int | None, t: RuleTables, nat: Natural) 
     r = t.rules
     whole = not r.never_discarded and r.holder_wins is None
     _LAST = (rules, dealt, t, nat, whole)  # one tuple: a thread reads the old or the new
+
+
+def layout_codes_with(key: bytes, adds: bytes, rules: RulesLike, dealt: int | None) -> list[bytes]:
+    """The best layout of each hand made of the cards whose indices are ``key`` (lowest
+    first) and one card of ``adds`` (card indices), as :func:`payme.codes.scored_code` of
+    its fewest deadwood points and its deadwood's card indices: what :func:`evaluate` gives
+    for each of those hands, in the order of ``adds``.  The compiled core searches them all
+    in one call (the hands a draw may make); the pure-Python solver, or a hand the core
+    leaves to it, evaluates them one by one.
+
+    >>> from payme.cards import parse_card
+    >>> from payme.codes import points_of
+    >>> key = bytes(sorted(parse_card(c).index for c in ("5H", "6H", "9C")))
+    >>> adds = bytes([parse_card("7H").index, parse_card("9D").index])
+    >>> [points_of(code) for code in layout_codes_with(key, adds, "classic", 3)]
+    [10, 30]
+    """
+    hands = _prepared(rules, dealt)[1].hands
+    found: list[bytes | None] = (
+        hands.layouts(key, adds) if hands is not None else [None] * len(adds)
+    )
+    out: list[bytes] = []
+    for i, code in zip(adds, found, strict=True):
+        if code is None:
+            cards = sorted([CARDS[j] for j in key] + [CARDS[i]], key=_index)
+            ev = evaluate(tuple(cards), rules, dealt)
+            code = scored_code(ev.deadwood_points, bytes([c.index for c in ev.deadwood]))
+        out.append(code)
+    return out
 
 
 def can_go_out(

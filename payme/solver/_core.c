@@ -1731,7 +1731,8 @@ static PyObject *search_object(const hctx_t *c, const st_t *state, int64_t aside
  * discards that go out (see go_out_answer); 3, the search itself (see search_object); 4,
  * the card indexes of an evaluation's cards and deadwood from its picks ``walk`` (see
  * card_indexes); 5, as 0 with ``hand``, the Evaluation's cards and deadwood set at once; 6,
- * as 1, the BestDiscard itself (see discard_result).
+ * as 1, the BestDiscard itself (see discard_result); 7, the evaluation's points and
+ * deadwood as payme.codes.scored_code makes them (see Hands.layouts).
  * ``price``: each kind of card's price in deadwood instead of the Hands' own (NULL: its
  * own; mode 0 without ``hand`` only).  None for a hand not taken. */
 static PyObject *hands_run(Hands *h, const int *index, PyObject *const *objs, Py_ssize_t n_cards,
@@ -1993,6 +1994,22 @@ static PyObject *hands_run(Hands *h, const int *index, PyObject *const *objs, Py
     int buf[PICKS_MOST];
     int n = 0;
     if (total < INF && (n = g_picks(&g, &state, n_any, 0, buf)) < 0) goto done;
+    if (mode == 7) {
+        /* The deadwood as card_indexes finds it from these picks (the same walk). */
+        int64_t points = total + aside;
+        if (total >= INF || points > 0xFFFF) { /* never, or too many points: Python's path */
+            result = Py_NewRef(Py_None);
+            goto done;
+        }
+        int dead[64] = {0};
+        char code[66];
+        hand_walk(&c, &state, n_any, 0, buf, n, dead);
+        int n_lost = dead_indexes(&c, dead, code + 2);
+        code[0] = (char)(points >> 8);
+        code[1] = (char)(points & 0xFF);
+        result = PyBytes_FromStringAndSize(code, 2 + n_lost);
+        goto done;
+    }
     if (!hand) {
         PyObject *picks = int_tuple(buf, n);
         if (!picks) goto done;
@@ -2269,6 +2286,49 @@ static PyObject *Hands_bind(Hands *h, PyObject *const *args, Py_ssize_t nargs) {
     Py_RETURN_NONE;
 }
 
+/* layouts(key, adds): for each card index of ``adds`` (bytes), the best layout of the hand
+ * whose card indexes are ``key`` (bytes, lowest first) with that card added, as
+ * payme.game.evaluation keeps evaluate()'s answer: payme.codes.scored_code(points, the
+ * deadwood's card indexes, lowest first); None for a hand evaluation() does not take (the
+ * caller asks evaluate()).  A list, in the order of ``adds``: one call for the hands a
+ * draw may make, each searched as evaluate() searches it. */
+static PyObject *Hands_layouts(Hands *h, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 2 || !PyBytes_Check(args[0]) || !PyBytes_Check(args[1])) {
+        PyErr_SetString(PyExc_TypeError, "layouts(key, adds): two bytes");
+        return NULL;
+    }
+    const unsigned char *key = (const unsigned char *)PyBytes_AS_STRING(args[0]);
+    const unsigned char *adds = (const unsigned char *)PyBytes_AS_STRING(args[1]);
+    Py_ssize_t n_key = PyBytes_GET_SIZE(args[0]), n_adds = PyBytes_GET_SIZE(args[1]);
+    PyObject *out = PyList_New(n_adds);
+    if (!out) return NULL;
+    for (Py_ssize_t a = 0; a < n_adds; a++) {
+        PyObject *got;
+        int add = adds[a];
+        if (n_key + 1 > h->max_hand || n_key + 1 > 64 || add >= h->n_cards) {
+            got = Py_NewRef(Py_None);
+        } else {
+            int index[64];
+            PyObject *objs[64];
+            Py_ssize_t n = 0, k = 0, bad = 0;
+            for (; k < n_key && key[k] <= add; k++) index[n++] = key[k];
+            index[n++] = add;
+            for (; k < n_key; k++) index[n++] = key[k];
+            for (Py_ssize_t i = 0; i < n; i++) {
+                if (index[i] >= h->n_cards) bad = 1;
+                else objs[i] = h->card_of[index[i]];
+            }
+            got = bad ? Py_NewRef(Py_None) : hands_run(h, index, objs, n, NULL, 7, NULL, NULL);
+        }
+        if (!got) {
+            Py_DECREF(out);
+            return NULL;
+        }
+        PyList_SET_ITEM(out, a, got);
+    }
+    return out;
+}
+
 static PyObject *Hands_forget(Hands *h, PyObject *unused) {
     hands_clear_cache(h);
     Py_RETURN_NONE;
@@ -2300,6 +2360,8 @@ static PyMethodDef Hands_methods[] = {
     {"bind", (PyCFunction)(void (*)(void))Hands_bind, METH_FASTCALL,
      "bind(cls, rules, dealt, laid_out, tables, discard_laid_out): what evaluation() and "
      "discard() make."},
+    {"layouts", (PyCFunction)(void (*)(void))Hands_layouts, METH_FASTCALL,
+     "layouts(key, adds): the scored code of each hand key plus a card of adds, or None."},
     {"forget", (PyCFunction)Hands_forget, METH_NOARGS, "Drop the compiled bundles."},
     {NULL, NULL, 0, NULL},
 };

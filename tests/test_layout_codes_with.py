@@ -1,0 +1,62 @@
+"""The layouts of a hand plus each card, asked in one call (``layout_codes_with``), are what
+evaluating each of those hands alone gives: seeded random hands under every preset rule
+set, small to large, with wild and special cards (runs with either solver core: ``make
+pytest-pure`` runs this file with ``PAYME_SOLVER=python`` too)."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from payme.cards import CARDS
+from payme.codes import scored_code
+from payme.game import evaluation
+from payme.rulesets import PRESETS
+from payme.solver import evaluate, layout_codes_with
+
+
+def _one_by_one(key: bytes, adds: bytes, name: str, dealt: int | None) -> list[bytes]:
+    """Each hand evaluated alone, its answer kept as the memos keep it."""
+    out = []
+    for i in adds:
+        hand = tuple(sorted([CARDS[j] for j in key] + [CARDS[i]], key=lambda c: c.index))
+        ev = evaluate(hand, name, dealt)
+        out.append(scored_code(ev.deadwood_points, bytes([c.index for c in ev.deadwood])))
+    return out
+
+
+def _deals(name: str, count: int, seed: int) -> list[tuple[int | None, bytes, bytes]]:
+    """``count`` seeded (cards dealt, hand's card indices, cards to add) from the rule set's
+    largest pack: hands of ``dealt`` cards, each with some cards left in the pack to add."""
+    rules = PRESETS[name]
+    pack = [i for i, n in enumerate(rules.pack_counts()) for _ in range(n)]
+    rng = random.Random(seed)
+    found: list[tuple[int | None, bytes, bytes]] = []
+    for _ in range(count):
+        dealt = rng.choice((3, 5, 7, 9, 11, 13)) if name != "three_pack" else None
+        size = dealt if dealt is not None else rng.choice((6, 7, 10))
+        rng.shuffle(pack)
+        hand = sorted(pack[:size])
+        adds = sorted(set(pack[size : size + rng.randint(1, 20)]))
+        found.append((dealt, bytes(hand), bytes(adds)))
+    return found
+
+
+@pytest.mark.parametrize("name", sorted(PRESETS))
+def test_the_layouts_with_each_card_are_each_hand_evaluated_alone(name: str) -> None:
+    for dealt, key, adds in _deals(name, 60, 29):
+        assert layout_codes_with(key, adds, name, dealt) == _one_by_one(key, adds, name, dealt)
+
+
+def test_the_remembered_layouts_with_each_card_are_each_hand_evaluated_alone() -> None:
+    # The memo's batch: the hands already remembered and those searched together, in order.
+    rules = PRESETS["family"]
+    for dealt, key, adds in _deals("family", 40, 5):
+        assert dealt is not None
+        half = adds[: len(adds) // 2]
+        evaluation.layout_codes_with(key, half, rules, dealt)  # some remembered first
+        expected = _one_by_one(key, adds, "family", dealt)
+        assert evaluation.layout_codes_with(key, adds, rules, dealt) == expected
+        keys = [bytes(sorted(key + bytes([i]))) for i in adds]
+        assert [evaluation.layout_code(k, rules, dealt) for k in keys] == expected
