@@ -2638,6 +2638,244 @@ static PyTypeObject NSearchType = {
     .tp_new = NSearch_new,
 };
 
+/* ---------------------------------------------------------------------------------------
+ * Kept: payme.game.expert.Outlook._kept_of in C, the same floats.
+ *
+ * What a hand of dealt + 1 cards is worth when it throws the deadwood card whose loss leaves
+ * the best hand, from its best layout's code (scored_code(points, deadwood's indexes)).
+ * Every float is worked out by the same operations in the same order as the Python (IEEE
+ * doubles, no multiply-add fused: see the pragmas), so the answers are equal, not close.
+ * An Outlook makes one for its unseen cards and asks it of many codes. */
+
+#if defined(__clang__)
+#pragma clang fp contract(off)
+#elif defined(__GNUC__)
+#pragma GCC optimize("fp-contract=off")
+#endif
+
+#define KINDS 64
+
+typedef struct {
+    PyObject_HEAD
+    int n_kinds;
+    int64_t points[KINDS];      /* the points each card scores in the deadwood */
+    char natural[KINDS];        /* a rank and not an unseen wild kind (Outlook._natural) */
+    int64_t counts[KINDS];      /* copies unseen */
+    char wild[KINDS];           /* wild and unseen */
+    char related[KINDS * KINDS];
+    int64_t total;
+    double wild_share, hazard, pair_weight;
+    PyObject *needs;            /* needs(a, b): the indexes of the cards completing a pair */
+    int32_t n_need[KINDS * KINDS]; /* the unseen natural cards completing a pair, -1 unknown,
+                                      -2 none needed (an empty need) */
+} Kept;
+
+static void Kept_dealloc(Kept *k) {
+    Py_XDECREF(k->needs);
+    Py_TYPE(k)->tp_free((PyObject *)k);
+}
+
+static int fill_ints(PyObject *seq, int64_t *out, int n, const char *what) {
+    PyObject *f = PySequence_Fast(seq, what);
+    if (!f) return -1;
+    if (PySequence_Fast_GET_SIZE(f) != n) {
+        Py_DECREF(f);
+        PyErr_Format(PyExc_ValueError, "%s: %d values wanted", what, n);
+        return -1;
+    }
+    for (int i = 0; i < n; i++) {
+        long long v = PyLong_AsLongLong(PySequence_Fast_GET_ITEM(f, i));
+        if (v == -1 && PyErr_Occurred()) {
+            Py_DECREF(f);
+            return -1;
+        }
+        out[i] = v;
+    }
+    Py_DECREF(f);
+    return 0;
+}
+
+/* Kept(points, natural, counts, wild, related, total, wild_share, hazard, pair_weight,
+ * needs): by card index, the points, whether natural, the copies unseen, whether wild and
+ * unseen; related, a bytes of n * n (a pair or a near-run); needs(a, b) a function. */
+static PyObject *Kept_new(PyTypeObject *type, PyObject *args, PyObject *kw) {
+    PyObject *points, *natural, *counts, *wild, *related, *needs;
+    long long total;
+    double wild_share, hazard, pair_weight;
+    if (!PyArg_ParseTuple(args, "OOOOSLdddO", &points, &natural, &counts, &wild, &related,
+                          &total, &wild_share, &hazard, &pair_weight, &needs))
+        return NULL;
+    Py_ssize_t n = PySequence_Size(points);
+    if (n < 0) return NULL;
+    if (n > KINDS || PyBytes_GET_SIZE(related) != n * n) {
+        PyErr_SetString(PyExc_ValueError, "Kept: at most 64 kinds, related n * n");
+        return NULL;
+    }
+    Kept *k = (Kept *)type->tp_alloc(type, 0);
+    if (!k) return NULL;
+    k->n_kinds = (int)n;
+    int64_t buf[KINDS];
+    if (fill_ints(points, k->points, (int)n, "Kept: points") < 0 ||
+        fill_ints(counts, k->counts, (int)n, "Kept: counts") < 0 ||
+        fill_ints(natural, buf, (int)n, "Kept: natural") < 0)
+        goto bad;
+    for (int i = 0; i < n; i++) k->natural[i] = buf[i] != 0;
+    if (fill_ints(wild, buf, (int)n, "Kept: wild") < 0) goto bad;
+    for (int i = 0; i < n; i++) k->wild[i] = buf[i] != 0;
+    memcpy(k->related, PyBytes_AS_STRING(related), (size_t)(n * n));
+    k->total = total;
+    k->wild_share = wild_share;
+    k->hazard = hazard;
+    k->pair_weight = pair_weight;
+    Py_INCREF(needs);
+    k->needs = needs;
+    for (int i = 0; i < KINDS * KINDS; i++) k->n_need[i] = -1;
+    return (PyObject *)k;
+bad:
+    Py_DECREF(k);
+    return NULL;
+}
+
+/* The unseen natural (not wild) cards completing the pair a, b (sum(counts[c] for c in
+ * needs(a, b) if not wild[c])); -2 when needs(a, b) is empty; -3 with an exception set. */
+static int64_t kept_need(Kept *k, int a, int b) {
+    int key = a * k->n_kinds + b;
+    if (k->n_need[key] != -1) return k->n_need[key];
+    PyObject *got = PyObject_CallFunction(k->needs, "ii", a, b);
+    if (!got) return -3;
+    PyObject *f = PySequence_Fast(got, "Kept: needs");
+    Py_DECREF(got);
+    if (!f) return -3;
+    Py_ssize_t m = PySequence_Fast_GET_SIZE(f);
+    int64_t n = 0;
+    for (Py_ssize_t i = 0; i < m; i++) {
+        long c = PyLong_AsLong(PySequence_Fast_GET_ITEM(f, i));
+        if (c == -1 && PyErr_Occurred()) {
+            Py_DECREF(f);
+            return -3;
+        }
+        if (c < 0 || c >= k->n_kinds) {
+            Py_DECREF(f);
+            PyErr_SetString(PyExc_ValueError, "Kept: needs gave a card out of range");
+            return -3;
+        }
+        if (!k->wild[c]) n += k->counts[c];
+    }
+    Py_DECREF(f);
+    if (!m) n = -2;
+    k->n_need[key] = (int32_t)n;
+    return n;
+}
+
+/* Outlook._out_chance of a deadwood of 0 to 2 cards; -1.0 with an exception set. */
+static double kept_out_chance(Kept *k, const unsigned char *dead, int n) {
+    if (!n) return 1.0;
+    if (n > 2 || !k->total) return 0.0;
+    double wilds = k->wild_share;
+    if (n == 1) return wilds;
+    int a = dead[0], b = dead[1];
+    if (!(k->natural[a] && k->natural[b])) return wilds;
+    int64_t need = kept_need(k, a, b);
+    if (need == -3) return -1.0;
+    if (need == -2) need = 0;
+    return wilds + (double)need / (double)k->total;
+}
+
+/* Outlook._pair_saving of the cards a, b; -1.0 with an exception set. */
+static double kept_pair_saving(Kept *k, int a, int b) {
+    int64_t need = kept_need(k, a, b);
+    if (need == -3) return -1.0;
+    double share = k->total && need != -2 ? (double)need / (double)k->total + k->wild_share
+                                         : 0.0;
+    return share * (double)(k->points[a] + k->points[b]);
+}
+
+/* kept(code): Outlook._kept_of(code), for a code of two or more deadwood cards. */
+static PyObject *Kept_kept(Kept *k, PyObject *code) {
+    if (!PyBytes_Check(code) || PyBytes_GET_SIZE(code) < 4 || PyBytes_GET_SIZE(code) > 66) {
+        PyErr_SetString(PyExc_ValueError, "kept(code): two points bytes and 2 to 64 cards");
+        return NULL;
+    }
+    const unsigned char *c = (const unsigned char *)PyBytes_AS_STRING(code);
+    int n = (int)PyBytes_GET_SIZE(code) - 2;
+    const unsigned char *dead = c + 2;
+    for (int i = 0; i < n; i++)
+        if (dead[i] >= k->n_kinds) {
+            PyErr_SetString(PyExc_ValueError, "kept(code): a card out of range");
+            return NULL;
+        }
+    int64_t pts = (int64_t)c[0] << 8 | c[1];
+    double best = Py_HUGE_VAL;
+    if (n <= 3) {
+        double stay = 1.0 - k->hazard;
+        unsigned char rest[2];
+        for (int j = 0; j < n; j++) {
+            if (j && dead[j] == dead[j - 1]) continue; /* a second copy (sorted) */
+            int64_t left = pts - k->points[dead[j]];
+            double value = 0.0;
+            if (left) {
+                int m = 0;
+                for (int x = 0; x < n; x++)
+                    if (x != j) rest[m++] = dead[x];
+                double out = kept_out_chance(k, rest, m);
+                if (out == -1.0 && PyErr_Occurred()) return NULL;
+                value = (double)left * (1.0 - stay * out);
+            }
+            if (value < best) best = value;
+        }
+        return PyFloat_FromDouble(best);
+    }
+    /* The pairs of the deadwood (natural cards, related), in pair_savings' order, each
+     * with its places and term. */
+    double factor = (1.0 - k->hazard) * k->pair_weight;
+    int pa[2080], pb[2080];
+    double term[2080];
+    int n_pairs = 0, places[64], n_places = 0;
+    for (int x = 0; x < n; x++)
+        if (k->natural[dead[x]]) places[n_places++] = x;
+    for (int x = 0; x < n_places; x++) {
+        int row = dead[places[x]] * k->n_kinds;
+        for (int y = x + 1; y < n_places; y++) {
+            if (!k->related[row + dead[places[y]]]) continue;
+            double t = kept_pair_saving(k, dead[places[x]], dead[places[y]]);
+            if (t == -1.0 && PyErr_Occurred()) return NULL;
+            pa[n_pairs] = places[x];
+            pb[n_pairs] = places[y];
+            term[n_pairs++] = t;
+        }
+    }
+    for (int j = 0; j < n; j++) {
+        if (j && dead[j] == dead[j - 1]) continue; /* a second copy (sorted) */
+        int64_t left = pts - k->points[dead[j]];
+        double value = 0.0;
+        if (left) {
+            double saved = 0.0;
+            for (int t = 0; t < n_pairs; t++)
+                if (pa[t] != j && pb[t] != j) saved += term[t];
+            double v = (double)left - factor * saved;
+            value = v > 0.0 ? v : 0.0;
+        }
+        if (value < best) best = value;
+    }
+    return PyFloat_FromDouble(best);
+}
+
+static PyMethodDef Kept_methods[] = {
+    {"kept", (PyCFunction)Kept_kept, METH_O,
+     "kept(code): payme.game.expert.Outlook._kept_of(code), the same float."},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyTypeObject KeptType = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "payme.solver._core.Kept",
+    .tp_basicsize = sizeof(Kept),
+    .tp_dealloc = (destructor)Kept_dealloc,
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "What a hand is worth after its best throw, over a seat's unseen cards.",
+    .tp_methods = Kept_methods,
+    .tp_new = Kept_new,
+};
+
 /* A digest of this file, given by setup.py: payme.solver.backend refuses a build whose
    digest differs from the _core.c beside it (an out-of-date build). */
 #ifndef PAYME_CORE_SOURCE
@@ -2651,7 +2889,8 @@ static struct PyModuleDef coremodule = {
 
 PyMODINIT_FUNC PyInit__core(void) {
     if (PyType_Ready(&FieldsType) < 0 || PyType_Ready(&GSearchType) < 0 ||
-        PyType_Ready(&NSearchType) < 0 || PyType_Ready(&HandsType) < 0)
+        PyType_Ready(&NSearchType) < 0 || PyType_Ready(&HandsType) < 0 ||
+        PyType_Ready(&KeptType) < 0)
         return NULL;
     PyObject *m = PyModule_Create(&coremodule);
     if (!m) return NULL;
@@ -2659,10 +2898,12 @@ PyMODINIT_FUNC PyInit__core(void) {
     Py_INCREF(&GSearchType);
     Py_INCREF(&NSearchType);
     Py_INCREF(&HandsType);
+    Py_INCREF(&KeptType);
     if (PyModule_AddObject(m, "Fields", (PyObject *)&FieldsType) < 0 ||
         PyModule_AddObject(m, "GSearch", (PyObject *)&GSearchType) < 0 ||
         PyModule_AddObject(m, "NSearch", (PyObject *)&NSearchType) < 0 ||
         PyModule_AddObject(m, "Hands", (PyObject *)&HandsType) < 0 ||
+        PyModule_AddObject(m, "Kept", (PyObject *)&KeptType) < 0 ||
         PyModule_AddIntConstant(m, "STATE_BITS", NW * 64) < 0 ||
         PyModule_AddStringConstant(m, "SOURCE", PAYME_CORE_SOURCE) < 0) {
         Py_DECREF(m);
