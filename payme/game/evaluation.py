@@ -96,13 +96,16 @@ def layout_codes_with(key: bytes, adds: bytes, rules: Ruleset, dealt: int) -> li
     draw may make.  Those not remembered are searched together
     (:func:`payme.solver.layout_codes_with`: one call of the compiled core)."""
     table = _layout_table(rules, dealt)
-    get = table.get
+    get, newer, one = table.get, table.new.get, _BYTES
     found: list[bytes] = []  # b"" for a hand not remembered (a code is never empty)
     keys: list[bytes] = []
     for i in adds:
         at = bisect_right(key, i)
-        hand = key[:at] + _BYTES[i] + key[at:]
-        known = get(hand)
+        hand = key[:at] + one[i] + key[at:]
+        # The newer answers read first, as RecentMemo.get reads them (no call for most).
+        known = newer(hand)
+        if known is None:
+            known = get(hand)
         if known is None:
             keys.append(hand)
             known = b""

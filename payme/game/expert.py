@@ -517,19 +517,39 @@ class Outlook:
             (p, d, self.pair_savings(d), _related_to_any(d)) if len(d) >= 2 else (p, d, 0.0, -1)
             for p, d in swaps
         ]
+        # A card near no swap's deadwood is worth what its points make it: found once for
+        # each number of points (the same floats).
+        near_any = 0
+        for _, _, _, near in plain:
+            near_any |= near
+        by_points: dict[int, float] = {}
+        points = self._points
         for card, n in self.kinds:
-            bit = 1 << card.index
+            i = card.index
+            bit = 1 << i
             if may_meld & bit:
                 melding.append((card, n))
                 continue
-            add = self._points[card.index]
-            values = [
-                self.estimate(p + add, (*d, card))
-                if near & bit
-                else (max(0.0, p + add - factor * saved) if p + add else 0.0)
-                for p, d, saved, near in plain
-            ]
-            expect += n * min(here, *values)
+            add = points[i]
+            if near_any & bit:
+                values = [
+                    self.estimate(p + add, (*d, card))
+                    if near & bit
+                    else (max(0.0, p + add - factor * saved) if p + add else 0.0)
+                    for p, d, saved, near in plain
+                ]
+                expect += n * min(here, *values)
+                continue
+            value = by_points.get(add)
+            if value is None:
+                value = by_points[add] = min(
+                    here,
+                    *[
+                        (max(0.0, p + add - factor * saved) if p + add else 0.0)
+                        for p, _, saved, _ in plain
+                    ],
+                )
+            expect += n * value
         tried = self._sample(hand, melding)
         if tried:
             # The cards tried stand for every card that may meld (evenly spread over them).
