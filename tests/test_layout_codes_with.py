@@ -12,6 +12,7 @@ import pytest
 from payme.cards import CARDS
 from payme.codes import scored_code
 from payme.game import evaluation
+from payme.memo import RecentMemo
 from payme.rulesets import PRESETS
 from payme.solver import evaluate, layout_codes_with
 
@@ -62,6 +63,22 @@ def test_the_remembered_layouts_with_each_card_are_each_hand_evaluated_alone() -
         assert [evaluation.layout_code(k, rules, dealt) for k in keys] == expected
 
 
+def test_a_memo_gives_its_answers_and_keeps_the_new_ones() -> None:
+    # With a memo (its generations small, so answers move between them): what it holds is
+    # read from it (a made-up answer stands, to show it), the rest are searched and put in.
+    rules = PRESETS["family"]
+    memo: RecentMemo[bytes] = RecentMemo(7)
+    for dealt, key, adds in _deals("family", 40, 7):
+        assert dealt is not None
+        hands = [bytes(sorted(key + bytes([i]))) for i in adds]
+        expected = _one_by_one(key, adds, "family", dealt)
+        memo.put(hands[0], b"\x01\x02")
+        expected[0] = b"\x01\x02"
+        assert layout_codes_with(key, adds, rules, dealt, memo) == expected
+        assert [memo.get(hand) for hand in hands[-7:]] == expected[-7:]
+
+
+@pytest.mark.compiled
 @pytest.mark.parametrize("name", ["classic", "denexa", "family"])
 def test_the_compiled_kept_is_the_python_one(name: str) -> None:
     # Outlook._kept_of by the compiled core (payme.solver._core.Kept) gives the same float
@@ -82,7 +99,22 @@ def test_the_compiled_kept_is_the_python_one(name: str) -> None:
             unseen[i] += 1
         hazard = rng.choice((0.0, 0.2, 0.3))
         outlook = Outlook(rules, dealt, unseen, hazard, pair_weight=rng.choice((0.5, 1.0)))
+        codes = []
         for _ in range(30):
-            dead = bytes(sorted(rng.sample(pack, rng.randint(2, 14))))
+            dead = bytes(sorted(rng.sample(pack, rng.randint(0, 14))))
             code = scored_code(rng.randint(0, 400), dead)
-            assert outlook._kept_of(code) == outlook._kept_of_python(code), (dealt, code)
+            codes.append(code)
+            if len(dead) >= 2:
+                assert outlook._kept_of(code) == outlook._kept_of_python(code), (dealt, code)
+        # Outlook._draw's sum over the cards tried, in C and in Python.
+        counts = [rng.randint(1, 3) for _ in codes]
+        scale, expect, outs = rng.uniform(1, 3), rng.uniform(0, 50), rng.uniform(0, 5)
+        kepts: dict[bytes, float] = {}
+        got = outlook._compiled().weigh(codes, counts, scale, expect, outs, kepts)
+        for code, n in zip(codes, counts, strict=True):
+            value = 0.0 if len(code) <= 3 else outlook._kept_of_python(code)
+            if value == 0.0:
+                outs += n * scale
+            expect += n * scale * value
+        assert got == (expect, outs)
+        assert kepts == {c: outlook._kept_of_python(c) for c in codes if len(c) > 3}

@@ -15,7 +15,6 @@ out), so the answers are kept, keyed on the hand in canonical order.
 
 from __future__ import annotations
 
-from bisect import bisect_right
 from collections.abc import Callable
 from typing import Any
 
@@ -93,39 +92,11 @@ def layout_codes(rules: Ruleset, dealt: int) -> Callable[[bytes], bytes]:
 def layout_codes_with(key: bytes, adds: bytes, rules: Ruleset, dealt: int) -> list[bytes]:
     """:func:`layout_code` of each hand made of the sorted hand whose card indices are
     ``key`` and one card of ``adds`` (card indices), in the order of ``adds``: the hands a
-    draw may make.  Those not remembered are searched together
-    (:func:`payme.solver.layout_codes_with`: one call of the compiled core)."""
-    table = _layout_table(rules, dealt)
-    get, newer, one = table.get, table.new.get, _BYTES
-    found: list[bytes] = []  # b"" for a hand not remembered (a code is never empty)
-    keys: list[bytes] = []
-    for i in adds:
-        at = bisect_right(key, i)
-        hand = key[:at] + one[i] + key[at:]
-        # The newer answers read first, as RecentMemo.get reads them (no call for most).
-        known = newer(hand)
-        if known is None:
-            known = get(hand)
-        if known is None:
-            keys.append(hand)
-            known = b""
-        found.append(known)
-    if not keys:
-        return found
+    draw may make, those not remembered searched in the same call
+    (:func:`payme.solver.layout_codes_with`, one call of the compiled core)."""
     from payme.solver import layout_codes_with as solve
 
-    missing = bytes([i for i, known in zip(adds, found, strict=True) if not known])
-    solved = zip(keys, solve(key, missing, rules, dealt), strict=True)
-    for at, known in enumerate(found):
-        if not known:
-            hand, known = next(solved)
-            table.put(hand, known)
-            found[at] = known
-    return found
-
-
-_BYTES = [bytes((i,)) for i in range(256)]
-"""Each card index as one byte."""
+    return solve(key, adds, rules, dealt, _layout_table(rules, dealt))
 
 
 def points(hand: Hand, rules: Ruleset, dealt: int) -> int:

@@ -260,24 +260,30 @@ class Outlook:
         """:meth:`_kept` worked out (two deadwood cards or more): by the compiled core where
         it runs (``payme.solver._core.Kept``, the same floats as
         :meth:`_kept_of_python`, some ten times faster)."""
-        core = self._kept_core
+        core = self._kept_core or self._compiled()
         if core is None:
-            if CORE is None:
-                return self._kept_of_python(code)
-            core = self._kept_core = CORE.Kept(
-                self._points,
-                self._natural,
-                self._counts,
-                self._wild,
-                _RELATED_BYTES,
-                self.total,
-                self.wild_share,
-                self.hazard,
-                self.pair_weight,
-                self._needs,
-            )
+            return self._kept_of_python(code)
         known: float = core.kept(code)
         return known
+
+    def _compiled(self) -> Any:
+        """The compiled core's ``Kept`` for these unseen cards (made when first needed), or
+        ``None`` where the compiled core does not run."""
+        if CORE is None:
+            return None
+        core = self._kept_core = CORE.Kept(
+            self._points,
+            self._natural,
+            self._counts,
+            self._wild,
+            _RELATED_BYTES,
+            self.total,
+            self.wild_share,
+            self.hazard,
+            self.pair_weight,
+            self._needs,
+        )
+        return core
 
     def _kept_of_python(self, code: bytes) -> float:
         """:meth:`_kept_of` in Python (the reference, and where no compiled core runs)."""
@@ -559,6 +565,10 @@ class Outlook:
             # The best layouts of the hand with each card tried: those not remembered
             # searched in one call of the solver.
             codes = layout_codes_with(key, bytes([c.index for c, _ in tried]), rules, dealt)
+            core = self._kept_core or self._compiled()
+            if core is not None:  # the loop below in C, the same floats
+                expect, outs = core.weigh(codes, [n for _, n in tried], scale, expect, outs, kepts)
+                return expect / self.total, outs / self.total
             for (_, n), code in zip(tried, codes, strict=True):
                 if len(code) <= 3:
                     value = 0.0  # one deadwood card or none: it goes out

@@ -25,6 +25,7 @@ from payme.cards import CARDS, N_REGULAR, Card, CardsLike, format_hand, html_by,
 from payme.codes import scored_code
 from payme.deprecation import renamed
 from payme.melds import Meld, RuleTables, hand_cards, tables_for
+from payme.memo import RecentMemo
 from payme.rulesets import Ruleset, RulesLike
 from payme.solver.layout import path_layout
 from payme.solver.natural import Natural, natural_discard, natural_for, natural_layout
@@ -342,13 +343,20 @@ def _remember(rules: RulesLike, dealt: int | None, t: RuleTables, nat: Natural) 
     _LAST = (rules, dealt, t, nat, whole)  # one tuple: a thread reads the old or the new
 
 
-def layout_codes_with(key: bytes, adds: bytes, rules: RulesLike, dealt: int | None) -> list[bytes]:
+def layout_codes_with(
+    key: bytes,
+    adds: bytes,
+    rules: RulesLike,
+    dealt: int | None,
+    memo: RecentMemo[bytes] | None = None,
+) -> list[bytes]:
     """The best layout of each hand made of the cards whose indices are ``key`` (lowest
     first) and one card of ``adds`` (card indices), as :func:`payme.codes.scored_code` of
     its fewest deadwood points and its deadwood's card indices: what :func:`evaluate` gives
     for each of those hands, in the order of ``adds``.  The compiled core searches them all
     in one call (the hands a draw may make); the pure-Python solver, or a hand the core
-    leaves to it, evaluates them one by one.
+    leaves to it, evaluates them one by one.  With ``memo`` (answers by a hand's card
+    indices, lowest first): the answers it holds are taken from it, the others put into it.
 
     >>> from payme.cards import parse_card
     >>> from payme.codes import points_of
@@ -359,14 +367,18 @@ def layout_codes_with(key: bytes, adds: bytes, rules: RulesLike, dealt: int | No
     """
     hands = _prepared(rules, dealt)[1].hands
     found: list[bytes | None] = (
-        hands.layouts(key, adds) if hands is not None else [None] * len(adds)
+        hands.layouts(key, adds, memo) if hands is not None else [None] * len(adds)
     )
     out: list[bytes] = []
     for i, code in zip(adds, found, strict=True):
         if code is None:
-            cards = sorted([CARDS[j] for j in key] + [CARDS[i]], key=_index)
-            ev = evaluate(tuple(cards), rules, dealt)
-            code = scored_code(ev.deadwood_points, bytes([c.index for c in ev.deadwood]))
+            hand = bytes(sorted(key + bytes((i,))))
+            code = None if memo is None else memo.get(hand)
+            if code is None:
+                ev = evaluate(tuple([CARDS[j] for j in hand]), rules, dealt)
+                code = scored_code(ev.deadwood_points, bytes([c.index for c in ev.deadwood]))
+                if memo is not None:
+                    memo.put(hand, code)
         out.append(code)
     return out
 

@@ -2286,39 +2286,86 @@ static PyObject *Hands_bind(Hands *h, PyObject *const *args, Py_ssize_t nargs) {
     Py_RETURN_NONE;
 }
 
-/* layouts(key, adds): for each card index of ``adds`` (bytes), the best layout of the hand
- * whose card indexes are ``key`` (bytes, lowest first) with that card added, as
+/* A memo's answer for ``hand`` (new reference), None when it has none, NULL with an error:
+ * read as payme.memo.RecentMemo.get reads it (its newer answers, then the older ones through
+ * its get, which moves them to the newer). */
+static PyObject *memo_get(PyObject *memo, PyObject *hand) {
+    PyObject *table = PyObject_GetAttrString(memo, "new");
+    if (!table) return NULL;
+    if (!PyDict_Check(table)) {
+        Py_DECREF(table);
+        PyErr_SetString(PyExc_TypeError, "layouts: a memo's tables are dicts");
+        return NULL;
+    }
+    PyObject *known = PyDict_GetItemWithError(table, hand);
+    Py_DECREF(table);
+    if (known) return Py_NewRef(known);
+    if (PyErr_Occurred()) return NULL;
+    table = PyObject_GetAttrString(memo, "old");
+    if (!table) return NULL;
+    known = PyDict_Check(table) ? PyDict_GetItemWithError(table, hand) : NULL;
+    Py_DECREF(table);
+    if (!known) {
+        if (PyErr_Occurred()) return NULL;
+        Py_RETURN_NONE;
+    }
+    return PyObject_CallMethod(memo, "get", "O", hand);
+}
+
+/* layouts(key, adds[, memo]): for each card index of ``adds`` (bytes), the best layout of
+ * the hand whose card indexes are ``key`` (bytes, lowest first) with that card added, as
  * payme.game.evaluation keeps evaluate()'s answer: payme.codes.scored_code(points, the
  * deadwood's card indexes, lowest first); None for a hand evaluation() does not take (the
  * caller asks evaluate()).  A list, in the order of ``adds``: one call for the hands a
- * draw may make, each searched as evaluate() searches it. */
+ * draw may make, each searched as evaluate() searches it.  ``memo`` (a
+ * payme.memo.RecentMemo keyed by a hand's card indexes, or None): the answers it holds are
+ * taken from it, and those found here put into it. */
 static PyObject *Hands_layouts(Hands *h, PyObject *const *args, Py_ssize_t nargs) {
-    if (nargs != 2 || !PyBytes_Check(args[0]) || !PyBytes_Check(args[1])) {
-        PyErr_SetString(PyExc_TypeError, "layouts(key, adds): two bytes");
+    if (nargs < 2 || nargs > 3 || !PyBytes_Check(args[0]) || !PyBytes_Check(args[1])) {
+        PyErr_SetString(PyExc_TypeError, "layouts(key, adds[, memo]): two bytes");
         return NULL;
     }
+    PyObject *memo = nargs == 3 && args[2] != Py_None ? args[2] : NULL;
     const unsigned char *key = (const unsigned char *)PyBytes_AS_STRING(args[0]);
     const unsigned char *adds = (const unsigned char *)PyBytes_AS_STRING(args[1]);
     Py_ssize_t n_key = PyBytes_GET_SIZE(args[0]), n_adds = PyBytes_GET_SIZE(args[1]);
     PyObject *out = PyList_New(n_adds);
     if (!out) return NULL;
     for (Py_ssize_t a = 0; a < n_adds; a++) {
-        PyObject *got;
+        PyObject *got = NULL;
         int add = adds[a];
-        if (n_key + 1 > h->max_hand || n_key + 1 > 64 || add >= h->n_cards) {
+        if (n_key + 1 > 64) {
             got = Py_NewRef(Py_None);
         } else {
             int index[64];
+            char chars[64];
             PyObject *objs[64];
-            Py_ssize_t n = 0, k = 0, bad = 0;
+            Py_ssize_t n = 0, k = 0, bad = add >= h->n_cards;
             for (; k < n_key && key[k] <= add; k++) index[n++] = key[k];
             index[n++] = add;
             for (; k < n_key; k++) index[n++] = key[k];
             for (Py_ssize_t i = 0; i < n; i++) {
+                chars[i] = (char)index[i];
                 if (index[i] >= h->n_cards) bad = 1;
                 else objs[i] = h->card_of[index[i]];
             }
-            got = bad ? Py_NewRef(Py_None) : hands_run(h, index, objs, n, NULL, 7, NULL, NULL);
+            PyObject *hand = NULL;
+            if (memo) {
+                hand = PyBytes_FromStringAndSize(chars, n);
+                if (hand) got = memo_get(memo, hand);
+                if (got == Py_None) Py_CLEAR(got);
+                else if (!got) goto failed;
+            }
+            if (!got) {
+                got = bad ? Py_NewRef(Py_None) : hands_run(h, index, objs, n, NULL, 7, NULL, NULL);
+                if (got && got != Py_None && memo) {
+                    PyObject *done = PyObject_CallMethod(memo, "put", "OO", hand, got);
+                    if (!done) Py_CLEAR(got);
+                    Py_XDECREF(done);
+                }
+            }
+        failed:
+            Py_XDECREF(hand);
         }
         if (!got) {
             Py_DECREF(out);
@@ -2361,7 +2408,8 @@ static PyMethodDef Hands_methods[] = {
      "bind(cls, rules, dealt, laid_out, tables, discard_laid_out): what evaluation() and "
      "discard() make."},
     {"layouts", (PyCFunction)(void (*)(void))Hands_layouts, METH_FASTCALL,
-     "layouts(key, adds): the scored code of each hand key plus a card of adds, or None."},
+     "layouts(key, adds[, memo]): the scored code of each hand key plus a card of adds, or "
+     "None."},
     {"forget", (PyCFunction)Hands_forget, METH_NOARGS, "Drop the compiled bundles."},
     {NULL, NULL, 0, NULL},
 };
@@ -2860,9 +2908,59 @@ static PyObject *Kept_kept(Kept *k, PyObject *code) {
     return PyFloat_FromDouble(best);
 }
 
+/* weigh(codes, counts, scale, expect, outs, kepts): Outlook._draw's sum over the cards
+ * tried, the same floats: for each best layout's code (of the hand with a card tried) and
+ * that card's copies n, value = 0.0 for one deadwood card or none, else kepts[code] (kept()
+ * when not there, put there); outs += n * scale when value is 0.0; expect += n * scale *
+ * value.  (expect, outs). */
+static PyObject *Kept_weigh(Kept *k, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 6 || !PyList_Check(args[0]) || !PyList_Check(args[1]) ||
+        PyList_GET_SIZE(args[0]) != PyList_GET_SIZE(args[1]) || !PyDict_Check(args[5])) {
+        PyErr_SetString(PyExc_TypeError,
+                        "weigh(codes, counts, scale, expect, outs, kepts): two lists alike");
+        return NULL;
+    }
+    double scale = PyFloat_AsDouble(args[2]), expect = PyFloat_AsDouble(args[3]),
+           outs = PyFloat_AsDouble(args[4]);
+    if (PyErr_Occurred()) return NULL;
+    PyObject *kepts = args[5];
+    for (Py_ssize_t i = 0; i < PyList_GET_SIZE(args[0]); i++) {
+        PyObject *code = PyList_GET_ITEM(args[0], i);
+        long long n = PyLong_AsLongLong(PyList_GET_ITEM(args[1], i));
+        if (n == -1 && PyErr_Occurred()) return NULL;
+        if (!PyBytes_Check(code)) {
+            PyErr_SetString(PyExc_TypeError, "weigh: codes are bytes");
+            return NULL;
+        }
+        double value = 0.0;
+        if (PyBytes_GET_SIZE(code) > 3) {
+            PyObject *known = PyDict_GetItemWithError(kepts, code);
+            if (known) {
+                value = PyFloat_AsDouble(known);
+                if (value == -1.0 && PyErr_Occurred()) return NULL;
+            } else {
+                if (PyErr_Occurred()) return NULL;
+                PyObject *found = Kept_kept(k, code);
+                if (!found) return NULL;
+                value = PyFloat_AS_DOUBLE(found);
+                int put = PyDict_SetItem(kepts, code, found);
+                Py_DECREF(found);
+                if (put < 0) return NULL;
+            }
+        }
+        double ns = (double)n * scale;
+        if (value == 0.0) outs += ns;
+        expect += ns * value;
+    }
+    return Py_BuildValue("(dd)", expect, outs);
+}
+
 static PyMethodDef Kept_methods[] = {
     {"kept", (PyCFunction)Kept_kept, METH_O,
      "kept(code): payme.game.expert.Outlook._kept_of(code), the same float."},
+    {"weigh", (PyCFunction)(void (*)(void))Kept_weigh, METH_FASTCALL,
+     "weigh(codes, counts, scale, expect, outs, kepts): Outlook._draw's sum over the cards "
+     "tried: (expect, outs)."},
     {NULL, NULL, 0, NULL},
 };
 

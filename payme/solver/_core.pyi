@@ -3,6 +3,8 @@
 from collections.abc import Callable
 from typing import Any
 
+from payme.memo import RecentMemo
+
 STATE_BITS: int
 SOURCE: str
 
@@ -84,5 +86,34 @@ class Hands:
     def card_indexes(
         self, hand: object, tables: object, total: int, picks: tuple[int, ...], /
     ) -> tuple[bytes, bytes]: ...
-    def layouts(self, key: bytes, adds: bytes, /) -> list[bytes | None]: ...
+    def layouts(
+        self, key: bytes, adds: bytes, memo: RecentMemo[bytes] | None = ..., /
+    ) -> list[bytes | None]: ...
     def forget(self) -> None: ...
+
+class Kept:
+    def __init__(
+        self,
+        points: list[int],
+        natural: list[bool],
+        counts: list[int],
+        wild: list[bool],
+        related: bytes,
+        total: int,
+        wild_share: float,
+        hazard: float,
+        pair_weight: float,
+        needs: Callable[[int, int], tuple[int, ...]],
+        /,
+    ) -> None: ...
+    def kept(self, code: bytes, /) -> float: ...
+    def weigh(
+        self,
+        codes: list[bytes],
+        counts: list[int],
+        scale: float,
+        expect: float,
+        outs: float,
+        kepts: dict[bytes, float],
+        /,
+    ) -> tuple[float, float]: ...
