@@ -2312,6 +2312,31 @@ static PyObject *memo_get(PyObject *memo, PyObject *hand) {
     return PyObject_CallMethod(memo, "get", "O", hand);
 }
 
+/* memo.put(hand, answer) as payme.memo.RecentMemo.put does it (the newer answers full:
+ * they become the older, and the newer start empty), without the call: 0, or -1 with an
+ * error. */
+static int memo_put(PyObject *memo, PyObject *hand, PyObject *answer) {
+    PyObject *table = PyObject_GetAttrString(memo, "new"), *size = NULL;
+    int done = -1;
+    if (!table || !(size = PyObject_GetAttrString(memo, "size"))) goto out;
+    Py_ssize_t most = PyLong_AsSsize_t(size);
+    if (most == -1 && PyErr_Occurred()) goto out;
+    if (!PyDict_Check(table)) {
+        PyErr_SetString(PyExc_TypeError, "layouts: a memo's tables are dicts");
+        goto out;
+    }
+    if (PyDict_GET_SIZE(table) >= most) {
+        if (PyObject_SetAttrString(memo, "old", table) < 0) goto out;
+        Py_SETREF(table, PyDict_New());
+        if (!table || PyObject_SetAttrString(memo, "new", table) < 0) goto out;
+    }
+    done = PyDict_SetItem(table, hand, answer);
+out:
+    Py_XDECREF(table);
+    Py_XDECREF(size);
+    return done;
+}
+
 /* layouts(key, adds[, memo]): for each card index of ``adds`` (bytes), the best layout of
  * the hand whose card indexes are ``key`` (bytes, lowest first) with that card added, as
  * payme.game.evaluation keeps evaluate()'s answer: payme.codes.scored_code(points, the
@@ -2358,11 +2383,7 @@ static PyObject *Hands_layouts(Hands *h, PyObject *const *args, Py_ssize_t nargs
             }
             if (!got) {
                 got = bad ? Py_NewRef(Py_None) : hands_run(h, index, objs, n, NULL, 7, NULL, NULL);
-                if (got && got != Py_None && memo) {
-                    PyObject *done = PyObject_CallMethod(memo, "put", "OO", hand, got);
-                    if (!done) Py_CLEAR(got);
-                    Py_XDECREF(done);
-                }
+                if (got && got != Py_None && memo && memo_put(memo, hand, got) < 0) Py_CLEAR(got);
             }
         failed:
             Py_XDECREF(hand);
