@@ -115,6 +115,20 @@ def _card_tables(
     return known[1], known[2], known[3], known[4]
 
 
+_WILD_KINDS: dict[int, tuple[list[bool], list[int]]] = {}
+
+
+def _wild_kinds(wild: list[bool]) -> list[int]:
+    """The indices of the wild cards of a table of :func:`_card_tables` (remembered by the
+    table's identity; the tables are kept while they are used)."""
+    known = _WILD_KINDS.get(id(wild))
+    if known is None or known[0] is not wild:
+        if len(_WILD_KINDS) >= 256:
+            _WILD_KINDS.clear()
+        known = _WILD_KINDS[id(wild)] = (wild, [i for i, w in enumerate(wild) if w])
+    return known[1]
+
+
 def _pairs_in(dead: bytes, natural: list[bool]) -> Pairs:
     """The pairs :meth:`Outlook.pair_savings` sums for a deadwood of these card indices,
     in its order: for each, the places of its two cards in the deadwood and the pair as
@@ -191,32 +205,39 @@ class Outlook:
     ) -> None:
         self.rules = rules
         self.dealt = dealt
-        if isinstance(unseen, list):  # copies by card index (payme.game.bots.unseen_by_index)
-            self.kinds = [(CARDS[i], n) for i, n in enumerate(unseen) if n]
-        else:
-            self.kinds = sorted(unseen.items(), key=_by_card)
-        self.total = total = sum(n for _, n in self.kinds)
-        self.hazard = hazard
-        self.pair_weight = pair_weight
         # By card index, from tables made once per rule set and cards dealt (a decision
         # builds an outlook, and cards hash and rule sets answer slowly): each kind's
         # copies unseen, whether it is wild and unseen (a wild kind none of which is unseen
         # counts as not wild here), and a natural card for pair_savings (one with a rank
         # that is not wild among the unseen kinds).
         wild, self._points, natural_in_rules, shapes = _card_tables(rules, dealt)
-        counts = [0] * _KINDS
+        if isinstance(unseen, list) and len(unseen) == _KINDS:
+            # Copies by card index (payme.game.bots.unseen_by_index): the kinds are those
+            # with copies, so only the wild kinds need a look.
+            self.kinds = [(CARDS[i], n) for i, n in enumerate(unseen) if n]
+            counts = unseen.copy()
+            wild_kinds = [i for i in _wild_kinds(wild) if counts[i]]
+        else:
+            if isinstance(unseen, list):
+                unseen = Counter({CARDS[i]: n for i, n in enumerate(unseen) if n})
+            self.kinds = sorted(unseen.items(), key=_by_card)
+            counts = [0] * _KINDS
+            for card, n in self.kinds:
+                counts[card.index] = n
+            wild_kinds = [card.index for card, _ in self.kinds if wild[card.index]]
+        self.total = total = sum(counts)
+        self.hazard = hazard
+        self.pair_weight = pair_weight
         unseen_wild = [False] * _KINDS
         natural = _RANKED.copy()
-        wilds = 0
-        for card, n in self.kinds:
-            i = card.index
-            counts[i] = n
-            if wild[i]:
-                unseen_wild[i] = True
-                natural[i] = False
-                wilds += n
+        wilds = mask = 0
+        for i in wild_kinds:
+            unseen_wild[i] = True
+            natural[i] = False
+            wilds += counts[i]
+            mask |= 1 << i
         self._counts, self._wild, self._natural = counts, unseen_wild, natural
-        self._wild_mask = sum(1 << i for i, w in enumerate(unseen_wild) if w)
+        self._wild_mask = mask
         # Which pairs of a deadwood count depends on the cards alone when every wild kind
         # with a rank has a copy unseen (it is not natural here, as in the rules): then the
         # pairs found are shared with every such outlook of the rule set and cards dealt.

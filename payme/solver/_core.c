@@ -2805,16 +2805,33 @@ bad:
     return NULL;
 }
 
+/* needs(a, b) of the last needs function asked, by pair (a * KINDS + b): the rule set's
+ * answers, the same for every Kept of a game (each would otherwise call it again). */
+static PyObject *needs_of = NULL;
+static PyObject *needs_known[KINDS * KINDS];
+
 /* The unseen natural (not wild) cards completing the pair a, b (sum(counts[c] for c in
  * needs(a, b) if not wild[c])); -2 when needs(a, b) is empty; -3 with an exception set. */
 static int64_t kept_need(Kept *k, int a, int b) {
     int key = a * k->n_kinds + b;
     if (k->n_need[key] != -1) return k->n_need[key];
-    PyObject *got = PyObject_CallFunction(k->needs, "ii", a, b);
-    if (!got) return -3;
-    PyObject *f = PySequence_Fast(got, "Kept: needs");
-    Py_DECREF(got);
-    if (!f) return -3;
+    if (needs_of != k->needs) {
+        for (int i = 0; i < KINDS * KINDS; i++) Py_CLEAR(needs_known[i]);
+        Py_XSETREF(needs_of, Py_NewRef(k->needs));
+    }
+    PyObject *f = needs_known[a * KINDS + b];
+    if (!f) {
+        PyObject *got = PyObject_CallFunction(k->needs, "ii", a, b);
+        if (!got) return -3;
+        f = PySequence_Fast(got, "Kept: needs");
+        Py_DECREF(got);
+        if (!f) return -3;
+        /* Another Kept may have asked it meanwhile (the call may let another thread in). */
+        if (needs_of == k->needs && !needs_known[a * KINDS + b])
+            needs_known[a * KINDS + b] = Py_NewRef(f);
+    } else {
+        Py_INCREF(f);
+    }
     Py_ssize_t m = PySequence_Fast_GET_SIZE(f);
     int64_t n = 0;
     for (Py_ssize_t i = 0; i < m; i++) {
