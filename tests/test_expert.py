@@ -4,7 +4,6 @@ its seed, advice with a reason in a player's words, and the choices its weighing
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable
 
 import pytest
 from pay_me_helpers import final_turn, rig
@@ -259,13 +258,13 @@ def test_a_draw_is_weighed_within_its_work_budget(monkeypatch: pytest.MonkeyPatc
     from payme.cards import CARDS, parse_hand
 
     searched: list[bytes] = []  # the hands weighed, as their cards' indices
-    real = expert.layout_codes
+    real = expert.layout_codes_with
 
-    def counted(r: Ruleset, d: int) -> Callable[[bytes], bytes]:
-        code = real(r, d)
-        return lambda k: (searched.append(k), code(k))[1]
+    def counted(key: bytes, adds: bytes, r: Ruleset, d: int) -> list[bytes]:
+        searched.extend(bytes(sorted(key + bytes((i,)))) for i in adds)
+        return real(key, adds, r, d)
 
-    monkeypatch.setattr(expert, "layout_codes", counted)
+    monkeypatch.setattr(expert, "layout_codes_with", counted)
     family = rules("family")
     pack = Counter({CARDS[i]: n for i, n in enumerate(family.pack_counts(4)) if n})
     for text, wild_hand in (("4S TS TH 7D 8D TD TD QD 9C TC", True),

@@ -343,7 +343,7 @@ def _remember(rules: RulesLike, dealt: int | None, t: RuleTables, nat: Natural) 
     _LAST = (rules, dealt, t, nat, whole)  # one tuple: a thread reads the old or the new
 
 
-def layout_codes_with(
+def layouts_with_each(
     key: bytes,
     adds: bytes,
     rules: RulesLike,
@@ -362,7 +362,7 @@ def layout_codes_with(
     >>> from payme.codes import points_of
     >>> key = bytes(sorted(parse_card(c).index for c in ("5H", "6H", "9C")))
     >>> adds = bytes([parse_card("7H").index, parse_card("9D").index])
-    >>> [points_of(code) for code in layout_codes_with(key, adds, "classic", 3)]
+    >>> [points_of(code) for code in layouts_with_each(key, adds, "classic", 3)]
     [10, 30]
     """
     hands = _prepared(rules, dealt)[1].hands

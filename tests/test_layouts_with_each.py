@@ -1,4 +1,4 @@
-"""The layouts of a hand plus each card, asked in one call (``layout_codes_with``), are what
+"""The layouts of a hand plus each card, asked in one call (``layouts_with_each``), are what
 evaluating each of those hands alone gives: seeded random hands under every preset rule
 set, small to large, with wild and special cards (runs with either solver core: ``make
 pytest-pure`` runs this file with ``PAYME_SOLVER=python`` too)."""
@@ -14,7 +14,7 @@ from payme.codes import scored_code
 from payme.game import evaluation
 from payme.memo import RecentMemo
 from payme.rulesets import PRESETS
-from payme.solver import evaluate, layout_codes_with
+from payme.solver import evaluate, layouts_with_each
 
 
 def _one_by_one(key: bytes, adds: bytes, name: str, dealt: int | None) -> list[bytes]:
@@ -47,7 +47,7 @@ def _deals(name: str, count: int, seed: int) -> list[tuple[int | None, bytes, by
 @pytest.mark.parametrize("name", sorted(PRESETS))
 def test_the_layouts_with_each_card_are_each_hand_evaluated_alone(name: str) -> None:
     for dealt, key, adds in _deals(name, 60, 29):
-        assert layout_codes_with(key, adds, name, dealt) == _one_by_one(key, adds, name, dealt)
+        assert layouts_with_each(key, adds, name, dealt) == _one_by_one(key, adds, name, dealt)
 
 
 def test_the_remembered_layouts_with_each_card_are_each_hand_evaluated_alone() -> None:
@@ -74,7 +74,7 @@ def test_a_memo_gives_its_answers_and_keeps_the_new_ones() -> None:
         expected = _one_by_one(key, adds, "family", dealt)
         memo.put(hands[0], b"\x01\x02")
         expected[0] = b"\x01\x02"
-        assert layout_codes_with(key, adds, rules, dealt, memo) == expected
+        assert layouts_with_each(key, adds, rules, dealt, memo) == expected
         assert [memo.get(hand) for hand in hands[-7:]] == expected[-7:]
 
 
