@@ -93,7 +93,7 @@ def layout_codes_with(key: bytes, adds: bytes, rules: Ruleset, dealt: int) -> li
     """:func:`layout_code` of each hand made of the sorted hand whose card indices are
     ``key`` and one card of ``adds`` (card indices), in the order of ``adds``: the hands a
     draw may make, those not remembered searched in the same call
-    (:func:`payme.solver.layouts_with_each`, one call of the compiled core)."""
+    (``payme.solver.layouts_with_each``, one call of the compiled core)."""
     from payme.solver import layouts_with_each as solve
 
     return solve(key, adds, rules, dealt, _layout_table(rules, dealt))
