@@ -89,6 +89,25 @@ def _load() -> ModuleType | None:
 CORE: Final = _load()
 """The compiled core module (``None``: the pure-Python searches run)."""
 
+
+def _load_layoff() -> ModuleType | None:
+    """The lay-off search's compiled heart (``payme/solver/_layoff_core.c``, a module of its
+    own), or ``None`` when :mod:`payme.layoff` searches in Python: where the solver's core
+    does not run (``PAYME_SOLVER=python``, or not built) or this module is not built or out
+    of date.  Both searches give the same answers."""
+    if CORE is None:
+        return None
+    try:
+        from payme.solver import _layoff_core
+    except ImportError:
+        return None
+    core: ModuleType = _layoff_core
+    return None if out_of_date(core, _SOURCE.with_name("_layoff_core.c")) else core
+
+
+LAYOFF_CORE: Final = _load_layoff()
+"""The lay-off search's compiled heart (``None``: the Python search runs)."""
+
 STATE_BITS: Final = int(CORE.STATE_BITS) if CORE is not None else 0
 """The widest packed state the compiled core holds; a wider one is searched in Python."""
 
@@ -133,6 +152,7 @@ def describe() -> str:
 
 __all__ = [
     "CORE",
+    "LAYOFF_CORE",
     "STALE",
     "STATE_BITS",
     "Backend",
