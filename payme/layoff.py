@@ -1217,6 +1217,10 @@ class _Search:
     candidate kinds (2**14 for a 14-card hand), each scored at most once.  Measured (2
     shared cores, CPU time): hard 14-card positions built at random, many wild cards
     against up to 20 melds, at most about 0.1 s (``python -m benchmarks layoff``).
+
+    This is the reference: the search of :func:`lay_off` and :func:`best_placements` runs
+    in C where the lay-off core is built (:func:`_choose_compiled`, the same moves in the
+    same order and so the same answers), and here otherwise.
     """
 
     def __init__(self, cards: tuple[Card, ...], declared: tuple[Meld, ...], t: RuleTables):
@@ -1432,7 +1436,13 @@ def _free_cost(t: RuleTables, free: int) -> tuple[int, ...]:
     if cost is None:
         if len(table) >= 1024:
             table.clear()
-        cost = table[free] = tuple(0 if free >> i & 1 else p for i, p in enumerate(t.points))
+        priced = list(t.points)
+        rest = free
+        while rest:  # the free cards, lowest index first
+            low = rest & -rest
+            priced[low.bit_length() - 1] = 0
+            rest ^= low
+        cost = table[free] = tuple(priced)
     return cost
 
 
@@ -1495,7 +1505,7 @@ def _choose_compiled(
         dead[c.index] += 1
     scoring = _Scoring(cards, t)
     found = LAYOFF_CORE.choose(
-        top, bytes(hand), bytes(dead), t.points, described, _flags(t), scoring.priced,
+        top, hand, dead, t.points, described, _flags(t), scoring.priced,
         scoring.starts, scoring.value,
     )  # fmt: skip
     if found is None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import dataclasses
 import os
 import random
+from collections import Counter
 from collections.abc import Iterator
 
 import pytest
@@ -21,7 +22,8 @@ from payme.cards import Card
 from payme.game import play_game
 from payme.game.evaluation import clear
 from payme.layoff import _check_table, _choose_compiled, _Search, lay_off
-from payme.melds import Meld, tables_for
+from payme.melds import Meld, parse_declared_meld, tables_for
+from payme.pack import Pack
 from payme.rulesets import Ruleset, rules
 from payme.solver import evaluate
 from payme.solver.backend import LAYOFF_CORE
@@ -114,6 +116,43 @@ def test_random_hard_positions_match_the_python_search(r: Ruleset) -> None:
         checked += 1
         laid += _same(cards, p.melds, r, p.dealt)
     assert checked > 100 and laid > 30
+
+
+@pytest.mark.parametrize("r", list(_variants()), ids=lambda r: r.name)
+def test_sets_with_many_copies_match_the_python_search(r: Ruleset) -> None:
+    # Sets only (their lay-offs are judged in C by the roles their cards can take: itself,
+    # or wild), hands of their ranks and wild cards, copies from several packs.
+    rng = random.Random(f"layoff-core-sets-{r.name}")
+    laid = 0
+    for _ in range(120):
+        dealt = rng.randint(r.min_dealt, r.max_dealt)
+        pack = Counter(Pack.of(r).cards())
+        wilds = [c for c in pack if r.is_wild(c, dealt)]
+        melds: list[Meld] = []
+        for rank in rng.sample(range(1, 14), rng.randint(1, 4)):
+            cards = [Card.regular(rank, suit) for suit in rng.sample("SHDC", rng.randint(2, 4))]
+            if len(cards) < 4 or rng.random() < 0.5:
+                cards.append(rng.choice(wilds) if wilds and rng.random() < 0.6 else cards[0])
+            if any(pack[c] < cards.count(c) for c in cards):
+                continue
+            try:
+                meld = parse_declared_meld(cards, r, dealt)
+            except ValueError:
+                continue
+            if meld.kind == "set":
+                pack.subtract(cards)
+                melds.append(meld)
+        ranks = [m.rank for m in melds if m.rank]
+        pool = [c for c in +pack if c.rank in ranks or c in wilds]
+        hand: list[Card] = []
+        for _ in range(rng.randint(1, r.max_dealt + 1)):
+            card = rng.choice(pool) if pool else None
+            if card is not None and pack[card] > 0:
+                pack[card] -= 1
+                hand.append(card)
+        if melds and hand:
+            laid += _same(tuple(sorted(hand)), tuple(melds), r, dealt)
+    assert laid > 10
 
 
 def test_lay_off_is_the_same_without_the_core(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -553,7 +553,11 @@ static PyObject *layoff_choose(PyObject *self, PyObject *args) {
         return NULL;
     PyObject *result = NULL, *kinds_tuple = NULL;
     meld_t *ms = NULL;
-    uint64_t *sets = NULL, **masks = NULL;
+    uint64_t *sets = NULL;
+    /* The numbers whose j-th digit is at most v (masks[j * MAXSIZE + v]), made when first
+       needed; only the entries of the kinds and copies of this hand are used. */
+    uint64_t *masks[MAXK * MAXSIZE];
+    int masks_made = 0;
     int *scored = NULL;
     member_t *members = NULL;
     Py_ssize_t nmelds = PyList_GET_SIZE(melds);
@@ -736,9 +740,11 @@ static PyObject *layoff_choose(PyObject *self, PyObject *args) {
         if (list_size(c, &ms[i], ms[i].room) < 0) goto done;
     long nw = (c->n + 63) >> 6, n = c->n;
     sets = calloc((size_t)(M + 1) * (size_t)nw, sizeof(uint64_t));
-    masks = calloc((size_t)MAXK * MAXSIZE, sizeof(uint64_t *));
+    for (int j = 0; j < c->K; j++)
+        for (int v = 0; v < c->radix[j]; v++) masks[j * MAXSIZE + v] = NULL;
+    masks_made = 1;
     uint64_t *tmp = NULL;
-    if (!sets || !masks) {
+    if (!sets) {
         PyErr_NoMemory();
         goto done;
     }
@@ -949,10 +955,9 @@ done:
         for (Py_ssize_t i = 0; i < nmelds; i++) free(ms[i].opts);
         free(ms);
     }
-    if (masks) {
-        for (int i = 0; i < MAXK * MAXSIZE; i++) free(masks[i]);
-        free(masks);
-    }
+    if (masks_made)
+        for (int j = 0; j < c->K; j++)
+            for (int v = 0; v < c->radix[j]; v++) free(masks[j * MAXSIZE + v]);
     free(sets);
     free(scored);
     free(members);

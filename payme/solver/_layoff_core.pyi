@@ -11,8 +11,8 @@ _Starts = tuple[Any, int, int, Callable[..., int], tuple[tuple[int, int, int, An
 
 def choose(
     top: int,
-    hand: bytes,
-    dead: bytes,
+    hand: bytes | bytearray,
+    dead: bytes | bytearray,
     points: tuple[int, ...],
     melds: list[tuple[object, ...]],
     rules: tuple[int, int, int, int, int, int, int, int],

@@ -11,6 +11,11 @@ takes the compiled core when it is there.  A build older than the ``_core.c`` be
 checkout updated without reinstalling) is not used: the pure-Python searches run, and
 :func:`describe` says to rebuild.
 
+The lay-off search (:mod:`payme.layoff`) has a compiled heart of its own,
+``payme/solver/_layoff_core.c`` (:data:`LAYOFF_CORE`), used wherever the compiled core
+runs and it is built and up to date; otherwise the Python search runs, with the same
+answers.
+
 >>> solver_backend() in ("compiled", "python")
 True
 """
@@ -132,6 +137,12 @@ def describe() -> str:
     True
     """
     if CORE is not None:
+        if LAYOFF_CORE is None:
+            return (
+                "payme: the solver's compiled core is built and runs; the lay-off search's "
+                "(_layoff_core.c) is not built or out of date, so lay-offs are searched in "
+                f"Python, with the same answers, slower ({_REBUILD})."
+            )
         return "payme: the solver's compiled core is built and runs."
     if os.environ.get("PAYME_SOLVER", "").strip().lower() == "python":
         return "payme: the solver's pure-Python core runs (PAYME_SOLVER=python)."
