@@ -1258,20 +1258,6 @@ class _Search:
         _, left, choice = self.choose(whole.deadwood_points, whole.deadwood)
         return (whole, _NOTHING) if left is None else (self.evaluate(left), choice)
 
-    def best_compiled(self, declared: tuple[Meld, ...]) -> tuple[Evaluation, _Choice]:
-        """:meth:`best`, chosen by the compiled heart where it is built (see
-        :func:`_choose`; ``declared``: the melds this search was made with)."""
-        whole = self.evaluate(self.cards)
-        top = whole.deadwood_points
-        found = _choose_compiled(self.cards, declared, self.t, top, whole.deadwood)
-        if found is None:
-            return self.best()
-        if not found[1]:
-            return whole, _NOTHING
-        left = Counter(self.cards)
-        for _, added in found[1]:
-            left.subtract(added)
-        return self.evaluate(tuple(sorted(left.elements()))), found[1]
 
     def choose(
         self, top: int, deadwood: Sequence[Card]
@@ -1737,12 +1723,28 @@ def best_placements(
     return points, tuple(_placed(declared, chosen, t)[1])
 
 
+def _best(
+    cards: tuple[Card, ...], declared: tuple[Meld, ...], t: RuleTables
+) -> tuple[Evaluation, _Choice]:
+    """:meth:`_Search.best` for sorted ``cards``: by the compiled heart where it is built
+    (:func:`_choose_compiled`), else by the Python search."""
+    from payme.solver import evaluate
+
+    whole = evaluate(cards, t.rules, t.dealt)
+    found = _choose_compiled(cards, declared, t, whole.deadwood_points, whole.deadwood)
+    if found is None:
+        return _Search(cards, declared, t).best()
+    if not found[1]:
+        return whole, _NOTHING
+    left = Counter(cards)
+    for _, added in found[1]:
+        left.subtract(added)
+    return evaluate(tuple(sorted(left.elements())), t.rules, t.dealt), found[1]
+
+
 def _lay_off(hand: tuple[Card, ...], declared: tuple[Meld, ...], t: RuleTables) -> LayOffResult:
     cards = tuple(sorted(hand))
-    if t.rules.lay_off:
-        ev, chosen = _Search(cards, declared, t).best_compiled(declared)
-    else:
-        ev, chosen = _Search(cards, (), t).best()
+    ev, chosen = _best(cards, declared if t.rules.lay_off else (), t)
     grown, lay_offs = _placed(declared, chosen, t)
     return LayOffResult(
         deadwood_points=ev.deadwood_points,
