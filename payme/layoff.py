@@ -1258,7 +1258,6 @@ class _Search:
         _, left, choice = self.choose(whole.deadwood_points, whole.deadwood)
         return (whole, _NOTHING) if left is None else (self.evaluate(left), choice)
 
-
     def choose(
         self, top: int, deadwood: Sequence[Card]
     ) -> tuple[int, tuple[Card, ...] | None, _Choice]:
