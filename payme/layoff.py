@@ -1511,7 +1511,8 @@ def _described(meld: Meld, t: RuleTables) -> tuple[int, ...]:
 
 
 def _described_now(meld: Meld, t: RuleTables) -> tuple[int, ...]:
-    cand, fit = _candidate_mask(meld, t), fitting_mask(meld, t)
+    # Worked out here (this memo holds it): not through the candidate masks' own memo.
+    cand, fit = _candidate_mask_now(meld, t), fitting_mask(meld, t)
     rank = meld.rank
     if meld.kind == "set" and not meld.all_wild and rank is not None:
         taken = 0

@@ -28,6 +28,7 @@
 #define MAXSIZE 64     /* cards a lay-off takes at most */
 #define MAXPLACE 16    /* places 0..15 of a run (1..13, 14 for an ace above a king) */
 #define MAXN (1L << 22) /* sets (numbers) at most */
+#define MAXMELDS 256   /* open melds at most (a game has at most a pack's cards / 3) */
 
 typedef struct {
     uint8_t d[MAXK]; /* copies of each candidate kind */
@@ -90,7 +91,7 @@ static int push_opt(meld_t *m, const opt_t *o) {
 /* The lay-offs of one size in the search's order: the cards' indices compared as sorted
    sequences, which for count vectors over kinds in index order is most copies of the
    first kind first. */
-static int K_sort;
+static int K_sort; /* set just before each qsort, which calls no Python (the GIL held) */
 static int cmp_opt(const void *a, const void *b) {
     const opt_t *x = a, *y = b;
     for (int j = 0; j < K_sort; j++)
@@ -669,6 +670,11 @@ static PyObject *layoff_choose(PyObject *self, PyObject *args) {
         if (m->room) M++;
     }
     if (!M || top == 0) goto nothing;
+    if (M > MAXMELDS) {
+        result = Py_None;
+        Py_INCREF(result);
+        goto done;
+    }
     /* The candidate kinds, in card order. */
     uint64_t all = 0;
     for (int i = 0; i < M; i++) all |= ms[i].kinds;
@@ -856,7 +862,7 @@ static PyObject *layoff_choose(PyObject *self, PyObject *args) {
     /* The fewest cards reaching it, most points laid off, the first choice. */
     for (int size = 1; size <= most_size; size++) {
         long best = -1;
-        int best_first[MAXK * 4 + 64];
+        int best_first[MAXMELDS];
         for (long i = 0; i < nm;) {
             if (members[i].size != size) {
                 i++;
