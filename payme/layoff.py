@@ -1511,8 +1511,7 @@ def _described(meld: Meld, t: RuleTables) -> tuple[int, ...]:
 
 
 def _described_now(meld: Meld, t: RuleTables) -> tuple[int, ...]:
-    # Worked out here (this memo holds it): not through the candidate masks' own memo.
-    cand, fit = _candidate_mask_now(meld, t), fitting_mask(meld, t)
+    cand, fit = _candidate_mask(meld, t), fitting_mask(meld, t)
     rank = meld.rank
     if meld.kind == "set" and not meld.all_wild and rank is not None:
         taken = 0
@@ -1532,7 +1531,9 @@ def _described_now(meld: Meld, t: RuleTables) -> tuple[int, ...]:
 
 
 _DESCRIBED: dict[RuleTables, dict[bytes, tuple[int, ...]]] = {}
-""":func:`_described` by rule tables, then by the meld's code (:mod:`payme.codes`)."""
+""":func:`_described` by rule tables, then by the meld's code (:mod:`payme.codes`): tuples
+of ints, which the garbage collector stops walking at the first collection they live
+through."""
 _LAST_DESCRIBED: dict[int, tuple[Meld, RuleTables, tuple[int, ...]]] = {}
 
 
