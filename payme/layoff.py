@@ -1448,9 +1448,9 @@ def _choose_compiled(
     runs, the reference, with the same answers (tests/test_layoff_core.py compares them).
 
     Python gives it what it knows by meld, worked out once for each declarer's meld
-    (:func:`_described`), and the lay-offs of any meld but a run with its places fixed; it
-    lists a run's lay-offs itself, and calls back for the hand's points with some cards
-    priced at 0 (the floor) and with a set of cards laid off (:class:`_Scoring`).
+    (:func:`_described`), and the lay-offs of a meld of wild cards only, listed here; it
+    lists a run's and a set's lay-offs itself, and calls back for the hand's points with
+    some cards priced at 0 (the floor) and with a set of cards laid off (:class:`_Scoring`).
     """
     from payme.solver.backend import LAYOFF_CORE
 
@@ -1505,8 +1505,11 @@ def _described(meld: Meld, t: RuleTables) -> tuple[int, ...]:
     """What the compiled heart needs to know of one declarer's meld, whatever the hand:
     ``(1, candidate mask, fitting mask, length, low, high, places of its wild cards as a
     mask, index of its suit's ace, highest place)`` for a run whose places are fixed,
-    ``(0, candidate mask, fitting mask)`` for any other meld (its lay-offs are listed in
-    Python).  Remembered by meld, like :func:`fitting_mask`."""
+    ``(2, candidate mask, fitting mask, length, rank, suits of its natural cards as a mask,
+    its wild cards)`` for a set of a rank, ``(0, candidate mask, fitting mask)`` for a meld
+    of wild cards only (its lay-offs are listed in Python).  Remembered by meld, like
+    :func:`fitting_mask`: the opponents of one final turn, and later searches, ask about
+    the same melds."""
     return _by_meld(meld, t, _LAST_DESCRIBED, _DESCRIBED, _described_now)
 
 

@@ -6,7 +6,9 @@
  * games and over random hard positions):
  *
  *   - each open run's lay-offs, listed from the places next to it (_Meld._reach and
- *     _Meld._run_fillings); the lay-offs of any other meld come listed from Python;
+ *     _Meld._run_fillings), and each open set's, every set of its candidate cards that
+ *     grows it validly (_Meld.options with _grow_set); the lay-offs of a meld of wild
+ *     cards only come listed from Python;
  *   - the floor (_Search._floor_free), asking Python for the hand's points with some
  *     cards priced at 0;
  *   - the family of sets of cards that can be laid off together, a bitset over the sets'
