@@ -174,3 +174,13 @@ def test_a_position_beyond_the_core_is_searched_in_python() -> None:
     assert LAYOFF_CORE is not None
     got = LAYOFF_CORE.choose(50, hand, bytes(59), t.points, [], flags, int, int, int)
     assert got is None
+
+
+def test_an_out_of_date_lay_off_core_is_not_used(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Built from another _layoff_core.c than the one beside it (a checkout updated without
+    # reinstalling): the Python search runs, and describe() says to rebuild.
+    monkeypatch.setattr(payme.solver.backend, "out_of_date", lambda core, source: True)
+    assert payme.solver.backend._load_layoff() is None
+    monkeypatch.setattr(payme.solver.backend, "LAYOFF_CORE", None)
+    said = payme.solver.backend.describe()
+    assert "lay-offs are searched in Python" in said and "rebuild" in said
