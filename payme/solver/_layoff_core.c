@@ -881,7 +881,7 @@ static PyObject *layoff_choose(PyObject *self, PyObject *args) {
                 if (got != fewest) continue;
                 /* _LaidSets.first: each meld's first lay-off after which the rest can go
                    onto the later melds. */
-                int first[M > 0 ? M : 1], d[MAXK];
+                int first[MAXMELDS], d[MAXK];
                 long number = members[e].number;
                 digits_of(c, number, d);
                 for (int mi = 0; mi < M; mi++) {
