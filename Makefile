@@ -22,9 +22,10 @@ $(PY):
 
 # uv installs the stack in about half pip's time; --compile-bytecode matters because
 # these machines set PYTHONDONTWRITEBYTECODE=1.  The install builds the solver's compiled
-# core (payme/solver/_core.c) where a C compiler is found; without one the pure-Python solver
-# runs, and the line after the install says so once.
-$(STAMP): pyproject.toml setup.py payme/solver/_core.c | $(PY)
+# core (payme/solver/_core.c, and the lay-off search's payme/solver/_layoff_core.c) where a
+# C compiler is found; without one the pure-Python solver runs, and the line after the
+# install says so once.
+$(STAMP): pyproject.toml setup.py payme/solver/_core.c payme/solver/_layoff_core.c | $(PY)
 	$(PY) -m pip install -q uv
 	$(VENV)/bin/uv pip install --python $(PY) --compile-bytecode -e ".[test]"
 	@$(PY) -c "from payme.solver.backend import describe; print(describe())"

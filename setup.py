@@ -24,6 +24,9 @@ CORE_SOURCE = HERE / "payme" / "solver" / "_core.c"
 # with the _core.c beside it and runs the pure-Python solver instead of an out-of-date build
 # (a checkout updated without reinstalling).
 SOURCE_DIGEST = hashlib.sha256(CORE_SOURCE.read_bytes()).hexdigest()[:16]
+# The lay-off search's compiled heart, a module of its own, carries its own digest the same way.
+LAYOFF_SOURCE = HERE / "payme" / "solver" / "_layoff_core.c"
+LAYOFF_DIGEST = hashlib.sha256(LAYOFF_SOURCE.read_bytes()).hexdigest()[:16]
 
 
 class OptionalBuildExt(build_ext):
@@ -84,7 +87,14 @@ setup(
             extra_compile_args=["-O2"] if sys.platform != "win32" else [],
             define_macros=[("PAYME_CORE_SOURCE", f'"{SOURCE_DIGEST}"')],
             optional=True,
-        )
+        ),
+        Extension(
+            "payme.solver._layoff_core",
+            sources=["payme/solver/_layoff_core.c"],
+            extra_compile_args=["-O2"] if sys.platform != "win32" else [],
+            define_macros=[("PAYME_LAYOFF_SOURCE", f'"{LAYOFF_DIGEST}"')],
+            optional=True,
+        ),
     ],
     cmdclass={"build_ext": OptionalBuildExt, "build_py": BuildPyWithNotebooks},
 )

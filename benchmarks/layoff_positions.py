@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from payme.cards import Card
 from payme.melds import Meld, parse_declared_meld
 from payme.pack import Pack
-from payme.rulesets import Ruleset, rules
+from payme.rulesets import Ruleset, RulesLike, rules
 
 
 @dataclass(frozen=True)
@@ -95,7 +95,10 @@ def _draw_hand(
 
 
 def hard_position(
-    rng: random.Random, name: str = "denexa", melds: int | None = None, cards: int | None = None
+    rng: random.Random,
+    name: RulesLike = "denexa",
+    melds: int | None = None,
+    cards: int | None = None,
 ) -> Position:
     """A random position with many wild cards and open melds (``melds`` declarer's melds
     and ``cards`` in the hand, random up to the rule set's largest when not given)."""

@@ -45,9 +45,19 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import combinations, pairwise, product
 from operator import attrgetter
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Any, Final, TypeVar
 
-from payme.cards import CARDS, N_REGULAR, SUITS, Card, CardError, CardsLike, format_hand, html_by
+from payme.cards import (
+    CARDS,
+    N_CARDS,
+    N_REGULAR,
+    SUITS,
+    Card,
+    CardError,
+    CardsLike,
+    format_hand,
+    html_by,
+)
 from payme.codes import cards_of, hand_code, meld_at, meld_code, table_for
 from payme.deprecation import renamed
 from payme.melds import (
@@ -66,6 +76,8 @@ from payme.rulesets import Ruleset, RulesLike
 if TYPE_CHECKING:  # pragma: no cover
     from payme.solver import Evaluation
     from payme.solver.search import CompiledSearch, Search
+
+_V = TypeVar("_V")
 
 MeldLike = Meld | CardsLike
 """A declarer's meld: a :class:`~payme.melds.Meld`, or its cards as text or cards."""
@@ -568,11 +580,11 @@ def _fitting_now(meld: Meld, t: RuleTables) -> int:
 def _by_meld(
     meld: Meld,
     t: RuleTables,
-    last: dict[int, tuple[Meld, RuleTables, int]],
-    memo: dict[RuleTables, dict[bytes, int]],
-    work_out: Callable[[Meld, RuleTables], int],
-) -> int:
-    """``work_out(meld, t)``, a mask of card indices, remembered by the meld's code
+    last: dict[int, tuple[Meld, RuleTables, _V]],
+    memo: dict[RuleTables, dict[bytes, _V]],
+    work_out: Callable[[Meld, RuleTables], _V],
+) -> _V:
+    """``work_out(meld, t)`` (a mask of card indices, say), remembered by the meld's code
     (:mod:`payme.codes`) in ``memo`` and, for the very object asked about last time for
     these tables, by identity in ``last``: a meld hashes slowly, and a game asks about
     the same few Meld objects again and again."""
@@ -1205,6 +1217,10 @@ class _Search:
     candidate kinds (2**14 for a 14-card hand), each scored at most once.  Measured (2
     shared cores, CPU time): hard 14-card positions built at random, many wild cards
     against up to 20 melds, at most about 0.1 s (``python -m benchmarks layoff``).
+
+    This is the reference: the search of :func:`lay_off` and :func:`best_placements` runs
+    in C where the lay-off core is built (:func:`_choose_compiled`, the same moves in the
+    same order and so the same answers), and here otherwise.
     """
 
     def __init__(self, cards: tuple[Card, ...], declared: tuple[Meld, ...], t: RuleTables):
@@ -1382,9 +1398,15 @@ class _Search:
     def _priced_without(self, free: int) -> int:
         """The hand's fewest points with the cards in the mask ``free`` (bit ``index``)
         priced at 0."""
-        from payme.solver.search import priced_points
+        return _priced(self.cards, self.t, free)
 
-        return priced_points(self.cards, self.t, _free_cost(self.t, free))
+
+def _priced(cards: tuple[Card, ...], t: RuleTables, free: int) -> int:
+    """The fewest points of ``cards`` with those in the mask ``free`` (bit ``index``)
+    priced at 0."""
+    from payme.solver.search import priced_points
+
+    return priced_points(cards, t, _free_cost(t, free))
 
 
 _FREE_COSTS: dict[RuleTables, dict[int, tuple[int, ...]]] = {}
@@ -1399,8 +1421,183 @@ def _free_cost(t: RuleTables, free: int) -> tuple[int, ...]:
     if cost is None:
         if len(table) >= 1024:
             table.clear()
-        cost = table[free] = tuple(0 if free >> i & 1 else p for i, p in enumerate(t.points))
+        priced = list(t.points)
+        rest = free
+        while rest:  # the free cards, lowest index first
+            low = rest & -rest
+            priced[low.bit_length() - 1] = 0
+            rest ^= low
+        cost = table[free] = tuple(priced)
     return cost
+
+
+# --------------------------------------------------------------------------------------
+# The compiled heart
+
+
+def _choose_compiled(
+    cards: tuple[Card, ...],
+    declared: tuple[Meld, ...],
+    t: RuleTables,
+    top: int,
+    deadwood: Sequence[Card],
+) -> tuple[int, _Choice] | None:
+    """:meth:`_Search.choose`'s fewest points and lay-offs, found by the lay-off search's
+    compiled heart (``payme/solver/_layoff_core.c``), or ``None`` where it is not built
+    (or ``PAYME_SOLVER=python``) or the position is beyond it: then the Python search
+    runs, the reference, with the same answers (tests/test_layoff_core.py compares them).
+
+    Python gives it what it knows by meld, worked out once for each declarer's meld
+    (:func:`_described`), and the lay-offs of a meld of wild cards only, listed here; it
+    lists a run's and a set's lay-offs itself, and calls back for the hand's points with
+    some cards priced at 0 (the floor) and with a set of cards laid off (:class:`_Scoring`).
+    """
+    from payme.solver.backend import LAYOFF_CORE
+
+    if LAYOFF_CORE is None:
+        return None
+    hand = bytearray(N_CARDS)
+    held = 0
+    for c in cards:
+        hand[c.index] += 1
+        held |= 1 << c.index
+    described: list[tuple[Any, ...]] = []
+    positions = []
+    counts: dict[Card, int] | None = None
+    for index, m in enumerate(declared):
+        d = _described(m, t)
+        if not d[1] & held:
+            continue
+        if d[0]:
+            described.append(d)
+        else:
+            # A meld of wild cards only (or a run without fixed places): its lay-offs
+            # listed here, by size.
+            if counts is None:
+                counts = {}
+                for c in cards:
+                    counts[c] = counts.get(c, 0) + 1
+            listed = _Meld(m, counts, t, d[1])
+            if not listed.room:
+                continue
+            by_size = [list(map(_indices, listed.options(k))) for k in range(1, listed.room + 1)]
+            described.append((0, d[1], d[2], listed.room, by_size))
+        positions.append(index)
+    if not described or top == 0:
+        return top, _NOTHING
+    dead = bytearray(N_CARDS)
+    for c in deadwood:
+        dead[c.index] += 1
+    scoring = _Scoring(cards, t)
+    found = LAYOFF_CORE.choose(
+        top, hand, dead, t.points, described, _flags(t), scoring.priced,
+        scoring.starts, scoring.value,
+    )  # fmt: skip
+    if found is None:
+        return None
+    points, chosen = found
+    if chosen is None:
+        return top, _NOTHING
+    return points, tuple((positions[i], tuple(CARDS[k] for k in added)) for i, added in chosen)
+
+
+def _described(meld: Meld, t: RuleTables) -> tuple[int, ...]:
+    """What the compiled heart needs to know of one declarer's meld, whatever the hand:
+    ``(1, candidate mask, fitting mask, length, low, high, places of its wild cards as a
+    mask, index of its suit's ace, highest place)`` for a run whose places are fixed,
+    ``(2, candidate mask, fitting mask, length, rank, suits of its natural cards as a mask,
+    its wild cards)`` for a set of a rank, ``(0, candidate mask, fitting mask)`` for a meld
+    of wild cards only (its lay-offs are listed in Python).  Remembered by meld, like
+    :func:`fitting_mask`: the opponents of one final turn, and later searches, ask about
+    the same melds."""
+    return _by_meld(meld, t, _LAST_DESCRIBED, _DESCRIBED, _described_now)
+
+
+def _described_now(meld: Meld, t: RuleTables) -> tuple[int, ...]:
+    cand, fit = _candidate_mask(meld, t), fitting_mask(meld, t)
+    rank = meld.rank
+    if meld.kind == "set" and not meld.all_wild and rank is not None:
+        taken = 0
+        for c, s in zip(meld.cards, meld.stands_for, strict=True):
+            if s is c:
+                taken |= 1 << (c.index // 13)
+        return (2, cand, fit, len(meld), rank, taken, len(meld.wilds))
+    low, high, suit = meld.low, meld.high, meld.suit
+    if meld.kind != "run" or meld.all_wild or suit is None or low is None or high is None:
+        return (0, cand, fit)
+    old_wild = 0
+    for i, (c, s) in enumerate(zip(meld.cards, meld.stands_for, strict=True)):
+        if s is not c:
+            old_wild |= 1 << (low + i)
+    top = ACE_HIGH if t.ace_high else 13
+    return (1, cand, fit, len(meld), low, high, old_wild, SUITS.index(suit) * 13, top)
+
+
+_DESCRIBED: dict[RuleTables, dict[bytes, tuple[int, ...]]] = {}
+""":func:`_described` by rule tables, then by the meld's code (:mod:`payme.codes`): tuples
+of ints, which the garbage collector stops walking at the first collection they live
+through."""
+_LAST_DESCRIBED: dict[int, tuple[Meld, RuleTables, tuple[int, ...]]] = {}
+
+
+def _flags(t: RuleTables) -> tuple[int, int, int, int, int, int, int, int]:
+    """The rules the compiled heart reads: the half and adjacent wild limits, aces high,
+    the longest run, the kinds of card that may play wild in a run (a mask), whether a
+    set's suits must differ, the largest set (-1: no limit) and the kinds of card that may
+    play wild in a set."""
+    found = _FLAGS.get(t)
+    if found is None:
+        wild = _kind_masks(t)[0]
+        found = (
+            int(t.half_limit), int(t.adjacent_limit), int(t.ace_high), RUN_MOST, wild["run"],
+            int(t.distinct_suits), -1 if t.set_max is None else t.set_max, wild["set"],
+        )  # fmt: skip
+        if len(_FLAGS) >= 256:
+            _FLAGS.clear()
+        _FLAGS[t] = found
+    return found
+
+
+_FLAGS: dict[RuleTables, tuple[int, int, int, int, int, int, int, int]] = {}
+
+
+class _Scoring:
+    """The compiled heart's questions about one hand: its fewest points with some cards
+    priced at 0 (:meth:`priced`) and less a set of cards laid off (:meth:`value`, as
+    :meth:`_Search._scorer` scores a set: one search of the whole hand where there is one,
+    made when first needed, else the cards left evaluated afresh)."""
+
+    __slots__ = ("cards", "t")
+
+    def __init__(self, cards: tuple[Card, ...], t: RuleTables) -> None:
+        self.cards = cards
+        self.t = t
+
+    def priced(self, free: int) -> int:
+        return _priced(self.cards, self.t, free)
+
+    def starts(
+        self, kinds: tuple[int, ...]
+    ) -> tuple[Any, int, int, Callable[..., int], tuple[tuple[int, int, int, Any], ...]] | None:
+        """The one search of the whole hand (:class:`_Starts`, for the kinds of card of
+        these indices) as the compiled heart reads it: its start, its pure wild cards and
+        points set aside, its value, and what laying off each kind takes from the start
+        (pure wild or not, copies set aside, points, a copy's share of the state);
+        ``None`` where there is no one search (:meth:`value` is asked then)."""
+        s = _starts(self.cards, self.t, [CARDS[i] for i in kinds])
+        if s is None:
+            return None
+        return s.state0, s.pure0, s.aside0, s.search, tuple(s.table)
+
+    def value(self, kinds: tuple[int, ...], digits: tuple[int, ...]) -> int:
+        """The fewest points of the hand less ``digits[j]`` copies of the card of index
+        ``kinds[j]``, evaluated afresh."""
+        from payme.solver import evaluate
+
+        left = Counter(self.cards)
+        for i, v in zip(kinds, digits, strict=True):
+            left[CARDS[i]] -= v
+        return evaluate(tuple(sorted(left.elements())), self.t.rules, self.t.dealt).deadwood_points
 
 
 def _declared(melds: Iterable[MeldLike], t: RuleTables) -> tuple[Meld, ...]:
@@ -1523,14 +1720,35 @@ def best_placements(
     _check_table((hand,), declared, t)
     if layout[0] == 0 or not t.rules.lay_off:
         return layout[0], ()  # nothing to gain: what the search would find, without it
-    search = _Search(hand, declared, t)
-    points, _, chosen = search.choose(*layout)
+    found = _choose_compiled(hand, declared, t, *layout)
+    if found is None:  # the compiled heart is not built, or the position is beyond it
+        found = _Search(hand, declared, t).choose(*layout)[::2]
+    points, chosen = found
     return points, tuple(_placed(declared, chosen, t)[1])
+
+
+def _best(
+    cards: tuple[Card, ...], declared: tuple[Meld, ...], t: RuleTables
+) -> tuple[Evaluation, _Choice]:
+    """:meth:`_Search.best` for sorted ``cards``: by the compiled heart where it is built
+    (:func:`_choose_compiled`), else by the Python search."""
+    from payme.solver import evaluate
+
+    whole = evaluate(cards, t.rules, t.dealt)
+    found = _choose_compiled(cards, declared, t, whole.deadwood_points, whole.deadwood)
+    if found is None:
+        return _Search(cards, declared, t).best()
+    if not found[1]:
+        return whole, _NOTHING
+    left = Counter(cards)
+    for _, added in found[1]:
+        left.subtract(added)
+    return evaluate(tuple(sorted(left.elements())), t.rules, t.dealt), found[1]
 
 
 def _lay_off(hand: tuple[Card, ...], declared: tuple[Meld, ...], t: RuleTables) -> LayOffResult:
     cards = tuple(sorted(hand))
-    ev, chosen = _Search(cards, declared if t.rules.lay_off else (), t).best()
+    ev, chosen = _best(cards, declared if t.rules.lay_off else (), t)
     grown, lay_offs = _placed(declared, chosen, t)
     return LayOffResult(
         deadwood_points=ev.deadwood_points,

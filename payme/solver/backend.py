@@ -11,6 +11,11 @@ takes the compiled core when it is there.  A build older than the ``_core.c`` be
 checkout updated without reinstalling) is not used: the pure-Python searches run, and
 :func:`describe` says to rebuild.
 
+The lay-off search (:mod:`payme.layoff`) has a compiled heart of its own,
+``payme/solver/_layoff_core.c`` (:data:`LAYOFF_CORE`), used wherever the compiled core
+runs and it is built and up to date; otherwise the Python search runs, with the same
+answers.
+
 >>> solver_backend() in ("compiled", "python")
 True
 """
@@ -89,6 +94,25 @@ def _load() -> ModuleType | None:
 CORE: Final = _load()
 """The compiled core module (``None``: the pure-Python searches run)."""
 
+
+def _load_layoff() -> ModuleType | None:
+    """The lay-off search's compiled heart (``payme/solver/_layoff_core.c``, a module of its
+    own), or ``None`` when :mod:`payme.layoff` searches in Python: where the solver's core
+    does not run (``PAYME_SOLVER=python``, or not built) or this module is not built or out
+    of date.  Both searches give the same answers."""
+    if CORE is None:
+        return None
+    try:
+        from payme.solver import _layoff_core
+    except ImportError:
+        return None
+    core: ModuleType = _layoff_core
+    return None if out_of_date(core, _SOURCE.with_name("_layoff_core.c")) else core
+
+
+LAYOFF_CORE: Final = _load_layoff()
+"""The lay-off search's compiled heart (``None``: the Python search runs)."""
+
 STATE_BITS: Final = int(CORE.STATE_BITS) if CORE is not None else 0
 """The widest packed state the compiled core holds; a wider one is searched in Python."""
 
@@ -113,6 +137,12 @@ def describe() -> str:
     True
     """
     if CORE is not None:
+        if LAYOFF_CORE is None:
+            return (
+                "payme: the solver's compiled core is built and runs; the lay-off search's "
+                "(_layoff_core.c) is not built or out of date, so lay-offs are searched in "
+                f"Python, with the same answers, slower ({_REBUILD})."
+            )
         return "payme: the solver's compiled core is built and runs."
     if os.environ.get("PAYME_SOLVER", "").strip().lower() == "python":
         return "payme: the solver's pure-Python core runs (PAYME_SOLVER=python)."
@@ -133,6 +163,7 @@ def describe() -> str:
 
 __all__ = [
     "CORE",
+    "LAYOFF_CORE",
     "STALE",
     "STATE_BITS",
     "Backend",
