@@ -28,7 +28,7 @@ import random
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import Protocol, runtime_checkable
+from typing import Protocol, cast, runtime_checkable
 
 from payme.cards import CARDS, Card, sort_cards
 from payme.game import BOT_NAMES, game_class, make_bot
@@ -43,7 +43,7 @@ from payme.game.evaluation import (
     points,
 )
 from payme.game.generations import BOT_GENERATION, check_generation
-from payme.game.pay_me import PayMeGame
+from payme.game.pay_me import PayMeGame, discard_action
 from payme.game.view import PayMeView, SeatView, narrow
 from payme.melds import Meld
 from payme.rulesets import Ruleset, RulesLike
@@ -142,6 +142,13 @@ def _best_after_discard(hand: Hand, rules: Ruleset, dealt: int) -> int:
     return best_discard_points(hand, rules, dealt)[1]
 
 
+def _worth_taking(hand: Hand, top: Card, rules: Ruleset, dealt: int) -> bool:
+    """Whether taking the discard ``top`` into the sorted ``hand`` (and discarding well)
+    leaves fewer deadwood points than the hand has now."""
+    now = points(hand, rules, dealt)
+    return _best_after_discard(_with(hand, top), rules, dealt) < now
+
+
 def discard_candidates(hand: Hand, rules: Ruleset, dealt: int) -> dict[Card, tuple[int, Hand]]:
     """Discards worth weighing from a sorted ``hand``, each with the points and deadwood
     of what is left: the best layout's deadwood cards (throwing one leaves that layout less
@@ -169,11 +176,22 @@ def _is_listed(action: Action, legal: Sequence[Action]) -> bool:
 
 def _best_lay_off(view: PayMeView, legal: Sequence[Action]) -> Action:
     """The legal lay-off that leaves the fewest points (the engine lists the best one)."""
+    return _best_listed_lay_off(view.hand, view.table_melds, view.rules, view.dealt, legal)
+
+
+def _best_listed_lay_off(
+    hand: Iterable[Card],
+    melds: tuple[Meld, ...],
+    rules: Ruleset,
+    dealt: int,
+    legal: Sequence[Action],
+) -> Action:
+    """:func:`_best_lay_off` of the seat holding ``hand``, the declarer's ``melds`` on the
+    table."""
     if len(legal) == 1:
         # Nothing fits (the engine lists each card that fits alone): no search to make.
         return legal[0]
-    hand = sort_cards(view.hand)
-    wanted = best_lay_off_points(hand, view.table_melds, view.rules, view.dealt)[1]
+    wanted = best_lay_off_points(sort_cards(hand), melds, rules, dealt)[1]
     for action in legal:
         if isinstance(action, LayOff) and action.placements == wanted:
             return action
@@ -219,9 +237,7 @@ class GreedyBot(SeededBot):
         if "discard" in sources and top is not None:
             if "stock" not in sources:
                 return sources["discard"]
-            hand = sort_cards(view.hand)
-            now = points(hand, view.rules, view.dealt)
-            if _best_after_discard(_with(hand, top), view.rules, view.dealt) < now:
+            if _worth_taking(sort_cards(view.hand), top, view.rules, view.dealt):
                 return sources["discard"]
         return sources.get("stock") or next(iter(sources.values()))
 
@@ -233,6 +249,45 @@ class GreedyBot(SeededBot):
             if type(action) is Discard and action.card == card and action.seat == seat:
                 return action
         return Discard(seat, card)
+
+    def _move(self, game: PayMeGame) -> Action | None:
+        """What :meth:`choose` of a bot of this very class picks for the seat to move in
+        ``game``, found from the game itself without building the seat's view or listing
+        every legal action (each cost about as much as the decision), and legal by
+        construction (a lay-off is one of those listed); ``None`` where it would not be so
+        sure (a card never discarded): then ask :meth:`choose`.  The bot loop of a game of
+        bots asks this; a test compares it with :meth:`choose` at every move of many games."""
+        seat = game.to_move
+        phase = game.phase
+        if seat is None:
+            return None
+        rules, dealt = game.rules, game.dealt
+        if phase == "draw" or phase == "final_draw":
+            sources = {a.source: a for a in game._legal_draws(seat) if isinstance(a, Draw)}
+            take = sources.get("discard")
+            if take is not None:
+                stock = sources.get("stock")
+                if stock is None or _worth_taking(
+                    sort_cards(game._hands[seat]), game._pile[-1], rules, dealt
+                ):
+                    return take
+                return stock
+            return sources.get("stock")
+        if phase == "lay_off":
+            legal = game._layoff_options(seat)
+            melds = tuple(game._declarer_melds)
+            return _best_listed_lay_off(game._hands[seat], melds, rules, dealt, legal)
+        if phase not in ("discard", "final_discard") or not game._hands[seat]:
+            return None
+        hand = sort_cards(game._hands[seat])
+        if phase == "discard":
+            outs = game._go_out_discards(hand)
+            if outs:
+                return GoOut(seat, outs[0])
+        card = best_discard_points(hand, rules, dealt)[0]
+        if card.token in rules.never_discarded:
+            return None
+        return discard_action(seat, card)
 
 
 ARRANGEMENTS = 16
@@ -651,12 +706,24 @@ def _play(
     """Play ``game`` with ``apply`` for each bot's action, ``apply_listed`` for an action
     that is one of the legal ones listed (the very object)."""
     taken = 0
+    # The greedy bots at a Pay Me table decide from the game itself (GreedyBot._move).
+    movers = [
+        bot._move if type(bot) is GreedyBot and isinstance(game, PayMeGame) else None
+        for bot in seated
+    ]
     while not game.over and (max_actions is None or taken < max_actions):
         if game.phase == "hand_over":
             game.advance()
             continue
         seat = game.to_move
         assert seat is not None
+        mover = movers[seat]
+        if mover is not None:
+            move = mover(cast(PayMeGame, game))
+            if move is not None:
+                apply_listed(move)
+                taken += 1
+                continue
         view = game.view(seat)
         legal = game.legal_actions()
         action = seated[seat].choose(view, legal)

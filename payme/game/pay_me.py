@@ -44,10 +44,10 @@ from payme.game.actions import (
 )
 from payme.game.arrangement import declared_verdict
 from payme.game.base import Game, GameOption, ResultRow
-from payme.game.evaluation import points
+from payme.game.evaluation import best_lay_off_points, go_out_discards, points
 from payme.game.view import HandSummary, PayMeView, held_frozen
 from payme.melds import Meld, fixed_meld_problem, tables_for
-from payme.pack import Pack
+from payme.pack import Pack, shuffle
 from payme.rulesets import Ruleset, RulesLike
 from payme.words import wild_phrase
 
@@ -300,17 +300,20 @@ class PayMeGame(Game):
     def _record(self, event: str, action: Action | None = None, **details: object) -> Record:
         # Built without the frozen dataclass's constructor (see view.held_frozen): a bot game
         # records about 300 events a game.
-        rec = held_frozen(
-            Record,
+        history = self._history
+        rec = _new_object(Record)
+        _set_dict(
+            rec,
+            "__dict__",
             {
-                "number": len(self._history) + 1,
+                "number": len(history) + 1,
                 "action": action,
                 "event": event,
                 "hand": self._hand_number,
                 "details": tuple([(k, str(v)) for k, v in details.items()]) if details else (),
             },
         )
-        self._history.append(rec)
+        history.append(rec)
         return rec
 
     def _deal(self, number: int) -> None:
@@ -384,7 +387,7 @@ class PayMeGame(Game):
             return
         top = self._pile.pop()
         self._stock = self._pile
-        self._rng.shuffle(self._stock)
+        shuffle(self._stock, self._rng)
         self._pile = [top]
         self._record(
             f"The stock ran out: the discard pile but its top card ({top}) is shuffled "
@@ -408,7 +411,7 @@ class PayMeGame(Game):
             return []
         phase = self.phase
         if phase in ("draw", "final_draw"):
-            return [_draw(seat, src) for src in self._draw_sources() if self._can_draw_from(src)]
+            return self._legal_draws(seat)
         if phase == "lay_off":
             return self._layoff_options(seat)
         if phase != "discard" and phase != "final_discard":
@@ -417,13 +420,19 @@ class PayMeGame(Game):
         barred = self.rules.never_discarded
         # The hand in order, each card once (dict keys keep the order).
         throws: list[Action] = [
-            _discard(seat, c) for c in dict.fromkeys(hand) if not barred or c.token not in barred
+            discard_action(seat, c)
+            for c in dict.fromkeys(hand)
+            if not barred or c.token not in barred
         ]
         if phase == "discard":
             outs = self._go_out_discards(hand)
             if outs:
                 return [GoOut(seat, d) for d in outs] + throws
         return throws
+
+    def _legal_draws(self, seat: int) -> list[Action]:
+        """The draws ``seat`` may make now (the legal actions of a draw phase)."""
+        return [_draw(seat, src) for src in self._draw_sources() if self._can_draw_from(src)]
 
     def _draw_sources(self) -> tuple[DrawFrom, ...]:
         if self.phase == "final_draw":
@@ -440,8 +449,6 @@ class PayMeGame(Game):
         if key is None:
             key = sort_cards(self._hands[seat])
         if self._go_out_cache is None or self._go_out_cache[0] != key:
-            from payme.game.evaluation import go_out_discards
-
             discards = go_out_discards(key, self.rules, self._dealt)
             if self.rules.going_out == "discard_required":
                 discards = tuple(d for d in discards if d is not None)
@@ -763,8 +770,6 @@ class PayMeGame(Game):
         return self._best_lay_off(seat, bool(self._single_lay_offs(seat)))
 
     def _best_lay_off(self, seat: int, any_fits: bool) -> LayOff:
-        from payme.game.evaluation import best_lay_off_points
-
         # Every chain starts with a card that fits by itself: without one, nothing fits.
         if not any_fits:
             return LayOff(seat, ())
@@ -964,6 +969,10 @@ class PayMeGame(Game):
         )
 
 
+_new_object = object.__new__
+_set_dict = object.__setattr__
+"""What :func:`~payme.game.view.held_frozen` does, written in where a game records an event."""
+
 _DISCARDS: dict[int, Discard] = {}
 _DRAWS: dict[tuple[int, str], Draw] = {}
 
@@ -980,7 +989,7 @@ def _draw(seat: int, source: DrawFrom) -> Draw:
 _LAST_MASKS: list[Any] = [(), None, []]
 
 
-def _discard(seat: int, card: Card) -> Discard:
+def discard_action(seat: int, card: Card) -> Discard:
     """``Discard(seat, card)``, one object for each (actions are values): the legal actions
     list every card of the hand at every turn."""
     # Keyed by one int: a (seat, card) tuple hashes the card by a Python call each time.
