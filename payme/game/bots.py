@@ -43,7 +43,7 @@ from payme.game.evaluation import (
     points,
 )
 from payme.game.generations import BOT_GENERATION, check_generation
-from payme.game.pay_me import PayMeGame, discard_action
+from payme.game.pay_me import PayMeGame, discard_action, draw_action
 from payme.game.view import PayMeView, SeatView, narrow
 from payme.melds import Meld
 from payme.rulesets import Ruleset, RulesLike
@@ -263,16 +263,16 @@ class GreedyBot(SeededBot):
             return None
         rules, dealt = game.rules, game.dealt
         if phase == "draw" or phase == "final_draw":
-            sources = {a.source: a for a in game._legal_draws(seat) if isinstance(a, Draw)}
-            take = sources.get("discard")
-            if take is not None:
-                stock = sources.get("stock")
-                if stock is None or _worth_taking(
-                    sort_cards(game._hands[seat]), game._pile[-1], rules, dealt
-                ):
-                    return take
-                return stock
-            return sources.get("stock")
+            # _draw of the legal draws (game._legal_draws), without listing them.
+            sources = game._draw_sources()
+            stock = bool(game._stock) and "stock" in sources
+            take = bool(game._pile) and "discard" in sources
+            if take and (
+                not stock
+                or _worth_taking(sort_cards(game._hands[seat]), game._pile[-1], rules, dealt)
+            ):
+                return draw_action(seat, "discard")
+            return draw_action(seat, "stock") if stock else None
         if phase == "lay_off":
             legal = game._layoff_options(seat)
             melds = tuple(game._declarer_melds)
@@ -285,7 +285,7 @@ class GreedyBot(SeededBot):
             if outs:
                 return GoOut(seat, outs[0])
         card = best_discard_points(hand, rules, dealt)[0]
-        if card.token in rules.never_discarded:
+        if rules.never_discarded and card.token in rules.never_discarded:
             return None
         return discard_action(seat, card)
 

@@ -298,6 +298,15 @@ class PayMeGame(Game):
     # ------------------------------------------------------------------ the deal
 
     def _record(self, event: str, action: Action | None = None, **details: object) -> Record:
+        return self._recorded(
+            event, action, tuple([(k, str(v)) for k, v in details.items()]) if details else ()
+        )
+
+    def _recorded(
+        self, event: str, action: Action | None, details: tuple[tuple[str, str], ...]
+    ) -> Record:
+        """:meth:`_record` with its details as the record holds them (a draw's and a
+        discard's ``(("card", token),)``, written by the moves a game makes most)."""
         # Built without the frozen dataclass's constructor (see view.held_frozen): a bot game
         # records about 300 events a game.
         history = self._history
@@ -310,7 +319,7 @@ class PayMeGame(Game):
                 "action": action,
                 "event": event,
                 "hand": self._hand_number,
-                "details": tuple([(k, str(v)) for k, v in details.items()]) if details else (),
+                "details": details,
             },
         )
         history.append(rec)
@@ -323,10 +332,15 @@ class PayMeGame(Game):
         # The last seat deals hand 1 so that seat 0 plays first; the deal passes left.
         self._dealer = (self.players - 1 + number - 1) % self.players
         cards = self.pack.shuffled(self._rng)
-        self._hands: list[list[Card]] = [[] for _ in range(self.players)]
-        for _ in range(self._dealt):
-            for k in range(1, self.players + 1):
-                self._hands[(self._dealer + k) % self.players].append(cards.pop())
+        # One card at a time from the top of the stock (the end of the list), starting at
+        # the dealer's left: the k-th card taken goes to the k-th seat after the dealer.
+        n = self.players
+        taken = cards[len(cards) - n * self._dealt :]
+        taken.reverse()
+        del cards[len(cards) - n * self._dealt :]
+        self._hands: list[list[Card]] = [[] for _ in range(n)]
+        for k in range(n):
+            self._hands[(self._dealer + 1 + k) % n] = taken[k::n]
         self._stock: list[Card] = cards
         self._pile: list[Card] = []
         self._table: list[list[Card]] = []
@@ -432,7 +446,7 @@ class PayMeGame(Game):
 
     def _legal_draws(self, seat: int) -> list[Action]:
         """The draws ``seat`` may make now (the legal actions of a draw phase)."""
-        return [_draw(seat, src) for src in self._draw_sources() if self._can_draw_from(src)]
+        return [draw_action(seat, src) for src in self._draw_sources() if self._can_draw_from(src)]
 
     def _draw_sources(self) -> tuple[DrawFrom, ...]:
         if self.phase == "final_draw":
@@ -560,8 +574,9 @@ class PayMeGame(Game):
         else:
             card = self._pile.pop()
             self._picked_up[seat].append(card)
-            rec = self._record(
-                f"Seat {seat} takes {card} from the discard pile.", action, card=card
+            token = card.token
+            rec = self._recorded(
+                f"Seat {seat} takes {token} from the discard pile.", action, (("card", token),)
             )
         self._hands[seat].append(card)
         self._drawn = card
@@ -570,12 +585,13 @@ class PayMeGame(Game):
         return rec
 
     def _do_discard(self, action: Discard) -> Record:
-        seat = action.seat
-        self._hands[seat].remove(action.card)
-        self._pile.append(action.card)
-        self._discarded[seat].append(action.card)
+        seat, card = action.seat, action.card
+        self._hands[seat].remove(card)
+        self._pile.append(card)
+        self._discarded[seat].append(card)
         self._drawn = None
-        rec = self._record(f"Seat {seat} discards {action.card}.", action, card=action.card)
+        token = card.token
+        rec = self._recorded(f"Seat {seat} discards {token}.", action, (("card", token),))
         if self.phase == "final_discard":
             self._next_final_turn()
         elif self._last_chance:
@@ -639,7 +655,7 @@ class PayMeGame(Game):
         self._record(
             "The hands are shown: "
             + "; ".join(
-                f"seat {s} {format_hand(sorted(h))}"
+                f"seat {s} {format_hand(sort_cards(h))}"
                 for s, h in enumerate(self._hands)
                 if s != declarer
             )
@@ -977,7 +993,7 @@ _DISCARDS: dict[int, Discard] = {}
 _DRAWS: dict[tuple[int, str], Draw] = {}
 
 
-def _draw(seat: int, source: DrawFrom) -> Draw:
+def draw_action(seat: int, source: DrawFrom) -> Draw:
     """``Draw(seat, source)``, one object for each (actions are values; the legal actions
     list the draws at every turn)."""
     action = _DRAWS.get((seat, source))
