@@ -30,7 +30,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Protocol, cast, runtime_checkable
 
-from payme.cards import CARDS, Card, sort_cards
+from payme.cards import CARDS, N_REGULAR, Card, sort_cards
 from payme.game import BOT_NAMES, game_class, make_bot
 from payme.game.actions import Action, Discard, Draw, GoOut, LayOff
 from payme.game.arrangement import going_out_arrangements, lay_off_spots
@@ -382,10 +382,12 @@ class StrongBot(GreedyBot):
         ranks = {c.rank for c in hand if c.rank is not None}
         near = {(c.suit, c.rank + d) for c in hand if c.rank is not None for d in (-2, -1, 1, 2)}
         drop_best = _best_after_discard(hand, rules, dealt)  # fewest points with one card gone
+        wild = {c.index for c in _wild_kinds(rules, dealt)}
         expect = 0.0
         relevant: list[tuple[Card, int]] = []
-        for card, n in sorted(unseen.items()):
-            if rules.is_wild(card, dealt) or card.rank in ranks or (card.suit, card.rank) in near:
+        # In card order (each card once: the key is its index, read in C).
+        for card, n in sorted(unseen.items(), key=_first_index):
+            if card.index in wild or card.rank in ranks or (card.suit, card.rank) in near:
                 relevant.append((card, n))
             else:
                 # A card that melds with nothing: keep it in place of the worst deadwood
@@ -588,6 +590,10 @@ def completing(a: Card, b: Card, rules: Ruleset) -> list[Card]:
     return []
 
 
+def _first_index(item: tuple[Card, int]) -> int:
+    return item[0].index
+
+
 _WILD_KINDS: dict[tuple[Ruleset, int], tuple[Card, ...]] = {}
 
 
@@ -605,42 +611,56 @@ def _wild_kinds(rules: Ruleset, dealt: int) -> tuple[Card, ...]:
 class _LiveOuts:
     """The chance-weighted points that one draw could save by completing a pair or a
     near-run of a deadwood (the share of unseen cards that fit, times the pair's points),
-    for the deadwoods of the discards a bot weighs: each pair's share is found once."""
+    for the deadwoods of the discards a bot weighs: each pair's share is found once.
+    Pairs are told by their cards' indexes (hashing a pair of cards calls Python twice)."""
 
     def __init__(self, rules: Ruleset, dealt: int, unseen: Counter[Card]) -> None:
         self.rules, self.dealt, self.unseen = rules, dealt, unseen
         self.total = sum(unseen.values()) or 1
         self.wild_outs = sum(unseen[c] for c in _wild_kinds(rules, dealt) if c in unseen)
-        self.pairs: dict[tuple[Card, Card], float] = {}
+        self.pairs: dict[int, float] = {}
 
     def __call__(self, deadwood: Hand) -> float:
-        dead = [c for c in deadwood if c.rank is not None]
+        dead = [c.index for c in deadwood if c.index < N_REGULAR]  # the cards with a rank
         if len(dead) < 2:
             return 0.0
         pairs = self.pairs
         outs = 0.0
-        seen_pairs: set[tuple[Card, Card]] = set()
+        seen_pairs: set[int] = set()
         for i, a in enumerate(dead):
             for b in dead[i + 1 :]:
-                if (a, b) in seen_pairs:
+                pair = a << 8 | b
+                if pair in seen_pairs:
                     continue
-                seen_pairs.add((a, b))
-                share = pairs.get((a, b))
+                seen_pairs.add(pair)
+                share = pairs.get(pair)
                 if share is None:
-                    share = pairs[(a, b)] = self._share(a, b)
+                    share = pairs[pair] = self._share(CARDS[a], CARDS[b])
                 if share:
                     outs += share
         return outs
 
     def _share(self, a: Card, b: Card) -> float:
         rules, dealt, unseen = self.rules, self.dealt, self.unseen
-        assert a.rank is not None and b.rank is not None
-        need = completing(a, b, rules)
+        need = _completing(a, b, rules)
         if not need:
             return 0.0
         n = sum(unseen[c] for c in need) + self.wild_outs
         saved = rules.card_points(a, dealt) + rules.card_points(b, dealt)
         return n / self.total * saved
+
+
+_COMPLETING: dict[tuple[int, int, bool], tuple[Card, ...]] = {}
+
+
+def _completing(a: Card, b: Card, rules: Ruleset) -> tuple[Card, ...]:
+    """:func:`completing` of two natural cards, remembered (it depends on the rule set only
+    through ``set_distinct_suits``)."""
+    key = (a.index, b.index, rules.set_distinct_suits)
+    need = _COMPLETING.get(key)
+    if need is None:
+        need = _COMPLETING[key] = tuple(completing(a, b, rules))
+    return need
 
 
 # ---------------------------------------------------------------------------- factory
