@@ -433,7 +433,7 @@ class StrongBot(GreedyBot):
             if best_key is None or key < best_key:
                 best_key, choice = key, card
         assert choice is not None
-        return Discard(view.seat, choice)
+        return discard_action(view.seat, choice)  # the very object legal_actions lists
 
     def _discard(self, view: PayMeView, legal: Sequence[Action]) -> Action:
         rules, dealt = view.rules, view.dealt
@@ -458,7 +458,7 @@ class StrongBot(GreedyBot):
             if best_key is None or key < best_key:
                 best_key, choice = key, card
         assert choice is not None
-        return Discard(view.seat, choice)
+        return discard_action(view.seat, choice)  # the very object legal_actions lists
 
     def _wanted_by_next(self, view: PayMeView) -> list[Card]:
         nxt = (view.seat + 1) % view.players
