@@ -27,7 +27,7 @@ from collections.abc import Mapping
 from types import MappingProxyType
 from typing import Any, ClassVar, cast
 
-from payme.cards import Card, format_hand, parse_hand, sort_cards
+from payme.cards import CARDS, Card, format_hand, parse_hand, sort_cards
 from payme.deprecation import moved_attribute, renamed
 from payme.game import position
 from payme.game.actions import (
@@ -761,12 +761,16 @@ class PayMeGame(Game):
         if last_t is not t or last_melds != melds:
             masks = [fitting_mask(meld, t) for meld in melds]
             _LAST_MASKS[:] = [melds, t, masks]
-        # In card order, then meld order (the order the legal actions list them in).
+        fits = 0
+        for mask in masks:
+            fits |= mask
+        # In card order, then meld order (the order the legal actions list them in); by
+        # card index (a set of cards hashes each by a Python call).
         return [
-            LayOff(seat, ((index, (card,)),))
-            for card in sort_cards(set(self._hands[seat]))
+            LayOff(seat, ((index, (CARDS[i],)),))
+            for i in sorted({c.index for c in self._hands[seat] if fits >> c.index & 1})
             for index, mask in enumerate(masks)
-            if mask >> card.index & 1
+            if mask >> i & 1
         ]
 
     def _layoff_options(self, seat: int) -> list[Action]:
