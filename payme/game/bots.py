@@ -28,13 +28,13 @@ import random
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import Protocol, cast, runtime_checkable
+from typing import Protocol, runtime_checkable
 
 from payme.cards import CARDS, N_REGULAR, Card, sort_cards
 from payme.game import BOT_NAMES, game_class, make_bot
 from payme.game.actions import Action, Discard, Draw, GoOut, LayOff
 from payme.game.arrangement import going_out_arrangements, lay_off_spots
-from payme.game.base import Game, GameOption
+from payme.game.base import Game, GameOption, narrow_game
 from payme.game.evaluation import (
     Hand,
     best_discard_points,
@@ -250,13 +250,14 @@ class GreedyBot(SeededBot):
                 return action
         return Discard(seat, card)
 
-    def _move(self, game: PayMeGame) -> Action | None:
+    def _move(self, played: Game) -> Action | None:
         """What :meth:`choose` of a bot of this very class picks for the seat to move in
         ``game``, found from the game itself without building the seat's view or listing
         every legal action (each cost about as much as the decision), and legal by
         construction (a lay-off is one of those listed); ``None`` where it would not be so
         sure (a card never discarded): then ask :meth:`choose`.  The bot loop of a game of
         bots asks this; a test compares it with :meth:`choose` at every move of many games."""
+        game = narrow_game(played, PayMeGame)  # a bot plays one game, as choose narrows
         seat = game.to_move
         phase = game.phase
         if seat is None:
@@ -726,11 +727,8 @@ def _play(
     """Play ``game`` with ``apply`` for each bot's action, ``apply_listed`` for an action
     that is one of the legal ones listed (the very object)."""
     taken = 0
-    # The greedy bots at a Pay Me table decide from the game itself (GreedyBot._move).
-    movers = [
-        bot._move if type(bot) is GreedyBot and isinstance(game, PayMeGame) else None
-        for bot in seated
-    ]
+    # The greedy bots decide from the game itself (GreedyBot._move).
+    movers = [bot._move if type(bot) is GreedyBot else None for bot in seated]
     while not game.over and (max_actions is None or taken < max_actions):
         if game.phase == "hand_over":
             game.advance()
@@ -739,7 +737,7 @@ def _play(
         assert seat is not None
         mover = movers[seat]
         if mover is not None:
-            move = mover(cast(PayMeGame, game))
+            move = mover(game)
             if move is not None:
                 apply_listed(move)
                 taken += 1
