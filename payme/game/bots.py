@@ -252,11 +252,12 @@ class GreedyBot(SeededBot):
 
     def _move(self, played: Game) -> Action | None:
         """What :meth:`choose` of a bot of this very class picks for the seat to move in
-        ``game``, found from the game itself without building the seat's view or listing
-        every legal action (each cost about as much as the decision), and legal by
-        construction (a lay-off is one of those listed); ``None`` where it would not be so
-        sure (a card never discarded): then ask :meth:`choose`.  The bot loop of a game of
-        bots asks this; a test compares it with :meth:`choose` at every move of many games."""
+        ``played`` (a Pay Me game), found from the game itself without building the seat's
+        view or listing every legal action (each cost about as much as the decision), and
+        legal by construction (a lay-off is one of those listed); ``None`` where it would
+        not be so sure (a card never discarded): then ask :meth:`choose`.  The bot loop of
+        a game of bots asks this; a test compares it with :meth:`choose` at every move of
+        many games."""
         game = narrow_game(played, PayMeGame)  # a bot plays one game, as choose narrows
         seat = game.to_move
         phase = game.phase
