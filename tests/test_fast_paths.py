@@ -79,3 +79,45 @@ def test_a_whole_bot_game_plays_as_one_checked_move_by_move(
     assert game.over
     assert fast.actions == game.actions and fast.results() == game.results()
     assert fast.to_position() == game.to_position()
+
+
+@pytest.mark.parametrize(
+    ("rules", "players"), [("denexa", 4), ("family", 3), ("classic", 2), ("denexa", 2)]
+)
+@pytest.mark.parametrize("seed", [1, 5, 9])
+def test_the_greedy_bot_moves_from_the_game_as_it_chooses_from_the_view(
+    rules: str, players: int, seed: int
+) -> None:
+    """The bot loop lets a greedy bot decide from the game itself (``GreedyBot._move``,
+    no view, no list of legal actions): at every move of games of greedy and other bots it
+    picks what ``choose`` picks from the view and the legal actions, and that is legal."""
+    bots = ("greedy", "strong", "random", "greedy")[:players]
+    moved = 0
+    for game, legal, action in _moves(rules, bots, seed, turn_limit=400):
+        seat = game.to_move
+        assert seat is not None
+        bot = make_bot("greedy", game.rules)
+        move = bot._move(game)  # type: ignore[attr-defined]
+        assert move is not None
+        assert move == bot.choose(game.view(seat), legal)
+        assert game.can(move).ok
+        if bots[seat] == "greedy":
+            assert move == action
+        moved += 1
+    assert moved > 100
+
+
+def test_a_game_shuffles_a_pack_as_random_shuffle_does() -> None:
+    """:func:`payme.pack.shuffle` draws the same numbers as ``random.Random.shuffle`` and
+    leaves the cards in the same order (and the same random state after)."""
+    import random
+
+    from payme.pack import shuffle
+
+    for seed in range(300):
+        cards = list(range(seed % 120))
+        mine, theirs = random.Random(seed), random.Random(seed)
+        expected = list(cards)
+        theirs.shuffle(expected)
+        shuffle(cards, mine)  # type: ignore[arg-type]
+        assert cards == expected and mine.getstate() == theirs.getstate()

@@ -30,11 +30,11 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Protocol, runtime_checkable
 
-from payme.cards import CARDS, Card, sort_cards
+from payme.cards import CARDS, N_REGULAR, Card, sort_cards
 from payme.game import BOT_NAMES, game_class, make_bot
 from payme.game.actions import Action, Discard, Draw, GoOut, LayOff
 from payme.game.arrangement import going_out_arrangements, lay_off_spots
-from payme.game.base import Game, GameOption
+from payme.game.base import Game, GameOption, narrow_game
 from payme.game.evaluation import (
     Hand,
     best_discard_points,
@@ -43,7 +43,7 @@ from payme.game.evaluation import (
     points,
 )
 from payme.game.generations import BOT_GENERATION, check_generation
-from payme.game.pay_me import PayMeGame
+from payme.game.pay_me import PayMeGame, discard_action, draw_action
 from payme.game.view import PayMeView, SeatView, narrow
 from payme.melds import Meld
 from payme.rulesets import Ruleset, RulesLike
@@ -142,6 +142,13 @@ def _best_after_discard(hand: Hand, rules: Ruleset, dealt: int) -> int:
     return best_discard_points(hand, rules, dealt)[1]
 
 
+def _worth_taking(hand: Hand, top: Card, rules: Ruleset, dealt: int) -> bool:
+    """Whether taking the discard ``top`` into the sorted ``hand`` (and discarding well)
+    leaves fewer deadwood points than the hand has now."""
+    now = points(hand, rules, dealt)
+    return _best_after_discard(_with(hand, top), rules, dealt) < now
+
+
 def discard_candidates(hand: Hand, rules: Ruleset, dealt: int) -> dict[Card, tuple[int, Hand]]:
     """Discards worth weighing from a sorted ``hand``, each with the points and deadwood
     of what is left: the best layout's deadwood cards (throwing one leaves that layout less
@@ -169,11 +176,22 @@ def _is_listed(action: Action, legal: Sequence[Action]) -> bool:
 
 def _best_lay_off(view: PayMeView, legal: Sequence[Action]) -> Action:
     """The legal lay-off that leaves the fewest points (the engine lists the best one)."""
+    return _best_listed_lay_off(view.hand, view.table_melds, view.rules, view.dealt, legal)
+
+
+def _best_listed_lay_off(
+    hand: Iterable[Card],
+    melds: tuple[Meld, ...],
+    rules: Ruleset,
+    dealt: int,
+    legal: Sequence[Action],
+) -> Action:
+    """:func:`_best_lay_off` of the seat holding ``hand``, the declarer's ``melds`` on the
+    table."""
     if len(legal) == 1:
         # Nothing fits (the engine lists each card that fits alone): no search to make.
         return legal[0]
-    hand = sort_cards(view.hand)
-    wanted = best_lay_off_points(hand, view.table_melds, view.rules, view.dealt)[1]
+    wanted = best_lay_off_points(sort_cards(hand), melds, rules, dealt)[1]
     for action in legal:
         if isinstance(action, LayOff) and action.placements == wanted:
             return action
@@ -219,9 +237,7 @@ class GreedyBot(SeededBot):
         if "discard" in sources and top is not None:
             if "stock" not in sources:
                 return sources["discard"]
-            hand = sort_cards(view.hand)
-            now = points(hand, view.rules, view.dealt)
-            if _best_after_discard(_with(hand, top), view.rules, view.dealt) < now:
+            if _worth_taking(sort_cards(view.hand), top, view.rules, view.dealt):
                 return sources["discard"]
         return sources.get("stock") or next(iter(sources.values()))
 
@@ -233,6 +249,47 @@ class GreedyBot(SeededBot):
             if type(action) is Discard and action.card == card and action.seat == seat:
                 return action
         return Discard(seat, card)
+
+    def _move(self, played: Game) -> Action | None:
+        """What :meth:`choose` of a bot of this very class picks for the seat to move in
+        ``played`` (a Pay Me game), found from the game itself without building the seat's
+        view or listing every legal action (each cost about as much as the decision), and
+        legal by construction (a lay-off is one of those listed); ``None`` where it would
+        not be so sure (a card never discarded): then ask :meth:`choose`.  The bot loop of
+        a game of bots asks this; a test compares it with :meth:`choose` at every move of
+        many games."""
+        game = narrow_game(played, PayMeGame)  # a bot plays one game, as choose narrows
+        seat = game.to_move
+        phase = game.phase
+        if seat is None:
+            return None
+        rules, dealt = game.rules, game.dealt
+        if phase == "draw" or phase == "final_draw":
+            # _draw of the legal draws (game._legal_draws), without listing them.
+            sources = game._draw_sources()
+            stock = bool(game._stock) and "stock" in sources
+            take = bool(game._pile) and "discard" in sources
+            if take and (
+                not stock
+                or _worth_taking(sort_cards(game._hands[seat]), game._pile[-1], rules, dealt)
+            ):
+                return draw_action(seat, "discard")
+            return draw_action(seat, "stock") if stock else None
+        if phase == "lay_off":
+            legal = game._layoff_options(seat)
+            melds = tuple(game._declarer_melds)
+            return _best_listed_lay_off(game._hands[seat], melds, rules, dealt, legal)
+        if phase not in ("discard", "final_discard") or not game._hands[seat]:
+            return None
+        hand = sort_cards(game._hands[seat])
+        if phase == "discard":
+            outs = game._go_out_discards(hand)
+            if outs:
+                return GoOut(seat, outs[0])
+        card = best_discard_points(hand, rules, dealt)[0]
+        if rules.never_discarded and card.token in rules.never_discarded:
+            return None
+        return discard_action(seat, card)
 
 
 ARRANGEMENTS = 16
@@ -327,10 +384,12 @@ class StrongBot(GreedyBot):
         ranks = {c.rank for c in hand if c.rank is not None}
         near = {(c.suit, c.rank + d) for c in hand if c.rank is not None for d in (-2, -1, 1, 2)}
         drop_best = _best_after_discard(hand, rules, dealt)  # fewest points with one card gone
+        wild = {c.index for c in _wild_kinds(rules, dealt)}
         expect = 0.0
         relevant: list[tuple[Card, int]] = []
-        for card, n in sorted(unseen.items()):
-            if rules.is_wild(card, dealt) or card.rank in ranks or (card.suit, card.rank) in near:
+        # In card order (each card once: the key is its index, read in C).
+        for card, n in sorted(unseen.items(), key=_first_index):
+            if card.index in wild or card.rank in ranks or (card.suit, card.rank) in near:
                 relevant.append((card, n))
             else:
                 # A card that melds with nothing: keep it in place of the worst deadwood
@@ -376,7 +435,7 @@ class StrongBot(GreedyBot):
             if best_key is None or key < best_key:
                 best_key, choice = key, card
         assert choice is not None
-        return Discard(view.seat, choice)
+        return discard_action(view.seat, choice)  # the very object legal_actions lists
 
     def _discard(self, view: PayMeView, legal: Sequence[Action]) -> Action:
         rules, dealt = view.rules, view.dealt
@@ -401,7 +460,7 @@ class StrongBot(GreedyBot):
             if best_key is None or key < best_key:
                 best_key, choice = key, card
         assert choice is not None
-        return Discard(view.seat, choice)
+        return discard_action(view.seat, choice)  # the very object legal_actions lists
 
     def _wanted_by_next(self, view: PayMeView) -> list[Card]:
         nxt = (view.seat + 1) % view.players
@@ -533,6 +592,10 @@ def completing(a: Card, b: Card, rules: Ruleset) -> list[Card]:
     return []
 
 
+def _first_index(item: tuple[Card, int]) -> int:
+    return item[0].index
+
+
 _WILD_KINDS: dict[tuple[Ruleset, int], tuple[Card, ...]] = {}
 
 
@@ -550,42 +613,56 @@ def _wild_kinds(rules: Ruleset, dealt: int) -> tuple[Card, ...]:
 class _LiveOuts:
     """The chance-weighted points that one draw could save by completing a pair or a
     near-run of a deadwood (the share of unseen cards that fit, times the pair's points),
-    for the deadwoods of the discards a bot weighs: each pair's share is found once."""
+    for the deadwoods of the discards a bot weighs: each pair's share is found once.
+    Pairs are told by their cards' indexes (hashing a pair of cards calls Python twice)."""
 
     def __init__(self, rules: Ruleset, dealt: int, unseen: Counter[Card]) -> None:
         self.rules, self.dealt, self.unseen = rules, dealt, unseen
         self.total = sum(unseen.values()) or 1
         self.wild_outs = sum(unseen[c] for c in _wild_kinds(rules, dealt) if c in unseen)
-        self.pairs: dict[tuple[Card, Card], float] = {}
+        self.pairs: dict[int, float] = {}
 
     def __call__(self, deadwood: Hand) -> float:
-        dead = [c for c in deadwood if c.rank is not None]
+        dead = [c.index for c in deadwood if c.index < N_REGULAR]  # the cards with a rank
         if len(dead) < 2:
             return 0.0
         pairs = self.pairs
         outs = 0.0
-        seen_pairs: set[tuple[Card, Card]] = set()
+        seen_pairs: set[int] = set()
         for i, a in enumerate(dead):
             for b in dead[i + 1 :]:
-                if (a, b) in seen_pairs:
+                pair = a << 8 | b
+                if pair in seen_pairs:
                     continue
-                seen_pairs.add((a, b))
-                share = pairs.get((a, b))
+                seen_pairs.add(pair)
+                share = pairs.get(pair)
                 if share is None:
-                    share = pairs[(a, b)] = self._share(a, b)
+                    share = pairs[pair] = self._share(CARDS[a], CARDS[b])
                 if share:
                     outs += share
         return outs
 
     def _share(self, a: Card, b: Card) -> float:
         rules, dealt, unseen = self.rules, self.dealt, self.unseen
-        assert a.rank is not None and b.rank is not None
-        need = completing(a, b, rules)
+        need = _completing(a, b, rules)
         if not need:
             return 0.0
         n = sum(unseen[c] for c in need) + self.wild_outs
         saved = rules.card_points(a, dealt) + rules.card_points(b, dealt)
         return n / self.total * saved
+
+
+_COMPLETING: dict[tuple[int, int, bool], tuple[Card, ...]] = {}
+
+
+def _completing(a: Card, b: Card, rules: Ruleset) -> tuple[Card, ...]:
+    """:func:`completing` of two natural cards, remembered (it depends on the rule set only
+    through ``set_distinct_suits``)."""
+    key = (a.index, b.index, rules.set_distinct_suits)
+    need = _COMPLETING.get(key)
+    if need is None:
+        need = _COMPLETING[key] = tuple(completing(a, b, rules))
+    return need
 
 
 # ---------------------------------------------------------------------------- factory
@@ -651,12 +728,21 @@ def _play(
     """Play ``game`` with ``apply`` for each bot's action, ``apply_listed`` for an action
     that is one of the legal ones listed (the very object)."""
     taken = 0
+    # The greedy bots decide from the game itself (GreedyBot._move).
+    movers = [bot._move if type(bot) is GreedyBot else None for bot in seated]
     while not game.over and (max_actions is None or taken < max_actions):
         if game.phase == "hand_over":
             game.advance()
             continue
         seat = game.to_move
         assert seat is not None
+        mover = movers[seat]
+        if mover is not None:
+            move = mover(game)
+            if move is not None:
+                apply_listed(move)
+                taken += 1
+                continue
         view = game.view(seat)
         legal = game.legal_actions()
         action = seated[seat].choose(view, legal)

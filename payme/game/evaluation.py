@@ -145,7 +145,7 @@ def best_discard_points(hand: Hand, rules: Ruleset, dealt: int) -> tuple[Card, i
 
     found = solve(hand, rules, dealt)
     ev = found.evaluation
-    rest = bytes([c.index for c in sorted(ev.cards)])
+    rest = bytes(sorted([c.index for c in ev.cards]))
     dead = bytes([c.index for c in ev.deadwood])
     _layout_table(rules, dealt).put(rest, scored_code(ev.deadwood_points, dead))
     table[key] = found.deadwood_points << 8 | found.card.index

@@ -27,7 +27,7 @@ from collections.abc import Mapping
 from types import MappingProxyType
 from typing import Any, ClassVar, cast
 
-from payme.cards import Card, format_hand, parse_hand, sort_cards
+from payme.cards import CARDS, Card, format_hand, parse_hand, sort_cards
 from payme.deprecation import moved_attribute, renamed
 from payme.game import position
 from payme.game.actions import (
@@ -44,10 +44,10 @@ from payme.game.actions import (
 )
 from payme.game.arrangement import declared_verdict
 from payme.game.base import Game, GameOption, ResultRow
-from payme.game.evaluation import points
+from payme.game.evaluation import best_lay_off_points, go_out_discards, points
 from payme.game.view import HandSummary, PayMeView, held_frozen
 from payme.melds import Meld, fixed_meld_problem, tables_for
-from payme.pack import Pack
+from payme.pack import Pack, shuffle
 from payme.rulesets import Ruleset, RulesLike
 from payme.words import wild_phrase
 
@@ -298,19 +298,31 @@ class PayMeGame(Game):
     # ------------------------------------------------------------------ the deal
 
     def _record(self, event: str, action: Action | None = None, **details: object) -> Record:
+        return self._recorded(
+            event, action, tuple([(k, str(v)) for k, v in details.items()]) if details else ()
+        )
+
+    def _recorded(
+        self, event: str, action: Action | None, details: tuple[tuple[str, str], ...]
+    ) -> Record:
+        """:meth:`_record` with its details as the record holds them (a draw's and a
+        discard's ``(("card", token),)``, written by the moves a game makes most)."""
         # Built without the frozen dataclass's constructor (see view.held_frozen): a bot game
         # records about 300 events a game.
-        rec = held_frozen(
-            Record,
+        history = self._history
+        rec = _new_object(Record)
+        _set_dict(
+            rec,
+            "__dict__",
             {
-                "number": len(self._history) + 1,
+                "number": len(history) + 1,
                 "action": action,
                 "event": event,
                 "hand": self._hand_number,
-                "details": tuple([(k, str(v)) for k, v in details.items()]) if details else (),
+                "details": details,
             },
         )
-        self._history.append(rec)
+        history.append(rec)
         return rec
 
     def _deal(self, number: int) -> None:
@@ -320,10 +332,15 @@ class PayMeGame(Game):
         # The last seat deals hand 1 so that seat 0 plays first; the deal passes left.
         self._dealer = (self.players - 1 + number - 1) % self.players
         cards = self.pack.shuffled(self._rng)
-        self._hands: list[list[Card]] = [[] for _ in range(self.players)]
-        for _ in range(self._dealt):
-            for k in range(1, self.players + 1):
-                self._hands[(self._dealer + k) % self.players].append(cards.pop())
+        # One card at a time from the top of the stock (the end of the list), starting at
+        # the dealer's left: the k-th card taken goes to the k-th seat after the dealer.
+        n = self.players
+        taken = cards[len(cards) - n * self._dealt :]
+        taken.reverse()
+        del cards[len(cards) - n * self._dealt :]
+        self._hands: list[list[Card]] = [[] for _ in range(n)]
+        for k in range(n):
+            self._hands[(self._dealer + 1 + k) % n] = taken[k::n]
         self._stock: list[Card] = cards
         self._pile: list[Card] = []
         self._table: list[list[Card]] = []
@@ -384,7 +401,7 @@ class PayMeGame(Game):
             return
         top = self._pile.pop()
         self._stock = self._pile
-        self._rng.shuffle(self._stock)
+        shuffle(self._stock, self._rng)
         self._pile = [top]
         self._record(
             f"The stock ran out: the discard pile but its top card ({top}) is shuffled "
@@ -408,7 +425,7 @@ class PayMeGame(Game):
             return []
         phase = self.phase
         if phase in ("draw", "final_draw"):
-            return [_draw(seat, src) for src in self._draw_sources() if self._can_draw_from(src)]
+            return self._legal_draws(seat)
         if phase == "lay_off":
             return self._layoff_options(seat)
         if phase != "discard" and phase != "final_discard":
@@ -417,13 +434,19 @@ class PayMeGame(Game):
         barred = self.rules.never_discarded
         # The hand in order, each card once (dict keys keep the order).
         throws: list[Action] = [
-            _discard(seat, c) for c in dict.fromkeys(hand) if not barred or c.token not in barred
+            discard_action(seat, c)
+            for c in dict.fromkeys(hand)
+            if not barred or c.token not in barred
         ]
         if phase == "discard":
             outs = self._go_out_discards(hand)
             if outs:
                 return [GoOut(seat, d) for d in outs] + throws
         return throws
+
+    def _legal_draws(self, seat: int) -> list[Action]:
+        """The draws ``seat`` may make now (the legal actions of a draw phase)."""
+        return [draw_action(seat, src) for src in self._draw_sources() if self._can_draw_from(src)]
 
     def _draw_sources(self) -> tuple[DrawFrom, ...]:
         if self.phase == "final_draw":
@@ -440,8 +463,6 @@ class PayMeGame(Game):
         if key is None:
             key = sort_cards(self._hands[seat])
         if self._go_out_cache is None or self._go_out_cache[0] != key:
-            from payme.game.evaluation import go_out_discards
-
             discards = go_out_discards(key, self.rules, self._dealt)
             if self.rules.going_out == "discard_required":
                 discards = tuple(d for d in discards if d is not None)
@@ -553,8 +574,9 @@ class PayMeGame(Game):
         else:
             card = self._pile.pop()
             self._picked_up[seat].append(card)
-            rec = self._record(
-                f"Seat {seat} takes {card} from the discard pile.", action, card=card
+            token = card.token
+            rec = self._recorded(
+                f"Seat {seat} takes {token} from the discard pile.", action, (("card", token),)
             )
         self._hands[seat].append(card)
         self._drawn = card
@@ -563,12 +585,13 @@ class PayMeGame(Game):
         return rec
 
     def _do_discard(self, action: Discard) -> Record:
-        seat = action.seat
-        self._hands[seat].remove(action.card)
-        self._pile.append(action.card)
-        self._discarded[seat].append(action.card)
+        seat, card = action.seat, action.card
+        self._hands[seat].remove(card)
+        self._pile.append(card)
+        self._discarded[seat].append(card)
         self._drawn = None
-        rec = self._record(f"Seat {seat} discards {action.card}.", action, card=action.card)
+        token = card.token
+        rec = self._recorded(f"Seat {seat} discards {token}.", action, (("card", token),))
         if self.phase == "final_discard":
             self._next_final_turn()
         elif self._last_chance:
@@ -632,7 +655,7 @@ class PayMeGame(Game):
         self._record(
             "The hands are shown: "
             + "; ".join(
-                f"seat {s} {format_hand(sorted(h))}"
+                f"seat {s} {format_hand(sort_cards(h))}"
                 for s, h in enumerate(self._hands)
                 if s != declarer
             )
@@ -738,12 +761,16 @@ class PayMeGame(Game):
         if last_t is not t or last_melds != melds:
             masks = [fitting_mask(meld, t) for meld in melds]
             _LAST_MASKS[:] = [melds, t, masks]
-        # In card order, then meld order (the order the legal actions list them in).
+        fits = 0
+        for mask in masks:
+            fits |= mask
+        # In card order, then meld order (the order the legal actions list them in); by
+        # card index (a set of cards hashes each by a Python call).
         return [
-            LayOff(seat, ((index, (card,)),))
-            for card in sort_cards(set(self._hands[seat]))
+            LayOff(seat, ((index, (CARDS[i],)),))
+            for i in sorted({c.index for c in self._hands[seat] if fits >> c.index & 1})
             for index, mask in enumerate(masks)
-            if mask >> card.index & 1
+            if mask >> i & 1
         ]
 
     def _layoff_options(self, seat: int) -> list[Action]:
@@ -763,8 +790,6 @@ class PayMeGame(Game):
         return self._best_lay_off(seat, bool(self._single_lay_offs(seat)))
 
     def _best_lay_off(self, seat: int, any_fits: bool) -> LayOff:
-        from payme.game.evaluation import best_lay_off_points
-
         # Every chain starts with a card that fits by itself: without one, nothing fits.
         if not any_fits:
             return LayOff(seat, ())
@@ -964,11 +989,15 @@ class PayMeGame(Game):
         )
 
 
+_new_object = object.__new__
+_set_dict = object.__setattr__
+"""What :func:`~payme.game.view.held_frozen` does, written in where a game records an event."""
+
 _DISCARDS: dict[int, Discard] = {}
 _DRAWS: dict[tuple[int, str], Draw] = {}
 
 
-def _draw(seat: int, source: DrawFrom) -> Draw:
+def draw_action(seat: int, source: DrawFrom) -> Draw:
     """``Draw(seat, source)``, one object for each (actions are values; the legal actions
     list the draws at every turn)."""
     action = _DRAWS.get((seat, source))
@@ -980,7 +1009,7 @@ def _draw(seat: int, source: DrawFrom) -> Draw:
 _LAST_MASKS: list[Any] = [(), None, []]
 
 
-def _discard(seat: int, card: Card) -> Discard:
+def discard_action(seat: int, card: Card) -> Discard:
     """``Discard(seat, card)``, one object for each (actions are values): the legal actions
     list every card of the hand at every turn."""
     # Keyed by one int: a (seat, card) tuple hashes the card by a Python call each time.
