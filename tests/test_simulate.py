@@ -435,7 +435,7 @@ def test_real_rummy_three_pack_rows() -> None:
 def test_games_run_with_fewer_young_collections_and_the_threshold_comes_back() -> None:
     import gc
 
-    from payme.analysis.simulate import YOUNG_THRESHOLD
+    from payme.game.collector import YOUNG_THRESHOLD
 
     seen: list[int] = []
 

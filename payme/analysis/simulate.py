@@ -22,19 +22,19 @@ Pandas is imported only when :func:`simulate` runs, so ``import payme`` stays li
 
 from __future__ import annotations
 
-import contextlib
 import gc
 import hashlib
 import importlib
 import math
 import os
 import time
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, overload
 
 from payme.analysis.progress import ProgressLike, check_progress, reporter
 from payme.game import game_class
+from payme.game.collector import fewer_young_collections
 from payme.game.pay_me import PayMeGame
 from payme.game.three_pack import ThreePackGame
 from payme.rulesets import Ruleset, RulesLike
@@ -226,7 +226,7 @@ def play_batch(plan: Plan, start: int, stop: int) -> list[Row]:
 
         play = play_game
     rows = []
-    with _fewer_young_collections():
+    with fewer_young_collections():
         for game in range(start, stop):
             seed = game_seed(plan.seed, game)
             try:
@@ -239,23 +239,6 @@ def play_batch(plan: Plan, start: int, stop: int) -> list[Row]:
                 ) from exc
             rows.extend(_rows_of_game(plan, game, results))
     return rows
-
-
-# A game makes and drops many small objects (actions, views, search states): with Python's
-# default of a young collection every 700 new container objects, those collections take a
-# measurable share of a game's CPU (docs/benchmarks.md, "Measurements behind the code's
-# settings"). Restored after the batch: the threshold is the whole process's.
-YOUNG_THRESHOLD = 20_000
-
-
-@contextlib.contextmanager
-def _fewer_young_collections() -> Iterator[None]:
-    old = gc.get_threshold()
-    gc.set_threshold(max(old[0], YOUNG_THRESHOLD), *old[1:])
-    try:
-        yield
-    finally:
-        gc.set_threshold(*old)
 
 
 class Batches(Sequence[tuple[int, int]]):

@@ -35,6 +35,7 @@ from payme.game import BOT_NAMES, game_class, make_bot
 from payme.game.actions import Action, Discard, Draw, GoOut, LayOff
 from payme.game.arrangement import going_out_arrangements, lay_off_spots
 from payme.game.base import Game, GameOption, narrow_game
+from payme.game.collector import fewer_young_collections
 from payme.game.evaluation import (
     Hand,
     best_discard_points,
@@ -701,7 +702,8 @@ def play(
     seated = [make_bot(name, ruleset, bot_seed(seed, s)) for s, name in enumerate(names)]
     # Nobody else holds this game until it is over: its actions need no undo, and those
     # taken unchanged from the legal actions no second check.
-    return _play(game, seated, None, game._apply_owned, game._apply_listed)
+    with fewer_young_collections():
+        return _play(game, seated, None, game._apply_owned, game._apply_listed)
 
 
 def play_out(game: Game, seated: Sequence[Bot], max_actions: int | None = None) -> Game:
