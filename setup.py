@@ -30,23 +30,36 @@ LAYOFF_DIGEST = hashlib.sha256(LAYOFF_SOURCE.read_bytes()).hexdigest()[:16]
 
 
 class OptionalBuildExt(build_ext):
-    """Build the compiled core if possible; otherwise say so once and carry on."""
+    """Build the compiled core and the lay-off search's compiled heart if possible; otherwise
+    say so once (one line, however many of the two fail) and carry on."""
+
+    said = False
 
     def run(self) -> None:
         try:
             super().run()
         except Exception as error:  # no compiler at all: setuptools' own check fails here
-            self._fell_back(error)
+            self._fell_back(error, "payme.solver._core")
 
     def build_extension(self, ext: Extension) -> None:
         try:
             super().build_extension(ext)
         except Exception as error:  # the compiler is there but failed
-            self._fell_back(error)
+            self._fell_back(error, ext.name)
 
-    @staticmethod
-    def _fell_back(error: BaseException) -> None:
+    @classmethod
+    def _fell_back(cls, error: BaseException, name: str) -> None:
+        if cls.said:
+            return  # the line already printed covers this one too
+        cls.said = True
         first = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
+        if name == "payme.solver._layoff_core":
+            print(
+                "payme: the lay-off search's compiled heart was not built (" + first + "); "
+                "lay-offs will be searched in Python instead: the same answers, slower.",
+                file=sys.stderr,
+            )
+            return
         print(
             "payme: the solver's compiled core was not built (" + first + "); the pure-Python "
             "solver will run instead: the same answers, slower. Install a C compiler (gcc) "
