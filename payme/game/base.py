@@ -418,8 +418,7 @@ class Game(ABC):
         listed just before: legal by construction, so :meth:`can` is not asked again (it
         cost a bot game about 3% of its time; a test checks every listed action with it)."""
         self._actions.append(action)
-        step: Callable[[Action], Record] = getattr(self, STEPS[type(action)])  # as _act does
-        return step(action)
+        return self._act(action)
 
     # ------------------------------------------------------------------ by hand
     # Every kind of action, asked and done by the player to move (see _ByHand), the same in

@@ -310,10 +310,8 @@ class PayMeGame(Game):
         # Built without the frozen dataclass's constructor (see view.held_frozen): a bot game
         # records about 300 events a game.
         history = self._history
-        rec = _new_object(Record)
-        _set_dict(
-            rec,
-            "__dict__",
+        rec = held_frozen(
+            Record,
             {
                 "number": len(history) + 1,
                 "action": action,
@@ -988,10 +986,6 @@ class PayMeGame(Game):
             f"hand={self.hand_number}, phase={self.phase!r}, to_move={self.to_move})"
         )
 
-
-_new_object = object.__new__
-_set_dict = object.__setattr__
-"""What :func:`~payme.game.view.held_frozen` does, written in where a game records an event."""
 
 _DISCARDS: dict[int, Discard] = {}
 _DRAWS: dict[tuple[int, str], Draw] = {}

@@ -2744,26 +2744,6 @@ static void Kept_dealloc(Kept *k) {
     Py_TYPE(k)->tp_free((PyObject *)k);
 }
 
-static int fill_ints(PyObject *seq, int64_t *out, int n, const char *what) {
-    PyObject *f = PySequence_Fast(seq, what);
-    if (!f) return -1;
-    if (PySequence_Fast_GET_SIZE(f) != n) {
-        Py_DECREF(f);
-        PyErr_Format(PyExc_ValueError, "%s: %d values wanted", what, n);
-        return -1;
-    }
-    for (int i = 0; i < n; i++) {
-        long long v = PyLong_AsLongLong(PySequence_Fast_GET_ITEM(f, i));
-        if (v == -1 && PyErr_Occurred()) {
-            Py_DECREF(f);
-            return -1;
-        }
-        out[i] = v;
-    }
-    Py_DECREF(f);
-    return 0;
-}
-
 /* Kept(points, natural, counts, wild, related, total, wild_share, hazard, pair_weight,
  * needs): by card index, the points, whether natural, the copies unseen, whether wild and
  * unseen; related, a bytes of n * n (a pair or a near-run); needs(a, b) a function. */
@@ -2784,12 +2764,12 @@ static PyObject *Kept_new(PyTypeObject *type, PyObject *args, PyObject *kw) {
     if (!k) return NULL;
     k->n_kinds = (int)n;
     int64_t buf[KINDS];
-    if (fill_ints(points, k->points, (int)n, "Kept: points") < 0 ||
-        fill_ints(counts, k->counts, (int)n, "Kept: counts") < 0 ||
-        fill_ints(natural, buf, (int)n, "Kept: natural") < 0)
+    if (int_list(points, k->points, n, "Kept: points") < 0 ||
+        int_list(counts, k->counts, n, "Kept: counts") < 0 ||
+        int_list(natural, buf, n, "Kept: natural") < 0)
         goto bad;
     for (int i = 0; i < n; i++) k->natural[i] = buf[i] != 0;
-    if (fill_ints(wild, buf, (int)n, "Kept: wild") < 0) goto bad;
+    if (int_list(wild, buf, n, "Kept: wild") < 0) goto bad;
     for (int i = 0; i < n; i++) k->wild[i] = buf[i] != 0;
     memcpy(k->related, PyBytes_AS_STRING(related), (size_t)(n * n));
     k->total = total;
